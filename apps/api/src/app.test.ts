@@ -1,0 +1,230 @@
+import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createTestApp, type TestApp } from './test/test-app.js';
+
+const expectedDb = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+describe('API conventions', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '1000' }, (app) => {
+      app.post(
+        '/api/test/echo',
+        { schema: { body: z.object({ name: z.string().min(2), phone_number: z.string() }) } },
+        async (request) => ({ ok: request.body.name }),
+      );
+      app.get('/api/test/boom', async () => {
+        throw new Error('secret internal detail');
+      });
+      app.get('/api/test/users/:phone', async (request) => {
+        request.log.info({ body: { phone_number: '8095551234', nip: '1234' } }, 'something with secrets');
+        return { ok: true };
+      });
+    });
+  });
+  afterAll(() => t.close());
+
+  it('GET /api/health answers ok with the database kind', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok', db: expectedDb });
+  });
+
+  it('GET /api/v1/config serves the country configuration and the configured values', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/config' });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.appName).toBe('Provee');
+    expect(body.country).toMatchObject({
+      code: 'do',
+      phonePrefix: '+1',
+      currency: 'DOP',
+      neighborhoodLabel: 'Sector',
+      hasZipCode: false,
+      taxId: { label: 'Cédula / RNC', length: 13, format: true, generated: false },
+      storeType: 'Colmado',
+    });
+    for (const key of ['supportChatNumber', 'advisorPhone', 'privacyNoticeUrl', 'appStoreUrl', 'publicSiteUrl']) {
+      expect(body[key], key).toEqual(expect.any(String));
+    }
+  });
+
+  it('GET /api/openapi.json documents the routes from their schemas', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.paths['/api/health'].get.responses['200']).toBeDefined();
+    expect(doc.paths['/api/v1/config'].get.responses['200'].content['application/json'].schema.properties).toHaveProperty(
+      'country',
+    );
+    expect(doc.paths['/ops/v1/audit/{applicationId}']).toBeDefined();
+  });
+
+  it('invalid input → 400 with Spanish field issues', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/test/echo', payload: { name: 'a' } });
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body).toMatchObject({ code: 'VALIDATION_ERROR', readable_message: 'Revisa los datos marcados e intenta de nuevo.' });
+    const fields = body.issues.map((issue: { field: string }) => issue.field);
+    expect(fields).toEqual(expect.arrayContaining(['body.name', 'body.phone_number']));
+    expect(body.issues.find((issue: { field: string }) => issue.field === 'body.name').message).toMatch(/Demasiado pequeño/);
+  });
+
+  it('malformed JSON → 400 envelope', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/test/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"name": ',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'BAD_REQUEST', readable_message: expect.any(String) });
+  });
+
+  it('a body over the limit → 413 envelope', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/test/echo',
+      payload: { name: 'x'.repeat(2 * 1024 * 1024), phone_number: '1' },
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('unexpected error → generic 500, the detail only in the log with the request id', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/test/boom' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({
+      code: 'INTERNAL_ERROR',
+      message: 'Ocurrió un error inesperado. Intenta de nuevo en unos minutos.',
+      readable_message: 'Ocurrió un error inesperado. Intenta de nuevo en unos minutos.',
+    });
+    expect(res.body).not.toContain('secret internal detail');
+    const requestId = res.headers['x-request-id'];
+    const logged = t.logs.find((line) => line.msg === 'unexpected error');
+    expect(logged?.reqId).toBe(requestId);
+    expect(JSON.stringify(logged)).toContain('secret internal detail');
+  });
+
+  it('unknown API path → 404 envelope, not the SPA', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/nothing-here' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 'NOT_FOUND', readable_message: expect.any(String) });
+  });
+
+  it('sets security headers with a CSP that allows only self', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/health' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/https?:|\*/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+
+  it('keeps CORS closed by default', async () => {
+    const res = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/health',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+    });
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('never logs phone numbers, PINs or tokens', async () => {
+    await t.app.inject({
+      method: 'GET',
+      url: '/api/test/users/8095551234?phone_number=8095551234',
+      headers: { authorization: 'Bearer super-secret-token' },
+    });
+    const text = JSON.stringify(t.logs);
+    expect(text).toContain('something with secrets');
+    expect(text).not.toContain('8095551234');
+    expect(text).not.toContain('1234"');
+    expect(text).not.toContain('super-secret-token');
+  });
+});
+
+describe('rate limit', () => {
+  it('answers 429 with the envelope once the per-minute budget is spent', async () => {
+    const t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '2' });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await t.app.inject({ method: 'GET', url: '/api/v1/config' })).statusCode);
+      expect(statuses).toEqual([200, 200, 429]);
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/config' });
+      expect(res.json()).toMatchObject({ code: 'RATE_LIMITED', readable_message: expect.stringMatching(/demasiados intentos/i) });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('country selection', () => {
+  it('COUNTRY=mx serves the Mexican configuration', async () => {
+    const t = await createTestApp({ COUNTRY: 'mx', APP_NAME: 'Surtido' });
+    try {
+      const body = (await t.app.inject({ method: 'GET', url: '/api/v1/config' })).json();
+      expect(body.appName).toBe('Surtido');
+      expect(body.country).toMatchObject({
+        code: 'mx',
+        currency: 'MXN',
+        neighborhoodLabel: 'Colonia',
+        hasZipCode: true,
+        taxId: { label: 'RFC', generated: true },
+      });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('SPA serving', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'provee-dist-'));
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'index.html'), '<html><head><!--app-config--></head><body>spa</body></html>');
+    const js = 'console.log("app");'.repeat(50);
+    writeFileSync(join(dist, 'assets', 'app-abc123.js'), js);
+    writeFileSync(join(dist, 'assets', 'app-abc123.js.gz'), gzipSync(js));
+    t = await createTestApp({ WEB_DIST_DIR: dist, APP_NAME: 'Provee "&" <Co>' });
+  });
+  afterAll(() => t.close());
+
+  it.each(['/', '/home', '/home/8095551234', '/some/unknown/path'])('GET %s renders the SPA with its config', async (url) => {
+    const res = await t.app.inject({ method: 'GET', url });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('text/html');
+    expect(res.headers['cache-control']).toBe('no-cache');
+    const content = /<meta name="app-config" content="([^"]*)">/.exec(res.body)?.[1];
+    expect(content).toBeDefined();
+    const decoded = content!.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    expect(JSON.parse(decoded).appName).toBe('Provee "&" <Co>');
+  });
+
+  it('serves hashed assets pre-compressed and cached for a year', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(res.headers['cache-control']).toContain('immutable');
+  });
+
+  it('a missing asset is a 404, not the SPA', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/assets/missing.js' });
+    expect(res.statusCode).toBe(404);
+  });
+
+  it('an API path is never answered with the SPA', async () => {
+    for (const url of ['/ops/whatever', '/api/nothing', '/api']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json().code, url).toBe('NOT_FOUND');
+    }
+  });
+});

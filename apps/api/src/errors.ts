@@ -1,0 +1,72 @@
+import { GENERIC_ERROR_MESSAGE, VALIDATION_ERROR_MESSAGE, type ErrorEnvelope } from '@provee/domain';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+
+/**
+ * A refusal the API means to give: the status and code are part of the contract, the
+ * readable_message is Spanish text the user sees as it is.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly readableMessage: string = message,
+  ) {
+    super(message);
+  }
+}
+
+export function envelope(code: string, message: string, readableMessage = message): ErrorEnvelope {
+  return { code, message, readable_message: readableMessage };
+}
+
+const STATUS_CODES: Record<number, [code: string, message: string]> = {
+  400: ['BAD_REQUEST', 'La solicitud no es válida.'],
+  401: ['UNAUTHORIZED', 'No tienes permiso para esta operación.'],
+  403: ['FORBIDDEN', 'No tienes permiso para esta operación.'],
+  404: ['NOT_FOUND', 'No encontramos lo que buscas.'],
+  405: ['METHOD_NOT_ALLOWED', 'Operación no permitida.'],
+  413: ['PAYLOAD_TOO_LARGE', 'La información enviada es demasiado grande.'],
+  415: ['UNSUPPORTED_MEDIA_TYPE', 'Formato de la solicitud no soportado.'],
+  429: ['RATE_LIMITED', 'Hiciste demasiados intentos. Espera un momento e intenta de nuevo.'],
+};
+
+function fieldName(path: readonly PropertyKey[]): string {
+  return path.map(String).join('.');
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send(envelope(error.code, error.message, error.readableMessage));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issues = error.validation.map((issue) => ({
+        field: [error.validationContext, fieldName(issue.instancePath.split('/').filter(Boolean))]
+          .filter(Boolean)
+          .join('.'),
+        message: issue.message,
+      }));
+      return reply.status(400).send({ ...envelope('VALIDATION_ERROR', VALIDATION_ERROR_MESSAGE), issues });
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error }, 'response did not match its schema');
+      return reply.status(500).send(envelope('INTERNAL_ERROR', GENERIC_ERROR_MESSAGE));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Fastify's own refusals (malformed JSON, body too large, rate limit…) keep their status.
+      const [code, message] = STATUS_CODES[status] ?? ['BAD_REQUEST', 'La solicitud no es válida.'];
+      request.log.info({ err: error }, 'request refused');
+      return reply.status(status).send(envelope(code, message));
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    return reply.status(500).send(envelope('INTERNAL_ERROR', GENERIC_ERROR_MESSAGE));
+  });
+}
+
+export function notFoundEnvelope(): ErrorEnvelope {
+  const [code, message] = STATUS_CODES[404]!;
+  return envelope(code, message);
+}

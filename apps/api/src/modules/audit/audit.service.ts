@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { asc, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { auditEvents } from '../../db/schema.js';
+import { canonicalJson } from './canonical-json.js';
+
+export interface AuditEventInput {
+  applicationId: string;
+  /** Who did it: 'user:<id>', 'staff:<id>', 'system'. */
+  actor: string;
+  /** What happened, e.g. 'phone.proven', 'step.saved', 'consent.given'. */
+  type: string;
+  payload: Record<string, unknown>;
+}
+
+export interface AuditEvent extends AuditEventInput {
+  id: number;
+  createdAt: Date;
+  prevHash: string | null;
+  hash: string;
+}
+
+export type ChainVerification =
+  | { valid: true; events: number }
+  | { valid: false; events: number; brokenAt: number; reason: 'hash-mismatch' | 'link-mismatch' };
+
+function hashEvent(event: Omit<AuditEvent, 'id' | 'hash'>): string {
+  const body = canonicalJson({
+    application_id: event.applicationId,
+    actor: event.actor,
+    type: event.type,
+    payload: event.payload,
+    created_at: event.createdAt.toISOString(),
+    prev_hash: event.prevHash,
+  });
+  return createHash('sha256').update(body).digest('hex');
+}
+
+/**
+ * Appends one event to an application's chain. A transaction-scoped advisory lock on the
+ * application id serialises concurrent appends, so every event links to the one before it.
+ */
+export async function appendAuditEvent(db: Db, input: AuditEventInput): Promise<AuditEvent> {
+  // A JSON round trip keeps exactly what jsonb will store (no undefined, no Date objects).
+  const payload = JSON.parse(JSON.stringify(input.payload)) as Record<string, unknown>;
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${input.applicationId}))`);
+    const [last] = await tx
+      .select({ hash: auditEvents.hash })
+      .from(auditEvents)
+      .where(eq(auditEvents.applicationId, input.applicationId))
+      .orderBy(desc(auditEvents.id))
+      .limit(1);
+    const unhashed = { ...input, payload, createdAt: new Date(), prevHash: last?.hash ?? null };
+    const hash = hashEvent(unhashed);
+    const [row] = await tx
+      .insert(auditEvents)
+      .values({ ...unhashed, hash })
+      .returning({ id: auditEvents.id });
+    if (!row) throw new Error('audit insert returned no row');
+    return { ...unhashed, id: row.id, hash };
+  });
+}
+
+export async function listAuditEvents(db: Db, applicationId: string): Promise<AuditEvent[]> {
+  return db
+    .select()
+    .from(auditEvents)
+    .where(eq(auditEvents.applicationId, applicationId))
+    .orderBy(asc(auditEvents.id));
+}
+
+/** Recomputes every hash and link of an application's chain; the first break is reported. */
+export async function verifyAuditChain(db: Db, applicationId: string): Promise<ChainVerification> {
+  const events = await listAuditEvents(db, applicationId);
+  let previous: string | null = null;
+  for (const event of events) {
+    if (event.prevHash !== previous) {
+      return { valid: false, events: events.length, brokenAt: event.id, reason: 'link-mismatch' };
+    }
+    if (hashEvent(event) !== event.hash) {
+      return { valid: false, events: events.length, brokenAt: event.id, reason: 'hash-mismatch' };
+    }
+    previous = event.hash;
+  }
+  return { valid: true, events: events.length };
+}

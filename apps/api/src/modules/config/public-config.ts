@@ -1,0 +1,14 @@
+import { getCountry, type PublicConfig } from '@provee/domain';
+import type { Config } from '../../config.js';
+
+export function publicConfig(config: Config): PublicConfig {
+  return {
+    appName: config.APP_NAME,
+    supportChatNumber: config.SUPPORT_CHAT_NUMBER,
+    advisorPhone: config.ADVISOR_PHONE,
+    privacyNoticeUrl: config.PRIVACY_NOTICE_URL,
+    appStoreUrl: config.APP_STORE_URL,
+    publicSiteUrl: config.PUBLIC_SITE_URL,
+    country: getCountry(config.COUNTRY),
+  };
+}

@@ -1,0 +1,18 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** apps/api, found from this file whether it runs from src/ (tests) or dist/ (the built server). */
+function findApiRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('package.json of apps/api not found');
+    dir = parent;
+  }
+  return dir;
+}
+
+export const API_ROOT = findApiRoot();
+export const MIGRATIONS_DIR = join(API_ROOT, 'src/db/migrations');
+export const DEFAULT_WEB_DIST_DIR = resolve(API_ROOT, '../web/dist');

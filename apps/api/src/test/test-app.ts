@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import postgres from 'postgres';
+import { buildApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { openDatabase, type Database } from '../db/client.js';
+import type { App } from '../types.js';
+
+/**
+ * The database a test file runs on: TEST_DB=postgres gives each file its own throw-away
+ * database on the server of DATABASE_URL, anything else a fresh in-memory PGlite.
+ */
+export async function createTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (process.env.TEST_DB !== 'postgres') {
+    const database = openDatabase({ dataDir: 'memory://' });
+    await database.migrate();
+    return { database, drop: () => database.close() };
+  }
+  if (!serverUrl) throw new Error('TEST_DB=postgres needs DATABASE_URL');
+  const name = `provee_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = openDatabase({ databaseUrl: url.toString(), dataDir: 'unused' });
+  await database.migrate();
+  return {
+    database,
+    async drop() {
+      await database.close();
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: App;
+  database: Database;
+  /** Every log line the app wrote, parsed. */
+  logs: Record<string, unknown>[];
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  env: Record<string, string> = {},
+  /** Extra routes a test needs, added before the app is ready. */
+  setup?: (app: App) => void,
+): Promise<TestApp> {
+  const { database, drop } = await createTestDatabase();
+  const logs: Record<string, unknown>[] = [];
+  const logStream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString().split('\n').filter(Boolean)) logs.push(JSON.parse(line));
+      done();
+    },
+  });
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', WEB_DIST_DIR: '/nonexistent', ...env });
+  const app = await buildApp(config, database, { logStream });
+  setup?.(app);
+  await app.ready();
+  return {
+    app,
+    database,
+    logs,
+    async close() {
+      await app.close();
+      await drop();
+    },
+  };
+}

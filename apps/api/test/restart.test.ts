@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../src/db/client.js';
+import { appendAuditEvent, verifyAuditChain } from '../src/modules/audit/audit.service.js';
+import { API_ROOT } from '../src/paths.js';
+
+const serverJs = join(API_ROOT, 'dist/server.js');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [serverJs], {
+    env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: 'inherit',
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) return { child, url };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('server did not start');
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+// The built server (npm run build) on the embedded database: killed without warning and started again.
+describe('built server on PGlite', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'provee-restart-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('creates its data dir on first start and keeps the data across a kill and restart', async () => {
+    expect(existsSync(serverJs), 'run npm run build first').toBe(true);
+    rmSync(dataDir, { recursive: true, force: true });
+
+    const first = await startServer(dataDir);
+    expect(await (await fetch(`${first.url}/api/health`)).json()).toEqual({ status: 'ok', db: 'pglite' });
+    await kill(first.child);
+    expect(existsSync(join(dataDir, 'pglite'))).toBe(true);
+
+    // Write while the server is down (PGlite is single-process), then bring the server back.
+    const database = openDatabase({ dataDir });
+    await appendAuditEvent(database.db, { applicationId: 'restart', actor: 'system', type: 'test.written', payload: {} });
+    await database.close();
+
+    const second = await startServer(dataDir);
+    const res = await fetch(`${second.url}/ops/v1/audit/restart`, {
+      headers: { 'x-api-key': 'provee-dev-ops-key-not-for-production' },
+    });
+    const body = await res.json();
+    await kill(second.child);
+    expect(body.data.chain).toEqual({ valid: true, events: 1 });
+
+    // The second start found the migrations applied and did not apply them again.
+    const reopened = openDatabase({ dataDir });
+    const migrations = await reopened.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    expect(await verifyAuditChain(reopened.db, 'restart')).toEqual({ valid: true, events: 1 });
+    await reopened.close();
+    expect(JSON.stringify(migrations)).toContain('"n":2');
+  }, 60_000);
+});

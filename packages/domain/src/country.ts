@@ -1,0 +1,59 @@
+import { z } from 'zod';
+
+export const COUNTRY_CODES = ['do', 'mx'] as const;
+export const countryCodeSchema = z.enum(COUNTRY_CODES);
+export type CountryCode = z.infer<typeof countryCodeSchema>;
+
+/** Country configuration of SPEC §3: what changes between the Dominican and the Mexican market. */
+export interface CountryConfig {
+  code: CountryCode;
+  locale: string;
+  currency: 'DOP' | 'MXN';
+  phonePrefix: string;
+  taxId: {
+    label: string;
+    /** Length of the value as shown, dashes included when `format` applies. */
+    length: number;
+    /** Digits are grouped 3-7-1 with dashes (Dominican cédula). */
+    format: boolean;
+    /** Pre-generated from names and birth date (Mexican RFC). */
+    generated: boolean;
+  };
+  storeType: string;
+  neighborhoodLabel: string;
+  hasZipCode: boolean;
+  showCompanyName: boolean;
+  /** ISO 3166-1 alpha-2 code the address search is restricted to. */
+  addressSearchCountry: string;
+}
+
+export const COUNTRIES: Record<CountryCode, CountryConfig> = {
+  do: {
+    code: 'do',
+    locale: 'es-DO',
+    currency: 'DOP',
+    phonePrefix: '+1',
+    taxId: { label: 'Cédula / RNC', length: 13, format: true, generated: false },
+    storeType: 'Colmado',
+    neighborhoodLabel: 'Sector',
+    hasZipCode: false,
+    showCompanyName: true,
+    addressSearchCountry: 'do',
+  },
+  mx: {
+    code: 'mx',
+    locale: 'es-MX',
+    currency: 'MXN',
+    phonePrefix: '+52',
+    taxId: { label: 'RFC', length: 13, format: false, generated: true },
+    storeType: 'Tiendita',
+    neighborhoodLabel: 'Colonia',
+    hasZipCode: true,
+    showCompanyName: false,
+    addressSearchCountry: 'mx',
+  },
+};
+
+export function getCountry(code: CountryCode): CountryConfig {
+  return COUNTRIES[code];
+}

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+
+/** The one error envelope of every non-2xx answer. */
+export const errorEnvelopeSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  readable_message: z.string(),
+  issues: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+});
+
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+
+export const GENERIC_ERROR_MESSAGE = 'Ocurrió un error inesperado. Intenta de nuevo en unos minutos.';
+export const VALIDATION_ERROR_MESSAGE = 'Revisa los datos marcados e intenta de nuevo.';

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { COUNTRY_CODES } from './country.js';
+
+/** What the browser may know, served by GET /api/v1/config (SPEC §3 country config + §9 values). */
+export const publicConfigSchema = z.object({
+  appName: z.string(),
+  supportChatNumber: z.string(),
+  advisorPhone: z.string(),
+  privacyNoticeUrl: z.string(),
+  appStoreUrl: z.string(),
+  publicSiteUrl: z.string(),
+  country: z.object({
+    code: z.enum(COUNTRY_CODES),
+    locale: z.string(),
+    currency: z.enum(['DOP', 'MXN']),
+    phonePrefix: z.string(),
+    taxId: z.object({
+      label: z.string(),
+      length: z.number().int(),
+      format: z.boolean(),
+      generated: z.boolean(),
+    }),
+    storeType: z.string(),
+    neighborhoodLabel: z.string(),
+    hasZipCode: z.boolean(),
+    showCompanyName: z.boolean(),
+    addressSearchCountry: z.string(),
+  }),
+});
+
+export type PublicConfig = z.infer<typeof publicConfigSchema>;

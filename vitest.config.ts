@@ -1,0 +1,40 @@
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+const apiProject = (db: 'pglite' | 'postgres'): TestProjectInlineConfiguration => ({
+  test: {
+    name: `api-${db}`,
+    include: ['apps/api/src/**/*.test.ts'],
+    environment: 'node',
+    env: { TEST_DB: db },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'domain', include: ['packages/domain/src/**/*.test.ts'], environment: 'node' } },
+      {
+        test: {
+          name: 'web',
+          include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['apps/web/src/test/setup.ts'],
+        },
+      },
+      apiProject('pglite'),
+      // The same API suite on PostgreSQL whenever a server is configured (CI sets DATABASE_URL).
+      ...(process.env.DATABASE_URL ? [apiProject('postgres')] : []),
+      {
+        // Checks on the built product (npm test builds first).
+        test: {
+          name: 'build',
+          include: ['apps/*/test/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
