@@ -1,0 +1,33 @@
+import { Suspense, useEffect } from 'react';
+import { Outlet } from 'react-router';
+import { useConfig } from '../shared/lib/config.js';
+import { uiState, useUiState } from '../shared/lib/ui-state.js';
+import { ErrorModal } from '../shared/ui/error-modal.js';
+import { HelpButton } from '../shared/ui/help-button.js';
+import { LoadingOverlay } from '../shared/ui/spinner.js';
+
+/** What every screen has: the content, help chat, spinner, error modal and redirects. */
+export function AppShell() {
+  const config = useConfig();
+  const ui = useUiState();
+
+  useEffect(() => {
+    if (ui.redirectUrl) window.location.assign(ui.redirectUrl);
+  }, [ui.redirectUrl]);
+
+  return (
+    <>
+      <main className="shell">
+        {/* A screen still downloading shows the spinner inside the shell, not a blank page. */}
+        <Suspense fallback={<LoadingOverlay visible />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <aside aria-label="Ayuda">
+        <HelpButton supportNumber={config.supportChatNumber} />
+      </aside>
+      <LoadingOverlay visible={ui.pending > 0 || ui.redirectUrl !== null} />
+      <ErrorModal error={ui.error} onClose={uiState.clearError} />
+    </>
+  );
+}

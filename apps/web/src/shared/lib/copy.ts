@@ -1,0 +1,41 @@
+import type { CountryCode } from '@provee/domain';
+
+/** All Spanish text the user reads, keyed; country overrides replace single keys. */
+const es = {
+  'home.title': 'Surte tu negocio con {appName}',
+  'home.subtitle': 'Ingresa tu número celular y te enviaremos un código para verificarlo.',
+  'home.prefix': 'Prefijo',
+  'home.phone': 'Teléfono celular',
+  'home.phoneValid': 'Número válido',
+  'home.privacy': 'Aviso de Privacidad',
+  'home.privacyIntro': 'Al continuar aceptas nuestro',
+  'common.continue': 'Continuar',
+  'common.understood': 'Entendido',
+  'common.back': 'Regresar',
+  'common.close': 'Cerrar',
+  'common.loading': 'Cargando…',
+  'help.label': 'Tengo dudas con mi registro',
+  'error.title': '¡Parece que hubo un error!',
+  'notFound.title': 'Página no encontrada',
+  'notFound.text': 'La página que buscas no existe o ya no está disponible.',
+  'fallback.title': 'No encontramos esta página',
+  'fallback.text': 'Revisa el enlace o vuelve al inicio para continuar con tu registro.',
+  'fallback.home': 'Ir al inicio',
+  'stepper.step': 'Paso {step}/{total}',
+  'app.loadError': 'No pudimos cargar la aplicación. Revisa tu conexión y vuelve a intentarlo.',
+} as const;
+
+export type CopyKey = keyof typeof es;
+
+const overrides: Record<CountryCode, Partial<Record<CopyKey, string>>> = { do: {}, mx: {} };
+
+let country: CountryCode = 'do';
+
+export function setCopyCountry(code: CountryCode): void {
+  country = code;
+}
+
+export function t(key: CopyKey, vars: Record<string, string | number> = {}): string {
+  const text = overrides[country][key] ?? es[key];
+  return text.replace(/\{(\w+)\}/g, (match, name: string) => (name in vars ? String(vars[name]) : match));
+}

@@ -1,0 +1,47 @@
+import { useSyncExternalStore } from 'react';
+
+/** What the shell shows above every screen: spinner, error modal, full-page redirect. */
+export interface UiState {
+  pending: number;
+  error: { message: string; buttonLabel: 'Continuar' | 'Entendido' } | null;
+  redirectUrl: string | null;
+}
+
+let state: UiState = { pending: 0, error: null, redirectUrl: null };
+const listeners = new Set<() => void>();
+
+function update(change: Partial<UiState>): void {
+  state = { ...state, ...change };
+  for (const listener of listeners) listener();
+}
+
+export const uiState = {
+  get: () => state,
+  subscribe(listener: () => void) {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+  startLoading: () => update({ pending: state.pending + 1 }),
+  stopLoading: () => update({ pending: Math.max(0, state.pending - 1) }),
+  /** SPEC §8: the server's readable_message, else its message, else the error's own text. */
+  showError(error: unknown, buttonLabel: 'Continuar' | 'Entendido' = 'Entendido') {
+    update({ error: { message: errorText(error), buttonLabel } });
+  },
+  clearError: () => update({ error: null }),
+  redirect: (url: string) => update({ redirectUrl: url }),
+  reset: () => update({ pending: 0, error: null, redirectUrl: null }),
+};
+
+export function errorText(error: unknown): string {
+  if (error && typeof error === 'object') {
+    const { readableMessage, message } = error as { readableMessage?: string; message?: string };
+    if (readableMessage) return readableMessage;
+    if (message) return message;
+  }
+  if (typeof error === 'string' && error) return error;
+  return 'Algo salió mal. Intenta de nuevo.';
+}
+
+export function useUiState(): UiState {
+  return useSyncExternalStore(uiState.subscribe, uiState.get, uiState.get);
+}

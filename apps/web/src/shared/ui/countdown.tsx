@@ -1,0 +1,46 @@
+import { useEffect, useState } from 'react';
+
+/** 90 → '01 : 30' (SPEC: mm : ss). */
+export function formatCountdown(totalSeconds: number): string {
+  const seconds = Math.max(0, Math.ceil(totalSeconds));
+  const mm = String(Math.floor(seconds / 60)).padStart(2, '0');
+  const ss = String(seconds % 60).padStart(2, '0');
+  return `${mm} : ${ss}`;
+}
+
+interface CountdownProps {
+  /** Seconds to count from; change `runKey` to start again. */
+  seconds: number;
+  runKey?: unknown;
+  onTick?: (secondsLeft: number) => void;
+  onDone?: () => void;
+}
+
+/** Counts down against the clock (not by summing timers), so a sleeping tab does not drift. */
+export function Countdown({ seconds, runKey, onTick, onDone }: CountdownProps) {
+  const [left, setLeft] = useState(seconds);
+  useEffect(() => {
+    const endsAt = Date.now() + seconds * 1000;
+    let last = seconds;
+    setLeft(seconds);
+    const timer = setInterval(() => {
+      const remaining = Math.max(0, Math.round((endsAt - Date.now()) / 1000));
+      if (remaining === last) return;
+      last = remaining;
+      setLeft(remaining);
+      onTick?.(remaining);
+      if (remaining === 0) {
+        clearInterval(timer);
+        onDone?.();
+      }
+    }, 250);
+    return () => clearInterval(timer);
+    // Restart only when asked; callbacks changing identity must not reset the clock.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [seconds, runKey]);
+  return (
+    <span className="countdown" role="timer" aria-live="off">
+      {formatCountdown(left)}
+    </span>
+  );
+}

@@ -1,0 +1,66 @@
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { test as base, expect, type Page } from '@playwright/test';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * axe-core run inside the page (injected through the debugging protocol, so the app's CSP
+ * stays as it is). Serious and critical violations fail the test.
+ */
+export async function expectAccessible(page: Page): Promise<void> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map((node) => ({ target: node.target })) }));
+  });
+  const blocking = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+  expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
+}
+
+/** Saves a 412×823 screenshot under test-results/screens for a person to look at. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
+}
+
+/**
+ * Every test runs against the real server; any console error, page error, failed request or
+ * request to another host fails it.
+ */
+export const test = base.extend({
+  baseURL: async ({}, use) => {
+    await use(process.env.E2E_BASE_URL);
+  },
+  page: async ({ page, baseURL }, use) => {
+    const problems: string[] = [];
+    const origin = new URL(baseURL!).origin;
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('requestfailed', (request) => {
+      const reason = request.failure()?.errorText ?? '';
+      // A navigation cancels what the previous page was still loading; that is not a failure.
+      if (reason !== 'net::ERR_ABORTED') problems.push(`request failed: ${request.url()} ${reason}`);
+    });
+    page.on('request', (request) => {
+      const url = request.url();
+      if (!url.startsWith(origin) && !url.startsWith('data:')) problems.push(`request to another host: ${url}`);
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 500) problems.push(`server error ${response.status()}: ${response.url()}`);
+    });
+    await use(page);
+    expect(problems, problems.join('\n')).toEqual([]);
+  },
+});
+
+export { expect };

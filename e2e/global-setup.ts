@@ -1,0 +1,54 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const serverJs = join(import.meta.dirname, '../apps/api/dist/server.js');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The built app on a random port with a throw-away data dir (PGlite) and the simulators. */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  if (!existsSync(serverJs)) throw new Error('The app is not built: run `npm run build` (npm test does it).');
+  const dataDir = mkdtempSync(join(tmpdir(), 'provee-e2e-'));
+  const port = await freePort();
+  const child = spawn(process.execPath, [serverJs], {
+    env: {
+      PATH: process.env.PATH,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '10000',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let ready = false;
+  for (let i = 0; i < 300 && !ready && child.exitCode === null; i++) {
+    try {
+      ready = (await fetch(`${baseUrl}/api/health`)).ok;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  if (!ready) {
+    child.kill('SIGKILL');
+    throw new Error(`The built server did not answer /api/health on ${baseUrl}`);
+  }
+  process.env.E2E_BASE_URL = baseUrl;
+  return async () => {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

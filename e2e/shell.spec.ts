@@ -1,0 +1,81 @@
+import { expect, expectAccessible, screenshot, test } from './fixtures.js';
+
+test.describe('web shell', () => {
+  test('the landing page renders, validates the phone and links the privacy notice', async ({ page }) => {
+    await page.goto('/home');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Surte tu negocio con Provee');
+    await expect(page).toHaveTitle('Inicio · Provee');
+    const prefix = page.getByLabel('Prefijo', { exact: true });
+    await expect(prefix).toHaveValue('+1');
+    await expect(prefix.locator('option')).toHaveCount(1);
+
+    const phone = page.getByLabel('Teléfono celular');
+    const continuar = page.getByRole('button', { name: 'Continuar' });
+    await expect(continuar).toBeDisabled();
+    await phone.fill('809555');
+    await expect(continuar).toBeDisabled();
+    await expect(page.getByRole('img', { name: 'Número válido' })).toHaveCount(0);
+    await phone.fill('809555123a');
+    await expect(phone).toHaveValue('809555123');
+    await expect(continuar).toBeDisabled();
+    await phone.press('End');
+    await phone.pressSequentially('4');
+    await expect(phone).toHaveValue('8095551234');
+    await expect(phone).toHaveAttribute('maxlength', '10');
+    await expect(continuar).toBeEnabled();
+    await expect(page.getByRole('img', { name: 'Número válido' })).toBeVisible();
+
+    const privacy = page.getByRole('link', { name: 'Aviso de Privacidad' });
+    await expect(privacy).toHaveAttribute('href', 'https://provee.example/aviso-de-privacidad');
+    await expect(privacy).toHaveAttribute('target', '_blank');
+    await screenshot(page, 'home');
+    await expectAccessible(page);
+  });
+
+  test('/ goes to /home and /home/{phone} prefills the number', async ({ page }) => {
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/home$/);
+    await page.goto('/home/8295550000');
+    await expect(page.getByLabel('Teléfono celular')).toHaveValue('8295550000');
+    await expect(page.getByRole('button', { name: 'Continuar' })).toBeEnabled();
+  });
+
+  test('campaign parameters are kept in sessionStorage', async ({ page }) => {
+    await page.goto('/home?version=3&utm_source=radio&utm_medium=spot&utm_campaign=colmados');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    const stored = await page.evaluate(() => ({ ...sessionStorage }));
+    expect(stored).toMatchObject({ version: '3', utm_source: 'radio', utm_medium: 'spot', utm_campaign: 'colmados' });
+  });
+
+  test('an unknown path shows the fallback screen', async ({ page }) => {
+    const response = await page.goto('/esta/ruta/no-existe');
+    expect(response?.headers()['content-security-policy']).toContain("default-src 'self'");
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('No encontramos esta página');
+    await screenshot(page, 'fallback');
+    await expectAccessible(page);
+    await page.getByRole('link', { name: 'Ir al inicio' }).click();
+    await expect(page).toHaveURL(/\/home$/);
+  });
+
+  test('the not-found screen goes back one page with Regresar', async ({ page }) => {
+    await page.goto('/home/8095550001');
+    await page.evaluate(() => {
+      window.history.pushState({ usr: null, key: 'x', idx: 1 }, '', '/not-found');
+      window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));
+    });
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Página no encontrada');
+    await screenshot(page, 'not-found');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Regresar' }).click();
+    await expect(page).toHaveURL(/\/home\/8095550001$/);
+  });
+
+  test('the help button opens the support chat with its text', async ({ page }) => {
+    await page.goto('/home');
+    const help = page.getByRole('link', { name: 'Tengo dudas con mi registro' });
+    await expect(help).toBeVisible();
+    await expect(help).toHaveAttribute('href', 'https://wa.me/18095550100?text=Tengo%20dudas%20con%20mi%20registro');
+    await expect(help).toHaveAttribute('target', '_blank');
+    await expect(help).toHaveAttribute('rel', /noopener/);
+  });
+});
