@@ -36,6 +36,7 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  * request to another host fails it.
  */
 export const test = base.extend({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern.
   baseURL: async ({}, use) => {
     await use(process.env.E2E_BASE_URL);
   },

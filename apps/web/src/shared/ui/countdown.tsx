@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 /** 90 → '01 : 30' (SPEC: mm : ss). */
 export function formatCountdown(totalSeconds: number): string {
@@ -9,35 +9,35 @@ export function formatCountdown(totalSeconds: number): string {
 }
 
 interface CountdownProps {
-  /** Seconds to count from; change `runKey` to start again. */
+  /** Seconds to count from. To start again, give the component a new `key`. */
   seconds: number;
-  runKey?: unknown;
   onTick?: (secondsLeft: number) => void;
   onDone?: () => void;
 }
 
 /** Counts down against the clock (not by summing timers), so a sleeping tab does not drift. */
-export function Countdown({ seconds, runKey, onTick, onDone }: CountdownProps) {
+export function Countdown({ seconds, onTick, onDone }: CountdownProps) {
   const [left, setLeft] = useState(seconds);
+  const callbacks = useRef({ onTick, onDone });
+  useEffect(() => {
+    callbacks.current = { onTick, onDone };
+  });
   useEffect(() => {
     const endsAt = Date.now() + seconds * 1000;
     let last = seconds;
-    setLeft(seconds);
     const timer = setInterval(() => {
       const remaining = Math.max(0, Math.round((endsAt - Date.now()) / 1000));
       if (remaining === last) return;
       last = remaining;
       setLeft(remaining);
-      onTick?.(remaining);
+      callbacks.current.onTick?.(remaining);
       if (remaining === 0) {
         clearInterval(timer);
-        onDone?.();
+        callbacks.current.onDone?.();
       }
     }, 250);
     return () => clearInterval(timer);
-    // Restart only when asked; callbacks changing identity must not reset the clock.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [seconds, runKey]);
+  }, [seconds]);
   return (
     <span className="countdown" role="timer" aria-live="off">
       {formatCountdown(left)}
