@@ -1,6 +1,7 @@
 import { Suspense, useEffect } from 'react';
 import { Outlet } from 'react-router';
 import { useConfig } from '../shared/lib/config.js';
+import { fullPageRedirect } from '../shared/lib/navigation.js';
 import { uiState, useUiState } from '../shared/lib/ui-state.js';
 import { ErrorModal } from '../shared/ui/error-modal.js';
 import { HelpButton } from '../shared/ui/help-button.js';
@@ -12,7 +13,7 @@ export function AppShell() {
   const ui = useUiState();
 
   useEffect(() => {
-    if (ui.redirectUrl) window.location.assign(ui.redirectUrl);
+    if (ui.redirectUrl) fullPageRedirect(ui.redirectUrl);
   }, [ui.redirectUrl]);
 
   return (

@@ -1,0 +1,65 @@
+import type { PublicConfig } from '@provee/domain';
+import { COUNTRIES } from '@provee/domain';
+import { act, render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConfigContext } from '../shared/lib/config.js';
+import { uiState } from '../shared/lib/ui-state.js';
+import { AppShell } from './shell.js';
+
+const redirect = vi.hoisted(() => vi.fn());
+vi.mock('../shared/lib/navigation.js', () => ({ fullPageRedirect: redirect }));
+
+const config: PublicConfig = {
+  appName: 'Provee',
+  supportChatNumber: '+1 809 555 0199',
+  advisorPhone: '+18095550101',
+  privacyNoticeUrl: 'https://provee.example/privacidad',
+  appStoreUrl: 'https://store.example/provee',
+  publicSiteUrl: 'https://provee.example',
+  country: COUNTRIES.do,
+};
+
+function renderShell() {
+  return render(
+    <ConfigContext value={config}>
+      <MemoryRouter initialEntries={['/x']}>
+        <Routes>
+          <Route element={<AppShell />}>
+            <Route path="/x" element={<p>pantalla</p>} />
+          </Route>
+        </Routes>
+      </MemoryRouter>
+    </ConfigContext>,
+  );
+}
+
+describe('AppShell', () => {
+  afterEach(() => {
+    uiState.reset();
+    redirect.mockReset();
+  });
+
+  it('renders the screen, the main landmark and the help chat link', () => {
+    renderShell();
+    expect(screen.getByRole('main').textContent).toContain('pantalla');
+    const help = screen.getByRole('link', { name: 'Tengo dudas con mi registro' });
+    expect(help.getAttribute('href')).toBe('https://wa.me/18095550199?text=Tengo%20dudas%20con%20mi%20registro');
+  });
+
+  it('shows the spinner while a request is in flight', () => {
+    renderShell();
+    expect(screen.queryByRole('status')).toBeNull();
+    act(() => uiState.startLoading());
+    expect(screen.getByRole('status').textContent).toContain('Cargando');
+    act(() => uiState.stopLoading());
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('a redirection URL in state sends the browser there', () => {
+    renderShell();
+    expect(redirect).not.toHaveBeenCalled();
+    act(() => uiState.redirect('https://partner.example/continue'));
+    expect(redirect).toHaveBeenCalledWith('https://partner.example/continue');
+  });
+});
