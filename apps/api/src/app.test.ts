@@ -228,3 +228,27 @@ describe('SPA serving', () => {
     }
   });
 });
+
+describe('development tools', () => {
+  it('do not exist in production', async () => {
+    const t = await createTestApp({ NODE_ENV: 'production', OPS_API_KEY: 'k'.repeat(32) });
+    try {
+      for (const url of ['/dev/outbox', '/dev/outbox.json', '/dev/phone']) {
+        expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
+      }
+      expect((await t.app.inject({ method: 'POST', url: '/dev/reverse-otp/inbound', payload: { from: '+1', text: 'x' } })).statusCode).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('test factories exist only when enabled', async () => {
+    const t = await createTestApp();
+    try {
+      const res = await t.app.inject({ method: 'POST', url: '/dev/test/users', payload: { phone_number: '8095551234', next_step: 'INVENTORY' } });
+      expect(res.statusCode).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -15,13 +15,26 @@ import { requireApiKey } from './plugins/app/ops-auth.js';
 import { registerOpenApi } from './plugins/external/openapi.js';
 import { registerSecurity } from './plugins/external/security.js';
 import { registerSpa } from './plugins/external/spa.js';
-import type { App } from './types.js';
+import { createTokenService } from './modules/auth/tokens.js';
+import { clientErrorRoutes } from './modules/client-errors/client-errors.routes.js';
+import { devRoutes } from './modules/dev/dev.routes.js';
+import { leadRoutes } from './modules/leads/leads.routes.js';
+import { networkRoutes } from './modules/network/network.routes.js';
+import { phoneProofRoutes } from './modules/phone-proof/phone-proof.routes.js';
+import { reverseOtpWebhookRoutes } from './modules/phone-proof/webhook.routes.js';
+import { userRoutes } from './modules/users/users.routes.js';
+import { createReverseOtpProvider } from './providers/reverse-otp/index.js';
+import { createSmsProvider, type SmsProvider } from './providers/sms/index.js';
+import { createSecrets } from './secrets.js';
+import type { App, Clock } from './types.js';
 
 z.config(z.locales.es());
 
 export interface BuildOptions {
   /** Where logs go; tests pass a stream to read them. */
   logStream?: NodeJS.WritableStream;
+  clock?: Clock;
+  sms?: SmsProvider;
 }
 
 /** Builds the whole product around an open database: SPA at /, registration API at /api, operations at /ops. */
@@ -43,6 +56,12 @@ export async function buildApp(config: Config, database: Database, options: Buil
   app.decorate('config', config);
   app.decorate('database', database);
   app.decorate('db', database.db);
+  app.decorate('clock', options.clock ?? (() => new Date()));
+  const secrets = createSecrets(config);
+  app.decorate('secrets', secrets);
+  app.decorate('tokens', createTokenService(secrets.key('tokens'), config.TOKEN_TTL_SECONDS, () => app.clock().getTime()));
+  app.decorate('sms', options.sms ?? createSmsProvider(config, database.db));
+  app.decorate('reverseOtp', createReverseOtpProvider(config, secrets.key('reverse-otp-webhook')));
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -55,22 +74,30 @@ export async function buildApp(config: Config, database: Database, options: Buil
     async (api: App) => {
       await api.register(healthRoutes);
       await api.register(configRoutes);
+      await api.register(networkRoutes);
+      await api.register(phoneProofRoutes);
+      await api.register(reverseOtpWebhookRoutes);
+      await api.register(userRoutes);
+      await api.register(clientErrorRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api' },
   );
   await app.register(
     async (ops: App) => {
-      requireApiKey(ops, config.OPS_API_KEY);
+      requireApiKey(ops, { ops: config.OPS_API_KEY, web: config.WEB_LEAD_API_KEY });
       await ops.register(auditRoutes);
+      await ops.register(leadRoutes);
     },
     { prefix: '/ops' },
   );
 
+  if (config.NODE_ENV !== 'production') await app.register(devRoutes, { prefix: '/dev' });
+
   const spa = await registerSpa(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST_DIR, publicConfig(config));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    const isApi = /^\/(api|ops)(\/|$)/.test(path);
+    const isApi = /^\/(api|ops|dev)(\/|$)/.test(path);
     const wantsPage = request.method === 'GET' || request.method === 'HEAD';
     if (spa && wantsPage && !isApi && !path.startsWith('/assets/')) return spa.sendIndex(reply);
     return reply.status(404).send(notFoundEnvelope());

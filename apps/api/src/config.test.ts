@@ -21,9 +21,24 @@ describe('config', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Configuración inválida:\\n  ${name}`));
   });
 
-  it('production needs a real operations API key', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/OPS_API_KEY/);
-    expect(loadConfig({ NODE_ENV: 'production', OPS_API_KEY: 'k'.repeat(32) }).OPS_API_KEY).toBe('k'.repeat(32));
+  it('production needs real secrets and no test factories', () => {
+    const secrets = { OPS_API_KEY: 'k'.repeat(32), APP_SECRET: 's'.repeat(32) };
+    expect(() => loadConfig({ NODE_ENV: 'production', APP_SECRET: secrets.APP_SECRET })).toThrow(/OPS_API_KEY: es obligatoria/);
+    expect(() => loadConfig({ NODE_ENV: 'production', OPS_API_KEY: secrets.OPS_API_KEY })).toThrow(/APP_SECRET: es obligatoria/);
+    expect(() => loadConfig({ NODE_ENV: 'production', ...secrets, ENABLE_TEST_FACTORIES: 'true' })).toThrow(/ENABLE_TEST_FACTORIES/);
+    expect(loadConfig({ NODE_ENV: 'production', ...secrets }).OPS_API_KEY).toBe(secrets.OPS_API_KEY);
+  });
+
+  it('twilio needs its account, token and sender', () => {
+    expect(() => loadConfig({ SMS_PROVIDER: 'twilio' })).toThrow(/TWILIO_ACCOUNT_SID[\s\S]*TWILIO_AUTH_TOKEN[\s\S]*TWILIO_FROM/);
+    expect(loadConfig({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 't', TWILIO_FROM: '+18095550000' }).SMS_PROVIDER).toBe(
+      'twilio',
+    );
+  });
+
+  it('tokens live at most 12 hours', () => {
+    expect(() => loadConfig({ TOKEN_TTL_SECONDS: '43201' })).toThrow(/TOKEN_TTL_SECONDS/);
+    expect(loadConfig({}).TOKEN_TTL_SECONDS).toBe(43200);
   });
 
   it('parses lists and booleans', () => {

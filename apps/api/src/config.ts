@@ -30,6 +30,29 @@ const envSchema = z.object({
   TRUST_PROXY: bool.default(false),
   OPS_API_KEY: z.string().min(16, 'debe tener al menos 16 caracteres').optional(),
   WEB_DIST_DIR: z.string().min(1).optional(),
+  APP_SECRET: z.string().min(32, 'debe tener al menos 32 caracteres').optional(),
+  TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(12 * 3600, 'como máximo 43200 (12 h)').default(12 * 3600),
+
+  SMS_PROVIDER: z.enum(['outbox', 'twilio']).default('outbox'),
+  TWILIO_ACCOUNT_SID: z.string().min(1).optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  TWILIO_FROM: z.string().regex(/^\+\d{8,15}$/, 'debe ser un número E.164').optional(),
+  TWILIO_API_URL: z.url().default('https://api.twilio.com'),
+
+  REVERSE_OTP_PROVIDER: z.enum(['simulator']).default('simulator'),
+  REVERSE_OTP_DESTINATION: z.string().regex(/^\+\d{8,15}$/, 'debe ser un número E.164').default('+18095550111'),
+  REVERSE_OTP_WEBHOOK_SECRET: z.string().min(16, 'debe tener al menos 16 caracteres').optional(),
+  REVERSE_OTP_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(600),
+
+  CODE_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(600),
+  CODE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  CODE_RESEND_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  CODE_MAX_PER_HOUR: z.coerce.number().int().min(1).max(100).default(5),
+  PROOF_STARTS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
+
+  WEB_LEAD_API_KEY: z.string().min(8).default('provee-web-lead-key'),
+  IP_LOOKUP_URL: z.string().min(1).default('/api/v1/ip'),
+  ENABLE_TEST_FACTORIES: bool.default(false),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -47,8 +70,19 @@ export function loadConfig(env: Record<string, string | undefined>) {
     throw new ConfigError(`Configuración inválida:\n${lines.join('\n')}`);
   }
   const config = parsed.data;
-  if (config.NODE_ENV === 'production' && !config.OPS_API_KEY) {
-    throw new ConfigError('Configuración inválida:\n  OPS_API_KEY: es obligatoria en producción');
+  const problems: string[] = [];
+  if (config.NODE_ENV === 'production') {
+    if (!config.OPS_API_KEY) problems.push('OPS_API_KEY: es obligatoria en producción');
+    if (!config.APP_SECRET) problems.push('APP_SECRET: es obligatoria en producción');
+    if (config.ENABLE_TEST_FACTORIES) problems.push('ENABLE_TEST_FACTORIES: no se permite en producción');
+  }
+  if (config.SMS_PROVIDER === 'twilio') {
+    for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const) {
+      if (!config[name]) problems.push(`${name}: es obligatoria con SMS_PROVIDER=twilio`);
+    }
+  }
+  if (problems.length > 0) {
+    throw new ConfigError(`Configuración inválida:\n${problems.map((line) => `  ${line}`).join('\n')}`);
   }
   return {
     ...config,

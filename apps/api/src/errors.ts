@@ -12,6 +12,8 @@ export class AppError extends Error {
     readonly code: string,
     message: string,
     readonly readableMessage: string = message,
+    /** Extra envelope fields, e.g. retry_after_seconds on 429. */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -39,7 +41,8 @@ function fieldName(path: readonly PropertyKey[]): string {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(error.statusCode).send(envelope(error.code, error.message, error.readableMessage));
+      if (typeof error.extra.retry_after_seconds === 'number') reply.header('retry-after', error.extra.retry_after_seconds);
+      return reply.status(error.statusCode).send({ ...envelope(error.code, error.message, error.readableMessage), ...error.extra });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = error.validation.map((issue) => ({

@@ -2,6 +2,10 @@ import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, Raw
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { Database, Db } from './db/client.js';
+import type { TokenService } from './modules/auth/tokens.js';
+import type { ReverseOtpProvider } from './providers/reverse-otp/index.js';
+import type { SmsProvider } from './providers/sms/index.js';
+import type { Secrets } from './secrets.js';
 
 export type App = FastifyInstance<
   RawServerDefault,
@@ -11,10 +15,22 @@ export type App = FastifyInstance<
   ZodTypeProvider
 >;
 
+/** Where "now" comes from: the wall clock, or a test's hand-moved clock. */
+export type Clock = () => Date;
+
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     database: Database;
     db: Db;
+    clock: Clock;
+    secrets: Secrets;
+    tokens: TokenService;
+    sms: SmsProvider;
+    reverseOtp: ReverseOtpProvider & { sign?: (rawBody: string) => string };
+  }
+  interface FastifyContextConfig {
+    /** Operations routes the web app may call with its public key (plus the user's token). */
+    webApiKey?: boolean;
   }
 }

@@ -6,3 +6,4 @@ export * from './errors.js';
 export * from './chat.js';
 export * from './phone.js';
 export * from './routing.js';
+export * from './error-reporting.js';

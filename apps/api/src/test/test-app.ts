@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import postgres from 'postgres';
-import { buildApp } from '../app.js';
+import { buildApp, type BuildOptions } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
 import type { App } from '../types.js';
@@ -43,12 +43,25 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** A clock a test moves by hand. */
+export function manualClock(start = new Date('2026-11-21T12:00:00Z')) {
+  let now = start.getTime();
+  const clock = () => new Date(now);
+  clock.advance = (seconds: number) => {
+    now += seconds * 1000;
+  };
+  return clock;
+}
+
 export async function createTestApp(
   env: Record<string, string> = {},
   /** Extra routes a test needs, added before the app is ready. */
   setup?: (app: App) => void,
+  options: Omit<BuildOptions, 'logStream'> & { database?: Database } = {},
 ): Promise<TestApp> {
-  const { database, drop } = await createTestDatabase();
+  const { database, drop } = options.database
+    ? { database: options.database, drop: async () => {} }
+    : await createTestDatabase();
   const logs: Record<string, unknown>[] = [];
   const logStream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -56,8 +69,14 @@ export async function createTestApp(
       done();
     },
   });
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', WEB_DIST_DIR: '/nonexistent', ...env });
-  const app = await buildApp(config, database, { logStream });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    WEB_DIST_DIR: '/nonexistent',
+    APP_SECRET: 'test-secret-test-secret-test-secret-0123',
+    ...env,
+  });
+  const app = await buildApp(config, database, { ...options, logStream });
   setup?.(app);
   await app.ready();
   return {

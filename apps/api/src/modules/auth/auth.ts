@@ -1,0 +1,34 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../errors.js';
+import type { Principal } from './tokens.js';
+
+const UNAUTHENTICATED = 'Tu sesión no es válida o ya venció. Vuelve a verificar tu número.';
+
+/** The caller's principal from `Authorization: Bearer …`; 401 when missing, forged or expired. */
+export function requirePrincipal(request: FastifyRequest): Principal {
+  const header = request.headers.authorization;
+  const token = header?.startsWith('Bearer ') ? header.slice('Bearer '.length).trim() : '';
+  const principal = token ? request.server.tokens.verify(token) : null;
+  if (!principal) throw new AppError(401, 'UNAUTHENTICATED', 'unauthenticated', UNAUTHENTICATED);
+  return principal;
+}
+
+const FORBIDDEN = new AppError(403, 'FORBIDDEN', 'forbidden', 'No tienes permiso para ver esta información.');
+
+/** The caller proved this phone number (or is the user registered with it). */
+export function requirePhoneAccess(request: FastifyRequest, phoneE164: string): Principal {
+  const principal = requirePrincipal(request);
+  if (principal.phoneE164 !== phoneE164) throw FORBIDDEN;
+  return principal;
+}
+
+/**
+ * The caller owns this user: a token issued for the user, or for the phone the user registered
+ * with (the phone proof comes before the user token). Checked before the user is even looked up
+ * when possible, so another user's id answers 403 whether it exists or not.
+ */
+export function requireUserAccess(request: FastifyRequest, user: { id: string; phoneE164: string } | undefined): void {
+  const principal = requirePrincipal(request);
+  if (!user) throw FORBIDDEN;
+  if (principal.kind === 'user' ? principal.userId !== user.id : principal.phoneE164 !== user.phoneE164) throw FORBIDDEN;
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { clientErrors } from '../../db/schema.js';
+import { maskUrl } from '../../logger.js';
+import type { App } from '../../types.js';
+
+/** Failed calls the web app reports (SPEC §8): stored for the team and logged. */
+export async function clientErrorRoutes(app: App): Promise<void> {
+  app.post(
+    '/v1/client-errors',
+    {
+      config: { rateLimit: { max: 60, timeWindow: 60_000 } },
+      schema: {
+        summary: 'Reporte de una llamada fallida desde la app web',
+        body: z.object({
+          level: z.enum(['warning', 'error']),
+          method: z.string().max(10),
+          path: z.string().max(500),
+          status: z.number().int().min(0).max(599),
+          code: z.string().max(100).optional(),
+          message: z.string().max(1000).optional(),
+          request_id: z.string().max(100).optional(),
+        }),
+        response: { 204: z.null() },
+      },
+    },
+    async (request, reply) => {
+      const { body } = request;
+      // The path may carry phone numbers (/{phone}/{userId}/…): store and log it masked.
+      const path = maskUrl(body.path);
+      await app.db.insert(clientErrors).values({
+        level: body.level,
+        method: body.method,
+        path,
+        status: body.status,
+        code: body.code,
+        message: body.message,
+        requestId: body.request_id,
+        userAgent: request.headers['user-agent']?.slice(0, 300),
+        ip: request.ip,
+      });
+      const entry = { client: { method: body.method, path, status: body.status, code: body.code, requestId: body.request_id } };
+      if (body.level === 'error') request.log.error(entry, 'client reported a failed call');
+      else request.log.warn(entry, 'client reported a failed call');
+      return reply.status(204).send(null);
+    },
+  );
+}

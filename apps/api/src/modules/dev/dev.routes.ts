@@ -1,0 +1,97 @@
+import formbody from '@fastify/formbody';
+import { and, desc, eq, gt } from 'drizzle-orm';
+import { z } from 'zod';
+import { reverseOtpSessions } from '../../db/schema.js';
+import { listOutbox } from '../../providers/sms/outbox.js';
+import { SIGNATURE_HEADER } from '../../providers/reverse-otp/simulator.js';
+import type { App } from '../../types.js';
+import { sessionView } from '../phone-proof/reverse-otp.service.js';
+import { testFactoryRoutes } from './test-factories.routes.js';
+import { DEV_CSS, devPage, escapeHtml } from './html.js';
+
+/**
+ * Tools for a tester on a development machine (never registered in production): the SMS outbox,
+ * a simulated phone that sends the reverse-OTP message, and, when enabled, test factories.
+ */
+export async function devRoutes(app: App): Promise<void> {
+  await app.register(formbody);
+  app.get('/dev.css', { schema: { hide: true } }, async (_request, reply) => reply.type('text/css').send(DEV_CSS));
+
+  if (app.sms.name === 'outbox') {
+    app.get(
+      '/outbox.json',
+      {
+        schema: {
+          hide: true,
+          querystring: z.object({ to: z.string().max(20).optional() }),
+          response: { 200: z.object({ messages: z.array(z.object({ to: z.string(), body: z.string(), created_at: z.string() })) }) },
+        },
+      },
+      async (request) => {
+        const rows = await listOutbox(app.db, request.query.to);
+        return { messages: rows.map((row) => ({ to: row.to, body: row.body, created_at: row.createdAt.toISOString() })) };
+      },
+    );
+    app.get('/outbox', { schema: { hide: true } }, async (_request, reply) => {
+      const rows = await listOutbox(app.db);
+      const items = rows
+        .map((row) => `<li><div class="meta">${escapeHtml(row.to)} · ${row.createdAt.toISOString()}</div><div class="body">${escapeHtml(row.body)}</div></li>`)
+        .join('');
+      return reply.type('text/html; charset=utf-8').send(devPage('Bandeja de SMS (desarrollo)', items ? `<ul>${items}</ul>` : '<p>Aún no hay mensajes.</p>'));
+    });
+  }
+
+  if (app.reverseOtp.sign) {
+    const sign = app.reverseOtp.sign;
+    const inbound = z.object({ from: z.string().min(1).max(32), text: z.string().min(1).max(1000) });
+
+    // Goes through the real webhook: same route, same signature check, same processing.
+    const deliver = async (from: string, text: string) => {
+      const raw = JSON.stringify({
+        event: 'message.received',
+        data: { from, to: app.reverseOtp.destination, text, received_at: app.clock().toISOString() },
+      });
+      const response = await app.inject({
+        method: 'POST',
+        url: `/api/v1/webhooks/reverse-otp/${app.reverseOtp.name}`,
+        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(raw) },
+        payload: raw,
+      });
+      return { status: response.statusCode, body: response.json() as unknown };
+    };
+
+    app.post('/reverse-otp/inbound', { schema: { hide: true, body: inbound } }, async (request, reply) => {
+      const result = await deliver(request.body.from, request.body.text);
+      if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
+        return reply.redirect('/dev/phone?sent=1', 303);
+      }
+      return reply.status(result.status).send(result.body);
+    });
+
+    app.get('/phone', { schema: { hide: true, querystring: z.object({ sent: z.string().optional() }) } }, async (request, reply) => {
+      const now = app.clock();
+      const pending = await app.db
+        .select()
+        .from(reverseOtpSessions)
+        .where(and(eq(reverseOtpSessions.status, 'PENDING'), gt(reverseOtpSessions.expiresAt, now)))
+        .orderBy(desc(reverseOtpSessions.createdAt))
+        .limit(10);
+      const form = (from: string, text: string, label: string) => `<form method="post" action="/dev/reverse-otp/inbound">
+<label>Enviar desde el número<input name="from" value="${escapeHtml(from)}" inputmode="tel"></label>
+<label>Mensaje<input name="text" value="${escapeHtml(text)}"></label>
+<button type="submit">${escapeHtml(label)}</button></form>`;
+      const items = pending
+        .map((session) => {
+          const view = sessionView(app, session);
+          return `<li><div class="meta">Verificación pendiente para ${escapeHtml(session.phoneE164)} · vence ${session.expiresAt.toISOString()}</div>${form(session.phoneE164, view.message, 'Enviar mensaje')}</li>`;
+        })
+        .join('');
+      const notice = request.query.sent ? '<p class="notice">Mensaje enviado.</p>' : '';
+      const body = `${notice}<p>Simula el celular del usuario: envía el mensaje al número ${escapeHtml(app.reverseOtp.destination)}.</p>
+${items ? `<ul>${items}</ul>` : '<p>No hay verificaciones pendientes.</p>'}<h2>Desde otro número</h2>${form('', '', 'Enviar')}`;
+      return reply.type('text/html; charset=utf-8').send(devPage('Teléfono simulado', body));
+    });
+  }
+
+  if (app.config.ENABLE_TEST_FACTORIES) await app.register(testFactoryRoutes, { prefix: '/test' });
+}

@@ -1,0 +1,151 @@
+import { anonymousId, fromE164 } from '@provee/domain';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { AppError } from '../../errors.js';
+import type { App } from '../../types.js';
+import { confirmPhoneCode, sendPhoneCode } from './code.service.js';
+import { parsePhone, phoneNumberSchema } from './phone.js';
+import { reverseOtpState, sessionView, startReverseOtp } from './reverse-otp.service.js';
+
+const errorResponse = z.object({ code: z.string(), message: z.string(), readable_message: z.string() }).passthrough();
+const authenticationSchema = z.object({
+  data: z.object({
+    authentication: z.object({ access_type: z.literal('Bearer'), access_token: z.string(), expires_at: z.string() }),
+    phone_number: z.string(),
+  }),
+});
+const sessionSchema = z.object({
+  session_id: z.uuid(),
+  message: z.string(),
+  destination: z.string(),
+  whatsapp_url: z.string(),
+  sms_url: z.string(),
+  expires_at: z.string(),
+});
+
+/** SPEC §3: anonymous_id is derived from the phone; anything else is a client bug or a forgery. */
+function checkAnonymousId(given: string | undefined, digits: string): void {
+  if (given !== undefined && given !== anonymousId(digits)) {
+    throw new AppError(400, 'VALIDATION_ERROR', 'anonymous_id mismatch', 'Revisa los datos marcados e intenta de nuevo.', {
+      issues: [{ field: 'body.anonymous_id', message: 'El identificador no corresponde al número.' }],
+    });
+  }
+}
+
+function authentication(request: FastifyRequest, phoneE164: string) {
+  const app = request.server;
+  const { token, expiresAt } = app.tokens.issue({ kind: 'phone', phoneE164 });
+  return {
+    data: {
+      authentication: { access_type: 'Bearer' as const, access_token: token, expires_at: expiresAt.toISOString() },
+      phone_number: fromE164(app.config.COUNTRY, phoneE164),
+    },
+  };
+}
+
+export async function phoneProofRoutes(app: App): Promise<void> {
+  const country = app.config.COUNTRY;
+
+  app.post(
+    '/v1/users/code',
+    {
+      schema: {
+        summary: 'Envía un código de 6 dígitos por SMS',
+        body: z.object({ phone_number: phoneNumberSchema, anonymous_id: z.string().max(64).optional() }),
+        response: {
+          200: z.object({ data: z.object({ expires_at: z.string(), resend_after_seconds: z.number() }) }),
+          429: errorResponse,
+        },
+      },
+    },
+    async (request) => {
+      const phoneE164 = parsePhone(country, request.body.phone_number);
+      checkAnonymousId(request.body.anonymous_id, request.body.phone_number);
+      const sent = await sendPhoneCode(app, phoneE164, request.ip);
+      return { data: { expires_at: sent.expiresAt.toISOString(), resend_after_seconds: sent.resendAfterSeconds } };
+    },
+  );
+
+  app.put(
+    '/v1/users/code',
+    {
+      schema: {
+        summary: 'Confirma el código y entrega el token del teléfono',
+        body: z.object({
+          phone_number: phoneNumberSchema,
+          code: z.string().regex(/^\d{6}$/, 'El código tiene 6 dígitos.'),
+          anonymous_id: z.string().max(64).optional(),
+        }),
+        response: { 200: authenticationSchema, 400: errorResponse, 429: errorResponse },
+      },
+    },
+    async (request) => {
+      const phoneE164 = parsePhone(country, request.body.phone_number);
+      checkAnonymousId(request.body.anonymous_id, request.body.phone_number);
+      await confirmPhoneCode(app, phoneE164, request.body.code);
+      return authentication(request, phoneE164);
+    },
+  );
+
+  app.post(
+    '/v1/users/reverse-otp',
+    {
+      schema: {
+        summary: 'Abre una verificación por mensaje enviado desde el teléfono',
+        body: z.object({
+          phone_number: phoneNumberSchema,
+          anonymous_id: z.string().max(64).optional(),
+          ip_address: z.string().max(64).optional(),
+        }),
+        response: { 200: z.object({ data: sessionSchema }), 429: errorResponse },
+      },
+    },
+    async (request) => {
+      const { phone_number: digits } = request.body;
+      const phoneE164 = parsePhone(country, digits);
+      checkAnonymousId(request.body.anonymous_id, digits);
+      const session = await startReverseOtp(app, {
+        phoneE164,
+        anonymousId: request.body.anonymous_id ?? anonymousId(digits),
+        clientIp: request.body.ip_address ?? '',
+        observedIp: request.ip,
+      });
+      return { data: session };
+    },
+  );
+
+  app.put(
+    '/v1/users/reverse-otp',
+    {
+      schema: {
+        summary: 'Estado de la verificación: 202 pendiente, 200 verificada (con token), 401 otro número, 410 vencida',
+        body: z.object({ session_id: z.uuid('La verificación no es válida.') }),
+        response: {
+          200: authenticationSchema,
+          202: z.object({ data: sessionSchema.extend({ status: z.literal('PENDING') }) }),
+          401: errorResponse,
+          404: errorResponse,
+          410: errorResponse,
+        },
+      },
+    },
+    async (request, reply) => {
+      const state = await reverseOtpState(app, request.body.session_id);
+      switch (state.status) {
+        case 'PENDING':
+          return reply.status(202).send({ data: { status: 'PENDING' as const, ...sessionView(app, state.session) } });
+        case 'VERIFIED':
+          return authentication(request, state.session.phoneE164);
+        case 'FAILED':
+          throw new AppError(
+            401,
+            'INVALID_CREDENTIALS',
+            'unauthenticated for invalid credentials',
+            'La verificación es incorrecta. Regresa a la página de inicio y escanea el código QR con el celular con el que hiciste la solicitud.',
+          );
+        case 'EXPIRED':
+          throw new AppError(410, 'REVERSE_OTP_EXPIRED', 'session expired', 'El tiempo para enviar el mensaje terminó. Intenta de nuevo.');
+      }
+    },
+  );
+}

@@ -1,0 +1,18 @@
+import { isValidNationalNumber, toE164, type CountryCode } from '@provee/domain';
+import { z } from 'zod';
+import { AppError } from '../../errors.js';
+
+export const PHONE_MESSAGE = 'Ingresa un número celular válido de 10 dígitos.';
+
+/** The national number as the app sends it: 10 digits (the country plan is checked in `parsePhone`). */
+export const phoneNumberSchema = z.string().trim().regex(/^\d{10}$/, PHONE_MESSAGE);
+
+/** The country's numbering plan, then E.164; a 400 with the field issue otherwise. */
+export function parsePhone(country: CountryCode, digits: string, field = 'body.phone_number'): string {
+  if (!isValidNationalNumber(country, digits)) {
+    throw new AppError(400, 'VALIDATION_ERROR', 'invalid phone number', 'Revisa los datos marcados e intenta de nuevo.', {
+      issues: [{ field, message: PHONE_MESSAGE }],
+    });
+  }
+  return toE164(country, digits);
+}

@@ -1,0 +1,145 @@
+import { randomInt } from 'node:crypto';
+import { and, count, eq, gt } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { reverseOtpSessions } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import type { InboundMessage } from '../../providers/reverse-otp/index.js';
+import { appendAuditEvent } from '../audit/audit.service.js';
+import { assertIpBudget, lockProofStart, recordProofStart, tooMany } from './limits.js';
+
+/** No 0/O, 1/I/L: easy to read aloud and hard to mistype. */
+const NONCE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+const NONCE_LENGTH = 8;
+const NONCE_PATTERN = new RegExp(`[${NONCE_ALPHABET}]{${NONCE_LENGTH}}`, 'g');
+
+function generateNonce(): string {
+  return Array.from({ length: NONCE_LENGTH }, () => NONCE_ALPHABET[randomInt(0, NONCE_ALPHABET.length)]).join('');
+}
+
+type Session = typeof reverseOtpSessions.$inferSelect;
+
+export function sessionView(app: FastifyInstance, session: Session) {
+  const message = `Verificar ${app.config.APP_NAME}: ${session.nonce}`;
+  const destination = app.reverseOtp.destination;
+  return {
+    session_id: session.id,
+    message,
+    destination,
+    whatsapp_url: `https://wa.me/${destination.replace(/\D/g, '')}?text=${encodeURIComponent(message)}`,
+    sms_url: `sms:${destination}?&body=${encodeURIComponent(message)}`,
+    expires_at: session.expiresAt.toISOString(),
+  };
+}
+
+/** Opens a session; a newer one supersedes the phone's pending sessions. Same limits as codes. */
+export async function startReverseOtp(
+  app: FastifyInstance,
+  input: { phoneE164: string; anonymousId: string; clientIp: string; observedIp: string },
+) {
+  const { config } = app;
+  const now = app.clock();
+  const session = await app.db.transaction(async (tx) => {
+    await lockProofStart(tx, input.observedIp, input.phoneE164);
+    await assertIpBudget(tx, config, input.observedIp, now);
+    const hourAgo = new Date(now.getTime() - 3_600_000);
+    const [recent] = await tx
+      .select({ n: count() })
+      .from(reverseOtpSessions)
+      .where(and(eq(reverseOtpSessions.phoneE164, input.phoneE164), gt(reverseOtpSessions.createdAt, hourAgo)));
+    if (recent && recent.n >= config.CODE_MAX_PER_HOUR) {
+      throw tooMany('CODE_HOURLY_LIMIT', 3600, 'Hiciste demasiados intentos para este número. Intenta de nuevo más tarde.');
+    }
+    await tx
+      .update(reverseOtpSessions)
+      .set({ status: 'SUPERSEDED', resolvedAt: now })
+      .where(and(eq(reverseOtpSessions.phoneE164, input.phoneE164), eq(reverseOtpSessions.status, 'PENDING')));
+    await recordProofStart(tx, 'reverse-otp', input.phoneE164, input.observedIp, now);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const [row] = await tx
+        .insert(reverseOtpSessions)
+        .values({
+          phoneE164: input.phoneE164,
+          anonymousId: input.anonymousId,
+          nonce: generateNonce(),
+          provider: app.reverseOtp.name,
+          clientIp: input.clientIp.slice(0, 64),
+          observedIp: input.observedIp,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + config.REVERSE_OTP_TTL_SECONDS * 1000),
+        })
+        .onConflictDoNothing({ target: reverseOtpSessions.nonce })
+        .returning();
+      if (row) return row;
+    }
+    throw new Error('could not draw a unique reverse-OTP nonce');
+  });
+  return sessionView(app, session);
+}
+
+export type ReverseOtpState =
+  | { status: 'PENDING'; session: Session }
+  | { status: 'VERIFIED'; session: Session }
+  | { status: 'FAILED' }
+  | { status: 'EXPIRED' };
+
+/** Where a session stands; a verified session can be exchanged for a token for one TTL after. */
+export async function reverseOtpState(app: FastifyInstance, sessionId: string): Promise<ReverseOtpState> {
+  const now = app.clock();
+  const [session] = await app.db.select().from(reverseOtpSessions).where(eq(reverseOtpSessions.id, sessionId)).limit(1);
+  if (!session) throw new AppError(404, 'SESSION_NOT_FOUND', 'session not found', 'No encontramos esta verificación. Vuelve a empezar.');
+  const ttlMs = app.config.REVERSE_OTP_TTL_SECONDS * 1000;
+  switch (session.status) {
+    case 'PENDING':
+      if (session.expiresAt.getTime() > now.getTime()) return { status: 'PENDING', session };
+      await app.db
+        .update(reverseOtpSessions)
+        .set({ status: 'EXPIRED', resolvedAt: now })
+        .where(and(eq(reverseOtpSessions.id, session.id), eq(reverseOtpSessions.status, 'PENDING')));
+      return { status: 'EXPIRED' };
+    case 'VERIFIED':
+      return session.resolvedAt && now.getTime() - session.resolvedAt.getTime() <= ttlMs ? { status: 'VERIFIED', session } : { status: 'EXPIRED' };
+    case 'FAILED':
+      return { status: 'FAILED' };
+    default:
+      return { status: 'EXPIRED' };
+  }
+}
+
+function normaliseSender(from: string): string {
+  const digits = from.replace(/\D/g, '');
+  return `+${digits}`;
+}
+
+/**
+ * An inbound message from the vendor's webhook: the nonce in the text picks the session, and the
+ * sender must be the phone the session is for. Anything else is ignored (and answered 200, so the
+ * vendor does not retry).
+ */
+export async function receiveInboundMessage(app: FastifyInstance, message: InboundMessage) {
+  const now = app.clock();
+  const nonces = message.text.toUpperCase().match(NONCE_PATTERN) ?? [];
+  for (const nonce of nonces) {
+    const [session] = await app.db
+      .select()
+      .from(reverseOtpSessions)
+      .where(and(eq(reverseOtpSessions.nonce, nonce), eq(reverseOtpSessions.status, 'PENDING')))
+      .limit(1);
+    if (!session || session.expiresAt.getTime() <= now.getTime()) continue;
+    const from = normaliseSender(message.from);
+    const verified = from === session.phoneE164;
+    const [updated] = await app.db
+      .update(reverseOtpSessions)
+      .set({ status: verified ? 'VERIFIED' : 'FAILED', fromE164: from, resolvedAt: now })
+      .where(and(eq(reverseOtpSessions.id, session.id), eq(reverseOtpSessions.status, 'PENDING')))
+      .returning({ id: reverseOtpSessions.id });
+    if (!updated) continue;
+    await appendAuditEvent(app.db, {
+      applicationId: `phone:${session.phoneE164}`,
+      actor: 'user',
+      type: verified ? 'phone.proven' : 'phone.proof_failed',
+      payload: verified ? { channel: 'reverse-otp', session_id: session.id } : { channel: 'reverse-otp', session_id: session.id, reason: 'sender-mismatch' },
+    });
+    return { matched: true, verified };
+  }
+  return { matched: false, verified: false };
+}

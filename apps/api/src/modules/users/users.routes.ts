@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { AppError } from '../../errors.js';
+import type { App } from '../../types.js';
+import { requirePhoneAccess, requireUserAccess } from '../auth/auth.js';
+import { parsePhone, phoneNumberSchema } from '../phone-proof/phone.js';
+import { findUserById, findUserByPhone, userResponse } from './users.service.js';
+
+const userSchema = z.object({
+  user_id: z.string(),
+  id: z.string(),
+  user_type: z.string(),
+  next_step: z.string(),
+  status: z.string(),
+  request: z.object({ next_step: z.string(), status: z.string(), welcome_screen_number: z.number() }),
+  avals: z.array(z.object({ aval_type: z.enum(['PARTNER', 'COLLATERAL']), phone: z.string().nullable() })),
+  phone_number: z.string(),
+});
+const errorResponse = z.object({ code: z.string(), message: z.string(), readable_message: z.string() });
+
+export async function userRoutes(app: App): Promise<void> {
+  const country = app.config.COUNTRY;
+
+  app.get(
+    '/v1/users',
+    {
+      schema: {
+        summary: 'Busca al usuario del teléfono verificado; 404 si es nuevo',
+        security: [{ bearer: [] }],
+        querystring: z.object({ phone_number: phoneNumberSchema, anonymous_id: z.string().max(64).optional() }),
+        response: { 200: z.object({ data: userSchema }), 401: errorResponse, 403: errorResponse, 404: errorResponse },
+      },
+    },
+    async (request) => {
+      const phoneE164 = parsePhone(country, request.query.phone_number, 'querystring.phone_number');
+      requirePhoneAccess(request, phoneE164);
+      const user = await findUserByPhone(app.db, phoneE164);
+      if (!user) throw new AppError(404, 'USER_NOT_FOUND', 'user not found', 'Aún no tienes un registro.');
+      return { data: await userResponse(app.db, country, user) };
+    },
+  );
+
+  app.get(
+    '/v1/users/:id/:type',
+    {
+      schema: {
+        summary: 'Detalle del usuario (solo con su propio token)',
+        security: [{ bearer: [] }],
+        params: z.object({ id: z.uuid('Usuario inválido.'), type: z.enum(['SK']) }),
+        response: { 200: z.object({ data: userSchema }), 401: errorResponse, 403: errorResponse },
+      },
+    },
+    async (request) => {
+      const user = await findUserById(app.db, request.params.id);
+      requireUserAccess(request, user);
+      return { data: await userResponse(app.db, country, user!) };
+    },
+  );
+}
