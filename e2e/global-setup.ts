@@ -26,8 +26,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       HOST: '127.0.0.1',
       PORT: String(port),
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'error',
       RATE_LIMIT_PER_MINUTE: '10000',
+      PROOF_STARTS_PER_IP_PER_HOUR: '10000',
+      ENABLE_TEST_FACTORIES: 'true',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -1,4 +1,4 @@
-import { GENERIC_ERROR_MESSAGE, VALIDATION_ERROR_MESSAGE, type ErrorEnvelope } from '@provee/domain';
+import { GENERIC_ERROR_MESSAGE, VALIDATION_ERROR_MESSAGE, errorEnvelopeSchema, type ErrorEnvelope } from '@provee/domain';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 
@@ -18,6 +18,9 @@ export class AppError extends Error {
     super(message);
   }
 }
+
+/** Response schema of every error status a route documents; extra fields (retry_after_seconds…) pass. */
+export const errorResponseSchema = errorEnvelopeSchema.loose();
 
 export function envelope(code: string, message: string, readableMessage = message): ErrorEnvelope {
   return { code, message, readable_message: readableMessage };

@@ -39,6 +39,13 @@ describe('bundle budget', () => {
     expect(html).toContain(`/${entry}`);
     expect(readFileSync(join(dist, entry), 'utf8')).toContain('Surte tu negocio con');
 
+    // What must stay out of the first load: zod (the server validates) and the QR code generator.
+    const text = files.map((file) => readFileSync(join(dist, file), 'utf8')).join('\n');
+    expect(text).not.toContain('ZodError');
+    const qrChunk = manifest['src/features/entry/components/qr-code.tsx']?.file;
+    expect(qrChunk, 'the QR code is a chunk of its own').toBeDefined();
+    expect(files).not.toContain(qrChunk);
+
     const bytes = files.reduce((sum, file) => sum + gzipSync(readFileSync(join(dist, file))).length, 0);
     const kb = bytes / 1024;
     console.log(`bundle budget: /home loads ${files.length} JS file(s), ${kb.toFixed(1)} KB gzip (budget ${BUDGET_KB} KB)`);

@@ -9,6 +9,10 @@ export const publicConfigSchema = z.object({
   privacyNoticeUrl: z.string(),
   appStoreUrl: z.string(),
   publicSiteUrl: z.string(),
+  /** Where the browser learns its public IP (SPEC §7 external lookup); fallback '{ip}'. */
+  ipLookupUrl: z.string(),
+  /** The operations API key the web app may use for lead assignment (public by nature). */
+  webLeadApiKey: z.string(),
   country: z.object({
     code: z.enum(COUNTRY_CODES),
     locale: z.string(),

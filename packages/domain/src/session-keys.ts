@@ -1,4 +1,7 @@
-/** Client sessionStorage keys of SPEC §3. The values are the exact key names. */
+/**
+ * Client sessionStorage keys: those of SPEC §3 by their exact names, then the entry's own
+ * (OTP vendor, reverse-OTP session and lead id, which SPEC §3 does not name).
+ */
 export const SESSION_KEYS = {
   clientToken: 'clientToken',
   phoneNumber: 'phone_number',
@@ -8,6 +11,12 @@ export const SESSION_KEYS = {
   utmMedium: 'utm_medium',
   utmCampaign: 'utm_campaign',
   values: 'values',
+  otpVendor: 'otp_vendor',
+  sessionUuid: 'session_uuid',
+  leadId: 'lead_id',
 } as const;
+
+/** The default otp-vendor value (spelled as SPEC §2.1 spells it): the reverse-OTP flow. */
+export const DEFAULT_OTP_VENDOR = 'veriphone';
 
 export type SessionKey = (typeof SESSION_KEYS)[keyof typeof SESSION_KEYS];

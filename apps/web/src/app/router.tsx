@@ -5,6 +5,7 @@ import { AppShell } from './shell.js';
 
 // The landing is in the entry bundle (first paint on 3G); every other screen loads on demand.
 const NotFoundRoute = lazy(() => import('../features/errors/routes/not-found.js').then((m) => ({ default: m.NotFoundRoute })));
+const CodeRoute = lazy(() => import('../features/entry/routes/code.js').then((m) => ({ default: m.CodeRoute })));
 const FallbackRoute = lazy(() => import('../features/errors/routes/fallback.js').then((m) => ({ default: m.FallbackRoute })));
 
 export function AppRouter() {
@@ -15,6 +16,7 @@ export function AppRouter() {
           <Route path="/" element={<Navigate to="/home" replace />} />
           <Route path="/home" element={<HomeRoute />} />
           <Route path="/home/:phoneNumber" element={<HomeRoute />} />
+          <Route path="/home/:phoneNumber/code" element={<CodeRoute />} />
           <Route path="/not-found" element={<NotFoundRoute />} />
           <Route path="*" element={<FallbackRoute />} />
         </Route>

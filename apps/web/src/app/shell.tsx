@@ -1,5 +1,5 @@
 import { Suspense, useEffect } from 'react';
-import { Outlet } from 'react-router';
+import { Outlet, useNavigate } from 'react-router';
 import { useConfig } from '../shared/lib/config.js';
 import { fullPageRedirect } from '../shared/lib/navigation.js';
 import { uiState, useUiState } from '../shared/lib/ui-state.js';
@@ -11,6 +11,12 @@ import { LoadingOverlay } from '../shared/ui/spinner.js';
 export function AppShell() {
   const config = useConfig();
   const ui = useUiState();
+  const navigate = useNavigate();
+  const closeError = () => {
+    const goTo = ui.error?.goTo;
+    uiState.clearError();
+    if (goTo) navigate(goTo, { replace: true });
+  };
 
   useEffect(() => {
     if (ui.redirectUrl) fullPageRedirect(ui.redirectUrl);
@@ -28,7 +34,7 @@ export function AppShell() {
         <HelpButton supportNumber={config.supportChatNumber} />
       </aside>
       <LoadingOverlay visible={ui.pending > 0 || ui.redirectUrl !== null} />
-      <ErrorModal error={ui.error} onClose={uiState.clearError} />
+      <ErrorModal error={ui.error} onClose={closeError} />
     </>
   );
 }

@@ -1,13 +1,12 @@
 import { anonymousId, fromE164 } from '@provee/domain';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AppError } from '../../errors.js';
+import { AppError, errorResponseSchema } from '../../errors.js';
 import type { App } from '../../types.js';
 import { confirmPhoneCode, sendPhoneCode } from './code.service.js';
 import { parsePhone, phoneNumberSchema } from './phone.js';
 import { reverseOtpState, sessionView, startReverseOtp } from './reverse-otp.service.js';
 
-const errorResponse = z.object({ code: z.string(), message: z.string(), readable_message: z.string() }).passthrough();
 const authenticationSchema = z.object({
   data: z.object({
     authentication: z.object({ access_type: z.literal('Bearer'), access_token: z.string(), expires_at: z.string() }),
@@ -54,7 +53,7 @@ export async function phoneProofRoutes(app: App): Promise<void> {
         body: z.object({ phone_number: phoneNumberSchema, anonymous_id: z.string().max(64).optional() }),
         response: {
           200: z.object({ data: z.object({ expires_at: z.string(), resend_after_seconds: z.number() }) }),
-          429: errorResponse,
+          429: errorResponseSchema,
         },
       },
     },
@@ -76,7 +75,7 @@ export async function phoneProofRoutes(app: App): Promise<void> {
           code: z.string().regex(/^\d{6}$/, 'El código tiene 6 dígitos.'),
           anonymous_id: z.string().max(64).optional(),
         }),
-        response: { 200: authenticationSchema, 400: errorResponse, 429: errorResponse },
+        response: { 200: authenticationSchema, 400: errorResponseSchema, 429: errorResponseSchema },
       },
     },
     async (request) => {
@@ -97,7 +96,7 @@ export async function phoneProofRoutes(app: App): Promise<void> {
           anonymous_id: z.string().max(64).optional(),
           ip_address: z.string().max(64).optional(),
         }),
-        response: { 200: z.object({ data: sessionSchema }), 429: errorResponse },
+        response: { 200: z.object({ data: sessionSchema }), 429: errorResponseSchema },
       },
     },
     async (request) => {
@@ -123,9 +122,9 @@ export async function phoneProofRoutes(app: App): Promise<void> {
         response: {
           200: authenticationSchema,
           202: z.object({ data: sessionSchema.extend({ status: z.literal('PENDING') }) }),
-          401: errorResponse,
-          404: errorResponse,
-          410: errorResponse,
+          401: errorResponseSchema,
+          404: errorResponseSchema,
+          410: errorResponseSchema,
         },
       },
     },

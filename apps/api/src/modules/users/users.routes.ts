@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../../errors.js';
+import { AppError, errorResponseSchema } from '../../errors.js';
 import type { App } from '../../types.js';
 import { requirePhoneAccess, requireUserAccess } from '../auth/auth.js';
 import { parsePhone, phoneNumberSchema } from '../phone-proof/phone.js';
@@ -15,7 +15,6 @@ const userSchema = z.object({
   avals: z.array(z.object({ aval_type: z.enum(['PARTNER', 'COLLATERAL']), phone: z.string().nullable() })),
   phone_number: z.string(),
 });
-const errorResponse = z.object({ code: z.string(), message: z.string(), readable_message: z.string() });
 
 export async function userRoutes(app: App): Promise<void> {
   const country = app.config.COUNTRY;
@@ -27,7 +26,7 @@ export async function userRoutes(app: App): Promise<void> {
         summary: 'Busca al usuario del teléfono verificado; 404 si es nuevo',
         security: [{ bearer: [] }],
         querystring: z.object({ phone_number: phoneNumberSchema, anonymous_id: z.string().max(64).optional() }),
-        response: { 200: z.object({ data: userSchema }), 401: errorResponse, 403: errorResponse, 404: errorResponse },
+        response: { 200: z.object({ data: userSchema }), 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema },
       },
     },
     async (request) => {
@@ -46,7 +45,7 @@ export async function userRoutes(app: App): Promise<void> {
         summary: 'Detalle del usuario (solo con su propio token)',
         security: [{ bearer: [] }],
         params: z.object({ id: z.uuid('Usuario inválido.'), type: z.enum(['SK']) }),
-        response: { 200: z.object({ data: userSchema }), 401: errorResponse, 403: errorResponse },
+        response: { 200: z.object({ data: userSchema }), 401: errorResponseSchema, 403: errorResponseSchema },
       },
     },
     async (request) => {

@@ -44,3 +44,38 @@ describe('apiRequest', () => {
     expect(uiState.get().pending).toBe(0);
   });
 });
+
+describe('failed-call reporting (SPEC §8)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  function stub(status: number) {
+    const fetchMock = vi.fn(async (url: string, _init?: RequestInit) =>
+      url === '/api/v1/client-errors'
+        ? new Response(null, { status: 204 })
+        : new Response(JSON.stringify({ code: 'X', message: 'm', readable_message: 'r' }), { status, headers: { 'x-request-id': 'req-9' } }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    return () => fetchMock.mock.calls.filter(([url]) => url === '/api/v1/client-errors').map(([, init]) => JSON.parse(String(init?.body)));
+  }
+
+  it('skips the expected 404 of the user lookup', async () => {
+    const reports = stub(404);
+    await apiRequest('GET', '/api/v1/users?phone_number=8095551234').catch(() => {});
+    expect(reports()).toEqual([]);
+  });
+
+  it('reports other 4xx as warnings and 5xx as errors, with the request id', async () => {
+    let reports = stub(403);
+    await apiRequest('GET', '/api/v1/users/u1/SK').catch(() => {});
+    expect(reports()).toEqual([expect.objectContaining({ level: 'warning', status: 403, method: 'GET', request_id: 'req-9' })]);
+    reports = stub(502);
+    await apiRequest('POST', '/api/v1/users/code').catch(() => {});
+    expect(reports()).toEqual([expect.objectContaining({ level: 'error', status: 502 })]);
+  });
+
+  it('reports nothing when the caller says so', async () => {
+    const reports = stub(500);
+    await apiRequest('PUT', '/api/v1/users/reverse-otp', { report: false }).catch(() => {});
+    expect(reports()).toEqual([]);
+  });
+});

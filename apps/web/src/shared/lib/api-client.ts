@@ -1,4 +1,4 @@
-import { REQUEST_TIMEOUT_MS, SESSION_KEYS, isErrorEnvelope } from '@provee/domain';
+import { REQUEST_TIMEOUT_MS, SESSION_KEYS, classifyFailedCall, isErrorEnvelope } from '@provee/domain';
 import { session } from './session.js';
 import { uiState } from './ui-state.js';
 
@@ -10,6 +10,9 @@ export class ApiError extends Error {
     message: string,
     readonly readableMessage: string,
     readonly issues: { field: string; message: string }[] = [],
+    /** The rest of the envelope (e.g. retry_after_seconds). */
+    readonly details: Record<string, unknown> = {},
+    readonly requestId?: string,
   ) {
     super(message);
   }
@@ -21,6 +24,8 @@ export interface RequestOptions {
   spinner?: boolean;
   timeoutMs?: number;
   headers?: Record<string, string>;
+  /** Send failures to /api/v1/client-errors per SPEC §8 (on unless the caller handles them all). */
+  report?: boolean;
 }
 
 const NETWORK_MESSAGE = 'No pudimos conectarnos. Revisa tu conexión a internet e intenta de nuevo.';
@@ -35,28 +40,59 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
   const spinner = options.spinner ?? true;
   if (spinner) uiState.startLoading();
   try {
-    let response: Response;
-    try {
-      response = await fetch(path, {
-        method,
-        headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS),
-      });
-    } catch {
-      throw new ApiError(0, 'NETWORK_ERROR', NETWORK_MESSAGE, NETWORK_MESSAGE);
-    }
-    const text = await response.text();
-    const json: unknown = text ? safeJson(text) : undefined;
-    if (response.ok) return json as T;
-    if (isErrorEnvelope(json)) {
-      const { code, message, readable_message, issues } = json;
-      throw new ApiError(response.status, code, message, readable_message, issues);
-    }
-    throw new ApiError(response.status, 'HTTP_ERROR', `HTTP ${response.status}`, '');
+    return await send<T>(method, path, headers, options);
+  } catch (error) {
+    if (error instanceof ApiError && options.report !== false) reportFailedCall(method, path, error);
+    throw error;
   } finally {
     if (spinner) uiState.stopLoading();
   }
+}
+
+async function send<T>(method: string, path: string, headers: Record<string, string>, options: RequestOptions): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS),
+    });
+  } catch {
+    throw new ApiError(0, 'NETWORK_ERROR', NETWORK_MESSAGE, NETWORK_MESSAGE);
+  }
+  const text = await response.text();
+  const json: unknown = text ? safeJson(text) : undefined;
+  if (response.ok) return json as T;
+  const requestId = response.headers.get('x-request-id') ?? undefined;
+  if (isErrorEnvelope(json)) {
+    const { code, message, readable_message, issues, ...details } = json as typeof json & Record<string, unknown>;
+    throw new ApiError(response.status, code, message, readable_message, issues, details, requestId);
+  }
+  throw new ApiError(response.status, 'HTTP_ERROR', `HTTP ${response.status}`, '', [], {}, requestId);
+}
+
+/** SPEC §8: expected refusals are not reported, other 4xx are warnings, 5xx and no answer errors. */
+function reportFailedCall(method: string, path: string, error: ApiError): void {
+  const level = classifyFailedCall(method, path, error.status);
+  if (level === 'skip') return;
+  const body = {
+    level,
+    method,
+    path: path.slice(0, 500),
+    status: error.status,
+    code: error.code,
+    message: error.message.slice(0, 1000),
+    ...(error.requestId ? { request_id: error.requestId } : {}),
+  };
+  fetch('/api/v1/client-errors', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    keepalive: true,
+  }).catch(() => {
+    // Reporting must never become a second error for the user.
+  });
 }
 
 function safeJson(text: string): unknown {

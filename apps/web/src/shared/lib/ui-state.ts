@@ -3,7 +3,7 @@ import { useSyncExternalStore } from 'react';
 /** What the shell shows above every screen: spinner, error modal, full-page redirect. */
 export interface UiState {
   pending: number;
-  error: { message: string; buttonLabel: 'Continuar' | 'Entendido' } | null;
+  error: { message: string; buttonLabel: 'Continuar' | 'Entendido'; goTo?: string } | null;
   redirectUrl: string | null;
 }
 
@@ -23,9 +23,13 @@ export const uiState = {
   },
   startLoading: () => update({ pending: state.pending + 1 }),
   stopLoading: () => update({ pending: Math.max(0, state.pending - 1) }),
-  /** SPEC §8: the server's readable_message, else its message, else the error's own text. */
-  showError(error: unknown, buttonLabel: 'Continuar' | 'Entendido' = 'Entendido') {
-    update({ error: { message: errorText(error), buttonLabel } });
+  /**
+   * SPEC §8: the server's readable_message, else its message, else the error's own text.
+   * `goTo`: where closing the modal takes the user (replace-navigation).
+   */
+  showError(error: unknown, options: { buttonLabel?: 'Continuar' | 'Entendido'; goTo?: string } = {}) {
+    const { buttonLabel = 'Entendido', goTo } = options;
+    update({ error: { message: errorText(error), buttonLabel, ...(goTo ? { goTo } : {}) } });
   },
   clearError: () => update({ error: null }),
   redirect: (url: string) => update({ redirectUrl: url }),

@@ -24,7 +24,7 @@ describe('generic error modal', () => {
 
   it('closing clears the error; the button label can be Continuar', () => {
     render(<Harness />);
-    act(() => uiState.showError(new Error('falló'), 'Continuar'));
+    act(() => uiState.showError(new Error('falló'), { buttonLabel: 'Continuar' }));
     fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
     expect(uiState.get().error).toBeNull();
     expect(screen.queryByRole('dialog')).toBeNull();

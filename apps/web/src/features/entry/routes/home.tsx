@@ -1,38 +1,72 @@
-import { PHONE_MAX_LENGTH, SESSION_KEYS, isValidHomePhone, sanitizePhoneInput } from '@provee/domain';
-import { useEffect, useState, type FormEvent } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { PHONE_MAX_LENGTH, SESSION_KEYS, anonymousId, isValidHomePhone, sanitizePhoneInput } from '@provee/domain';
+import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
+import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { ApiError } from '../../../shared/lib/api-client.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
 import { session } from '../../../shared/lib/session.js';
+import { uiState } from '../../../shared/lib/ui-state.js';
 import { Button } from '../../../shared/ui/button.js';
+import { LoadingOverlay } from '../../../shared/ui/spinner.js';
 import { Page } from '../../../shared/ui/page.js';
+import { lookupPublicIp, requestCode, startReverseOtp, type ReverseOtpSession } from '../api/phone-proof.js';
+import { storeEntryParams, usesReverseOtp } from '../lib/entry-params.js';
 
-/** Campaign parameters kept for the whole flow (SPEC §2.1, §3). */
-const TRACKED_PARAMS = [
-  ['version', SESSION_KEYS.version],
-  ['utm_source', SESSION_KEYS.utmSource],
-  ['utm_medium', SESSION_KEYS.utmMedium],
-  ['utm_campaign', SESSION_KEYS.utmCampaign],
-] as const;
+// Only the landing form is in the first bundle; the proof screens load when needed.
+const ReverseOtp = lazy(() => import('../components/reverse-otp.js').then((m) => ({ default: m.ReverseOtp })));
 
 export function HomeRoute() {
-  const config = useConfig();
   const { phoneNumber } = useParams();
   const [searchParams] = useSearchParams();
-  const [phone, setPhone] = useState(() => sanitizePhoneInput(phoneNumber ?? session.get(SESSION_KEYS.phoneNumber) ?? ''));
+  const location = useLocation();
+  const sessionUuid = searchParams.get('sessionUuid');
+
+  useEffect(() => storeEntryParams(searchParams), [searchParams]);
+
+  if (phoneNumber && sessionUuid && /^\d{10}$/.test(phoneNumber)) {
+    const initial = (location.state as { session?: ReverseOtpSession } | null)?.session;
+    return (
+      <Suspense fallback={<LoadingOverlay visible />}>
+        <ReverseOtp phone={phoneNumber} sessionId={sessionUuid} initial={initial} />
+      </Suspense>
+    );
+  }
+  return <PhoneForm initialPhone={phoneNumber} />;
+}
+
+function PhoneForm({ initialPhone }: { initialPhone: string | undefined }) {
+  const config = useConfig();
+  const navigate = useNavigate();
+  const [phone, setPhone] = useState(() => sanitizePhoneInput(initialPhone ?? session.get(SESSION_KEYS.phoneNumber) ?? ''));
+  const [busy, setBusy] = useState(false);
   const valid = isValidHomePhone(phone);
 
-  useEffect(() => {
-    for (const [param, key] of TRACKED_PARAMS) {
-      const value = searchParams.get(param);
-      if (value) session.set(key, value);
-    }
-  }, [searchParams]);
-
-  const onSubmit = (event: FormEvent) => {
+  const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (!valid) return;
+    if (!valid || busy) return;
+    setBusy(true);
     session.set(SESSION_KEYS.phoneNumber, phone);
+    session.set(SESSION_KEYS.anonymousId, anonymousId(phone));
+    try {
+      if (usesReverseOtp()) {
+        const ip = await lookupPublicIp(config.ipLookupUrl);
+        const { data } = await startReverseOtp(phone, ip);
+        session.set(SESSION_KEYS.sessionUuid, data.session_id);
+        navigate(`/home/${phone}?sessionUuid=${data.session_id}`, { state: { session: data } });
+      } else {
+        await requestCode(phone);
+        navigate(`/home/${phone}/code`);
+      }
+    } catch (error) {
+      // A code already on its way: go type it, the screen shows when another can be asked.
+      if (error instanceof ApiError && error.code === 'CODE_RESEND_TOO_SOON') {
+        navigate(`/home/${phone}/code`, { state: { wait: error.details.retry_after_seconds } });
+      } else {
+        uiState.showError(error);
+      }
+    } finally {
+      setBusy(false);
+    }
   };
 
   return (
@@ -67,7 +101,7 @@ export function HomeRoute() {
             </div>
           </div>
         </div>
-        <Button type="submit" disabled={!valid}>
+        <Button type="submit" disabled={!valid || busy}>
           {t('common.continue')}
         </Button>
       </form>

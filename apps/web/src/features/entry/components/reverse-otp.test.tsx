@@ -1,0 +1,82 @@
+import { COUNTRIES, type PublicConfig } from '@provee/domain';
+import { fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConfigContext } from '../../../shared/lib/config.js';
+import { uiState } from '../../../shared/lib/ui-state.js';
+import { ReverseOtp } from './reverse-otp.js';
+
+const config: PublicConfig = {
+  appName: 'Provee',
+  supportChatNumber: '18095550100',
+  advisorPhone: '+18095550101',
+  privacyNoticeUrl: 'https://provee.example/privacidad',
+  appStoreUrl: 'https://store.example',
+  publicSiteUrl: 'https://provee.example',
+  ipLookupUrl: '/api/v1/ip',
+  webLeadApiKey: 'web-key',
+  country: COUNTRIES.do,
+};
+
+const session = (id: string) => ({
+  session_id: id,
+  message: `Verificar Provee: ${id.slice(0, 8).toUpperCase()}`,
+  destination: '+18095550111',
+  whatsapp_url: 'https://wa.me/18095550111?text=x',
+  sms_url: 'sms:+18095550111?&body=x',
+  expires_at: new Date(Date.now() + 600_000).toISOString(),
+});
+
+function json(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+function renderScreen() {
+  return render(
+    <ConfigContext value={config}>
+      <MemoryRouter>
+        <ReverseOtp phone="8095551234" sessionId="aaaaaaaa-0000-4000-8000-000000000000" />
+      </MemoryRouter>
+    </ConfigContext>,
+  );
+}
+
+describe('ReverseOtp screen', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    uiState.reset();
+  });
+
+  it('an expired session offers a new attempt, which starts a new session', async () => {
+    const fetchMock = vi.fn(async (url: string, init?: RequestInit) => {
+      if (url === '/api/v1/ip') return json(200, { ip: '203.0.113.5' });
+      if (url === '/api/v1/users/reverse-otp' && init?.method === 'PUT') {
+        const { session_id } = JSON.parse(String(init.body));
+        return session_id.startsWith('aaaaaaaa')
+          ? json(410, { code: 'REVERSE_OTP_EXPIRED', message: 'expired', readable_message: 'vencida' })
+          : json(202, { data: { status: 'PENDING', ...session(session_id) } });
+      }
+      if (url === '/api/v1/users/reverse-otp') return json(200, { data: session('bbbbbbbb-0000-4000-8000-000000000000') });
+      return json(204, {});
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    renderScreen();
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'El tiempo para enviar el mensaje terminó. Puedes intentarlo de nuevo.');
+    fireEvent.click(screen.getByRole('button', { name: 'Intentar de nuevo' }));
+    expect(await screen.findByText('Verificar Provee: BBBBBBBB')).toBeTruthy();
+    const start = fetchMock.mock.calls.find(([url, init]) => url === '/api/v1/users/reverse-otp' && init?.method === 'POST');
+    expect(JSON.parse(String(start![1]!.body))).toEqual({ phone_number: '8095551234', anonymous_id: 'anon-8095551234', ip_address: '203.0.113.5' });
+  });
+
+  it('shows the message, the destination and both links while pending', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json(202, { data: { status: 'PENDING', ...session('cccccccc-0000-4000-8000-000000000000') } })),
+    );
+    renderScreen();
+    expect(await screen.findByText('Verificar Provee: CCCCCCCC')).toBeTruthy();
+    expect(screen.getByText('Al número +1 809 555 0111')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Enviar por WhatsApp' }).getAttribute('href')).toBe('https://wa.me/18095550111?text=x');
+    expect(screen.getByRole('link', { name: 'Enviar por SMS' }).getAttribute('href')).toBe('sms:+18095550111?&body=x');
+  });
+});

@@ -1,0 +1,88 @@
+import { RESEND_WAIT_SECONDS, SECURITY_CODE_LENGTH } from '@provee/domain';
+import { useState, type FormEvent } from 'react';
+import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
+import { ApiError } from '../../../shared/lib/api-client.js';
+import { useConfig } from '../../../shared/lib/config.js';
+import { t } from '../../../shared/lib/copy.js';
+import { formatPhone } from '../../../shared/lib/format.js';
+import { uiState } from '../../../shared/lib/ui-state.js';
+import { Button } from '../../../shared/ui/button.js';
+import { CodeInput } from '../../../shared/ui/code-input.js';
+import { Countdown } from '../../../shared/ui/countdown.js';
+import { Page } from '../../../shared/ui/page.js';
+import { confirmCode, requestCode } from '../api/phone-proof.js';
+import { changePhone } from '../lib/change-phone.js';
+import { completeProof } from '../lib/complete-proof.js';
+
+/** 'Código de seguridad': the SMS flow, used when the link names another otp-vendor. */
+export function CodeRoute() {
+  const { phoneNumber = '' } = useParams();
+  const config = useConfig();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const firstWait = (location.state as { wait?: number } | null)?.wait ?? RESEND_WAIT_SECONDS;
+  const [code, setCode] = useState('');
+  // Each (re)start of the resend countdown gets a new key and length.
+  const [resend, setResend] = useState({ key: 0, seconds: firstWait, waiting: true });
+  const [resent, setResent] = useState(false);
+
+  if (!/^\d{10}$/.test(phoneNumber)) return <Navigate to="/home" replace />;
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (code.length !== SECURITY_CODE_LENGTH) return;
+    try {
+      const { data } = await confirmCode(phoneNumber, code);
+      navigate(await completeProof(data.authentication.access_token, phoneNumber, config.webLeadApiKey), { replace: true });
+    } catch (error) {
+      setCode('');
+      uiState.showError(error);
+    }
+  };
+
+  const onResend = async () => {
+    setResent(false);
+    try {
+      const { data } = await requestCode(phoneNumber);
+      setResend((current) => ({ key: current.key + 1, seconds: data.resend_after_seconds, waiting: true }));
+      setResent(true);
+    } catch (error) {
+      const wait = error instanceof ApiError ? error.details.retry_after_seconds : undefined;
+      if (typeof wait === 'number') setResend((current) => ({ key: current.key + 1, seconds: wait, waiting: true }));
+      uiState.showError(error);
+    }
+  };
+
+  return (
+    <Page title={t('code.title')} heading={t('code.title')}>
+      <p className="page-subtitle">
+        {t('code.text')} <strong className="nowrap">{formatPhone(config.country.phonePrefix, phoneNumber)}</strong>
+      </p>
+      <form className="stack" onSubmit={onSubmit} noValidate>
+        <CodeInput length={SECURITY_CODE_LENGTH} value={code} onChange={setCode} label={t('code.title')} autoFocus />
+        <Button type="submit" disabled={code.length !== SECURITY_CODE_LENGTH}>
+          {t('common.continue')}
+        </Button>
+      </form>
+      <div className="resend">
+        <Button variant="secondary" disabled={resend.waiting} onClick={onResend}>
+          {t('code.resend')}
+        </Button>
+        {resend.waiting && (
+          <p className="resend-wait">
+            {t('code.resendIn')}{' '}
+            <Countdown key={resend.key} seconds={resend.seconds} onDone={() => setResend((current) => ({ ...current, waiting: false }))} />
+          </p>
+        )}
+        {resent && (
+          <p className="resend-done" role="status">
+            {t('code.resent')}
+          </p>
+        )}
+      </div>
+      <Button variant="link" onClick={() => changePhone(navigate)}>
+        {t('code.changePhone')}
+      </Button>
+    </Page>
+  );
+}

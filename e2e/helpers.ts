@@ -1,0 +1,47 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect } from './fixtures.js';
+
+/** A valid Dominican mobile number nobody else in this run uses. */
+export function uniquePhone(): string {
+  const exchange = 2 + Math.floor(Math.random() * 8);
+  const line = String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0');
+  return `809${exchange}${line}`;
+}
+
+/** The newest SMS the outbox provider "sent" to this phone. */
+export async function latestSms(request: APIRequestContext, phone: string): Promise<string> {
+  let body = '';
+  await expect(async () => {
+    const res = await request.get(`/dev/outbox.json?to=${encodeURIComponent(`+1${phone}`)}`);
+    body = ((await res.json()) as { messages: { body: string }[] }).messages[0]?.body ?? '';
+    expect(body).not.toBe('');
+  }).toPass({ timeout: 5_000 });
+  return body;
+}
+
+export async function latestCode(request: APIRequestContext, phone: string): Promise<string> {
+  return /\b(\d{6})\b/.exec(await latestSms(request, phone))![1]!;
+}
+
+/** A user already at some step, through the test factory of the built server. */
+export async function seedUser(
+  request: APIRequestContext,
+  user: { phone: string; nextStep: string; status?: string; avals?: { aval_type: 'PARTNER' | 'COLLATERAL'; phone: string | null }[] },
+): Promise<string> {
+  const res = await request.post('/dev/test/users', {
+    data: { phone_number: user.phone, next_step: user.nextStep, status: user.status ?? 'IN_PROGRESS', avals: user.avals ?? [] },
+  });
+  expect(res.status()).toBe(201);
+  return ((await res.json()) as { data: { user_id: string } }).data.user_id;
+}
+
+/** Through the SMS code flow (?otp-vendor=sms) from the landing to wherever routing sends the user. */
+export async function proveWithSms(page: Page, phone: string): Promise<void> {
+  await page.goto('/home?otp-vendor=sms');
+  await page.getByLabel('Teléfono celular').fill(phone);
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await expect(page.getByRole('heading', { name: 'Código de seguridad' })).toBeVisible();
+  const code = await latestCode(page.request, phone);
+  await page.getByRole('textbox', { name: /dígito 1 de 6/ }).fill(code);
+  await page.getByRole('button', { name: 'Continuar' }).click();
+}
