@@ -61,7 +61,8 @@ export async function buildApp(config: Config, database: Database, options: Buil
   app.decorate('secrets', secrets);
   app.decorate('tokens', createTokenService(secrets.key('tokens'), config.TOKEN_TTL_SECONDS, () => app.clock().getTime()));
   app.decorate('sms', options.sms ?? createSmsProvider(config, database.db));
-  app.decorate('reverseOtp', createReverseOtpProvider(config, secrets.key('reverse-otp-webhook')));
+  const webhookKey = config.REVERSE_OTP_WEBHOOK_SECRET ? Buffer.from(config.REVERSE_OTP_WEBHOOK_SECRET) : secrets.key('reverse-otp-webhook');
+  app.decorate('reverseOtp', createReverseOtpProvider(config, webhookKey));
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -122,6 +122,18 @@ describe('reverse OTP', () => {
     });
   });
 
+  it('REVERSE_OTP_WEBHOOK_SECRET, when set, is the key the webhook checks', async () => {
+    const other = await createTestApp({ REVERSE_OTP_WEBHOOK_SECRET: 'vendor-issued-secret-123' });
+    try {
+      const raw = JSON.stringify({ event: 'message.received', data: { from: '+18095550000', text: 'hola' } });
+      const signed = signWebhook(Buffer.from('vendor-issued-secret-123'), raw);
+      const res = await other.app.inject({ method: 'POST', url: '/api/v1/webhooks/reverse-otp/simulator', headers: { 'content-type': 'application/json', 'x-webhook-signature': signed }, payload: raw });
+      expect(res.statusCode).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('the simulated phone page lists pending sessions with a prefilled form', async () => {
     const phone = createPhone();
     const session = await start(phone);
