@@ -7,8 +7,8 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@provee/'));
 
 await build({
-  entryPoints: [new URL('../src/server.ts', import.meta.url).pathname],
-  outfile: new URL('../dist/server.js', import.meta.url).pathname,
+  entryPoints: ['server', 'catalog-import'].map((name) => new URL(`../src/${name}.ts`, import.meta.url).pathname),
+  outdir: new URL('../dist/', import.meta.url).pathname,
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -17,4 +17,4 @@ await build({
   external: [...external, ...external.map((name) => `${name}/*`)],
   logLevel: 'warning',
 });
-console.log('api built: apps/api/dist/server.js');
+console.log('api built: apps/api/dist/server.js, apps/api/dist/catalog-import.js');

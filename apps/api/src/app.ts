@@ -15,7 +15,11 @@ import { requireApiKey } from './plugins/app/ops-auth.js';
 import { registerOpenApi } from './plugins/external/openapi.js';
 import { registerSecurity } from './plugins/external/security.js';
 import { registerSpa } from './plugins/external/spa.js';
+import { createFieldCipher } from './crypto.js';
 import { createTokenService } from './modules/auth/tokens.js';
+import { catalogRoutes } from './modules/catalog/catalog.routes.js';
+import { registrationRoutes } from './modules/registration/registration.routes.js';
+import { createAddressSearch, type AddressSearchProvider } from './providers/places/index.js';
 import { clientErrorRoutes } from './modules/client-errors/client-errors.routes.js';
 import { devRoutes } from './modules/dev/dev.routes.js';
 import { leadRoutes } from './modules/leads/leads.routes.js';
@@ -35,6 +39,7 @@ export interface BuildOptions {
   logStream?: NodeJS.WritableStream;
   clock?: Clock;
   sms?: SmsProvider;
+  places?: AddressSearchProvider;
 }
 
 /** Builds the whole product around an open database: SPA at /, registration API at /api, operations at /ops. */
@@ -63,6 +68,9 @@ export async function buildApp(config: Config, database: Database, options: Buil
   app.decorate('sms', options.sms ?? createSmsProvider(config, database.db));
   const webhookKey = config.REVERSE_OTP_WEBHOOK_SECRET ? Buffer.from(config.REVERSE_OTP_WEBHOOK_SECRET) : secrets.key('reverse-otp-webhook');
   app.decorate('reverseOtp', createReverseOtpProvider(config, webhookKey));
+  app.decorate('places', options.places ?? createAddressSearch(config, database.db));
+  const encryptionKey = config.DATA_ENCRYPTION_KEY ? Buffer.from(config.DATA_ENCRYPTION_KEY, 'base64') : secrets.key('data-encryption');
+  app.decorate('cipher', createFieldCipher(encryptionKey, secrets.key('lookup-hash')));
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -80,6 +88,8 @@ export async function buildApp(config: Config, database: Database, options: Buil
       await api.register(reverseOtpWebhookRoutes);
       await api.register(userRoutes);
       await api.register(clientErrorRoutes);
+      await api.register(catalogRoutes);
+      await api.register(registrationRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api' },

@@ -50,6 +50,17 @@ const envSchema = z.object({
   CODE_MAX_PER_HOUR: z.coerce.number().int().min(1).max(100).default(5),
   PROOF_STARTS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
 
+  DATA_ENCRYPTION_KEY: z
+    .string()
+    .refine((value) => Buffer.from(value, 'base64').length === 32, 'debe ser una llave de 32 bytes en base64')
+    .optional(),
+  ADDRESS_PROVIDER: z.enum(['catalog', 'google']).default('catalog'),
+  GOOGLE_PLACES_API_KEY: z.string().min(1).optional(),
+  GOOGLE_PLACES_API_URL: z.url().default('https://maps.googleapis.com'),
+  POLICY_MIN_AGE: z.coerce.number().int().min(18).max(99).default(18),
+  POLICY_MIN_BUSINESS_AGE_YEARS: z.coerce.number().int().min(1).max(4).default(1),
+  POLICY_MIN_SALES_RANGE: z.coerce.number().int().min(1).max(10).default(1),
+
   WEB_LEAD_API_KEY: z.string().min(8).default('provee-web-lead-key'),
   IP_LOOKUP_URL: z.string().min(1).default('/api/v1/ip'),
   ENABLE_TEST_FACTORIES: bool.default(false),
@@ -75,6 +86,9 @@ export function loadConfig(env: Record<string, string | undefined>) {
     if (!config.OPS_API_KEY) problems.push('OPS_API_KEY: es obligatoria en producción');
     if (!config.APP_SECRET) problems.push('APP_SECRET: es obligatoria en producción');
     if (config.ENABLE_TEST_FACTORIES) problems.push('ENABLE_TEST_FACTORIES: no se permite en producción');
+  }
+  if (config.ADDRESS_PROVIDER === 'google' && !config.GOOGLE_PLACES_API_KEY) {
+    problems.push('GOOGLE_PLACES_API_KEY: es obligatoria con ADDRESS_PROVIDER=google');
   }
   if (config.SMS_PROVIDER === 'twilio') {
     for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const) {

@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
+import { prepareDatabase } from './db/prepare.js';
 
 async function main(): Promise<void> {
   let config;
@@ -15,7 +16,7 @@ async function main(): Promise<void> {
   }
 
   const database = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
-  await database.migrate();
+  await prepareDatabase(database);
   const app = await buildApp(config, database);
 
   let closing = false;

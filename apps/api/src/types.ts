@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
+import type { FieldCipher } from './crypto.js';
 import type { Database, Db } from './db/client.js';
 import type { TokenService } from './modules/auth/tokens.js';
+import type { AddressSearchProvider } from './providers/places/index.js';
 import type { ReverseOtpProvider } from './providers/reverse-otp/index.js';
 import type { SmsProvider } from './providers/sms/index.js';
 import type { Secrets } from './secrets.js';
@@ -28,6 +30,8 @@ declare module 'fastify' {
     tokens: TokenService;
     sms: SmsProvider;
     reverseOtp: ReverseOtpProvider & { sign?: (rawBody: string) => string };
+    places: AddressSearchProvider;
+    cipher: FieldCipher;
   }
   interface FastifyContextConfig {
     /** Operations routes the web app may call with its public key (plus the user's token). */

@@ -25,6 +25,8 @@ export interface CountryConfig {
   showCompanyName: boolean;
   /** ISO 3166-1 alpha-2 code the address search is restricted to. */
   addressSearchCountry: string;
+  /** Where "today" is decided (ages, dates of consent). */
+  timeZone: string;
 }
 
 export const COUNTRIES: Record<CountryCode, CountryConfig> = {
@@ -39,6 +41,7 @@ export const COUNTRIES: Record<CountryCode, CountryConfig> = {
     hasZipCode: false,
     showCompanyName: true,
     addressSearchCountry: 'do',
+    timeZone: 'America/Santo_Domingo',
   },
   mx: {
     code: 'mx',
@@ -51,9 +54,15 @@ export const COUNTRIES: Record<CountryCode, CountryConfig> = {
     hasZipCode: true,
     showCompanyName: false,
     addressSearchCountry: 'mx',
+    timeZone: 'America/Mexico_City',
   },
 };
 
 export function getCountry(code: CountryCode): CountryConfig {
   return COUNTRIES[code];
+}
+
+/** 'yyyy-MM-dd' of `now` in the country's time zone. */
+export function countryToday(country: CountryConfig, now: Date): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: country.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }

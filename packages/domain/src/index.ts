@@ -8,3 +8,5 @@ export * from './chat.js';
 export * from './phone.js';
 export * from './routing.js';
 export * from './error-reporting.js';
+export * from './text.js';
+export * from './registration/index.js';

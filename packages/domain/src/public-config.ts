@@ -29,6 +29,7 @@ export const publicConfigSchema = z.object({
     hasZipCode: z.boolean(),
     showCompanyName: z.boolean(),
     addressSearchCountry: z.string(),
+    timeZone: z.string(),
   }),
 });
 

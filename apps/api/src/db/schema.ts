@@ -1,4 +1,4 @@
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * Append-only audit trail. Each row carries the SHA-256 of the previous row of the same
@@ -30,6 +30,22 @@ export const users = pgTable('users', {
   userType: text('user_type').notNull().default('SK'),
   nextStep: text('next_step').notNull(),
   status: text('status').notNull().default('IN_PROGRESS'),
+  // Personal data (step 1). Birth date and tax id are encrypted (AES-256-GCM, see crypto.ts).
+  name: text('name'),
+  lastname: text('lastname'),
+  maternalLastname: text('maternal_lastname'),
+  dobEncrypted: text('dob_encrypted'),
+  lengthOfResidencyInYears: integer('length_of_residency_in_years'),
+  maritalStatus: text('marital_status'),
+  anonymousId: text('anonymous_id'),
+  utmSource: text('utm_source'),
+  utmName: text('utm_name'),
+  utmMedium: text('utm_medium'),
+  salesIdentifier: text('sales_identifier'),
+  flowVersionId: integer('flow_version_id'),
+  taxIdEncrypted: text('tax_id_encrypted'),
+  /** Keyed hash of the tax id, for exact lookups without decrypting; one application per person. */
+  taxIdHash: text('tax_id_hash').unique(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
@@ -141,3 +157,105 @@ export const clientErrors = pgTable('client_errors', {
   ip: text('ip').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** Where the business is (step 4). Names as the catalogue spells them. */
+export const businessAddresses = pgTable('business_addresses', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  zipCode: text('zip_code').notNull(),
+  state: text('state').notNull(),
+  city: text('city').notNull(),
+  neighborhood: text('neighborhood').notNull(),
+  streetName: text('street_name').notNull(),
+  streetNumber: text('street_number').notNull(),
+  apartmentNumber: text('apartment_number'),
+  municipalityId: integer('municipality_id').references(() => catalogMunicipalities.id),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** The business itself (step 5). */
+export const businesses = pgTable('businesses', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  name: text('name').notNull(),
+  businessType: text('business_type').notNull(),
+  businessTypeOther: text('business_type_other'),
+  salesRangeId: integer('sales_range_id')
+    .notNull()
+    .references(() => catalogSalesRanges.id),
+  businessAgeYears: integer('business_age_years').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Provinces (do) or states (mx). `code` is the official one (ONE province, INEGI state). */
+export const catalogStates = pgTable(
+  'catalog_states',
+  {
+    id: serial('id').primaryKey(),
+    country: text('country').notNull(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+  },
+  (table) => [uniqueIndex('catalog_states_code').on(table.country, table.code)],
+);
+
+/** Municipalities; `allowed` marks the ones the lender serves (SPEC §2.3 item 15). */
+export const catalogMunicipalities = pgTable(
+  'catalog_municipalities',
+  {
+    id: serial('id').primaryKey(),
+    stateId: integer('state_id')
+      .notNull()
+      .references(() => catalogStates.id),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    allowed: boolean('allowed').notNull().default(false),
+  },
+  (table) => [uniqueIndex('catalog_municipalities_code').on(table.stateId, table.code)],
+);
+
+/** Neighbourhoods: the 'Sector' (do) or 'Colonia' (mx), with its zip code where there is one. */
+export const catalogNeighborhoods = pgTable(
+  'catalog_neighborhoods',
+  {
+    id: serial('id').primaryKey(),
+    municipalityId: integer('municipality_id')
+      .notNull()
+      .references(() => catalogMunicipalities.id),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    zipCode: text('zip_code'),
+    /** Name, municipality and state folded for search (lower case, no accents). */
+    searchText: text('search_text').notNull(),
+    nameKey: text('name_key').notNull(),
+  },
+  (table) => [
+    uniqueIndex('catalog_neighborhoods_code').on(table.municipalityId, table.code),
+    index('catalog_neighborhoods_zip').on(table.zipCode),
+  ],
+);
+
+export const catalogBusinessTypes = pgTable(
+  'catalog_business_types',
+  {
+    id: serial('id').primaryKey(),
+    country: text('country').notNull(),
+    name: text('name').notNull(),
+    position: integer('position').notNull(),
+  },
+  (table) => [uniqueIndex('catalog_business_types_name').on(table.country, table.name)],
+);
+
+/** Weekly sales ranges in the country's currency; `position` orders them low to high. */
+export const catalogSalesRanges = pgTable(
+  'catalog_sales_ranges',
+  {
+    id: serial('id').primaryKey(),
+    country: text('country').notNull(),
+    description: text('description').notNull(),
+    position: integer('position').notNull(),
+  },
+  (table) => [uniqueIndex('catalog_sales_ranges_position').on(table.country, table.position)],
+);

@@ -4,6 +4,7 @@ import postgres from 'postgres';
 import { buildApp, type BuildOptions } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
+import { prepareDatabase } from '../db/prepare.js';
 import type { App } from '../types.js';
 
 /**
@@ -14,7 +15,7 @@ export async function createTestDatabase(): Promise<{ database: Database; drop: 
   const serverUrl = process.env.DATABASE_URL;
   if (process.env.TEST_DB !== 'postgres') {
     const database = openDatabase({ dataDir: 'memory://' });
-    await database.migrate();
+    await prepareDatabase(database);
     return { database, drop: () => database.close() };
   }
   if (!serverUrl) throw new Error('TEST_DB=postgres needs DATABASE_URL');
@@ -24,7 +25,7 @@ export async function createTestDatabase(): Promise<{ database: Database; drop: 
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const database = openDatabase({ databaseUrl: url.toString(), dataDir: 'unused' });
-  await database.migrate();
+  await prepareDatabase(database);
   return {
     database,
     async drop() {

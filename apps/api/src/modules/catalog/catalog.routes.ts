@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { AppError, errorResponseSchema } from '../../errors.js';
+import { PlacesError } from '../../providers/places/index.js';
+import type { App } from '../../types.js';
+import { listBusinessTypes, listCities, listNeighborhoods, listSalesRanges, listStates, zipCodeItems } from './catalog.service.js';
+
+const id = z.coerce.number().int().min(1).max(2_147_483_647);
+const CACHE = 'public, max-age=3600';
+
+/** Catalogues for the registration forms (public: nothing personal here). */
+export async function catalogRoutes(app: App): Promise<void> {
+  const country = app.config.COUNTRY;
+
+  app.get(
+    '/v1/states',
+    { schema: { summary: 'Provincias o estados del país', response: { 200: z.object({ data: z.array(z.object({ id: z.number(), name: z.string() })) }) } } },
+    async (_request, reply) => {
+      reply.header('cache-control', CACHE);
+      return { data: await listStates(app.db, country) };
+    },
+  );
+
+  app.get(
+    '/v1/states/:id/cities',
+    {
+      schema: {
+        summary: 'Municipios de una provincia o estado',
+        params: z.object({ id }),
+        response: { 200: z.object({ data: z.array(z.object({ id: z.number(), name: z.string(), allowed: z.boolean() })) }) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', CACHE);
+      const rows = await listCities(app.db, country, { stateId: request.params.id });
+      return { data: rows.map(({ id: cityId, name, allowed }) => ({ id: cityId, name, allowed })) };
+    },
+  );
+
+  app.get(
+    '/v1/cities',
+    {
+      schema: {
+        summary: 'Municipios; con only-allowed=true, solo los que el servicio atiende',
+        querystring: z.object({ 'only-allowed': z.enum(['true', 'false']).optional() }),
+        response: { 200: z.object({ data: z.array(z.object({ id: z.number(), name: z.string(), state: z.string(), allowed: z.boolean() })) }) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', CACHE);
+      return { data: await listCities(app.db, country, { onlyAllowed: request.query['only-allowed'] === 'true' }) };
+    },
+  );
+
+  app.get(
+    '/v1/cities/:id/neighborhoods',
+    {
+      schema: {
+        summary: 'Sectores o colonias de un municipio',
+        params: z.object({ id }),
+        response: { 200: z.object({ data: z.array(z.object({ id: z.number(), name: z.string(), zip_code: z.string().nullable() })) }) },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', CACHE);
+      return { data: await listNeighborhoods(app.db, country, request.params.id) };
+    },
+  );
+
+  app.get(
+    '/v1/zip-codes/:code',
+    {
+      schema: {
+        summary: 'Colonias, municipio y estado de un código postal',
+        params: z.object({ code: z.string().regex(/^\d{5}$/, 'El código postal tiene 5 dígitos.') }),
+        response: {
+          200: z.object({
+            data: z.array(
+              z.object({ neighborhood: z.string(), city: z.string(), state: z.string(), neighborhood_id: z.number(), city_id: z.number(), state_id: z.number() }),
+            ),
+          }),
+          404: errorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const items = await zipCodeItems(app.db, country, request.params.code);
+      if (items.length === 0) throw new AppError(404, 'ZIP_CODE_NOT_FOUND', 'zip code not found', 'No encontramos ese código postal. Revísalo.');
+      reply.header('cache-control', CACHE);
+      return { data: items };
+    },
+  );
+
+  app.get(
+    '/v1/business-types',
+    { schema: { summary: 'Giros de negocio', response: { 200: z.object({ data: z.array(z.string()) }) } } },
+    async (_request, reply) => {
+      reply.header('cache-control', CACHE);
+      return { data: await listBusinessTypes(app.db, country) };
+    },
+  );
+
+  app.get(
+    '/v1/sales-ranges',
+    {
+      schema: {
+        summary: 'Rangos de ventas semanales',
+        response: { 200: z.object({ data: z.object({ ranges: z.array(z.object({ id: z.number(), range_description: z.string() })) }) }) },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', CACHE);
+      const ranges = await listSalesRanges(app.db, country);
+      return { data: { ranges: ranges.map(({ id: rangeId, range_description }) => ({ id: rangeId, range_description })) } };
+    },
+  );
+
+  const unavailable = (error: unknown) => {
+    if (error instanceof PlacesError) {
+      app.log.error({ err: error }, 'address search provider failed');
+      return new AppError(503, 'ADDRESS_SEARCH_UNAVAILABLE', 'address search failed', 'La búsqueda de direcciones no está disponible. Usa "No encontre mi domicilio".');
+    }
+    return error;
+  };
+
+  app.get(
+    '/v1/addresses/search',
+    {
+      schema: {
+        summary: 'Autocompletado de direcciones del país',
+        querystring: z.object({ q: z.string().trim().min(1).max(100) }),
+        response: { 200: z.object({ data: z.array(z.object({ place_id: z.string(), description: z.string() })) }) },
+      },
+    },
+    async (request) => {
+      try {
+        return { data: await app.places.search(request.query.q, 8) };
+      } catch (error) {
+        throw unavailable(error);
+      }
+    },
+  );
+
+  app.get(
+    '/v1/addresses/:placeId',
+    {
+      schema: {
+        summary: 'Detalle de una dirección elegida',
+        params: z.object({ placeId: z.string().min(1).max(320) }),
+        response: {
+          200: z.object({
+            data: z.object({ zip_code: z.string(), street_name: z.string(), street_number: z.string(), neighborhood: z.string(), city: z.string(), state: z.string() }),
+          }),
+          404: errorResponseSchema,
+        },
+      },
+    },
+    async (request) => {
+      let place;
+      try {
+        place = await app.places.resolve(request.params.placeId);
+      } catch (error) {
+        throw unavailable(error);
+      }
+      if (!place) throw new AppError(404, 'PLACE_NOT_FOUND', 'place not found', 'No encontramos esa dirección.');
+      return { data: place };
+    },
+  );
+}

@@ -1,0 +1,165 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_ROOT } from '../../paths.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { parseDelimited } from './csv.js';
+import { importUnits, parseOneDo, parseSepomex } from './import.js';
+
+/** The shared ONE file (../shared/data), read where it is: never copied into the project. */
+export const ONE_FILE = join(API_ROOT, '../../../shared/data/do-territorial-division-2020.csv');
+
+/** A small SEPOMEX file in the official shape (notice line, header, pipe-delimited rows). */
+const SEPOMEX_FIXTURE = [
+  'El Catálogo Nacional de Códigos Postales, es elaborado por Correos de México y se proporciona en forma gratuita.',
+  'd_codigo|d_asenta|d_tipo_asenta|D_mnpio|d_estado|d_ciudad|d_CP|c_estado|c_oficina|c_CP|c_tipo_asenta|c_mnpio|id_asenta_cpcons|d_zona|c_cve_ciudad',
+  '55000|San Cristóbal Centro|Colonia|Ecatepec de Morelos|México|Ecatepec de Morelos|55001|15|55001||09|033|0001|Urbano|05',
+  '55010|La Mora|Colonia|Ecatepec de Morelos|México|Ecatepec de Morelos|55001|15|55001||09|033|0002|Urbano|05',
+  '55010|Los Laureles|Fraccionamiento|Ecatepec de Morelos|México|Ecatepec de Morelos|55001|15|55001||21|033|0003|Urbano|05',
+  '52100|San Mateo Atenco Centro|Colonia|San Mateo Atenco|México|San Mateo Atenco|52101|15|52101||09|076|0004|Urbano|',
+].join('\r\n');
+
+describe('catalogue: seed and lists', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('ships the 32 provinces and 158 municipalities of the Dominican Republic', async () => {
+    const states = (await t.app.inject({ method: 'GET', url: '/api/v1/states' })).json().data;
+    expect(states).toHaveLength(32);
+    const dn = states.find((state: { name: string }) => state.name === 'Distrito Nacional');
+    const cities = (await t.app.inject({ method: 'GET', url: `/api/v1/states/${dn.id}/cities` })).json().data;
+    expect(cities).toEqual([{ id: expect.any(Number), name: 'Santo Domingo de Guzmán', allowed: true }]);
+    const all = await t.app.inject({ method: 'GET', url: '/api/v1/cities' });
+    expect(all.json().data).toHaveLength(158);
+    expect(all.headers['cache-control']).toContain('max-age');
+  });
+
+  it('GET /v1/cities?only-allowed=true lists only the served municipalities', async () => {
+    const allowed = (await t.app.inject({ method: 'GET', url: '/api/v1/cities?only-allowed=true' })).json().data;
+    expect(allowed.map((city: { name: string }) => city.name).sort()).toEqual(
+      ['Boca Chica', 'Los Alcarrizos', 'Pedro Brand', 'San Antonio de Guerra', 'Santiago', 'Santo Domingo Este', 'Santo Domingo Norte', 'Santo Domingo Oeste', 'Santo Domingo de Guzmán'].sort(),
+    );
+    expect(allowed.every((city: { allowed: boolean }) => city.allowed)).toBe(true);
+  });
+
+  it('business types end with Otros; sales ranges come in pesos, low to high', async () => {
+    const types = (await t.app.inject({ method: 'GET', url: '/api/v1/business-types' })).json().data;
+    expect(types[0]).toBe('Colmado');
+    expect(types.at(-1)).toBe('Otros');
+    const { ranges } = (await t.app.inject({ method: 'GET', url: '/api/v1/sales-ranges' })).json().data;
+    expect(ranges).toHaveLength(5);
+    expect(ranges[0]).toEqual({ id: expect.any(Number), range_description: 'Menos de RD$10,000' });
+  });
+
+  it('a zip code that is not in the catalogue is a 404; a malformed one a 400', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/zip-codes/99999' })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/zip-codes/9' })).statusCode).toBe(400);
+  });
+});
+
+describe('importer: ONE territorial division (the shared file)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  }, 120_000);
+  afterAll(() => t.close());
+
+  it('loads 32 provinces, 158 municipalities and 12,675 neighbourhoods, and a second run adds nothing', async () => {
+    const units = parseOneDo(readFileSync(ONE_FILE, 'utf8'));
+    const first = await importUnits(t.app.db, 'do', units);
+    expect(first).toMatchObject({
+      read: 12_675,
+      states: { total: 32, added: 0 },
+      municipalities: { total: 158, added: 0 },
+      neighborhoods: { total: 12_675, added: 12_675 },
+    });
+    const again = await importUnits(t.app.db, 'do', units);
+    expect(again.neighborhoods).toEqual({ total: 12_675, added: 0 });
+  }, 120_000);
+
+  it("keeps which municipalities are served (the importer never touches 'allowed')", async () => {
+    const allowed = (await t.app.inject({ method: 'GET', url: '/api/v1/cities?only-allowed=true' })).json().data;
+    expect(allowed).toHaveLength(9);
+  });
+
+  it("finds 'centro de los heroes' → Centro de Los Héroes (Distrito Nacional) first", async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=centro%20de%20los%20heroes' });
+    expect(res.json().data[0].description).toBe('Centro de Los Héroes, Santo Domingo de Guzmán, Distrito Nacional');
+  });
+
+  it("finds 'mata hambre' → Mata Hambre, the served one first", async () => {
+    const [first, second] = (await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=mata%20hambre' })).json().data;
+    expect(first.description).toBe('Mata Hambre, Santo Domingo de Guzmán, Distrito Nacional');
+    expect(second.description).toMatch(/^Mata Hambre, /);
+  });
+
+  it('is accent- and case-insensitive and matches the municipality too', async () => {
+    const data = (await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=PIANTINI' })).json().data;
+    expect(data[0].description).toMatch(/^Piantini, /);
+    const both = (await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=los%20heroes%20bonao' })).json().data;
+    expect(both.length).toBeGreaterThan(0);
+    expect(both.every((item: { description: string }) => /Los Héroes/.test(item.description))).toBe(true);
+  });
+
+  it('answers in under 50 ms on the full file', async () => {
+    const timings: number[] = [];
+    for (const q of ['centro de los heroes', 'mata hambre', 'villa', 'los mina', 'ensanche luperon', 'arroyo hondo']) {
+      const started = performance.now();
+      const res = await t.app.inject({ method: 'GET', url: `/api/v1/addresses/search?q=${encodeURIComponent(q)}` });
+      timings.push(performance.now() - started);
+      expect(res.statusCode).toBe(200);
+    }
+    timings.sort((a, b) => a - b);
+    const median = timings[Math.floor(timings.length / 2)]!;
+    console.log(`address search: median ${median.toFixed(1)} ms, slowest ${timings.at(-1)!.toFixed(1)} ms over ${timings.length} queries`);
+    expect(median).toBeLessThan(50);
+  });
+
+  it('the chosen place fills the form: neighbourhood, municipality, province', async () => {
+    const [first] = (await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=mata%20hambre' })).json().data;
+    const res = await t.app.inject({ method: 'GET', url: `/api/v1/addresses/${first.place_id}` });
+    expect(res.json().data).toEqual({ zip_code: '', street_name: '', street_number: '', neighborhood: 'Mata Hambre', city: 'Santo Domingo de Guzmán', state: 'Distrito Nacional' });
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/addresses/catalog:999999999' })).statusCode).toBe(404);
+  });
+});
+
+describe('importer: SEPOMEX', () => {
+  it('loads states, municipalities, colonias with zip codes; idempotent; the zip lookup answers', async () => {
+    const t = await createTestApp({ COUNTRY: 'mx' });
+    try {
+      const units = parseSepomex(SEPOMEX_FIXTURE);
+      expect(units).toHaveLength(4);
+      const report = await importUnits(t.app.db, 'mx', units);
+      expect(report).toMatchObject({ read: 4, municipalities: { total: 2, added: 1 }, neighborhoods: { total: 4 } });
+      // The seed's 'San Cristóbal Centro' (55000) is the same colonia: it is not duplicated.
+      expect(report.neighborhoods.added).toBe(3);
+      expect((await importUnits(t.app.db, 'mx', units)).neighborhoods.added).toBe(0);
+
+      const res = await t.app.inject({ method: 'GET', url: '/api/v1/zip-codes/55010' });
+      expect(res.json().data.map((item: { neighborhood: string }) => item.neighborhood)).toEqual(['La Mora', 'Los Laureles']);
+      expect(res.json().data[0]).toMatchObject({ city: 'Ecatepec de Morelos', state: 'México' });
+      // A municipality new to the catalogue is not served until an operator says so.
+      const allowed = (await t.app.inject({ method: 'GET', url: '/api/v1/cities?only-allowed=true' })).json().data;
+      expect(allowed.map((city: { name: string }) => city.name)).not.toContain('San Mateo Atenco');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses a file in another format with a clear message', () => {
+    expect(() => parseSepomex('a,b,c\n1,2,3')).toThrow(/SEPOMEX/);
+    expect(() => parseOneDo('a|b\n1|2')).toThrow(/ONE/);
+  });
+});
+
+describe('CSV parsing', () => {
+  it('handles quotes, doubled quotes, commas and CRLF', () => {
+    expect(parseDelimited('a,"b, c","d ""e"""\r\n1,2,3\n')).toEqual([
+      ['a', 'b, c', 'd "e"'],
+      ['1', '2', '3'],
+    ]);
+  });
+});
