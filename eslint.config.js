@@ -16,7 +16,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/api/src/config.ts', 'apps/api/src/server.ts', '**/*.test.ts', '**/test/**', 'e2e/**', 'scripts/**', '*.config.ts', 'apps/*/*.config.ts', 'apps/*/scripts/**'],
+    files: ['apps/api/src/config.ts', 'apps/api/src/server.ts', 'apps/api/src/catalog-import.ts', '**/*.test.ts', '**/test/**', 'e2e/**', 'scripts/**', '*.config.ts', 'apps/*/*.config.ts', 'apps/*/scripts/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

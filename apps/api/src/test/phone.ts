@@ -1,4 +1,4 @@
-import { anonymousId } from '@provee/domain';
+import { anonymousId, toE164 } from '@provee/domain';
 import type { App } from '../types.js';
 
 /** A fresh valid Dominican mobile number per call, so tests never share limits by accident. */
@@ -9,7 +9,7 @@ export function createPhone(): string {
 }
 
 export async function lastSmsCode(app: App, phone: string): Promise<string> {
-  const res = await app.inject({ method: 'GET', url: `/dev/outbox.json?to=${encodeURIComponent(`+1${phone}`)}` });
+  const res = await app.inject({ method: 'GET', url: `/dev/outbox.json?to=${encodeURIComponent(toE164(app.config.COUNTRY, phone))}` });
   const body = res.json() as { messages: { body: string }[] };
   const code = /\b(\d{6})\b/.exec(body.messages[0]?.body ?? '')?.[1];
   if (!code) throw new Error(`no code in the outbox for ${phone}`);

@@ -1,0 +1,281 @@
+import { cedulaCheckDigit, generateRfc } from '@provee/domain';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyAuditChain } from '../audit/audit.service.js';
+import { createPhone, phoneToken } from '../../test/phone.js';
+import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+
+/** A valid cédula, different every call. */
+function createCedula(): string {
+  const ten = String(Math.floor(Math.random() * 1e10)).padStart(10, '0');
+  return `${ten.slice(0, 3)}-${ten.slice(3)}-${cedulaCheckDigit(ten)}`;
+}
+
+function createPersonalData(phone: string, overrides: Record<string, unknown> = {}) {
+  return {
+    account_type_id: 'SK',
+    name: 'María José',
+    lastname: 'Peña',
+    maternal_lastname: 'Núñez',
+    dob: '1985-02-28',
+    length_of_residency_in_years: 4,
+    marital_status: 'MARRIED',
+    phone_number: phone,
+    utm_source: 'radio',
+    utm_name: null,
+    utm_medium: null,
+    sales_identifier: '',
+    anonymous_id: `anon-${phone}`,
+    ...overrides,
+  };
+}
+
+const ADDRESS = {
+  zip_code: '00000',
+  state: 'Distrito Nacional',
+  city: 'Santo Domingo de Guzmán',
+  neighborhood: 'Mata Hambre',
+  street_name: 'Calle Respaldo Los Robles',
+  street_number: '12',
+  apartment_number: '',
+};
+
+describe('shopkeeper registration', () => {
+  const clock = manualClock(new Date('2026-11-21T15:00:00Z'));
+  let t: TestApp;
+  let salesRangeIds: number[];
+  beforeAll(async () => {
+    t = await createTestApp({}, undefined, { clock });
+    // Mata Hambre is a neighbourhood of the ONE file; a test adds just it to the seeded catalogue.
+    await t.app.db.execute(sql`insert into catalog_neighborhoods (municipality_id, code, name, search_text, name_key)
+      select m.id, 'test-mata-hambre', 'Mata Hambre', ' mata hambre | santo domingo de guzman | distrito nacional ', 'mata hambre'
+      from catalog_municipalities m join catalog_states s on s.id = m.state_id where s.country = 'do' and s.code = '01' and m.code = '01'`);
+    await t.app.db.execute(sql`insert into catalog_neighborhoods (municipality_id, code, name, search_text, name_key)
+      select m.id, 'test-azua', 'Centro de Azua', ' centro de azua | azua | azua ', 'centro de azua'
+      from catalog_municipalities m join catalog_states s on s.id = m.state_id where s.country = 'do' and s.code = '02' and m.code = '01'`);
+    salesRangeIds = (await t.app.inject({ method: 'GET', url: '/api/v1/sales-ranges' })).json().data.ranges.map((range: { id: number }) => range.id);
+  });
+  afterAll(() => t.close());
+
+  const register = async (overrides: Record<string, unknown> = {}) => {
+    const phone = createPhone();
+    const token = await phoneToken(t.app, phone);
+    const res = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: { authorization: `Bearer ${token}` }, payload: createPersonalData(phone, overrides) });
+    return { phone, phoneTokenValue: token, res };
+  };
+  const registered = async () => {
+    const { phone, res } = await register();
+    expect(res.statusCode).toBe(201);
+    const { user_id: userId, authentication } = res.json().data;
+    const auth = { authorization: `Bearer ${authentication.access_token}` };
+    return { phone, userId: userId as string, auth };
+  };
+  const post = (url: string, auth: Record<string, string>, payload: object) => t.app.inject({ method: 'POST', url, headers: auth, payload });
+
+  it('step 1 creates the application, answers a user token, next step TAX_ACCOUNT', async () => {
+    const { phone, userId, auth } = await registered();
+    const detail = await t.app.inject({ method: 'GET', url: `/api/v1/users/${userId}/SK`, headers: auth });
+    expect(detail.json().data).toMatchObject({ user_id: userId, next_step: 'TAX_ACCOUNT', status: 'IN_PROGRESS', phone_number: phone });
+    expect(await verifyAuditChain(t.app.db, userId)).toEqual({ valid: true, events: 1 });
+  });
+
+  it('stores the birth date encrypted, never in clear', async () => {
+    const { userId } = await registered();
+    const rows = await t.app.db.execute(sql`select * from users where id = ${userId}`);
+    const text = JSON.stringify(rows);
+    expect(text).not.toContain('1985-02-28');
+    expect(text).toContain('v1.');
+  });
+
+  it('re-validates step 1 on the server with the SPEC messages under the fields', async () => {
+    const { res } = await register({ name: 'Ju4n', lastname: '', maternal_lastname: 'N.', marital_status: 'OTHER', length_of_residency_in_years: 5, dob: '2001-02-29' });
+    expect(res.statusCode).toBe(400);
+    const issues = Object.fromEntries(res.json().issues.map((issue: { field: string; message: string }) => [issue.field, issue.message]));
+    expect(issues).toEqual({
+      'body.name': '* El formato del nombre es inválido, solo se aceptan letras y espacios',
+      'body.lastname': '* Ingresa el apellido paterno !',
+      'body.maternal_lastname': '* El formato del apellido materno es inválido, solo se aceptan letras.',
+      'body.marital_status': '* Selecciona su estado civil !',
+      'body.length_of_residency_in_years': '* Selecciona el tiempo viviendo ahí !',
+      'body.dob': '* La fecha de nacimiento no existe, revísala.',
+    });
+  });
+
+  it('age is checked on the exact date: 18 tomorrow is refused (422), 18 today is accepted', async () => {
+    // The clock says 21 Nov 2026 in Santo Domingo.
+    const young = await register({ dob: '2008-11-22' });
+    expect(young.res.statusCode).toBe(422);
+    expect(young.res.json().code).toBe('NOT_ELIGIBLE_AGE');
+    const ok = await register({ dob: '2008-11-21' });
+    expect(ok.res.statusCode).toBe(201);
+  });
+
+  it('409 when the phone is already registered; 403 with another phone’s token', async () => {
+    const { phone, phoneTokenValue } = await register();
+    const again = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: { authorization: `Bearer ${phoneTokenValue}` }, payload: createPersonalData(phone) });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().code).toBe('USER_EXISTS');
+    const intruder = await phoneToken(t.app, createPhone());
+    const forbidden = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: { authorization: `Bearer ${intruder}` }, payload: createPersonalData(createPhone()) });
+    expect(forbidden.statusCode).toBe(403);
+  });
+
+  it('step 2: the cédula with its check digit; stored encrypted with a lookup hash; one application per cédula', async () => {
+    const { userId, auth } = await registered();
+    const cedula = createCedula();
+    const wrongDigit = cedula.slice(0, -1) + ((Number(cedula.at(-1)) + 1) % 10);
+    const bad = await post(`/api/v1/users/${userId}/SK/tax_info`, auth, { tax_payer_id: wrongDigit });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().issues).toEqual([{ field: 'body.tax_payer_id', message: '* El Cédula / RNC no es válido, revísalo.' }]);
+    const short = await post(`/api/v1/users/${userId}/SK/tax_info`, auth, { tax_payer_id: '001-12' });
+    expect(short.json().issues[0].message).toBe('* El Cédula / RNC debe tener 13 caracteres.');
+
+    const ok = await post(`/api/v1/users/${userId}/SK/tax_info`, auth, { tax_payer_id: cedula.replace(/-/g, '') });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().data.next_step).toBe('BUSINESS_ADDRESS');
+    const rows = JSON.stringify(await t.app.db.execute(sql`select * from users where id = ${userId}`));
+    expect(rows).not.toContain(cedula.replace(/-/g, ''));
+
+    const other = await registered();
+    const taken = await post(`/api/v1/users/${other.userId}/SK/tax_info`, other.auth, { tax_payer_id: cedula });
+    expect(taken.statusCode).toBe(422);
+    expect(taken.json().code).toBe('TAX_ID_IN_USE');
+  });
+
+  it('a step that is not the current one is a 409; another user’s id a 403', async () => {
+    const { userId, auth } = await registered();
+    expect((await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, ADDRESS)).statusCode).toBe(409);
+    const other = await registered();
+    expect((await post(`/api/v1/users/${other.userId}/SK/tax_info`, auth, { tax_payer_id: createCedula() })).statusCode).toBe(403);
+  });
+
+  const atAddress = async () => {
+    const user = await registered();
+    expect((await post(`/api/v1/users/${user.userId}/SK/tax_info`, user.auth, { tax_payer_id: createCedula() })).statusCode).toBe(200);
+    return user;
+  };
+
+  it('step 4: the address messages of SPEC §5, and the street may not contain &', async () => {
+    const { userId, auth } = await atAddress();
+    const res = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, state: '', city: '', neighborhood: '', street_name: 'Calle 1 & 2', street_number: '' });
+    const issues = Object.fromEntries(res.json().issues.map((issue: { field: string; message: string }) => [issue.field, issue.message]));
+    expect(res.statusCode).toBe(400);
+    expect(issues).toEqual({
+      'body.state': '* Ingresa el estado !',
+      'body.city': '* Selecciona el municipio !',
+      'body.neighborhood': '* Selecciona la colonia !',
+      'body.street_name': '* La calle no puede contener el carácter &.',
+      'body.street_number': '* Ingresa el número exterior !',
+    });
+    const unknown = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, neighborhood: 'No Existe' });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().issues[0].field).toBe('body.neighborhood');
+  });
+
+  it('step 4: outside the served municipalities → 412; inside → next step ABOUT_STORE', async () => {
+    const { userId, auth } = await atAddress();
+    const outside = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, state: 'Azua', city: 'Azua', neighborhood: 'Centro de Azua' });
+    expect(outside.statusCode).toBe(412);
+    expect(outside.json().code).toBe('OUT_OF_SERVICE_AREA');
+    const inside = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, state: 'distrito nacional', neighborhood: 'MATA HAMBRE' });
+    expect(inside.statusCode).toBe(200);
+    expect(inside.json().data.next_step).toBe('ABOUT_STORE');
+  });
+
+  const atBusiness = async () => {
+    const user = await atAddress();
+    expect((await post(`/api/v1/users/${user.userId}/SK/businesses/address`, user.auth, ADDRESS)).statusCode).toBe(200);
+    return user;
+  };
+  const business = () => ({ name: 'Colmado La Esquina', business_type: 'Colmado', business_type_other: '', sales_average_range_id: salesRangeIds[2]!, business_age: 3 });
+
+  it('step 5: business rules, Otros needs a description, then next step ACCOUNT_NIP', async () => {
+    const { userId, auth } = await atBusiness();
+    const bad = await post(`/api/v1/users/${userId}/SK/businesses`, auth, { name: '', business_type: 'Otros', business_type_other: '', sales_average_range_id: 999_999, business_age: 7 });
+    const issues = Object.fromEntries(bad.json().issues.map((issue: { field: string; message: string }) => [issue.field, issue.message]));
+    expect(issues).toEqual({
+      'body.name': '* Ingresa el nombre de tu negocio !',
+      'body.business_type_other': '* Escribe a qué se dedica tu negocio !',
+      'body.sales_average_range_id': '* Selecciona tus ventas semanales !',
+      'body.business_age': '* Selecciona el tiempo con tu negocio !',
+    });
+    const ok = await post(`/api/v1/users/${userId}/SK/businesses`, auth, { ...business(), business_type: 'Otros', business_type_other: 'Venta de frutas' });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().data).toMatchObject({ next_step: 'ACCOUNT_NIP', status: 'IN_PROGRESS' });
+    expect(await verifyAuditChain(t.app.db, userId)).toEqual({ valid: true, events: 4 });
+  });
+});
+
+describe('credit policy refusals (configurable)', () => {
+  it('POLICY_MIN_AGE=21 refuses a 20-year-old with 422', async () => {
+    const t = await createTestApp({ POLICY_MIN_AGE: '21' }, undefined, { clock: manualClock(new Date('2026-11-21T15:00:00Z')) });
+    try {
+      const phone = createPhone();
+      const token = await phoneToken(t.app, phone);
+      const res = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: { authorization: `Bearer ${token}` }, payload: createPersonalData(phone, { dob: '2006-01-01' }) });
+      expect(res.statusCode).toBe(422);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it.each([
+    ['POLICY_MIN_BUSINESS_AGE_YEARS', '2', { business_age: 1 }, 'NOT_ELIGIBLE_BUSINESS_AGE'],
+    ['POLICY_MIN_SALES_RANGE', '3', { rangeIndex: 1 }, 'NOT_ELIGIBLE_SALES'],
+  ])('%s=%s refuses the business with 422 and the application is rejected for good', async (name, value, change, code) => {
+    const t = await createTestApp({ [name]: value });
+    try {
+      await t.app.db.execute(sql`insert into catalog_neighborhoods (municipality_id, code, name, search_text, name_key)
+        select m.id, 'test-mata-hambre', 'Mata Hambre', ' mata hambre ', 'mata hambre'
+        from catalog_municipalities m join catalog_states s on s.id = m.state_id where s.country = 'do' and s.code = '01'`);
+      const phone = createPhone();
+      const token = await phoneToken(t.app, phone);
+      const created = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: { authorization: `Bearer ${token}` }, payload: createPersonalData(phone) });
+      const { user_id: userId, authentication } = created.json().data;
+      const auth = { authorization: `Bearer ${authentication.access_token}` };
+      const ten = '0010000001';
+      await t.app.inject({ method: 'POST', url: `/api/v1/users/${userId}/SK/tax_info`, headers: auth, payload: { tax_payer_id: `${ten}${cedulaCheckDigit(ten)}` } });
+      await t.app.inject({ method: 'POST', url: `/api/v1/users/${userId}/SK/businesses/address`, headers: auth, payload: ADDRESS });
+      const ranges = (await t.app.inject({ method: 'GET', url: '/api/v1/sales-ranges' })).json().data.ranges;
+      const rangeIndex = 'rangeIndex' in change ? change.rangeIndex : 2;
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/users/${userId}/SK/businesses`,
+        headers: auth,
+        payload: { name: 'Colmado', business_type: 'Colmado', business_type_other: '', sales_average_range_id: ranges[rangeIndex].id, business_age: 'business_age' in change ? change.business_age : 3 },
+      });
+      expect(res.statusCode).toBe(422);
+      expect(res.json().code).toBe(code);
+      const detail = (await t.app.inject({ method: 'GET', url: `/api/v1/users/${userId}/SK`, headers: auth })).json().data;
+      expect(detail).toMatchObject({ next_step: 'ACCOUNT_NIP', status: 'REJECTED' });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('Mexico: RFC', () => {
+  it('accepts the generated RFC for the person and refuses one for another birth date', async () => {
+    const t = await createTestApp({ COUNTRY: 'mx' }, undefined, { clock: manualClock(new Date('2026-11-21T15:00:00Z')) });
+    try {
+      const phone = `55${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+      const token = await phoneToken(t.app, phone);
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/v2/users',
+        headers: { authorization: `Bearer ${token}` },
+        payload: createPersonalData(phone, { name: 'Juan', lastname: 'Barrios', maternal_lastname: 'Fernández', dob: '1970-12-13' }),
+      });
+      expect(created.statusCode).toBe(201);
+      const { user_id: userId, authentication } = created.json().data;
+      const auth = { authorization: `Bearer ${authentication.access_token}` };
+      const otherDate = generateRfc({ name: 'Juan', lastname: 'Barrios', maternalLastname: 'Fernández', dob: '1971-12-13' });
+      const wrong = await t.app.inject({ method: 'POST', url: `/api/v1/users/${userId}/SK/tax_info`, headers: auth, payload: { tax_payer_id: otherDate } });
+      expect(wrong.json().issues[0].message).toBe('* El RFC no corresponde a tu fecha de nacimiento.');
+      const ok = await t.app.inject({ method: 'POST', url: `/api/v1/users/${userId}/SK/tax_info`, headers: auth, payload: { tax_payer_id: 'bafj701213sba' } });
+      expect(ok.statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
