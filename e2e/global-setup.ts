@@ -1,10 +1,13 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const serverJs = join(import.meta.dirname, '../apps/api/dist/server.js');
+const importJs = join(import.meta.dirname, '../apps/api/dist/catalog-import.js');
+/** The shared ONE file (read where it is, never copied): the full catalogue of neighbourhoods. */
+const ONE_FILE = join(import.meta.dirname, '../../shared/data/do-territorial-division-2020.csv');
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -19,6 +22,7 @@ async function freePort(): Promise<number> {
 export default async function globalSetup(): Promise<() => Promise<void>> {
   if (!existsSync(serverJs)) throw new Error('The app is not built: run `npm run build` (npm test does it).');
   const dataDir = mkdtempSync(join(tmpdir(), 'provee-e2e-'));
+  execFileSync(process.execPath, [importJs, '--format', 'one-do', ONE_FILE], { env: { PATH: process.env.PATH, DATA_DIR: dataDir }, stdio: 'inherit' });
   const port = await freePort();
   const child = spawn(process.execPath, [serverJs], {
     env: {

@@ -32,6 +32,8 @@ describe('bundle budget', () => {
     const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, ManifestChunk>;
     const files = jsForHome(manifest);
     expect(files.length).toBeGreaterThan(0);
+    // Request count matters as much as bytes on 3G: the entry, the runtime and one app file.
+    expect(files.length).toBeLessThanOrEqual(3);
 
     // The landing screen must be in that set, not behind a lazy import.
     const html = readFileSync(join(dist, 'index.html'), 'utf8');

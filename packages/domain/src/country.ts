@@ -18,6 +18,8 @@ export interface CountryConfig {
     format: boolean;
     /** Pre-generated from names and birth date (Mexican RFC). */
     generated: boolean;
+    /** Where someone who does not know their tax id can look it up. */
+    lookupUrl: string;
   };
   storeType: string;
   neighborhoodLabel: string;
@@ -35,7 +37,13 @@ export const COUNTRIES: Record<CountryCode, CountryConfig> = {
     locale: 'es-DO',
     currency: 'DOP',
     phonePrefix: '+1',
-    taxId: { label: 'Cédula / RNC', length: 13, format: true, generated: false },
+    taxId: {
+      label: 'Cédula / RNC',
+      length: 13,
+      format: true,
+      generated: false,
+      lookupUrl: 'https://dgii.gov.do/app/WebApps/ConsultasWeb2/ConsultasWeb/consultas/ciudadanos.aspx',
+    },
     storeType: 'Colmado',
     neighborhoodLabel: 'Sector',
     hasZipCode: false,
@@ -48,7 +56,13 @@ export const COUNTRIES: Record<CountryCode, CountryConfig> = {
     locale: 'es-MX',
     currency: 'MXN',
     phonePrefix: '+52',
-    taxId: { label: 'RFC', length: 13, format: false, generated: true },
+    taxId: {
+      label: 'RFC',
+      length: 13,
+      format: false,
+      generated: true,
+      lookupUrl: 'https://www.sat.gob.mx/aplicacion/operacion/31274/consulta-tu-clave-de-rfc-mediante-curp',
+    },
     storeType: 'Tiendita',
     neighborhoodLabel: 'Colonia',
     hasZipCode: true,

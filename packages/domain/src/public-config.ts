@@ -23,6 +23,7 @@ export const publicConfigSchema = z.object({
       length: z.number().int(),
       format: z.boolean(),
       generated: z.boolean(),
+      lookupUrl: z.string(),
     }),
     storeType: z.string(),
     neighborhoodLabel: z.string(),

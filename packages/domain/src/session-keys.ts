@@ -14,6 +14,8 @@ export const SESSION_KEYS = {
   otpVendor: 'otp_vendor',
   sessionUuid: 'session_uuid',
   leadId: 'lead_id',
+  draftAddress: 'draft_address',
+  draftBusiness: 'draft_business',
 } as const;
 
 /** The default otp-vendor value (spelled as SPEC §2.1 spells it): the reverse-OTP flow. */

@@ -269,6 +269,8 @@ describe('Mexico: RFC', () => {
       expect(created.statusCode).toBe(201);
       const { user_id: userId, authentication } = created.json().data;
       const auth = { authorization: `Bearer ${authentication.access_token}` };
+      const detail = await t.app.inject({ method: 'GET', url: `/api/v1/users/${userId}/SK`, headers: auth });
+      expect(detail.json().data.tax_id_suggestion).toBe('BAFJ701213SBA');
       const otherDate = generateRfc({ name: 'Juan', lastname: 'Barrios', maternalLastname: 'Fernández', dob: '1971-12-13' });
       const wrong = await t.app.inject({ method: 'POST', url: `/api/v1/users/${userId}/SK/tax_info`, headers: auth, payload: { tax_payer_id: otherDate } });
       expect(wrong.json().issues[0].message).toBe('* El RFC no corresponde a tu fecha de nacimiento.');

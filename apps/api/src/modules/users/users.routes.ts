@@ -3,7 +3,7 @@ import { AppError, errorResponseSchema } from '../../errors.js';
 import type { App } from '../../types.js';
 import { requirePhoneAccess, requireUserAccess } from '../auth/auth.js';
 import { parsePhone, phoneNumberSchema } from '../phone-proof/phone.js';
-import { findUserById, findUserByPhone, userResponse } from './users.service.js';
+import { findUserById, findUserByPhone, taxIdSuggestion, userResponse } from './users.service.js';
 
 const userSchema = z.object({
   user_id: z.string(),
@@ -45,13 +45,13 @@ export async function userRoutes(app: App): Promise<void> {
         summary: 'Detalle del usuario (solo con su propio token)',
         security: [{ bearer: [] }],
         params: z.object({ id: z.uuid('Usuario inválido.'), type: z.enum(['SK']) }),
-        response: { 200: z.object({ data: userSchema }), 401: errorResponseSchema, 403: errorResponseSchema },
+        response: { 200: z.object({ data: userSchema.extend({ tax_id_suggestion: z.string().nullable() }) }), 401: errorResponseSchema, 403: errorResponseSchema },
       },
     },
     async (request) => {
       const user = await findUserById(app.db, request.params.id);
       requireUserAccess(request, user);
-      return { data: await userResponse(app.db, country, user!) };
+      return { data: { ...(await userResponse(app.db, country, user!)), tax_id_suggestion: taxIdSuggestion(app, user!) } };
     },
   );
 }

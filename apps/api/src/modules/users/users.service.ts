@@ -1,4 +1,5 @@
-import { fromE164, type CountryCode } from '@provee/domain';
+import { fromE164, generateRfc, getCountry, type CountryCode } from '@provee/domain';
+import type { FastifyInstance } from 'fastify';
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { avals, users } from '../../db/schema.js';
@@ -31,4 +32,10 @@ export async function userResponse(db: Db, country: CountryCode, user: UserRow) 
     })),
     phone_number: fromE164(country, user.phoneE164),
   };
+}
+
+/** Mexico: the RFC the SAT algorithm gives for the person, to prefill the tax-id step (SPEC §5). */
+export function taxIdSuggestion(app: FastifyInstance, user: UserRow): string | null {
+  if (!getCountry(app.config.COUNTRY).taxId.generated || !user.name || !user.lastname || !user.dobEncrypted) return null;
+  return generateRfc({ name: user.name, lastname: user.lastname, maternalLastname: user.maternalLastname ?? undefined, dob: app.cipher.decrypt(user.dobEncrypted) });
 }

@@ -1,4 +1,4 @@
-import { FALLBACK_IP, anonymousId, type LookupUser } from '@provee/domain';
+import { FALLBACK_IP, anonymousId } from '@provee/domain';
 import { apiRequest } from '../../../shared/lib/api-client.js';
 
 export interface Authentication {
@@ -36,9 +36,6 @@ export const pollReverseOtp = (sessionId: string) =>
     spinner: false,
     report: false,
   });
-
-export const lookupUser = (phone: string) =>
-  apiRequest<{ data: LookupUser }>('GET', `/api/v1/users?phone_number=${phone}&anonymous_id=${anonymousId(phone)}`);
 
 /** SPEC §4: the client's public IP, as the configured lookup sees it; '{ip}' when it cannot tell. */
 export async function lookupPublicIp(url: string): Promise<string> {

@@ -1,7 +1,7 @@
-import { SESSION_KEYS, routeAfterLookup, type LookupResult } from '@provee/domain';
-import { ApiError } from '../../../shared/lib/api-client.js';
+import { SESSION_KEYS } from '@provee/domain';
 import { session } from '../../../shared/lib/session.js';
-import { assignLead, lookupUser } from '../api/phone-proof.js';
+import { routeForPhone } from '../../../shared/lib/users-api.js';
+import { assignLead } from '../api/phone-proof.js';
 
 /** One lead id per browser session, so a second proof in the same session is the same lead. */
 function leadId(): string {
@@ -20,16 +20,7 @@ function leadId(): string {
 export async function completeProof(accessToken: string, phone: string, leadApiKey: string): Promise<string> {
   session.set(SESSION_KEYS.clientToken, `Bearer ${accessToken}`);
   session.set(SESSION_KEYS.phoneNumber, phone);
-  let result: LookupResult;
-  try {
-    const { data } = await lookupUser(phone);
-    result = { kind: 'user', phone, user: data };
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    if (error.status === 404) result = { kind: 'new-user', phone };
-    else if (error.status === 422) return '/rejected';
-    else throw error;
-  }
+  const target = await routeForPhone(phone);
   assignLead(leadApiKey, {
     leadId: leadId(),
     phone,
@@ -39,5 +30,5 @@ export async function completeProof(accessToken: string, phone: string, leadApiK
   }).catch(() => {
     // Reported by the API client; the shopkeeper carries on regardless.
   });
-  return routeAfterLookup(result);
+  return target;
 }

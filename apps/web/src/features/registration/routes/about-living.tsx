@@ -1,0 +1,169 @@
+import { ADDRESS_LIMITS, SESSION_KEYS, ZIP_CODE_LENGTH, ZIP_CODE_NOT_INCLUDED, addressErrors, searchKey } from '@provee/domain';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useApiData } from '../../../shared/hooks/use-api-data.js';
+import { useStoredState } from '../../../shared/hooks/use-stored-state.js';
+import { useConfig } from '../../../shared/lib/config.js';
+import { t } from '../../../shared/lib/copy.js';
+import { uiState } from '../../../shared/lib/ui-state.js';
+import { routeForUser } from '../../../shared/lib/users-api.js';
+import { Button } from '../../../shared/ui/button.js';
+import { Page } from '../../../shared/ui/page.js';
+import { Select } from '../../../shared/ui/select.js';
+import { TextField } from '../../../shared/ui/text-field.js';
+import { catalog, placeDetails, saveAddress, type Named } from '../api/registration.js';
+import { RegistrationStepper } from '../components/registration-stepper.js';
+import { handleStepError, type FieldErrors } from '../lib/step-errors.js';
+
+interface Draft {
+  zip_code: string;
+  state_id: string;
+  city_id: string;
+  neighborhood_id: string;
+  street_name: string;
+  street_number: string;
+  apartment_number: string;
+  /** The search result this draft was prefilled from, so a reload does not prefill twice. */
+  prefilled: string;
+}
+
+const EMPTY: Draft = { zip_code: '', state_id: '', city_id: '', neighborhood_id: '', street_name: '', street_number: '', apartment_number: '', prefilled: '' };
+const byName = (items: Named[] | undefined, name: string) => items?.find((item) => searchKey(item.name) === searchKey(name));
+const options = (items: Named[] | undefined) => (items ?? []).map((item) => ({ value: String(item.id), label: item.name }));
+
+/** Step 4: the business address (SPEC §2.3 item 4), prefilled from the search when there was one. */
+export function AboutLivingRoute() {
+  const { phoneNumber = '', userId = '' } = useParams();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const config = useConfig();
+  const { country } = config;
+  const [draft, update, clearDraft] = useStoredState(SESSION_KEYS.draftAddress, EMPTY);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const states = useApiData('states', () => catalog.states());
+  const cities = useApiData(draft.state_id ? `cities:${draft.state_id}` : null, () => catalog.cities(Number(draft.state_id)));
+  const neighborhoods = useApiData(draft.city_id ? `neighborhoods:${draft.city_id}` : null, () => catalog.neighborhoods(Number(draft.city_id)));
+  const lastZip = useRef('');
+
+  // Prefill once from the chosen search result: street and number, then province → municipality → sector.
+  const placeId = params.get('placeId') ?? '';
+  const source = `${placeId}|${params.get('direction') ?? ''}|${params.get('streetNumber') ?? ''}|${params.get('zipCode') ?? ''}`;
+  useEffect(() => {
+    if (draft.prefilled === source) return;
+    update({
+      prefilled: source,
+      street_name: params.get('direction') || draft.street_name,
+      street_number: params.get('streetNumber') || draft.street_number,
+      zip_code: country.hasZipCode ? params.get('zipCode') || draft.zip_code : '',
+    });
+    if (!placeId) return;
+    (async () => {
+      const place = await placeDetails(placeId);
+      const state = byName(await catalog.states(), place.state);
+      if (!state) return;
+      const city = byName(await catalog.cities(state.id), place.city);
+      const neighborhood = city ? byName(await catalog.neighborhoods(city.id), place.neighborhood) : undefined;
+      update({ state_id: String(state.id), city_id: city ? String(city.id) : '', neighborhood_id: neighborhood ? String(neighborhood.id) : '' });
+    })().catch((error: unknown) => uiState.showError(error));
+    // Runs when the search result changes, not when the draft does.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [source]);
+
+  const onZip = async (zip: string) => {
+    const clean = zip.replace(/\D/g, '').slice(0, ZIP_CODE_LENGTH);
+    update({ zip_code: clean });
+    if (clean.length !== ZIP_CODE_LENGTH || clean === lastZip.current) return;
+    lastZip.current = clean;
+    try {
+      const items = await catalog.zipCode(clean);
+      const [first] = items;
+      if (!first) return;
+      update({ state_id: String(first.state_id), city_id: String(first.city_id), neighborhood_id: items.length === 1 ? String(first.neighborhood_id) : '' });
+      setErrors({});
+    } catch (error) {
+      handleStepError(error, navigate, setErrors);
+    }
+  };
+
+  const names = {
+    state: states?.find((item) => String(item.id) === draft.state_id)?.name ?? '',
+    city: cities?.find((item) => String(item.id) === draft.city_id)?.name ?? '',
+    neighborhood: neighborhoods?.find((item) => String(item.id) === draft.neighborhood_id)?.name ?? '',
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const address = {
+      zip_code: country.hasZipCode ? draft.zip_code : ZIP_CODE_NOT_INCLUDED,
+      ...names,
+      street_name: draft.street_name.trim(),
+      street_number: draft.street_number.trim(),
+      apartment_number: draft.apartment_number.trim(),
+    };
+    const found = addressErrors(country, address);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    try {
+      await saveAddress(userId, address);
+      clearDraft();
+      navigate(await routeForUser(phoneNumber, userId), { replace: true });
+    } catch (error) {
+      handleStepError(error, navigate, setErrors, { outOfArea: true });
+    }
+  };
+
+  const change = (field: keyof Draft) => (value: string) => {
+    update({ [field]: value });
+    if (errors[field]) setErrors(({ [field]: _removed, ...rest }) => rest);
+  };
+
+  return (
+    <Page title={t('address.formTitle')} heading={t('address.formTitle')}>
+      <RegistrationStepper filled={3} />
+      <form className="stack" onSubmit={onSubmit} noValidate>
+        {country.hasZipCode && (
+          <TextField label={t('address.zip')} value={draft.zip_code} onChange={onZip} error={errors.zip_code} inputMode="numeric" maxLength={ZIP_CODE_LENGTH} autoComplete="postal-code" />
+        )}
+        <Select
+          label={t('address.state')}
+          placeholder={t('common.select')}
+          options={options(states)}
+          value={draft.state_id}
+          onChange={(event) => {
+            update({ state_id: event.currentTarget.value, city_id: '', neighborhood_id: '' });
+            setErrors(({ state: _s, ...rest }) => rest);
+          }}
+          error={errors.state}
+        />
+        <Select
+          label={t('address.city')}
+          placeholder={t('common.select')}
+          options={options(cities)}
+          value={draft.city_id}
+          disabled={!draft.state_id}
+          onChange={(event) => {
+            update({ city_id: event.currentTarget.value, neighborhood_id: '' });
+            setErrors(({ city: _c, ...rest }) => rest);
+          }}
+          error={errors.city}
+        />
+        <Select
+          label={country.neighborhoodLabel}
+          placeholder={t('common.select')}
+          options={options(neighborhoods)}
+          value={draft.neighborhood_id}
+          disabled={!draft.city_id}
+          onChange={(event) => change('neighborhood_id')(event.currentTarget.value)}
+          error={errors.neighborhood}
+        />
+        <TextField label={t('address.street')} value={draft.street_name} onChange={change('street_name')} error={errors.street_name} maxLength={ADDRESS_LIMITS.street} autoComplete="address-line1" tidyOnBlur />
+        <div className="two-columns">
+          <TextField label={t('address.streetNumber')} value={draft.street_number} onChange={change('street_number')} error={errors.street_number} maxLength={ADDRESS_LIMITS.number} />
+          <TextField label={t('address.apartment')} value={draft.apartment_number} onChange={change('apartment_number')} error={errors.apartment_number} maxLength={ADDRESS_LIMITS.number} />
+        </div>
+        <p className="fine-print">{t('address.consent', { appName: config.appName })}</p>
+        <Button type="submit">{t('common.continue')}</Button>
+      </form>
+    </Page>
+  );
+}

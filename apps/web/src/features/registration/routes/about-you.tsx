@@ -1,0 +1,174 @@
+import {
+  CIVIL_STATUSES,
+  MONTHS,
+  NAME_MAX_LENGTH,
+  SESSION_KEYS,
+  SURNAME_MAX_LENGTH,
+  YEAR_CHOICES,
+  aboutYouErrors,
+  birthYearOptions,
+  dayOptions,
+  isoDate,
+  type AboutYouValues,
+} from '@provee/domain';
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { useStoredState } from '../../../shared/hooks/use-stored-state.js';
+import { ApiError } from '../../../shared/lib/api-client.js';
+import { t } from '../../../shared/lib/copy.js';
+import { session } from '../../../shared/lib/session.js';
+import { uiState } from '../../../shared/lib/ui-state.js';
+import { routeForPhone, routeForUser } from '../../../shared/lib/users-api.js';
+import { Button } from '../../../shared/ui/button.js';
+import { Page } from '../../../shared/ui/page.js';
+import { Select } from '../../../shared/ui/select.js';
+import { TextField } from '../../../shared/ui/text-field.js';
+import { createUser } from '../api/registration.js';
+import { RegistrationStepper } from '../components/registration-stepper.js';
+import { handleStepError, type FieldErrors } from '../lib/step-errors.js';
+
+const EMPTY: AboutYouValues = {
+  name: '',
+  lastname: '',
+  maternal_lastname: '',
+  day: '',
+  month: '',
+  year: '',
+  length_of_residency_in_years: '',
+  marital_status: '',
+};
+
+const monthOptions = MONTHS.map((label, index) => ({ value: String(index + 1), label }));
+const yearOptions = birthYearOptions(new Date().getFullYear()).map((year) => ({ value: String(year), label: String(year) }));
+
+/** Step 1 'Sobre ti' (SPEC §2.3 item 1): kept under the `values` key so a reload restores it. */
+export function AboutYouRoute() {
+  const { phoneNumber = '' } = useParams();
+  const navigate = useNavigate();
+  const [values, update, clearValues] = useStoredState(SESSION_KEYS.values, EMPTY);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const days = dayOptions(Number(values.month) || undefined);
+  const dayChoices = Array.from({ length: days }, (_, i) => ({ value: String(i + 1), label: String(i + 1) }));
+
+  const change = (field: keyof AboutYouValues) => (value: string) => {
+    update({ [field]: value });
+    if (errors[field]) setErrors(({ [field]: _removed, ...rest }) => rest);
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = aboutYouErrors(values);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    try {
+      const { data } = await createUser({
+        account_type_id: 'SK',
+        name: values.name,
+        lastname: values.lastname,
+        maternal_lastname: values.maternal_lastname,
+        dob: isoDate(Number(values.year), Number(values.month), Number(values.day)),
+        length_of_residency_in_years: Number(values.length_of_residency_in_years),
+        marital_status: values.marital_status,
+        phone_number: phoneNumber,
+        utm_source: session.get(SESSION_KEYS.utmSource),
+        utm_name: session.get(SESSION_KEYS.utmCampaign),
+        utm_medium: session.get(SESSION_KEYS.utmMedium),
+        sales_identifier: '',
+        anonymous_id: session.get(SESSION_KEYS.anonymousId),
+        ...(session.get(SESSION_KEYS.version) && Number.isInteger(Number(session.get(SESSION_KEYS.version)))
+          ? { kiban_flow_version_id: Number(session.get(SESSION_KEYS.version)) }
+          : {}),
+      });
+      // The user's own token replaces the phone's.
+      session.set(SESSION_KEYS.clientToken, `Bearer ${data.authentication.access_token}`);
+      const target = await routeForUser(phoneNumber, data.user_id);
+      // Saved on the server now: personal data need not stay in the browser.
+      clearValues();
+      navigate(target, { replace: true });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) {
+        try {
+          navigate(await routeForPhone(phoneNumber), { replace: true });
+        } catch (lookupError) {
+          uiState.showError(lookupError);
+        }
+        return;
+      }
+      handleStepError(error, navigate, setErrors, { fieldAlias: { dob: 'day' } });
+    }
+  };
+
+  return (
+    <Page title={t('aboutYou.title')} heading={t('aboutYou.title')}>
+      <RegistrationStepper filled={1} />
+      <p className="page-subtitle">{t('aboutYou.subtitle')}</p>
+      <form className="stack" onSubmit={onSubmit} noValidate>
+        <TextField
+          label={t('aboutYou.name')}
+          value={values.name}
+          onChange={change('name')}
+          error={errors.name}
+          maxLength={NAME_MAX_LENGTH}
+          autoComplete="given-name"
+          autoCapitalize="words"
+          tidyOnBlur
+        />
+        <TextField
+          label={t('aboutYou.lastname')}
+          value={values.lastname}
+          onChange={change('lastname')}
+          error={errors.lastname}
+          maxLength={SURNAME_MAX_LENGTH}
+          autoComplete="family-name"
+          autoCapitalize="words"
+          tidyOnBlur
+        />
+        <TextField
+          label={t('aboutYou.maternalLastname')}
+          value={values.maternal_lastname}
+          onChange={change('maternal_lastname')}
+          error={errors.maternal_lastname}
+          maxLength={SURNAME_MAX_LENGTH}
+          autoCapitalize="words"
+          tidyOnBlur
+        />
+        <fieldset className="date-fields">
+          <legend>{t('aboutYou.birthDate')}</legend>
+          <Select label={t('aboutYou.day')} placeholder={t('common.select')} options={dayChoices} value={values.day} onChange={(e) => change('day')(e.currentTarget.value)} error={errors.day} />
+          <Select
+            label={t('aboutYou.month')}
+            placeholder={t('common.select')}
+            options={monthOptions}
+            value={values.month}
+            onChange={(e) => {
+              const month = e.currentTarget.value;
+              // A day the new month does not have is cleared rather than silently changed.
+              const clearDay = Number(values.day) > dayOptions(Number(month) || undefined);
+              update({ month, ...(clearDay ? { day: '' } : {}) });
+              setErrors(({ month: _m, ...rest }) => rest);
+            }}
+            error={errors.month}
+          />
+          <Select label={t('aboutYou.year')} placeholder={t('common.select')} options={yearOptions} value={values.year} onChange={(e) => change('year')(e.currentTarget.value)} error={errors.year} />
+        </fieldset>
+        <Select
+          label={t('aboutYou.residency')}
+          placeholder={t('common.select')}
+          options={YEAR_CHOICES}
+          value={values.length_of_residency_in_years}
+          onChange={(e) => change('length_of_residency_in_years')(e.currentTarget.value)}
+          error={errors.length_of_residency_in_years}
+        />
+        <Select
+          label={t('aboutYou.maritalStatus')}
+          placeholder={t('common.select')}
+          options={CIVIL_STATUSES}
+          value={values.marital_status}
+          onChange={(e) => change('marital_status')(e.currentTarget.value)}
+          error={errors.marital_status}
+        />
+        <Button type="submit">{t('common.continue')}</Button>
+      </form>
+    </Page>
+  );
+}

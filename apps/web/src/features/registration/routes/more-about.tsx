@@ -1,0 +1,91 @@
+import { BUSINESS_LIMITS, OTHER_BUSINESS_TYPE, SESSION_KEYS, YEAR_CHOICES, businessErrors, type BusinessValues } from '@provee/domain';
+import { useState, type FormEvent } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { useApiData } from '../../../shared/hooks/use-api-data.js';
+import { useStoredState } from '../../../shared/hooks/use-stored-state.js';
+import { useConfig } from '../../../shared/lib/config.js';
+import { t } from '../../../shared/lib/copy.js';
+import { routeForUser } from '../../../shared/lib/users-api.js';
+import { Button } from '../../../shared/ui/button.js';
+import { Page } from '../../../shared/ui/page.js';
+import { Select } from '../../../shared/ui/select.js';
+import { TextField } from '../../../shared/ui/text-field.js';
+import { catalog, saveBusiness } from '../api/registration.js';
+import { RegistrationStepper } from '../components/registration-stepper.js';
+import { handleStepError, type FieldErrors } from '../lib/step-errors.js';
+
+const EMPTY: BusinessValues = { name: '', business_age: '', business_type: '', business_type_other: '', sales_average_range_id: '' };
+
+/** Step 5 'Negocio': name, age, type ('Otros' asks what it is) and weekly sales. */
+export function MoreAboutRoute() {
+  const { phoneNumber = '', userId = '' } = useParams();
+  const navigate = useNavigate();
+  const { country } = useConfig();
+  const [values, update, clearDraft] = useStoredState(SESSION_KEYS.draftBusiness, EMPTY);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const types = useApiData('business-types', () => catalog.businessTypes());
+  const ranges = useApiData('sales-ranges', () => catalog.salesRanges());
+
+  const change = (field: keyof BusinessValues) => (value: string) => {
+    update({ [field]: value });
+    if (errors[field]) setErrors(({ [field]: _removed, ...rest }) => rest);
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = businessErrors(values, types ?? []);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    try {
+      await saveBusiness(userId, {
+        name: values.name.trim(),
+        business_type: values.business_type,
+        business_type_other: values.business_type === OTHER_BUSINESS_TYPE ? values.business_type_other.trim() : '',
+        sales_average_range_id: Number(values.sales_average_range_id),
+        business_age: Number(values.business_age),
+      });
+      clearDraft();
+      navigate(await routeForUser(phoneNumber, userId), { replace: true });
+    } catch (error) {
+      handleStepError(error, navigate, setErrors);
+    }
+  };
+
+  return (
+    <Page title={t('business.title')} heading={t('business.title')}>
+      <RegistrationStepper filled={4} />
+      <p className="page-subtitle">{t('business.subtitle', { storeType: country.storeType.toLowerCase() })}</p>
+      <form className="stack" onSubmit={onSubmit} noValidate>
+        <TextField label={t('business.name')} value={values.name} onChange={change('name')} error={errors.name} maxLength={BUSINESS_LIMITS.name} autoCapitalize="words" tidyOnBlur />
+        <Select label={t('business.age')} placeholder={t('common.select')} options={YEAR_CHOICES} value={values.business_age} onChange={(e) => change('business_age')(e.currentTarget.value)} error={errors.business_age} />
+        <Select
+          label={t('business.type')}
+          placeholder={t('common.select')}
+          options={(types ?? []).map((type) => ({ value: type, label: type }))}
+          value={values.business_type}
+          onChange={(e) => change('business_type')(e.currentTarget.value)}
+          error={errors.business_type}
+        />
+        {values.business_type === OTHER_BUSINESS_TYPE && (
+          <TextField
+            label={t('business.typeOther')}
+            value={values.business_type_other}
+            onChange={change('business_type_other')}
+            error={errors.business_type_other}
+            maxLength={BUSINESS_LIMITS.typeOther}
+            tidyOnBlur
+          />
+        )}
+        <Select
+          label={t('business.sales')}
+          placeholder={t('common.select')}
+          options={(ranges ?? []).map((range) => ({ value: String(range.id), label: range.range_description }))}
+          value={values.sales_average_range_id}
+          onChange={(e) => change('sales_average_range_id')(e.currentTarget.value)}
+          error={errors.sales_average_range_id}
+        />
+        <Button type="submit">{t('common.continue')}</Button>
+      </form>
+    </Page>
+  );
+}

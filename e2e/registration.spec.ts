@@ -1,0 +1,147 @@
+import { cedulaCheckDigit } from '@provee/domain';
+import type { Page } from '@playwright/test';
+import { expect, expectAccessible, screenshot, test } from './fixtures.js';
+import { proveWithSms, uniquePhone } from './helpers.js';
+
+function cedula(valid = true): string {
+  const ten = String(Math.floor(Math.random() * 1e10)).padStart(10, '0');
+  const digit = valid ? cedulaCheckDigit(ten) : (cedulaCheckDigit(ten) + 1) % 10;
+  return `${ten}${digit}`;
+}
+
+const error = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
+
+async function fillAboutYou(page: Page) {
+  await page.getByLabel('Nombres').fill('María José');
+  await page.getByLabel('Apellido paterno').fill('Peña');
+  await page.getByLabel('Apellido materno (opcional)').fill('Núñez');
+  await page.getByLabel('Mes').selectOption({ label: 'Febrero' });
+  await page.getByLabel('Día').selectOption('28');
+  await page.getByLabel('Año').selectOption('1985');
+  await page.getByLabel('¿Cuánto tiempo llevas viviendo en tu domicilio actual?').selectOption({ label: '4 o más años' });
+  await page.getByLabel('Estado civil').selectOption({ label: 'Casado(a)' });
+}
+
+test.describe('shopkeeper registration', () => {
+  test('a new shopkeeper goes from /home to send-nip through the five screens', async ({ page }) => {
+    test.setTimeout(60_000);
+    const phone = uniquePhone();
+    await proveWithSms(page, phone);
+    await expect(page).toHaveURL(new RegExp(`/${phone}/about-you$`));
+
+    // 1. Sobre ti — a wrong name shows the SPEC message; a reload keeps what was typed.
+    await expect(page.getByRole('heading', { name: 'Sobre ti' })).toBeVisible();
+    await expect(page.getByText('Paso 1/3 Registro')).toBeVisible();
+    await fillAboutYou(page);
+    await page.getByLabel('Nombres').fill('Ju4n');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(error(page, '* El formato del nombre es inválido, solo se aceptan letras y espacios')).toBeVisible();
+    await screenshot(page, 'about-you-error');
+    await expectAccessible(page);
+    await page.getByLabel('Nombres').fill('  María   José ');
+    await page.getByLabel('Apellido paterno').focus();
+    await expect(page.getByLabel('Nombres')).toHaveValue('María José');
+    await page.reload();
+    await expect(page.getByLabel('Nombres')).toHaveValue('María José');
+    await expect(page.getByLabel('Año')).toHaveValue('1985');
+    await expect(page.getByLabel('Estado civil')).toHaveValue('MARRIED');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+
+    // 2. Cédula — a wrong check digit is refused under the field.
+    await expect(page).toHaveURL(/\/additional-data$/);
+    await expect(page.getByRole('heading', { name: 'Confirma que tu Cédula / RNC sea correcto' })).toBeVisible();
+    const taxId = page.getByRole('textbox', { name: 'Cédula / RNC' });
+    const confirm = page.getByRole('checkbox', { name: 'Mi Cédula / RNC es correcto' });
+    await taxId.fill(cedula(false));
+    await expect(taxId).toHaveValue(/^\d{3}-\d{7}-\d$/);
+    await expect(page.getByText('13 de 13 caracteres')).toBeVisible();
+    await confirm.check();
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(error(page, '* El Cédula / RNC no es válido, revísalo.')).toBeVisible();
+    await screenshot(page, 'additional-data-error');
+    await expectAccessible(page);
+    await taxId.fill(cedula());
+    await expect(confirm).not.toBeChecked();
+    await confirm.check();
+    await page.getByRole('button', { name: 'Continuar' }).click();
+
+    // 3. Address search over the imported ONE catalogue.
+    await expect(page).toHaveURL(/\/search-address$/);
+    const search = page.getByRole('combobox', { name: 'Dirección del negocio' });
+    await search.fill('mata hambre');
+    const option = page.getByRole('option', { name: 'Mata Hambre, Santo Domingo de Guzmán, Distrito Nacional' });
+    await expect(option).toBeVisible();
+    await screenshot(page, 'search-address');
+    await expectAccessible(page);
+    await option.click();
+    await page.getByRole('button', { name: 'Continuar' }).click();
+
+    // 4. Address form, prefilled; the exterior number is required.
+    await expect(page).toHaveURL(/\/about-living\?/);
+    await expect(page.getByLabel('Provincia')).toHaveValue(/\d+/);
+    await expect(page.getByLabel('Sector').locator('option:checked')).toHaveText('Mata Hambre');
+    await expect(page.getByLabel('Municipio').locator('option:checked')).toHaveText('Santo Domingo de Guzmán');
+    await page.getByLabel('Calle').fill('Calle Respaldo Los Robles');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(error(page, '* Ingresa el número exterior !')).toBeVisible();
+    await screenshot(page, 'about-living-error');
+    await expectAccessible(page);
+    await page.getByLabel('Número exterior').fill('12');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+
+    // 5. Negocio — the business type is required.
+    await expect(page).toHaveURL(/\/more-about$/);
+    await page.getByLabel('Nombre del negocio').fill('Colmado La Esquina');
+    await page.getByLabel('¿Cuánto tiempo tiene tu negocio?').selectOption('3');
+    await page.getByLabel('Ventas promedio por semana').selectOption({ index: 3 });
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(error(page, '* Selecciona el giro de tu negocio !')).toBeVisible();
+    await page.getByLabel('Giro del negocio').selectOption('Otros');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(error(page, '* Escribe a qué se dedica tu negocio !')).toBeVisible();
+    await screenshot(page, 'more-about-error');
+    await expectAccessible(page);
+    await page.getByLabel('¿A qué se dedica tu negocio?').fill('Venta de frutas');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+
+    await expect(page).toHaveURL(new RegExp(`/${phone}/[0-9a-f-]{36}/send-nip$`));
+  });
+
+  test('a refused call keeps what was typed', async ({ page }) => {
+    const phone = uniquePhone();
+    await proveWithSms(page, phone);
+    await expect(page).toHaveURL(new RegExp(`/${phone}/about-you$`));
+    await fillAboutYou(page);
+    await page.route('**/api/v2/users', (route) => route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ code: 'RATE_LIMITED', message: 'too many', readable_message: 'Hiciste demasiados intentos. Espera un momento e intenta de nuevo.' }) }));
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    const dialog = page.getByRole('dialog', { name: '¡Parece que hubo un error!' });
+    await expect(dialog).toContainText('Hiciste demasiados intentos. Espera un momento e intenta de nuevo.');
+    await dialog.getByRole('button', { name: 'Entendido' }).click();
+    await expect(page.getByLabel('Nombres')).toHaveValue('María José');
+    await expect(page.getByLabel('Estado civil')).toHaveValue('MARRIED');
+    await page.unroute('**/api/v2/users');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(page).toHaveURL(/\/additional-data$/);
+  });
+
+  test('an address outside the served municipalities ends on /rejected-location', async ({ page }) => {
+    const phone = uniquePhone();
+    await proveWithSms(page, phone);
+    await fillAboutYou(page);
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page.getByRole('textbox', { name: 'Cédula / RNC' }).fill(cedula());
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page.getByRole('combobox').fill('los heroes bonao');
+    await page.getByRole('option').first().click();
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page.getByLabel('Calle').fill('Calle Duarte');
+    await page.getByLabel('Número exterior').fill('5');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(page).toHaveURL(/\/rejected-location$/);
+    await expect(page.getByRole('heading', { name: 'Aún no llegamos a tu zona' })).toBeVisible();
+    await screenshot(page, 'rejected-location');
+    await expectAccessible(page);
+    await expect(page.getByRole('button', { name: 'Finalizar' })).toBeVisible();
+  });
+});
