@@ -18,6 +18,10 @@ import { registerSpa } from './plugins/external/spa.js';
 import { createFieldCipher } from './crypto.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
+import { creditRoutes } from './modules/credit/credit.routes.js';
+import { startBureauWorker } from './modules/credit/bureau-worker.js';
+import { loadPolicy, type CreditPolicy } from './modules/credit/policy.js';
+import { createBureau, type BureauProvider } from './providers/bureau/index.js';
 import { registrationRoutes } from './modules/registration/registration.routes.js';
 import { createAddressSearch, type AddressSearchProvider } from './providers/places/index.js';
 import { clientErrorRoutes } from './modules/client-errors/client-errors.routes.js';
@@ -40,6 +44,8 @@ export interface BuildOptions {
   clock?: Clock;
   sms?: SmsProvider;
   places?: AddressSearchProvider;
+  policy?: CreditPolicy;
+  bureau?: BureauProvider;
 }
 
 /** Builds the whole product around an open database: SPA at /, registration API at /api, operations at /ops. */
@@ -71,6 +77,8 @@ export async function buildApp(config: Config, database: Database, options: Buil
   app.decorate('places', options.places ?? createAddressSearch(config, database.db));
   const encryptionKey = config.DATA_ENCRYPTION_KEY ? Buffer.from(config.DATA_ENCRYPTION_KEY, 'base64') : secrets.key('data-encryption');
   app.decorate('cipher', createFieldCipher(encryptionKey, secrets.key('lookup-hash')));
+  app.decorate('policy', options.policy ?? loadPolicy(config.CREDIT_POLICY_FILE));
+  app.decorate('bureau', options.bureau ?? createBureau(config));
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -90,6 +98,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
       await api.register(clientErrorRoutes);
       await api.register(catalogRoutes);
       await api.register(registrationRoutes);
+      await api.register(creditRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api' },
@@ -104,6 +113,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
   );
 
   if (config.NODE_ENV !== 'production') await app.register(devRoutes, { prefix: '/dev' });
+  startBureauWorker(app);
 
   const spa = await registerSpa(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST_DIR, publicConfig(config));
   app.setNotFoundHandler((request, reply) => {

@@ -57,9 +57,18 @@ const envSchema = z.object({
   ADDRESS_PROVIDER: z.enum(['catalog', 'google']).default('catalog'),
   GOOGLE_PLACES_API_KEY: z.string().min(1).optional(),
   GOOGLE_PLACES_API_URL: z.url().default('https://maps.googleapis.com'),
-  POLICY_MIN_AGE: z.coerce.number().int().min(18).max(99).default(18),
-  POLICY_MIN_BUSINESS_AGE_YEARS: z.coerce.number().int().min(1).max(4).default(1),
-  POLICY_MIN_SALES_RANGE: z.coerce.number().int().min(1).max(10).default(1),
+  CREDIT_POLICY_FILE: z.string().min(1).optional(),
+  LENDER_NAME: z.string().min(1).optional(),
+  NIP_PREFILL: bool.default(false),
+  BUREAU_LATENCY_MS: z.coerce.number().int().min(0).max(120_000).default(300),
+  BUREAU_SLOW_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
+  BUREAU_SYNC_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(4_000),
+  BUREAU_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+  BUREAU_RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
+  BUREAU_RETRY_MAX_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
+  BUREAU_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
+  BUREAU_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
+  ADVISOR_VIDEO_URL: z.url().optional(),
 
   WEB_LEAD_API_KEY: z.string().min(8).default('provee-web-lead-key'),
   IP_LOOKUP_URL: z.string().min(1).default('/api/v1/ip'),
@@ -86,6 +95,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
     if (!config.OPS_API_KEY) problems.push('OPS_API_KEY: es obligatoria en producción');
     if (!config.APP_SECRET) problems.push('APP_SECRET: es obligatoria en producción');
     if (config.ENABLE_TEST_FACTORIES) problems.push('ENABLE_TEST_FACTORIES: no se permite en producción');
+    if (config.NIP_PREFILL) problems.push('NIP_PREFILL: no se permite en producción');
   }
   if (config.ADDRESS_PROVIDER === 'google' && !config.GOOGLE_PLACES_API_KEY) {
     problems.push('GOOGLE_PLACES_API_KEY: es obligatoria con ADDRESS_PROVIDER=google');
@@ -100,6 +110,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
   }
   return {
     ...config,
+    LENDER_NAME: config.LENDER_NAME ?? config.APP_NAME,
     // Outside production a fixed key keeps the operations API usable on a fresh clone.
     OPS_API_KEY: config.OPS_API_KEY ?? 'provee-dev-ops-key-not-for-production',
   };

@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { prepareDatabase } from './db/prepare.js';
+import { PolicyError } from './modules/credit/policy.js';
 
 async function main(): Promise<void> {
   let config;
@@ -35,6 +36,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if (error instanceof PolicyError) {
+    console.error(error.message);
+    process.exit(1);
+  }
   console.error('No se pudo iniciar el servidor:', error);
   process.exit(1);
 });

@@ -4,6 +4,8 @@ import type { Config } from './config.js';
 import type { FieldCipher } from './crypto.js';
 import type { Database, Db } from './db/client.js';
 import type { TokenService } from './modules/auth/tokens.js';
+import type { CreditPolicy } from './modules/credit/policy.js';
+import type { BureauProvider } from './providers/bureau/index.js';
 import type { AddressSearchProvider } from './providers/places/index.js';
 import type { ReverseOtpProvider } from './providers/reverse-otp/index.js';
 import type { SmsProvider } from './providers/sms/index.js';
@@ -32,6 +34,8 @@ declare module 'fastify' {
     reverseOtp: ReverseOtpProvider & { sign?: (rawBody: string) => string };
     places: AddressSearchProvider;
     cipher: FieldCipher;
+    policy: CreditPolicy;
+    bureau: BureauProvider;
   }
   interface FastifyContextConfig {
     /** Operations routes the web app may call with its public key (plus the user's token). */

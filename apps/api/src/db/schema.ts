@@ -46,6 +46,9 @@ export const users = pgTable('users', {
   taxIdEncrypted: text('tax_id_encrypted'),
   /** Keyed hash of the tax id, for exact lookups without decrypting; one application per person. */
   taxIdHash: text('tax_id_hash').unique(),
+  /** scrypt (OWASP parameters), see modules/credit/password.ts. */
+  passwordHash: text('password_hash'),
+  passwordSetAt: timestamp('password_set_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
@@ -259,3 +262,83 @@ export const catalogSalesRanges = pgTable(
   },
   (table) => [uniqueIndex('catalog_sales_ranges_position').on(table.country, table.position)],
 );
+
+/**
+ * The bureau-query authorisation, provable years later: the exact text shown, its hash and
+ * version, when, from where, with the PIN verified, and the folio the bureau is queried under.
+ * Append-only: triggers refuse UPDATE and DELETE (migration 0005).
+ */
+export const bureauConsents = pgTable(
+  'bureau_consents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    personType: text('person_type').notNull(),
+    consentText: text('consent_text').notNull(),
+    consentTextSha256: text('consent_text_sha256').notNull(),
+    consentVersion: text('consent_version').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    ip: text('ip').notNull(),
+    userAgent: text('user_agent'),
+    pinVerified: boolean('pin_verified').notNull(),
+    bureauFolio: text('bureau_folio').notNull().unique(),
+    authorizedUntil: timestamp('authorized_until', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('bureau_consents_user_idx').on(table.userId, table.createdAt)],
+);
+
+/** One bureau query per consent, retried in the background with back-off until it answers. */
+export const bureauQueries = pgTable(
+  'bureau_queries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    consentId: uuid('consent_id')
+      .notNull()
+      .unique()
+      .references(() => bureauConsents.id),
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    report: jsonb('report').$type<Record<string, unknown>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('bureau_queries_due_idx').on(table.status, table.nextAttemptAt)],
+);
+
+/** Every credit decision with what it was made from, so an analyst can tell why. Append-only. */
+export const creditDecisions = pgTable('credit_decisions', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id),
+  consentId: uuid('consent_id')
+    .notNull()
+    .unique()
+    .references(() => bureauConsents.id),
+  policyVersion: text('policy_version').notNull(),
+  inputs: jsonb('inputs').$type<Record<string, unknown>>().notNull(),
+  rules: jsonb('rules').$type<{ rule: string; passed: boolean; value: unknown; threshold: unknown }[]>().notNull(),
+  result: text('result').notNull(),
+  amount: integer('amount').notNull(),
+  currency: text('currency').notNull(),
+  bureauReportFolio: text('bureau_report_folio'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
+/** How the shopkeeper chose to continue with an advisor (SPEC §4). */
+export const advisorEvents = pgTable('advisor_events', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id),
+  contactType: text('contact_type').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});

@@ -75,6 +75,9 @@ export async function createTestApp(
     LOG_LEVEL: 'info',
     WEB_DIST_DIR: '/nonexistent',
     APP_SECRET: 'test-secret-test-secret-test-secret-0123',
+    // Tests drive the bureau retries by hand (processDueBureauQueries) on their own clock.
+    BUREAU_WORKER_INTERVAL_MS: '0',
+    BUREAU_LATENCY_MS: '0',
     ...env,
   });
   const app = await buildApp(config, database, { ...options, logStream });

@@ -4,3 +4,4 @@ export * from './forms.js';
 export * from './names.js';
 export * from './options.js';
 export * from './rfc.js';
+export * from './password.js';

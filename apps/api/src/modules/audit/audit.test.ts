@@ -88,7 +88,7 @@ describe('audit trail', () => {
   });
 });
 
-describe('no code path changes the audit trail', () => {
+describe('no code path changes the evidence (audit trail, consents, decisions)', () => {
   function sourceFiles(dir: string): string[] {
     return readdirSync(dir).flatMap((name) => {
       const path = join(dir, name);
@@ -97,10 +97,14 @@ describe('no code path changes the audit trail', () => {
     });
   }
 
-  it('no source file updates or deletes audit_events', () => {
+  it.each([
+    ['auditEvents', 'audit_events'],
+    ['bureauConsents', 'bureau_consents'],
+    ['creditDecisions', 'credit_decisions'],
+  ])('no source file updates or deletes %s', (table, sqlName) => {
     const offenders = sourceFiles(join(API_ROOT, 'src')).filter((file) => {
       const text = readFileSync(file, 'utf8');
-      return /\.(update|delete)\(\s*auditEvents\b/.test(text) || /(update|delete\s+from|truncate)\s+"?audit_events/i.test(text);
+      return new RegExp(`\\.(update|delete)\\(\\s*${table}\\b`).test(text) || new RegExp(`(update|delete\\s+from|truncate)\\s+"?${sqlName}`, 'i').test(text);
     });
     expect(offenders).toEqual([]);
   });

@@ -1,7 +1,6 @@
-import { toE164 } from '@provee/domain';
 import { z } from 'zod';
-import { avals, users } from '../../db/schema.js';
 import type { App } from '../../types.js';
+import { seedApplication } from './application-factory.js';
 
 /** Seeds data for end-to-end tests (ENABLE_TEST_FACTORIES=true; refused in production). */
 export async function testFactoryRoutes(app: App): Promise<void> {
@@ -15,21 +14,19 @@ export async function testFactoryRoutes(app: App): Promise<void> {
           next_step: z.string().min(1).max(40),
           status: z.string().min(1).max(40).default('IN_PROGRESS'),
           avals: z.array(z.object({ aval_type: z.enum(['PARTNER', 'COLLATERAL']), phone: z.string().regex(/^\d{10}$/).nullable() })).default([]),
+          complete: z.object({ tax_id: z.string().min(8).max(13), dob: z.string().optional() }).optional(),
         }),
       },
     },
     async (request, reply) => {
       const { body } = request;
-      const country = app.config.COUNTRY;
-      const [user] = await app.db
-        .insert(users)
-        .values({ phoneE164: toE164(country, body.phone_number), nextStep: body.next_step, status: body.status })
-        .returning({ id: users.id });
-      if (body.avals.length > 0) {
-        await app.db.insert(avals).values(
-          body.avals.map((aval) => ({ userId: user!.id, avalType: aval.aval_type, phoneE164: aval.phone ? toE164(country, aval.phone) : null })),
-        );
-      }
+      const user = await seedApplication(app, {
+        phone: body.phone_number,
+        nextStep: body.next_step,
+        status: body.status,
+        avals: body.avals.map((aval) => ({ avalType: aval.aval_type, phone: aval.phone })),
+        complete: body.complete ? { taxId: body.complete.tax_id, dob: body.complete.dob } : undefined,
+      });
       return reply.status(201).send({ data: { user_id: user!.id } });
     },
   );

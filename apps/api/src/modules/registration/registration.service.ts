@@ -68,8 +68,9 @@ export async function registerShopkeeper(app: FastifyInstance, phoneE164: string
 
   const country = getCountry(app.config.COUNTRY);
   const age = ageOn(data.dob, countryToday(country, app.clock()));
-  if (age < app.config.POLICY_MIN_AGE) {
-    await policyRefused(app, `phone:${phoneE164}`, 'min-age', { age, min_age: app.config.POLICY_MIN_AGE });
+  const { eligibility } = app.policy;
+  if (age < eligibility.min_age || age > eligibility.max_age) {
+    await policyRefused(app, `phone:${phoneE164}`, 'age', { age, min_age: eligibility.min_age, max_age: eligibility.max_age, policy_version: app.policy.version });
     throw notEligible('NOT_ELIGIBLE_AGE');
   }
 
@@ -193,11 +194,12 @@ export async function saveBusiness(app: FastifyInstance, user: UserRow, data: Bu
       types,
     ),
   );
+  const { eligibility } = app.policy;
   const refusal =
-    data.business_age < app.config.POLICY_MIN_BUSINESS_AGE_YEARS
-      ? { rule: 'min-business-age', code: 'NOT_ELIGIBLE_BUSINESS_AGE' }
-      : range!.position + 1 < app.config.POLICY_MIN_SALES_RANGE
-        ? { rule: 'min-sales-range', code: 'NOT_ELIGIBLE_SALES' }
+    data.business_age < eligibility.min_business_age_years
+      ? { rule: 'min_business_age_years', code: 'NOT_ELIGIBLE_BUSINESS_AGE' }
+      : range!.position + 1 < eligibility.min_sales_range
+        ? { rule: 'min_sales_range', code: 'NOT_ELIGIBLE_SALES' }
         : null;
   const row = {
     name: data.name.trim(),
@@ -217,7 +219,7 @@ export async function saveBusiness(app: FastifyInstance, user: UserRow, data: Bu
   });
   await stepSaved(app, user.id, 'ABOUT_STORE');
   if (refusal) {
-    await policyRefused(app, user.id, refusal.rule, { business_age: data.business_age, sales_range_position: range!.position + 1 });
+    await policyRefused(app, user.id, refusal.rule, { business_age: data.business_age, sales_range: range!.position + 1, policy_version: app.policy.version });
     throw notEligible(refusal.code);
   }
 }

@@ -1,4 +1,8 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { cedulaCheckDigit, generateRfc } from '@provee/domain';
+import defaultPolicy from '../credit/default-policy.json' with { type: 'json' };
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../audit/audit.service.js';
@@ -206,9 +210,16 @@ describe('shopkeeper registration', () => {
   });
 });
 
+/** A policy file with some eligibility rules changed (CREDIT_POLICY_FILE). */
+function policyFile(eligibility: Record<string, number>): string {
+  const file = join(tmpdir(), `policy-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify({ ...defaultPolicy, version: 'test', eligibility: { ...defaultPolicy.eligibility, ...eligibility } }));
+  return file;
+}
+
 describe('credit policy refusals (configurable)', () => {
-  it('POLICY_MIN_AGE=21 refuses a 20-year-old with 422', async () => {
-    const t = await createTestApp({ POLICY_MIN_AGE: '21' }, undefined, { clock: manualClock(new Date('2026-11-21T15:00:00Z')) });
+  it('min_age 21 refuses a 20-year-old with 422', async () => {
+    const t = await createTestApp({ CREDIT_POLICY_FILE: policyFile({ min_age: 21 }) }, undefined, { clock: manualClock(new Date('2026-11-21T15:00:00Z')) });
     try {
       const phone = createPhone();
       const token = await phoneToken(t.app, phone);
@@ -220,10 +231,10 @@ describe('credit policy refusals (configurable)', () => {
   });
 
   it.each([
-    ['POLICY_MIN_BUSINESS_AGE_YEARS', '2', { business_age: 1 }, 'NOT_ELIGIBLE_BUSINESS_AGE'],
-    ['POLICY_MIN_SALES_RANGE', '3', { rangeIndex: 1 }, 'NOT_ELIGIBLE_SALES'],
-  ])('%s=%s refuses the business with 422 and the application is rejected for good', async (name, value, change, code) => {
-    const t = await createTestApp({ [name]: value });
+    ['min_business_age_years', 2, { business_age: 1 }, 'NOT_ELIGIBLE_BUSINESS_AGE'],
+    ['min_sales_range', 3, { rangeIndex: 1 }, 'NOT_ELIGIBLE_SALES'],
+  ])('%s %i refuses the business with 422 and the application is rejected for good', async (name, value, change, code) => {
+    const t = await createTestApp({ CREDIT_POLICY_FILE: policyFile({ [name]: value }) });
     try {
       await t.app.db.execute(sql`insert into catalog_neighborhoods (municipality_id, code, name, search_text, name_key)
         select m.id, 'test-mata-hambre', 'Mata Hambre', ' mata hambre ', 'mata hambre'

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AppError, errorResponseSchema } from '../../errors.js';
 import type { App } from '../../types.js';
 import { requirePhoneAccess, requireUserAccess } from '../auth/auth.js';
+import { latestApprovedDecision } from '../credit/credit.service.js';
 import { parsePhone, phoneNumberSchema } from '../phone-proof/phone.js';
 import { findUserById, findUserByPhone, taxIdSuggestion, userResponse } from './users.service.js';
 
@@ -45,13 +46,28 @@ export async function userRoutes(app: App): Promise<void> {
         summary: 'Detalle del usuario (solo con su propio token)',
         security: [{ bearer: [] }],
         params: z.object({ id: z.uuid('Usuario inválido.'), type: z.enum(['SK']) }),
-        response: { 200: z.object({ data: userSchema.extend({ tax_id_suggestion: z.string().nullable() }) }), 401: errorResponseSchema, 403: errorResponseSchema },
+        response: {
+          200: z.object({
+            data: userSchema.extend({
+              tax_id_suggestion: z.string().nullable(),
+              pre_approval: z.object({ amount: z.number(), currency: z.string() }).nullable(),
+            }),
+          }),
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+        },
       },
     },
     async (request) => {
       const user = await findUserById(app.db, request.params.id);
       requireUserAccess(request, user);
-      return { data: { ...(await userResponse(app.db, country, user!)), tax_id_suggestion: taxIdSuggestion(app, user!) } };
+      return {
+        data: {
+          ...(await userResponse(app.db, country, user!)),
+          tax_id_suggestion: taxIdSuggestion(app, user!),
+          pre_approval: await latestApprovedDecision(app, user!.id),
+        },
+      };
     },
   );
 }

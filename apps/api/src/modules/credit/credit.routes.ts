@@ -1,0 +1,187 @@
+import { passwordErrors } from '@provee/domain';
+import { and, asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { advisorEvents, bureauConsents, users } from '../../db/schema.js';
+import { AppError, errorResponseSchema } from '../../errors.js';
+import type { App } from '../../types.js';
+import { requireUserAccess } from '../auth/auth.js';
+import { appendAuditEvent } from '../audit/audit.service.js';
+import { invalidFields } from '../registration/issues.js';
+import { findUserById } from '../users/users.service.js';
+import { confirmConsentNip, currentConsentText, sendConsentNip } from './credit.service.js';
+import { hashPassword } from './password.js';
+
+const userParams = z.object({ id: z.uuid('Usuario inválido.'), type: z.enum(['SK']) });
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 409: errorResponseSchema, 422: errorResponseSchema, 429: errorResponseSchema };
+const stepAnswer = z.object({ data: z.object({ user_id: z.string(), next_step: z.string(), status: z.string() }) });
+
+export async function creditRoutes(app: App): Promise<void> {
+  const ownedUser = async (request: Parameters<typeof requireUserAccess>[0], id: string) => {
+    const user = await findUserById(app.db, id);
+    requireUserAccess(request, user);
+    return user!;
+  };
+
+  app.get(
+    '/v1/consents/text',
+    {
+      schema: {
+        summary: 'Texto vigente de la autorización de consulta al buró',
+        response: { 200: z.object({ data: z.object({ version: z.string(), text: z.string(), sha256: z.string() }) }) },
+      },
+    },
+    async () => ({ data: currentConsentText(app) }),
+  );
+
+  app.post(
+    '/v1/users/:id/:type/nip',
+    {
+      schema: {
+        summary: 'Envía el NIP de consulta (4 dígitos) por SMS',
+        security: [{ bearer: [] }],
+        params: userParams,
+        response: {
+          200: z.object({ data: z.object({ expires_at: z.string(), resend_after_seconds: z.number(), default_nip: z.string().optional() }) }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const sent = await sendConsentNip(app, await ownedUser(request, request.params.id));
+      return {
+        data: {
+          expires_at: sent.expiresAt.toISOString(),
+          resend_after_seconds: sent.resendAfterSeconds,
+          ...(sent.defaultNip ? { default_nip: sent.defaultNip } : {}),
+        },
+      };
+    },
+  );
+
+  app.put(
+    '/v1/users/:id/:type/nip',
+    {
+      schema: {
+        summary: 'Confirma el NIP: registra la autorización y consulta el buró (422 si no es elegible)',
+        security: [{ bearer: [] }],
+        params: userParams,
+        body: z.object({ nip: z.string().regex(/^\d{4}$/, 'El NIP tiene 4 dígitos.'), consent_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() }),
+        response: { 200: stepAnswer, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await confirmConsentNip(app, await ownedUser(request, request.params.id), request.body.nip, {
+        ip: request.ip,
+        userAgent: request.headers['user-agent'],
+        shownSha256: request.body.consent_sha256,
+      });
+      if (user.status === 'REJECTED') {
+        throw new AppError(422, 'NOT_ELIGIBLE', 'not eligible', 'Por ahora tu negocio no cumple con los requisitos para el crédito.');
+      }
+      return { data: { user_id: user.id, next_step: user.nextStep, status: user.status } };
+    },
+  );
+
+  app.get(
+    '/v1/users/:id/:type/consents',
+    {
+      schema: {
+        summary: 'Autorizaciones de consulta al buró del usuario',
+        security: [{ bearer: [] }],
+        params: userParams,
+        response: {
+          200: z.object({
+            data: z.array(
+              z.object({
+                id: z.string(),
+                person_type: z.string(),
+                consent_version: z.string(),
+                consent_text: z.string(),
+                consent_text_sha256: z.string(),
+                created_at: z.string(),
+                ip: z.string(),
+                user_agent: z.string().nullable(),
+                pin_verified: z.boolean(),
+                bureau_folio: z.string(),
+                authorized_until: z.string(),
+              }),
+            ),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const user = await ownedUser(request, request.params.id);
+      const rows = await app.db.select().from(bureauConsents).where(eq(bureauConsents.userId, user.id)).orderBy(asc(bureauConsents.createdAt));
+      return {
+        data: rows.map((row) => ({
+          id: row.id,
+          person_type: row.personType,
+          consent_version: row.consentVersion,
+          consent_text: row.consentText,
+          consent_text_sha256: row.consentTextSha256,
+          created_at: row.createdAt.toISOString(),
+          ip: row.ip,
+          user_agent: row.userAgent,
+          pin_verified: row.pinVerified,
+          bureau_folio: row.bureauFolio,
+          authorized_until: row.authorizedUntil.toISOString(),
+        })),
+      };
+    },
+  );
+
+  app.put(
+    '/v1/users/:id/:type/password',
+    {
+      schema: {
+        summary: 'Crea la contraseña de 6 dígitos (después de la pre-aprobación)',
+        security: [{ bearer: [] }],
+        params: userParams,
+        body: z.object({ password: z.string().max(20), password_confirmation: z.string().max(20).optional() }),
+        response: { 200: stepAnswer, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await ownedUser(request, request.params.id);
+      if (user.nextStep !== 'PASSWORD' || user.status !== 'IN_PROGRESS') {
+        throw new AppError(409, 'STEP_NOT_CURRENT', 'step is not the current one', 'Este paso ya fue completado. Te llevamos a donde te quedaste.');
+      }
+      const { password, password_confirmation: confirmation = password } = request.body;
+      const found = passwordErrors(password, confirmation, {
+        dob: user.dobEncrypted ? app.cipher.decrypt(user.dobEncrypted) : undefined,
+        phone: user.phoneE164.slice(-10),
+      });
+      if (Object.keys(found).length > 0) throw invalidFields(found);
+      const hash = await hashPassword(password);
+      const now = app.clock();
+      await app.db
+        .update(users)
+        .set({ passwordHash: hash, passwordSetAt: now, nextStep: 'INVENTORY', updatedAt: now })
+        .where(and(eq(users.id, user.id), eq(users.nextStep, 'PASSWORD')));
+      await appendAuditEvent(app.db, { applicationId: user.id, actor: `user:${user.id}`, type: 'step.saved', payload: { step: 'PASSWORD' } });
+      return { data: { user_id: user.id, next_step: 'INVENTORY', status: user.status } };
+    },
+  );
+
+  app.post(
+    '/v1/users/:id/:type/advisor-events',
+    {
+      schema: {
+        summary: 'Cómo eligió continuar con un asesor',
+        security: [{ bearer: [] }],
+        params: userParams,
+        body: z.object({ contact_type: z.enum(['CALL_ADVISER', 'WITH_ADVISER', 'WHATSAPP_CHAT']) }),
+        response: { 201: z.object({ data: z.object({ contact_type: z.string(), created_at: z.string() }) }), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = await ownedUser(request, request.params.id);
+      const now = app.clock();
+      await app.db.insert(advisorEvents).values({ userId: user.id, contactType: request.body.contact_type, createdAt: now });
+      await appendAuditEvent(app.db, { applicationId: user.id, actor: `user:${user.id}`, type: 'advisor.contact', payload: { contact_type: request.body.contact_type } });
+      return reply.status(201).send({ data: { contact_type: request.body.contact_type, created_at: now.toISOString() } });
+    },
+  );
+}

@@ -1,0 +1,257 @@
+import { randomBytes } from 'node:crypto';
+import { ageOn, countryToday, getCountry } from '@provee/domain';
+import { and, desc, eq, lt, lte, or } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { bureauConsents, bureauQueries, businessAddresses, businesses, catalogMunicipalities, catalogSalesRanges, creditDecisions, users } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import { BureauError, type BureauReport } from '../../providers/bureau/index.js';
+import { appendAuditEvent } from '../audit/audit.service.js';
+import { consumeCode, issueCode } from '../one-time-codes/one-time-codes.service.js';
+import { sendSms } from '../phone-proof/code.service.js';
+import type { UserRow } from '../users/users.service.js';
+import { CONSENT_VERSION, CONSENT_YEARS, consentText, sha256 } from './consent-text.js';
+import { evaluate, type DecisionInputs } from './policy.js';
+
+const STEP_GONE = new AppError(409, 'STEP_NOT_CURRENT', 'step is not the current one', 'Este paso ya fue completado. Te llevamos a donde te quedaste.');
+
+export function currentConsentText(app: FastifyInstance) {
+  const text = consentText(app.config.LENDER_NAME);
+  return { version: CONSENT_VERSION, text, sha256: sha256(text) };
+}
+
+/** Sends the 4-digit consultation PIN; ACCOUNT_NIP becomes ACCOUNT_BUREAU (SPEC §2.2). */
+export async function sendConsentNip(app: FastifyInstance, user: UserRow) {
+  const canSend = user.status === 'IN_PROGRESS' && (user.nextStep === 'ACCOUNT_NIP' || user.nextStep === 'ACCOUNT_BUREAU');
+  if (!canSend) throw STEP_GONE;
+  const issued = await issueCode(app, { phoneE164: user.phoneE164, purpose: 'consent-nip' });
+  await sendSms(
+    app,
+    user.phoneE164,
+    `${issued.code} es tu NIP de consulta de ${app.config.APP_NAME}. Con él autorizas la consulta de tu historial crediticio. No lo compartas.`,
+  );
+  if (user.nextStep === 'ACCOUNT_NIP') {
+    await app.db.update(users).set({ nextStep: 'ACCOUNT_BUREAU', updatedAt: app.clock() }).where(and(eq(users.id, user.id), eq(users.nextStep, 'ACCOUNT_NIP')));
+  }
+  await appendAuditEvent(app.db, { applicationId: user.id, actor: `user:${user.id}`, type: 'consent.nip_sent', payload: {} });
+  return { ...issued, defaultNip: app.config.NIP_PREFILL ? issued.code : undefined };
+}
+
+export interface ConsentEvidence {
+  ip: string;
+  userAgent: string | undefined;
+  /** The hash of the text the screen showed; refused when the text changed meanwhile. */
+  shownSha256: string | undefined;
+}
+
+/**
+ * The PIN proves the consent. The consent row is written (with the folio the bureau will be asked
+ * under) before any bureau call; then one attempt runs while the shopkeeper waits a little, and
+ * the background worker takes over if the bureau is slow or down.
+ */
+export async function confirmConsentNip(app: FastifyInstance, user: UserRow, nip: string, evidence: ConsentEvidence): Promise<UserRow> {
+  if (user.nextStep !== 'ACCOUNT_BUREAU' || user.status !== 'IN_PROGRESS') throw STEP_GONE;
+  const consent = currentConsentText(app);
+  if (evidence.shownSha256 && evidence.shownSha256 !== consent.sha256) {
+    throw new AppError(409, 'CONSENT_TEXT_CHANGED', 'consent text changed', 'El texto de la autorización cambió. Recarga la página y léelo de nuevo.');
+  }
+  await consumeCode(app, { phoneE164: user.phoneE164, purpose: 'consent-nip', code: nip });
+
+  const now = app.clock();
+  const authorizedUntil = new Date(now);
+  authorizedUntil.setUTCFullYear(authorizedUntil.getUTCFullYear() + CONSENT_YEARS);
+  const folio = `PRV-${now.toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(5).toString('hex').toUpperCase()}`;
+  const queryId = await app.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(bureauConsents)
+      .values({
+        userId: user.id,
+        personType: 'titular',
+        consentText: consent.text,
+        consentTextSha256: consent.sha256,
+        consentVersion: consent.version,
+        createdAt: now,
+        ip: evidence.ip,
+        userAgent: evidence.userAgent?.slice(0, 400) ?? null,
+        pinVerified: true,
+        bureauFolio: folio,
+        authorizedUntil,
+      })
+      .returning({ id: bureauConsents.id });
+    const [query] = await tx
+      .insert(bureauQueries)
+      .values({ userId: user.id, consentId: row!.id, status: 'PENDING', nextAttemptAt: now, createdAt: now, updatedAt: now })
+      .returning({ id: bureauQueries.id });
+    await tx.update(users).set({ status: 'WAITING', updatedAt: now }).where(eq(users.id, user.id));
+    return query!.id;
+  });
+  await appendAuditEvent(app.db, {
+    applicationId: user.id,
+    actor: `user:${user.id}`,
+    type: 'consent.given',
+    payload: { folio, version: consent.version, sha256: consent.sha256, pin_verified: true },
+  });
+
+  const attempt = runBureauAttempt(app, queryId);
+  await Promise.race([attempt, new Promise((resolve) => setTimeout(resolve, app.config.BUREAU_SYNC_WAIT_MS))]);
+  const [latest] = await app.db.select().from(users).where(eq(users.id, user.id)).limit(1);
+  return latest!;
+}
+
+/**
+ * One try at the bureau for a due query. The claim (an UPDATE with a lease) makes sure two
+ * processes never query twice at once; a failure schedules the next try with back-off.
+ */
+export async function runBureauAttempt(app: FastifyInstance, queryId: string): Promise<void> {
+  const { config } = app;
+  const now = app.clock();
+  const [claimed] = await app.db
+    .update(bureauQueries)
+    .set({ status: 'RUNNING', lockedUntil: new Date(now.getTime() + config.BUREAU_TIMEOUT_MS + 5_000), updatedAt: now })
+    .where(
+      and(
+        eq(bureauQueries.id, queryId),
+        or(and(eq(bureauQueries.status, 'PENDING'), lte(bureauQueries.nextAttemptAt, now)), and(eq(bureauQueries.status, 'RUNNING'), lt(bureauQueries.lockedUntil, now))),
+      ),
+    )
+    .returning();
+  if (!claimed) return;
+  const attempt = claimed.attempts + 1;
+  try {
+    const subject = await bureauSubject(app, claimed.userId, claimed.consentId, attempt);
+    const report = await app.bureau.query(subject, AbortSignal.timeout(config.BUREAU_TIMEOUT_MS));
+    await decide(app, claimed.id, claimed.userId, claimed.consentId, attempt, report);
+  } catch (error) {
+    const exhausted = attempt >= config.BUREAU_MAX_ATTEMPTS;
+    const delay = Math.min(config.BUREAU_RETRY_MAX_MS, config.BUREAU_RETRY_BASE_MS * 2 ** (attempt - 1));
+    const message = error instanceof Error ? error.message : String(error);
+    const failedAt = app.clock();
+    await app.db
+      .update(bureauQueries)
+      .set({
+        status: exhausted ? 'FAILED' : 'PENDING',
+        attempts: attempt,
+        nextAttemptAt: new Date(failedAt.getTime() + delay),
+        lockedUntil: null,
+        lastError: message.slice(0, 500),
+        updatedAt: failedAt,
+      })
+      .where(eq(bureauQueries.id, claimed.id));
+    if (error instanceof BureauError) app.log.warn({ queryId, attempt, exhausted }, 'bureau query failed');
+    else app.log.error({ err: error, queryId, attempt }, 'bureau attempt failed unexpectedly');
+    if (exhausted) {
+      await appendAuditEvent(app.db, { applicationId: claimed.userId, actor: 'system', type: 'bureau.gave_up', payload: { query_id: claimed.id, attempts: attempt, last_error: message.slice(0, 200) } });
+    }
+  }
+}
+
+async function bureauSubject(app: FastifyInstance, userId: string, consentId: string, attempt: number) {
+  const [row] = await app.db
+    .select({ user: users, folio: bureauConsents.bureauFolio })
+    .from(users)
+    .innerJoin(bureauConsents, eq(bureauConsents.id, consentId))
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!row?.user.taxIdEncrypted || !row.user.dobEncrypted) throw new Error('application without tax id or birth date');
+  const { user } = row;
+  return {
+    country: app.config.COUNTRY,
+    taxId: app.cipher.decrypt(user.taxIdEncrypted!),
+    name: user.name ?? '',
+    lastname: user.lastname ?? '',
+    maternalLastname: user.maternalLastname,
+    dob: app.cipher.decrypt(user.dobEncrypted!),
+    consentFolio: row.folio,
+    attempt,
+  };
+}
+
+async function decisionInputs(app: FastifyInstance, userId: string, dob: string, report: BureauReport): Promise<DecisionInputs> {
+  const [row] = await app.db
+    .select({ city: businessAddresses.city, allowed: catalogMunicipalities.allowed, businessAge: businesses.businessAgeYears, salesPosition: catalogSalesRanges.position })
+    .from(users)
+    .leftJoin(businessAddresses, eq(businessAddresses.userId, users.id))
+    .leftJoin(catalogMunicipalities, eq(catalogMunicipalities.id, businessAddresses.municipalityId))
+    .leftJoin(businesses, eq(businesses.userId, users.id))
+    .leftJoin(catalogSalesRanges, eq(catalogSalesRanges.id, businesses.salesRangeId))
+    .where(eq(users.id, userId))
+    .limit(1);
+  return {
+    age: ageOn(dob, countryToday(getCountry(app.config.COUNTRY), app.clock())),
+    city: row?.city ?? '',
+    city_allowed: row?.allowed ?? false,
+    business_age_years: row?.businessAge ?? 0,
+    sales_range: (row?.salesPosition ?? -1) + 1,
+    score: report.score,
+    delinquencies: report.delinquencies,
+    open_accounts: report.open_accounts,
+    recent_inquiries: report.recent_inquiries,
+    thin_file: report.score === null,
+  };
+}
+
+/** The policy's decision, stored with its inputs and every rule's outcome; the application moves on. */
+async function decide(app: FastifyInstance, queryId: string, userId: string, consentId: string, attempt: number, report: BureauReport) {
+  const [user] = await app.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  const inputs = await decisionInputs(app, userId, app.cipher.decrypt(user!.dobEncrypted!), report);
+  const evaluation = evaluate(app.policy, inputs);
+  const currency = getCountry(app.config.COUNTRY).currency;
+  const now = app.clock();
+  const decisionId = await app.db.transaction(async (tx) => {
+    const [decision] = await tx
+      .insert(creditDecisions)
+      .values({
+        userId,
+        consentId,
+        policyVersion: app.policy.version,
+        inputs: { ...inputs },
+        rules: evaluation.rules,
+        result: evaluation.result,
+        amount: evaluation.amount,
+        currency,
+        bureauReportFolio: report.folio,
+        createdAt: now,
+      })
+      .onConflictDoNothing({ target: creditDecisions.consentId })
+      .returning({ id: creditDecisions.id });
+    await tx
+      .update(bureauQueries)
+      .set({ status: 'DONE', attempts: attempt, report: { ...report }, lockedUntil: null, lastError: null, updatedAt: now })
+      .where(eq(bureauQueries.id, queryId));
+    if (!decision) return null;
+    await tx
+      .update(users)
+      .set({ nextStep: 'PASSWORD', status: evaluation.result === 'APPROVED' ? 'IN_PROGRESS' : 'REJECTED', updatedAt: now })
+      .where(eq(users.id, userId));
+    return decision.id;
+  });
+  if (!decisionId) return;
+  await appendAuditEvent(app.db, {
+    applicationId: userId,
+    actor: 'system',
+    type: 'decision.made',
+    payload: { decision_id: decisionId, result: evaluation.result, amount: evaluation.amount, currency, policy_version: app.policy.version, bureau_report_folio: report.folio },
+  });
+}
+
+/** Queries whose next try is due (or whose runner died): what the background worker picks up. */
+export async function processDueBureauQueries(app: FastifyInstance, limit = 10): Promise<number> {
+  const now = app.clock();
+  const due = await app.db
+    .select({ id: bureauQueries.id })
+    .from(bureauQueries)
+    .where(or(and(eq(bureauQueries.status, 'PENDING'), lte(bureauQueries.nextAttemptAt, now)), and(eq(bureauQueries.status, 'RUNNING'), lt(bureauQueries.lockedUntil, now))))
+    .orderBy(bureauQueries.nextAttemptAt)
+    .limit(limit);
+  for (const { id } of due) await runBureauAttempt(app, id);
+  return due.length;
+}
+
+export async function latestApprovedDecision(app: FastifyInstance, userId: string) {
+  const [decision] = await app.db
+    .select({ amount: creditDecisions.amount, currency: creditDecisions.currency })
+    .from(creditDecisions)
+    .where(and(eq(creditDecisions.userId, userId), eq(creditDecisions.result, 'APPROVED')))
+    .orderBy(desc(creditDecisions.createdAt))
+    .limit(1);
+  return decision ?? null;
+}

@@ -1,0 +1,288 @@
+import { cedulaCheckDigit } from '@provee/domain';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bureauConsents, bureauQueries, creditDecisions } from '../../db/schema.js';
+import type { BureauProvider } from '../../providers/bureau/index.js';
+import { createBureauSimulator } from '../../providers/bureau/simulator.js';
+import { createApplication } from '../../test/factories.js';
+import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+import { verifyPassword } from './password.js';
+import { processDueBureauQueries } from './credit.service.js';
+
+/** A valid cédula from its first ten digits (the simulator's test identities are 99900000NN). */
+function cedula(ten: string): string {
+  return `${ten}${cedulaCheckDigit(ten)}`;
+}
+const randomTen = () => `4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
+const IDENTITY = { strong: '9990000001', delinquent: '9990000002', thin: '9990000003', slow: '9990000004', failing: '9990000005' };
+
+describe('consent PIN, bureau and decision', () => {
+  const clock = manualClock(new Date('2026-11-21T15:00:00Z'));
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '1000', BUREAU_SLOW_MS: '1500' }, undefined, { clock });
+  });
+  afterAll(() => t.close());
+
+  const userToken = (user: { id: string; phone: string }) => t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` }).token;
+  const call = (method: 'GET' | 'POST' | 'PUT', user: { id: string; phone: string }, path: string, payload?: object) =>
+    t.app.inject({ method, url: `/api/v1/users/${user.id}/SK${path}`, headers: { authorization: `Bearer ${userToken(user)}` }, ...(payload ? { payload } : {}) });
+
+  /** Through the PIN: sent, read from the outbox, confirmed. */
+  const consent = async (taxTen: string) => {
+    const user = await createApplication(t.app, { taxId: cedula(taxTen) });
+    expect((await call('POST', user, '/nip')).statusCode).toBe(200);
+    const res = await call('PUT', user, '/nip', { nip: await lastSmsCode4(user.phone) });
+    return { user, res };
+  };
+  const lastSmsCode4 = async (phone: string) => {
+    const outbox = (await t.app.inject({ method: 'GET', url: `/dev/outbox.json?to=%2B1${phone}` })).json();
+    return /\b(\d{4})\b/.exec(outbox.messages[0].body)![1]!;
+  };
+
+  it('sends a 4-digit PIN by SMS; the step becomes ACCOUNT_BUREAU; NIP_PREFILL answers it', async () => {
+    const user = await createApplication(t.app, { taxId: cedula(randomTen()) });
+    const res = await call('POST', user, '/nip');
+    expect(res.statusCode).toBe(200);
+    const pin = await lastSmsCode4(user.phone);
+    expect(res.json().data).toMatchObject({ resend_after_seconds: 60, default_nip: pin });
+    const detail = await call('GET', user, '');
+    expect(detail.json().data).toMatchObject({ next_step: 'ACCOUNT_BUREAU', status: 'IN_PROGRESS' });
+    // A second PIN no sooner than 60 s.
+    expect((await call('POST', user, '/nip')).statusCode).toBe(429);
+  });
+
+  it('without NIP_PREFILL the PIN is never in the answer', async () => {
+    const other = await createTestApp();
+    try {
+      const user = await createApplication(other.app, { taxId: cedula(randomTen()) });
+      const { token } = other.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` });
+      const res = await other.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: { authorization: `Bearer ${token}` } });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data.default_nip).toBeUndefined();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a wrong PIN is refused; after 5 wrong tries even the right one', async () => {
+    const user = await createApplication(t.app, { taxId: cedula(randomTen()) });
+    await call('POST', user, '/nip');
+    const pin = await lastSmsCode4(user.phone);
+    const wrong = pin === '0000' ? '1111' : '0000';
+    const first = await call('PUT', user, '/nip', { nip: wrong });
+    expect(first.statusCode).toBe(400);
+    expect(first.json().readable_message).toBe('El NIP no es correcto. Te quedan 4 intentos.');
+    for (let i = 0; i < 4; i++) await call('PUT', user, '/nip', { nip: wrong });
+    expect((await call('PUT', user, '/nip', { nip: pin })).statusCode).toBe(429);
+    expect((await t.app.db.select().from(bureauConsents).where(eq(bureauConsents.userId, user.id)))).toHaveLength(0);
+  });
+
+  it('a clean report is approved for 10,000 DOP: consent, decision and pre-approval recorded', async () => {
+    const { user, res } = await consent(randomTen());
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ next_step: 'PASSWORD', status: 'IN_PROGRESS' });
+
+    const consents = (await call('GET', user, '/consents')).json().data;
+    expect(consents).toHaveLength(1);
+    const [row] = consents;
+    expect(row.consent_text).toMatch(/^Por este medio autorizo expresamente a Provee/);
+    expect(row.consent_text_sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(row).toMatchObject({ person_type: 'titular', pin_verified: true, consent_version: '2026-11-01', bureau_folio: expect.stringMatching(/^PRV-20261121-/) });
+    expect(row.authorized_until).toBe('2029-11-21T15:00:00.000Z');
+
+    const [decision] = await t.app.db.select().from(creditDecisions).where(eq(creditDecisions.userId, user.id));
+    expect(decision).toMatchObject({ result: 'APPROVED', amount: 10_000, currency: 'DOP', policyVersion: '2026-11-01', consentId: row.id });
+    expect(decision!.inputs).toMatchObject({ age: 41, city_allowed: true, business_age_years: 3, sales_range: 3, delinquencies: 0 });
+    expect(decision!.rules.every((rule) => rule.passed)).toBe(true);
+    expect((await call('GET', user, '')).json().data.pre_approval).toEqual({ amount: 10_000, currency: 'DOP' });
+  });
+
+  it('test identity "strong" is approved with a score of 780', async () => {
+    const { user, res } = await consent(IDENTITY.strong);
+    expect(res.statusCode).toBe(200);
+    const [query] = await t.app.db.select().from(bureauQueries).where(eq(bureauQueries.userId, user.id));
+    expect(query!.report).toMatchObject({ score: 780, delinquencies: 0 });
+  });
+
+  it('test identity "delinquent" is rejected: 422, status REJECTED, the failed rules recorded', async () => {
+    const { user, res } = await consent(IDENTITY.delinquent);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().code).toBe('NOT_ELIGIBLE');
+    expect((await call('GET', user, '')).json().data).toMatchObject({ next_step: 'PASSWORD', status: 'REJECTED', pre_approval: null });
+    const [decision] = await t.app.db.select().from(creditDecisions).where(eq(creditDecisions.userId, user.id));
+    expect(decision!.result).toBe('REJECTED');
+    expect(decision!.rules.filter((rule) => !rule.passed).map((rule) => rule.rule)).toEqual(['min_score', 'max_delinquencies']);
+  });
+
+  it('test identity "thin file" gets no score and the default policy approves it', async () => {
+    const { user, res } = await consent(IDENTITY.thin);
+    expect(res.statusCode).toBe(200);
+    const [decision] = await t.app.db.select().from(creditDecisions).where(eq(creditDecisions.userId, user.id));
+    expect(decision!.inputs).toMatchObject({ score: null, thin_file: true });
+    expect(decision!.result).toBe('APPROVED');
+  });
+
+  it('test identity "slow": the answer is WAITING, and the decision lands when the bureau answers', async () => {
+    const { user, res } = await consent(IDENTITY.slow);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data).toMatchObject({ next_step: 'ACCOUNT_BUREAU', status: 'WAITING' });
+    await expect.poll(async () => (await call('GET', user, '')).json().data.status, { timeout: 5_000 }).toBe('IN_PROGRESS');
+    expect((await call('GET', user, '')).json().data.next_step).toBe('PASSWORD');
+  });
+
+  it('test identity "failing": WAITING, retried with back-off, the decision recorded by the retry', async () => {
+    const { user, res } = await consent(IDENTITY.failing);
+    expect(res.json().data.status).toBe('WAITING');
+    const query = async () => (await t.app.db.select().from(bureauQueries).where(eq(bureauQueries.userId, user.id)))[0]!;
+    let row = await query();
+    expect(row).toMatchObject({ status: 'PENDING', attempts: 1 });
+    expect(row.nextAttemptAt.getTime() - clock().getTime()).toBe(5_000);
+    // Not due yet: nothing happens.
+    clock.advance(4);
+    await processDueBureauQueries(t.app);
+    expect((await query()).attempts).toBe(1);
+    // Second and third tries fail, 10 s then 20 s apart.
+    clock.advance(1);
+    await processDueBureauQueries(t.app);
+    row = await query();
+    expect(row).toMatchObject({ status: 'PENDING', attempts: 2 });
+    expect(row.nextAttemptAt.getTime() - clock().getTime()).toBe(10_000);
+    clock.advance(10);
+    await processDueBureauQueries(t.app);
+    expect((await query()).attempts).toBe(3);
+    clock.advance(20);
+    await processDueBureauQueries(t.app);
+    expect(await query()).toMatchObject({ status: 'DONE', attempts: 4 });
+    expect((await call('GET', user, '')).json().data).toMatchObject({ next_step: 'PASSWORD', status: 'IN_PROGRESS' });
+  });
+
+  it('the PIN is refused at another step (409) and for another user (403)', async () => {
+    const user = await createApplication(t.app, { taxId: cedula(randomTen()), nextStep: 'ABOUT_STORE' });
+    expect((await call('POST', user, '/nip')).statusCode).toBe(409);
+    const other = await createApplication(t.app, { taxId: cedula(randomTen()) });
+    const { token } = t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` });
+    expect((await t.app.inject({ method: 'POST', url: `/api/v1/users/${other.id}/SK/nip`, headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(403);
+  });
+
+  it('a consent text that changed since the screen showed it is refused (409)', async () => {
+    const user = await createApplication(t.app, { taxId: cedula(randomTen()) });
+    await call('POST', user, '/nip');
+    const res = await call('PUT', user, '/nip', { nip: await lastSmsCode4(user.phone), consent_sha256: '0'.repeat(64) });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().code).toBe('CONSENT_TEXT_CHANGED');
+  });
+
+  it('GET /v1/consents/text serves the text with its version and hash', async () => {
+    const { data } = (await t.app.inject({ method: 'GET', url: '/api/v1/consents/text' })).json();
+    expect(data.version).toBe('2026-11-01');
+    expect(data.text).toContain('3 años');
+    const user = await createApplication(t.app, { taxId: cedula(randomTen()) });
+    await call('POST', user, '/nip');
+    expect((await call('PUT', user, '/nip', { nip: await lastSmsCode4(user.phone), consent_sha256: data.sha256 })).statusCode).toBe(200);
+  });
+});
+
+describe('consent evidence', () => {
+  it('the consent row exists before any bureau call', async () => {
+    const seen: number[] = [];
+    let t!: TestApp;
+    const simulator = createBureauSimulator({ latencyMs: 0, slowMs: 0 });
+    const watching: BureauProvider = {
+      name: 'watching',
+      async query(subject, signal) {
+        const rows = await t.app.db.select().from(bureauConsents).where(eq(bureauConsents.bureauFolio, subject.consentFolio));
+        seen.push(rows.length);
+        return simulator.query(subject, signal);
+      },
+    };
+    t = await createTestApp({}, undefined, { bureau: watching });
+    try {
+      const user = await createApplication(t.app, { taxId: cedula(randomTen()) });
+      const { token } = t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` });
+      const auth = { authorization: `Bearer ${token}` };
+      await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth });
+      const outbox = (await t.app.inject({ method: 'GET', url: `/dev/outbox.json?to=%2B1${user.phone}` })).json();
+      const pin = /\b(\d{4})\b/.exec(outbox.messages[0].body)![1];
+      expect((await t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth, payload: { nip: pin } })).statusCode).toBe(200);
+      expect(seen).toEqual([1]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('the database refuses to change or remove a consent or a decision', async () => {
+    const t = await createTestApp();
+    try {
+      const user = await createApplication(t.app, { taxId: cedula(randomTen()), nextStep: 'ACCOUNT_BUREAU' });
+      const now = new Date();
+      const [row] = await t.app.db
+        .insert(bureauConsents)
+        .values({ userId: user.id, personType: 'titular', consentText: 'x', consentTextSha256: 'y', consentVersion: 'v', createdAt: now, ip: '1', pinVerified: true, bureauFolio: 'F-1', authorizedUntil: now })
+        .returning();
+      await expect(t.app.db.execute(sql`update bureau_consents set ip = '2' where id = ${row!.id}`)).rejects.toThrow();
+      await expect(t.app.db.execute(sql`delete from bureau_consents where id = ${row!.id}`)).rejects.toThrow();
+      await t.app.db.insert(creditDecisions).values({ userId: user.id, consentId: row!.id, policyVersion: 'v', inputs: {}, rules: [], result: 'APPROVED', amount: 1, currency: 'DOP', createdAt: now });
+      await expect(t.app.db.execute(sql`update credit_decisions set amount = 99999`)).rejects.toThrow();
+      await expect(t.app.db.execute(sql`delete from credit_decisions`)).rejects.toThrow();
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('password and advisor', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const approved = async () => {
+    const user = await createApplication(t.app, { taxId: cedula(randomTen()), nextStep: 'PASSWORD', status: 'IN_PROGRESS', dob: '1985-02-28' });
+    const { token } = t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` });
+    return { user, auth: { authorization: `Bearer ${token}` } };
+  };
+
+  it('refuses obvious passwords, the birth date and the phone’s digits, in Spanish under the field', async () => {
+    const { user, auth } = await approved();
+    const put = (password: string, confirmation = password) =>
+      t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/password`, headers: auth, payload: { password, password_confirmation: confirmation } });
+    const message = async (password: string, confirmation?: string) => (await put(password, confirmation)).json().issues;
+    expect(await message('123456')).toEqual([{ field: 'body.password', message: '* Elige una contraseña menos obvia: no repitas un número ni uses números seguidos.' }]);
+    expect(await message('280285')).toEqual([{ field: 'body.password', message: '* No uses tu fecha de nacimiento.' }]);
+    expect(await message(user.phone.slice(-6))).toEqual([{ field: 'body.password', message: '* No uses los últimos números de tu teléfono.' }]);
+    expect(await message('583920', '583921')).toEqual([{ field: 'body.password_confirmation', message: '* Las contraseñas no coinciden.' }]);
+  });
+
+  it('stores a scrypt hash and moves on to INVENTORY; a second time is a 409', async () => {
+    const { user, auth } = await approved();
+    const res = await t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/password`, headers: auth, payload: { password: '583920', password_confirmation: '583920' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.next_step).toBe('INVENTORY');
+    const rows = await t.app.db.execute(sql`select password_hash from users where id = ${user.id}`);
+    const stored = JSON.stringify(rows).match(/scrypt\$131072\$8\$1\$[\w-]+\$[\w-]+/)![0];
+    expect(await verifyPassword('583920', stored)).toBe(true);
+    expect(await verifyPassword('583921', stored)).toBe(false);
+    const again = await t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/password`, headers: auth, payload: { password: '583920', password_confirmation: '583920' } });
+    expect(again.statusCode).toBe(409);
+  });
+
+  it('a rejected application cannot set a password', async () => {
+    const user = await createApplication(t.app, { taxId: cedula(randomTen()), nextStep: 'PASSWORD', status: 'REJECTED' });
+    const { token } = t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` });
+    const res = await t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/password`, headers: { authorization: `Bearer ${token}` }, payload: { password: '583920' } });
+    expect(res.statusCode).toBe(409);
+  });
+
+  it('records each advisor contact type', async () => {
+    const { user, auth } = await approved();
+    for (const type of ['CALL_ADVISER', 'WITH_ADVISER', 'WHATSAPP_CHAT']) {
+      const res = await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/advisor-events`, headers: auth, payload: { contact_type: type } });
+      expect(res.statusCode).toBe(201);
+    }
+    const rows = await t.app.db.execute(sql`select contact_type from advisor_events where user_id = ${user.id} order by id`);
+    expect(JSON.stringify(rows)).toMatch(/CALL_ADVISER.*WITH_ADVISER.*WHATSAPP_CHAT/);
+    expect((await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/advisor-events`, headers: auth, payload: { contact_type: 'EMAIL' } })).statusCode).toBe(400);
+  });
+});

@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import defaultPolicy from './default-policy.json' with { type: 'json' };
+
+/**
+ * The credit policy is data: a versioned document, validated at start. Every decision stores the
+ * version it was made under, its inputs and each rule's outcome (docs/decisions/007).
+ */
+export const policySchema = z.object({
+  version: z.string().min(1),
+  description: z.string().optional(),
+  eligibility: z.object({
+    min_age: z.number().int().min(18),
+    max_age: z.number().int().max(120),
+    allowed_cities_only: z.boolean(),
+    min_business_age_years: z.number().int().min(1).max(4),
+    min_sales_range: z.number().int().min(1),
+    min_score: z.number().int().min(0),
+    max_delinquencies: z.number().int().min(0),
+    max_recent_inquiries: z.number().int().min(0),
+    thin_file: z.enum(['approve', 'reject']),
+  }),
+  amount: z.object({
+    /** Base amount by weekly-sales range, lowest range first. */
+    by_sales_range: z.array(z.number().int().min(0)).min(1),
+    /** The highest band whose min_score the score reaches multiplies the base. */
+    score_bands: z.array(z.object({ min_score: z.number().int().min(0), factor: z.number().positive() })).min(1),
+    cap: z.number().int().min(0),
+  }),
+});
+
+export type CreditPolicy = z.infer<typeof policySchema>;
+
+export class PolicyError extends Error {}
+
+export function loadPolicy(file: string | undefined): CreditPolicy {
+  let raw: unknown = defaultPolicy;
+  if (file) {
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw new PolicyError(`CREDIT_POLICY_FILE: no se pudo leer ${file}: ${(error as Error).message}`);
+    }
+  }
+  const parsed = policySchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new PolicyError(`CREDIT_POLICY_FILE: la política no es válida:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+export interface DecisionInputs {
+  age: number;
+  city: string;
+  city_allowed: boolean;
+  business_age_years: number;
+  sales_range: number;
+  score: number | null;
+  delinquencies: number;
+  open_accounts: number;
+  recent_inquiries: number;
+  thin_file: boolean;
+}
+
+export interface RuleOutcome {
+  rule: string;
+  passed: boolean;
+  value: unknown;
+  threshold: unknown;
+}
+
+export interface Evaluation {
+  result: 'APPROVED' | 'REJECTED';
+  rules: RuleOutcome[];
+  amount: number;
+}
+
+/** Applies every rule (none short-circuits, so the record says all that failed) and sizes the amount. */
+export function evaluate(policy: CreditPolicy, inputs: DecisionInputs): Evaluation {
+  const rules = policy.eligibility;
+  const outcome = (rule: string, passed: boolean, value: unknown, threshold: unknown): RuleOutcome => ({ rule, passed, value, threshold });
+  const outcomes = [
+    outcome('min_age', inputs.age >= rules.min_age, inputs.age, rules.min_age),
+    outcome('max_age', inputs.age <= rules.max_age, inputs.age, rules.max_age),
+    outcome('allowed_city', !rules.allowed_cities_only || inputs.city_allowed, inputs.city, rules.allowed_cities_only),
+    outcome('min_business_age_years', inputs.business_age_years >= rules.min_business_age_years, inputs.business_age_years, rules.min_business_age_years),
+    outcome('min_sales_range', inputs.sales_range >= rules.min_sales_range, inputs.sales_range, rules.min_sales_range),
+    inputs.thin_file
+      ? outcome('thin_file', rules.thin_file === 'approve', true, rules.thin_file)
+      : outcome('min_score', (inputs.score ?? 0) >= rules.min_score, inputs.score, rules.min_score),
+    outcome('max_delinquencies', inputs.delinquencies <= rules.max_delinquencies, inputs.delinquencies, rules.max_delinquencies),
+    outcome('max_recent_inquiries', inputs.recent_inquiries <= rules.max_recent_inquiries, inputs.recent_inquiries, rules.max_recent_inquiries),
+  ];
+  const approved = outcomes.every((item) => item.passed);
+  const { by_sales_range: bases, score_bands: bands, cap } = policy.amount;
+  const base = bases[Math.min(inputs.sales_range, bases.length) - 1] ?? bases[0]!;
+  const band = [...bands].sort((a, b) => b.min_score - a.min_score).find((item) => (inputs.score ?? 0) >= item.min_score) ?? bands[0]!;
+  const amount = approved ? Math.min(cap, Math.round(base * band.factor)) : 0;
+  return { result: approved ? 'APPROVED' : 'REJECTED', rules: outcomes, amount };
+}

@@ -1,0 +1,100 @@
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { phoneCodes } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import { assertIpBudget, lockProofStart, recordProofStart, tooMany } from '../phone-proof/limits.js';
+
+/**
+ * One-time codes sent by SMS: the phone-proof code (6 digits) and the bureau-consent PIN (4).
+ * From the CSPRNG, stored only as a keyed hash, valid CODE_TTL_SECONDS, single use, at most
+ * CODE_MAX_ATTEMPTS tries, a new one revokes the previous, one per CODE_RESEND_SECONDS and
+ * CODE_MAX_PER_HOUR per phone. Every counter is a database row, shared by all processes.
+ */
+export type CodePurpose = 'phone-proof' | 'consent-nip';
+
+const DIGITS: Record<CodePurpose, number> = { 'phone-proof': 6, 'consent-nip': 4 };
+const NOUN: Record<CodePurpose, string> = { 'phone-proof': 'código', 'consent-nip': 'NIP' };
+
+export function hashCode(key: Buffer, purpose: CodePurpose, phoneE164: string, code: string): string {
+  return createHmac('sha256', key).update(`${purpose}:${phoneE164}:${code}`).digest('hex');
+}
+
+export function generateCode(digits: number): string {
+  return String(randomInt(0, 10 ** digits)).padStart(digits, '0');
+}
+
+export interface IssueOptions {
+  phoneE164: string;
+  purpose: CodePurpose;
+  /** When the caller is anonymous, its IP is counted too (PROOF_STARTS_PER_IP_PER_HOUR). */
+  ip?: string;
+}
+
+export async function issueCode(app: FastifyInstance, { phoneE164, purpose, ip }: IssueOptions) {
+  const { config } = app;
+  const now = app.clock();
+  const code = generateCode(DIGITS[purpose]);
+  const expiresAt = new Date(now.getTime() + config.CODE_TTL_SECONDS * 1000);
+  const noun = NOUN[purpose];
+
+  await app.db.transaction(async (tx) => {
+    await lockProofStart(tx, ip ?? 'authenticated', phoneE164);
+    if (ip) await assertIpBudget(tx, config, ip, now);
+    const forPhone = and(eq(phoneCodes.phoneE164, phoneE164), eq(phoneCodes.purpose, purpose));
+    const [last] = await tx.select({ createdAt: phoneCodes.createdAt }).from(phoneCodes).where(forPhone).orderBy(desc(phoneCodes.createdAt)).limit(1);
+    if (last) {
+      const wait = (last.createdAt.getTime() + config.CODE_RESEND_SECONDS * 1000 - now.getTime()) / 1000;
+      if (wait > 0) throw tooMany('CODE_RESEND_TOO_SOON', wait, `Espera ${Math.ceil(wait)} segundos para pedir un ${noun} nuevo.`);
+    }
+    const hourAgo = new Date(now.getTime() - 3_600_000);
+    const recent = and(forPhone, gt(phoneCodes.createdAt, hourAgo));
+    const [sent] = await tx.select({ n: count() }).from(phoneCodes).where(recent);
+    if (sent && sent.n >= config.CODE_MAX_PER_HOUR) {
+      const [oldest] = await tx.select({ createdAt: phoneCodes.createdAt }).from(phoneCodes).where(recent).orderBy(phoneCodes.createdAt).limit(1);
+      const retry = oldest ? (oldest.createdAt.getTime() + 3_600_000 - now.getTime()) / 1000 : 3600;
+      throw tooMany('CODE_HOURLY_LIMIT', retry, `Pediste demasiados ${noun === 'NIP' ? 'NIP' : 'códigos'} para este número. Intenta de nuevo más tarde.`);
+    }
+    await tx.update(phoneCodes).set({ revokedAt: now }).where(and(forPhone, isNull(phoneCodes.consumedAt), isNull(phoneCodes.revokedAt)));
+    await tx.insert(phoneCodes).values({ phoneE164, purpose, codeHash: hashCode(app.secrets.key('codes'), purpose, phoneE164, code), createdAt: now, expiresAt });
+    if (ip) await recordProofStart(tx, 'sms', phoneE164, ip, now);
+  });
+  return { code, expiresAt, resendAfterSeconds: config.CODE_RESEND_SECONDS };
+}
+
+/** Checks a code and spends it; every refusal is a 400 (wrong, expired) or 429 (locked). */
+export async function consumeCode(app: FastifyInstance, { phoneE164, purpose, code }: { phoneE164: string; purpose: CodePurpose; code: string }): Promise<void> {
+  const { config } = app;
+  const now = app.clock();
+  const noun = NOUN[purpose];
+  const wrong = `El ${noun} no es correcto o ya no es válido. Revisa el SMS o pide uno nuevo.`;
+  const [live] = await app.db
+    .select()
+    .from(phoneCodes)
+    .where(and(eq(phoneCodes.phoneE164, phoneE164), eq(phoneCodes.purpose, purpose), isNull(phoneCodes.consumedAt), isNull(phoneCodes.revokedAt)))
+    .orderBy(desc(phoneCodes.createdAt))
+    .limit(1);
+  if (!live) throw new AppError(400, 'CODE_INVALID', 'invalid code', wrong);
+  if (live.expiresAt.getTime() <= now.getTime()) {
+    throw new AppError(400, 'CODE_EXPIRED', 'code expired', `El ${noun} ya venció. Pide uno nuevo.`);
+  }
+  // Count the try before comparing, atomically, so parallel guesses cannot exceed the limit.
+  const [tried] = await app.db
+    .update(phoneCodes)
+    .set({ attempts: sql`${phoneCodes.attempts} + 1` })
+    .where(and(eq(phoneCodes.id, live.id), lt(phoneCodes.attempts, config.CODE_MAX_ATTEMPTS)))
+    .returning({ attempts: phoneCodes.attempts });
+  if (!tried) throw new AppError(429, 'CODE_LOCKED', 'too many wrong codes', `Superaste los intentos permitidos. Pide un ${noun} nuevo.`);
+  const expected = Buffer.from(live.codeHash, 'hex');
+  const given = Buffer.from(hashCode(app.secrets.key('codes'), purpose, phoneE164, code), 'hex');
+  if (!timingSafeEqual(expected, given)) {
+    const left = config.CODE_MAX_ATTEMPTS - tried.attempts;
+    throw new AppError(400, 'CODE_INVALID', 'invalid code', left > 0 ? `El ${noun} no es correcto. Te quedan ${left} intentos.` : wrong, { attempts_left: left });
+  }
+  const [consumed] = await app.db
+    .update(phoneCodes)
+    .set({ consumedAt: now })
+    .where(and(eq(phoneCodes.id, live.id), isNull(phoneCodes.consumedAt)))
+    .returning({ id: phoneCodes.id });
+  if (!consumed) throw new AppError(400, 'CODE_INVALID', 'code already used', wrong);
+}
