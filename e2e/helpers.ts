@@ -26,10 +26,23 @@ export async function latestCode(request: APIRequestContext, phone: string): Pro
 /** A user already at some step, through the test factory of the built server. */
 export async function seedUser(
   request: APIRequestContext,
-  user: { phone: string; nextStep: string; status?: string; avals?: { aval_type: 'PARTNER' | 'COLLATERAL'; phone: string | null }[] },
+  user: {
+    phone: string;
+    nextStep: string;
+    status?: string;
+    avals?: { aval_type: 'PARTNER' | 'COLLATERAL'; phone: string | null }[];
+    /** A complete registration with this cédula (11 digits). */
+    taxId?: string;
+  },
 ): Promise<string> {
   const res = await request.post('/dev/test/users', {
-    data: { phone_number: user.phone, next_step: user.nextStep, status: user.status ?? 'IN_PROGRESS', avals: user.avals ?? [] },
+    data: {
+      phone_number: user.phone,
+      next_step: user.nextStep,
+      status: user.status ?? 'IN_PROGRESS',
+      avals: user.avals ?? [],
+      ...(user.taxId ? { complete: { tax_id: user.taxId } } : {}),
+    },
   });
   expect(res.status()).toBe(201);
   return ((await res.json()) as { data: { user_id: string } }).data.user_id;
@@ -44,4 +57,9 @@ export async function proveWithSms(page: Page, phone: string): Promise<void> {
   const code = await latestCode(page.request, phone);
   await page.getByRole('textbox', { name: /dígito 1 de 6/ }).fill(code);
   await page.getByRole('button', { name: 'Continuar' }).click();
+}
+
+/** The 4-digit consultation PIN from the outbox. */
+export async function latestNip(request: APIRequestContext, phone: string): Promise<string> {
+  return /\b(\d{4})\b/.exec(await latestSms(request, phone))![1]!;
 }

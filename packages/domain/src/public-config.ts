@@ -9,6 +9,8 @@ export const publicConfigSchema = z.object({
   privacyNoticeUrl: z.string(),
   appStoreUrl: z.string(),
   publicSiteUrl: z.string(),
+  /** Advisor-welcome video; null shows nothing. */
+  advisorVideoUrl: z.string().nullable(),
   /** Where the browser learns its public IP (SPEC §7 external lookup); fallback '{ip}'. */
   ipLookupUrl: z.string(),
   /** The operations API key the web app may use for lead assignment (public by nature). */

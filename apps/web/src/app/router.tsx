@@ -14,6 +14,14 @@ const AboutLivingRoute = lazyRoute(() => import('../features/registration/routes
 const MoreAboutRoute = lazyRoute(() => import('../features/registration/routes/more-about.js'), 'MoreAboutRoute');
 const RejectedRoute = lazyRoute(() => import('../features/outcomes/routes/rejected.js'), 'RejectedRoute');
 const RejectedLocationRoute = lazyRoute(() => import('../features/outcomes/routes/rejected-location.js'), 'RejectedLocationRoute');
+const SendNipRoute = lazyRoute(() => import('../features/credit/routes/send-nip.js'), 'SendNipRoute');
+const WaitingRoute = lazyRoute(() => import('../features/credit/routes/waiting.js'), 'WaitingRoute');
+const CongratulationsRoute = lazyRoute(() => import('../features/credit/routes/congratulations.js'), 'CongratulationsRoute');
+const CreatePasswordRoute = lazyRoute(() => import('../features/credit/routes/create-password.js'), 'CreatePasswordRoute');
+const AdvisorContactRoute = lazyRoute(() => import('../features/advisor/routes/advisor-contact.js'), 'AdvisorContactRoute');
+const DownloadRoute = lazyRoute(() => import('../features/advisor/routes/download.js'), 'DownloadRoute');
+const AdvisorWelcomeRoute = lazyRoute(() => import('../features/advisor/routes/advisor-welcome.js'), 'AdvisorWelcomeRoute');
+const SomethingHappenedRoute = lazyRoute(() => import('../features/outcomes/routes/something-happened.js'), 'SomethingHappenedRoute');
 const FallbackRoute = lazy(() => import('../features/errors/routes/fallback.js').then((m) => ({ default: m.FallbackRoute })));
 
 export function AppRouter() {
@@ -30,6 +38,14 @@ export function AppRouter() {
           <Route path="/:phoneNumber/:userId/search-address" element={<SearchAddressRoute />} />
           <Route path="/:phoneNumber/:userId/about-living" element={<AboutLivingRoute />} />
           <Route path="/:phoneNumber/:userId/more-about" element={<MoreAboutRoute />} />
+          <Route path="/:phoneNumber/:userId/send-nip" element={<SendNipRoute />} />
+          <Route path="/:userId/waiting" element={<WaitingRoute />} />
+          <Route path="/:phoneNumber/:userId/congratulations" element={<CongratulationsRoute />} />
+          <Route path="/:phoneNumber/:userId/create-password" element={<CreatePasswordRoute />} />
+          <Route path="/:phoneNumber/:userId/advisor-contact" element={<AdvisorContactRoute />} />
+          <Route path="/:phoneNumber/:userId/download" element={<DownloadRoute />} />
+          <Route path="/:phoneNumber/:userId/advisor-welcome" element={<AdvisorWelcomeRoute />} />
+          <Route path="/something-happened" element={<SomethingHappenedRoute />} />
           <Route path="/rejected" element={<RejectedRoute />} />
           <Route path="/rejected-location" element={<RejectedLocationRoute />} />
           <Route path="/not-found" element={<NotFoundRoute />} />

@@ -17,6 +17,7 @@ const config: PublicConfig = {
   privacyNoticeUrl: 'https://provee.example/privacidad',
   appStoreUrl: 'https://store.example/provee',
   publicSiteUrl: 'https://provee.example',
+  advisorVideoUrl: null,
   ipLookupUrl: '/api/v1/ip',
   webLeadApiKey: 'web-key',
   country: COUNTRIES.do,

@@ -9,6 +9,7 @@ export function publicConfig(config: Config): PublicConfig {
     privacyNoticeUrl: config.PRIVACY_NOTICE_URL,
     appStoreUrl: config.APP_STORE_URL,
     publicSiteUrl: config.PUBLIC_SITE_URL,
+    advisorVideoUrl: config.ADVISOR_VIDEO_URL ?? null,
     ipLookupUrl: config.IP_LOOKUP_URL,
     webLeadApiKey: config.WEB_LEAD_API_KEY,
     country: getCountry(config.COUNTRY),

@@ -17,6 +17,8 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
         imgSrc: ["'self'", 'data:'],
+        // The advisor-welcome video may come from its own host; nothing else may.
+        mediaSrc: ["'self'", ...(config.ADVISOR_VIDEO_URL ? [new URL(config.ADVISOR_VIDEO_URL).origin] : [])],
         objectSrc: ["'none'"],
         scriptSrc: ["'self'"],
         scriptSrcAttr: ["'none'"],

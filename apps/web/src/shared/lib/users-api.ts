@@ -4,7 +4,14 @@ import { ApiError, apiRequest } from './api-client.js';
 export const lookupUser = (phone: string) =>
   apiRequest<{ data: LookupUser }>('GET', `/api/v1/users?phone_number=${phone}&anonymous_id=${anonymousId(phone)}`);
 
-export const getUser = (userId: string) => apiRequest<{ data: LookupUser & { tax_id_suggestion?: string | null } }>('GET', `/api/v1/users/${userId}/SK`);
+export interface UserDetail extends LookupUser {
+  phone_number?: string;
+  tax_id_suggestion?: string | null;
+  pre_approval?: { amount: number; currency: string } | null;
+}
+
+export const getUser = (userId: string, options: { spinner?: boolean } = {}) =>
+  apiRequest<{ data: UserDetail }>('GET', `/api/v1/users/${userId}/SK`, options);
 
 /** SPEC §2.2 from the user's current state (404 = new user, 422 = /rejected). */
 export async function routeForPhone(phone: string): Promise<string> {

@@ -13,6 +13,7 @@ const config: PublicConfig = {
   privacyNoticeUrl: 'https://provee.example/privacidad',
   appStoreUrl: 'https://store.example',
   publicSiteUrl: 'https://provee.example',
+  advisorVideoUrl: null,
   ipLookupUrl: '/api/v1/ip',
   webLeadApiKey: 'web-key',
   country: COUNTRIES.do,

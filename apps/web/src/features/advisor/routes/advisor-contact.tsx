@@ -1,0 +1,47 @@
+import { chatLink } from '@provee/domain';
+import type { MouseEvent } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { useConfig } from '../../../shared/lib/config.js';
+import { t } from '../../../shared/lib/copy.js';
+import { uiState } from '../../../shared/lib/ui-state.js';
+import { Button } from '../../../shared/ui/button.js';
+import { ChatIcon } from '../../../shared/ui/chat-icon.js';
+import { Page } from '../../../shared/ui/page.js';
+import { Stepper } from '../../../shared/ui/stepper.js';
+import { recordAdvisorContact, type ContactType } from '../api/advisor.js';
+
+/** Three ways to go on with an advisor (SPEC §2.3 item 10); each is recorded, then the download. */
+export function AdvisorContactRoute() {
+  const { phoneNumber = '', userId = '' } = useParams();
+  const navigate = useNavigate();
+  const { advisorPhone, supportChatNumber } = useConfig();
+  const download = `/${phoneNumber}/${userId}/download`;
+
+  const choose = async (type: ContactType) => {
+    try {
+      await recordAdvisorContact(userId, type);
+      navigate(download);
+    } catch (error) {
+      uiState.showError(error);
+    }
+  };
+  // The call and the chat open in the phone's own apps; the screen records the choice meanwhile.
+  const follow = (type: ContactType) => (_event: MouseEvent) => void choose(type);
+
+  return (
+    <Page title={t('advisor.title')} heading={t('advisor.title')}>
+      <Stepper step={2} total={3} title={t('advisor.stepper')} />
+      <p className="page-subtitle">{t('advisor.subtitle')}</p>
+      <a className="btn btn-primary" href={`tel:${advisorPhone}`} onClick={follow('CALL_ADVISER')}>
+        {t('advisor.call')}
+      </a>
+      <Button variant="secondary" onClick={() => void choose('WITH_ADVISER')}>
+        {t('advisor.with')}
+      </Button>
+      <a className="btn btn-chat" href={chatLink(supportChatNumber, t('advisor.chatText'))} target="_blank" rel="noopener noreferrer" onClick={follow('WHATSAPP_CHAT')}>
+        <ChatIcon size={22} />
+        {t('advisor.chat')}
+      </a>
+    </Page>
+  );
+}

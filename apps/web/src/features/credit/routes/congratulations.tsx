@@ -1,0 +1,49 @@
+import { useEffect, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { useConfig } from '../../../shared/lib/config.js';
+import { t } from '../../../shared/lib/copy.js';
+import { uiState } from '../../../shared/lib/ui-state.js';
+import { getUser, routeForUser } from '../../../shared/lib/users-api.js';
+import { Button } from '../../../shared/ui/button.js';
+import { Page } from '../../../shared/ui/page.js';
+
+/** '$10,000 MXN', 'RD$10,000 DOP'…: the amount as the locale writes it, with the currency code. */
+export function formatAmount(amount: number, currency: string, locale: string): string {
+  const number = new Intl.NumberFormat(locale, { style: 'currency', currency, currencyDisplay: 'narrowSymbol', maximumFractionDigits: 0 }).format(amount);
+  return `${number} ${currency}`;
+}
+
+/** 'Felicidades' with the pre-approved amount (SPEC §2.3 item 7). */
+export function CongratulationsRoute() {
+  const { phoneNumber = '', userId = '' } = useParams();
+  const navigate = useNavigate();
+  const { country } = useConfig();
+  const [amount, setAmount] = useState<string>();
+
+  useEffect(() => {
+    let current = true;
+    getUser(userId)
+      .then(async ({ data }) => {
+        if (!current) return;
+        if (data.pre_approval && data.next_step === 'PASSWORD') setAmount(formatAmount(data.pre_approval.amount, data.pre_approval.currency, country.locale));
+        else navigate(await routeForUser(phoneNumber, userId), { replace: true });
+      })
+      .catch(uiState.showError);
+    return () => {
+      current = false;
+    };
+  }, [country.locale, navigate, phoneNumber, userId]);
+
+  return (
+    <Page title={t('congratulations.title')} heading={t('congratulations.title')}>
+      {amount && (
+        <>
+          <p className="page-subtitle">{t('congratulations.text')}</p>
+          <p className="amount">{amount}</p>
+          <p className="page-subtitle">{t('congratulations.next')}</p>
+          <Button onClick={() => navigate(`/${phoneNumber}/${userId}/create-password`)}>{t('congratulations.cta')}</Button>
+        </>
+      )}
+    </Page>
+  );
+}

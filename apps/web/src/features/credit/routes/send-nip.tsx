@@ -1,0 +1,123 @@
+import { NIP_LENGTH, NIP_RESENT_MESSAGE_MS, RESEND_WAIT_SECONDS } from '@provee/domain';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { ApiError } from '../../../shared/lib/api-client.js';
+import { useConfig } from '../../../shared/lib/config.js';
+import { t } from '../../../shared/lib/copy.js';
+import { formatPhone } from '../../../shared/lib/format.js';
+import { uiState } from '../../../shared/lib/ui-state.js';
+import { routeForUser } from '../../../shared/lib/users-api.js';
+import { Button } from '../../../shared/ui/button.js';
+import { CodeInput } from '../../../shared/ui/code-input.js';
+import { Countdown } from '../../../shared/ui/countdown.js';
+import { Page } from '../../../shared/ui/page.js';
+import { Stepper } from '../../../shared/ui/stepper.js';
+import { confirmNip, consentText, isApproval, sendNip } from '../api/credit.js';
+
+/**
+ * 'NIP de Consulta' (SPEC §2.3 item 6): the PIN by SMS authorises the bureau query. Arriving
+ * sends it, unless ?already-sent=true. Nothing here outlives the screen.
+ */
+export function SendNipRoute() {
+  const { phoneNumber = '', userId = '' } = useParams();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const config = useConfig();
+  const alreadySent = params.get('already-sent') === 'true';
+  const [nip, setNip] = useState('');
+  const [error, setError] = useState('');
+  const [consent, setConsent] = useState<{ text: string; sha256: string }>();
+  const [resend, setResend] = useState({ key: 0, seconds: alreadySent ? 0 : RESEND_WAIT_SECONDS, waiting: !alreadySent });
+  const [resent, setResent] = useState(false);
+  const sentOnArrival = useRef(false);
+
+  const goToCurrentStep = async () => navigate(await routeForUser(phoneNumber, userId), { replace: true });
+
+  const send = async (isResend: boolean) => {
+    try {
+      const sent = await sendNip(userId);
+      if (sent.default_nip) setNip(sent.default_nip);
+      setResend((current) => ({ key: current.key + 1, seconds: sent.resend_after_seconds, waiting: true }));
+      if (isResend) {
+        setResent(true);
+        setTimeout(() => setResent(false), NIP_RESENT_MESSAGE_MS);
+      }
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 409) return void goToCurrentStep().catch(uiState.showError);
+      if (failure instanceof ApiError && failure.status === 422) return navigate('/rejected', { replace: true });
+      const wait = failure instanceof ApiError ? failure.details.retry_after_seconds : undefined;
+      if (typeof wait === 'number') setResend((current) => ({ key: current.key + 1, seconds: wait, waiting: true }));
+      if (isResend || typeof wait !== 'number') uiState.showError(failure);
+    }
+  };
+
+  useEffect(() => {
+    consentText().then(setConsent, uiState.showError);
+    if (!alreadySent && !sentOnArrival.current) {
+      sentOnArrival.current = true;
+      void send(false);
+    }
+    // Once on arrival.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (nip.length !== NIP_LENGTH) return;
+    try {
+      const { data } = await confirmNip(userId, nip, consent?.sha256);
+      if (data.status === 'WAITING') navigate(`/${userId}/waiting`, { replace: true });
+      else if (isApproval(data)) navigate(`/${phoneNumber}/${userId}/congratulations`, { replace: true });
+      else await goToCurrentStep();
+    } catch (failure) {
+      setNip('');
+      if (failure instanceof ApiError && failure.status === 422) navigate('/rejected', { replace: true });
+      else if (failure instanceof ApiError && failure.status === 409 && failure.code === 'STEP_NOT_CURRENT') await goToCurrentStep().catch(uiState.showError);
+      else if (failure instanceof ApiError && failure.status === 400) setError(failure.readableMessage);
+      else uiState.showError(failure);
+    }
+  };
+
+  return (
+    <Page title={t('nip.title')} heading={t('nip.title')}>
+      <Stepper step={6} total={6} title={t('registration.stepper')} bars={5} filled={5} />
+      <p className="page-subtitle">{t('nip.subtitle', { phone: formatPhone(config.country.phonePrefix, phoneNumber) })}</p>
+      <form className="stack" onSubmit={onSubmit} noValidate>
+        <CodeInput
+          length={NIP_LENGTH}
+          value={nip}
+          onChange={(value) => {
+            setNip(value);
+            setError('');
+          }}
+          label={t('nip.label')}
+          autoFocus
+        />
+        {error && (
+          <p className="field-error center" role="alert">
+            {error}
+          </p>
+        )}
+        {consent && <p className="consent-text">{consent.text}</p>}
+        <Button type="submit" disabled={nip.length !== NIP_LENGTH}>
+          {t('nip.accept')}
+        </Button>
+      </form>
+      <div className="resend">
+        <Button variant="secondary" disabled={resend.waiting} onClick={() => void send(true)}>
+          {t('nip.resend')}
+        </Button>
+        {resend.waiting && (
+          <p className="resend-wait">
+            {t('nip.resendIn')} <Countdown key={resend.key} seconds={resend.seconds} onDone={() => setResend((current) => ({ ...current, waiting: false }))} />
+          </p>
+        )}
+        {resent && (
+          <p className="resend-done" role="status">
+            {t('nip.resent')}
+          </p>
+        )}
+      </div>
+    </Page>
+  );
+}

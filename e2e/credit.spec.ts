@@ -1,0 +1,127 @@
+import { cedulaCheckDigit } from '@provee/domain';
+import type { Page } from '@playwright/test';
+import { expect, expectAccessible, screenshot, test } from './fixtures.js';
+import { latestNip, proveWithSms, seedUser, uniquePhone } from './helpers.js';
+
+/** Bureau-simulator identities (apps/api/src/providers/bureau/simulator.ts) and a clean one. */
+function cedula(ten: string): string {
+  return `${ten}${cedulaCheckDigit(ten)}`;
+}
+const clean = () => cedula(`4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`);
+const DELINQUENT = cedula('9990000002');
+const SLOW = cedula('9990000004');
+const FAILING = cedula('9990000005');
+
+/** A shopkeeper who finished the five registration screens proves the phone and lands on send-nip. */
+async function atSendNip(page: Page, taxId: string): Promise<{ phone: string; userId: string }> {
+  const phone = uniquePhone();
+  const userId = await seedUser(page.request, { phone, nextStep: 'ACCOUNT_NIP', taxId });
+  await proveWithSms(page, phone);
+  await expect(page).toHaveURL(`/${phone}/${userId}/send-nip`);
+  await expect(page.getByRole('heading', { name: 'NIP de Consulta' })).toBeVisible();
+  return { phone, userId };
+}
+
+async function typeNip(page: Page, phone: string) {
+  const nip = await latestNip(page.request, phone);
+  await page.getByRole('textbox', { name: /NIP de consulta, dígito 1 de 4/ }).fill(nip);
+  await page.getByRole('button', { name: 'Continuar' }).click();
+}
+
+test.describe('bureau consent and decision', () => {
+  test('approval: PIN → Felicidades → password → advisor → download', async ({ page }) => {
+    const { phone, userId } = await atSendNip(page, clean());
+    await expect(page.getByText(/Por este medio autorizo expresamente a Provee/)).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Continuar' })).toBeDisabled();
+    await screenshot(page, 'send-nip');
+    await expectAccessible(page);
+    await typeNip(page, phone);
+
+    await expect(page).toHaveURL(`/${phone}/${userId}/congratulations`);
+    await expect(page.getByRole('heading', { name: 'Felicidades' })).toBeVisible();
+    await expect(page.locator('.amount')).toHaveText(/10,000 DOP$/);
+    await screenshot(page, 'congratulations');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Crear contraseña' }).click();
+
+    await expect(page).toHaveURL(`/${phone}/${userId}/create-password`);
+    await page.getByLabel('Contraseña de 6 dígitos').fill('123456');
+    await page.getByLabel('Confirma tu contraseña').fill('123456');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(page.getByRole('alert')).toHaveText('* Elige una contraseña menos obvia: no repitas un número ni uses números seguidos.');
+    await page.getByLabel('Contraseña de 6 dígitos').fill('583920');
+    await page.getByLabel('Confirma tu contraseña').fill('583920');
+    await page.getByRole('button', { name: 'Mostrar contraseña' }).first().click();
+    await expect(page.getByLabel('Contraseña de 6 dígitos')).toHaveAttribute('type', 'text');
+    await screenshot(page, 'create-password');
+    await expectAccessible(page);
+    await page.getByRole('button', { name: 'Continuar' }).click();
+
+    await expect(page).toHaveURL(`/${phone}/${userId}/advisor-contact`);
+    await expect(page.getByRole('heading', { name: 'Tu préstamo fue pre aprobado' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Continuar por llamada' })).toHaveAttribute('href', 'tel:+18095550101');
+    await expect(page.getByRole('link', { name: 'Continuar por WhatsApp' })).toHaveAttribute('href', /text=Mi%20pr%C3%A9stamo%20fue%20pre%20aprobado$/);
+    await screenshot(page, 'advisor-contact');
+    await expectAccessible(page);
+    const recorded = page.waitForResponse((response) => response.url().endsWith('/advisor-events'));
+    await page.getByRole('button', { name: 'Estoy con un asesor' }).click();
+    expect((await recorded).status()).toBe(201);
+
+    await expect(page).toHaveURL(`/${phone}/${userId}/download`);
+    await expect(page.getByRole('link', { name: 'Descargar la app' })).toHaveAttribute('href', /^https:\/\/play\.google\.com\//);
+    await screenshot(page, 'download');
+    await expectAccessible(page);
+  });
+
+  test('rejection: a delinquent report ends on /rejected', async ({ page }) => {
+    const { phone } = await atSendNip(page, DELINQUENT);
+    await typeNip(page, phone);
+    await expect(page).toHaveURL(/\/rejected$/);
+    await expect(page.getByRole('heading', { name: 'Lo sentimos' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Contactar a soporte' })).toHaveAttribute('href', /^https:\/\/wa\.me\/18095550100\?text=/);
+    await screenshot(page, 'rejected');
+    await expectAccessible(page);
+  });
+
+  test('slow bureau: /waiting until the decision lands, then Felicidades', async ({ page }) => {
+    test.setTimeout(60_000);
+    const { phone, userId } = await atSendNip(page, SLOW);
+    await typeNip(page, phone);
+    await expect(page).toHaveURL(`/${userId}/waiting`);
+    await expect(page.getByText('Espera un momento estamos trabajando en su registro')).toBeVisible();
+    await screenshot(page, 'waiting');
+    await expectAccessible(page);
+    await expect(page).toHaveURL(`/${phone}/${userId}/congratulations`, { timeout: 30_000 });
+  });
+
+  test('failing bureau: /waiting gives up after 12 checks, and the retry records the decision later', async ({ page }) => {
+    test.setTimeout(60_000);
+    // The browser's clock is ours: 12 checks 5 s apart take a moment, while the server (real
+    // time) is still retrying the bureau.
+    await page.clock.install();
+    const { phone, userId } = await atSendNip(page, FAILING);
+    await typeNip(page, phone);
+    await expect(page).toHaveURL(`/${userId}/waiting`);
+    const checks: string[] = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith(`/api/v1/users/${userId}/SK`)) checks.push(response.url());
+    });
+    for (let i = 0; i < 12 && !page.url().endsWith('/something-happened'); i++) {
+      await page.clock.runFor(5_000);
+      await expect.poll(() => checks.length).toBeGreaterThanOrEqual(i + 1);
+    }
+    await expect(page).toHaveURL(/\/something-happened$/);
+    expect(checks).toHaveLength(12);
+    await expect(page.getByRole('heading', { name: 'Algo pasó' })).toBeVisible();
+    await screenshot(page, 'something-happened');
+    await expectAccessible(page);
+
+    const token = await page.evaluate(() => sessionStorage.getItem('clientToken'));
+    await expect
+      .poll(
+        async () => (await (await page.request.get(`/api/v1/users/${userId}/SK`, { headers: { authorization: token! } })).json()).data,
+        { timeout: 20_000 },
+      )
+      .toMatchObject({ next_step: 'PASSWORD', status: 'IN_PROGRESS', pre_approval: { amount: 10_000, currency: 'DOP' } });
+  });
+});
