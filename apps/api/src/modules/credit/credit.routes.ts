@@ -4,23 +4,16 @@ import { z } from 'zod';
 import { advisorEvents, bureauConsents, users } from '../../db/schema.js';
 import { AppError, errorResponseSchema } from '../../errors.js';
 import type { App } from '../../types.js';
-import { requireUserAccess } from '../auth/auth.js';
 import { appendAuditEvent } from '../audit/audit.service.js';
 import { invalidFields } from '../registration/issues.js';
-import { findUserById } from '../users/users.service.js';
+import { ownedUser, userParams } from '../users/owned-user.js';
 import { confirmConsentNip, currentConsentText, sendConsentNip } from './credit.service.js';
 import { hashPassword } from './password.js';
 
-const userParams = z.object({ id: z.uuid('Usuario inválido.'), type: z.enum(['SK']) });
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 409: errorResponseSchema, 422: errorResponseSchema, 429: errorResponseSchema };
 const stepAnswer = z.object({ data: z.object({ user_id: z.string(), next_step: z.string(), status: z.string() }) });
 
 export async function creditRoutes(app: App): Promise<void> {
-  const ownedUser = async (request: Parameters<typeof requireUserAccess>[0], id: string) => {
-    const user = await findUserById(app.db, id);
-    requireUserAccess(request, user);
-    return user!;
-  };
 
   app.get(
     '/v1/consents/text',

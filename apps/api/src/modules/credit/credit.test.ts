@@ -186,17 +186,19 @@ describe('consent PIN, bureau and decision', () => {
 describe('consent evidence', () => {
   it('the consent row exists before any bureau call', async () => {
     const seen: number[] = [];
-    let t!: TestApp;
+    // The provider looks into the app's database at the moment it is asked.
+    const box: { t?: TestApp } = {};
     const simulator = createBureauSimulator({ latencyMs: 0, slowMs: 0 });
     const watching: BureauProvider = {
       name: 'watching',
       async query(subject, signal) {
-        const rows = await t.app.db.select().from(bureauConsents).where(eq(bureauConsents.bureauFolio, subject.consentFolio));
+        const rows = await box.t!.app.db.select().from(bureauConsents).where(eq(bureauConsents.bureauFolio, subject.consentFolio));
         seen.push(rows.length);
         return simulator.query(subject, signal);
       },
     };
-    t = await createTestApp({}, undefined, { bureau: watching });
+    const t = await createTestApp({}, undefined, { bureau: watching });
+    box.t = t;
     try {
       const user = await createApplication(t.app, { taxId: cedula(randomTen()) });
       const { token } = t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` });

@@ -2,25 +2,20 @@
 import { z } from 'zod';
 import { errorResponseSchema } from '../../errors.js';
 import type { App } from '../../types.js';
-import { requirePhoneAccess, requireUserAccess } from '../auth/auth.js';
+import { requirePhoneAccess } from '../auth/auth.js';
 import { parsePhone, phoneNumberSchema } from '../phone-proof/phone.js';
 import { findUserById } from '../users/users.service.js';
+import { ownedUser, userParams } from '../users/owned-user.js';
 import { registerShopkeeper, saveAddress, saveBusiness, saveTaxId } from './registration.service.js';
 
 const text = (max: number) => z.string().max(max, `* Máximo ${max} caracteres.`);
 const optionalText = (max: number) => z.string().max(max).nullish().transform((value) => value ?? null);
-const userParams = z.object({ id: z.uuid('Usuario inválido.'), type: z.enum(['SK']) });
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 409: errorResponseSchema, 412: errorResponseSchema, 422: errorResponseSchema };
 const stepAnswer = z.object({ data: z.object({ user_id: z.string(), next_step: z.string(), status: z.string() }) });
 
 export async function registrationRoutes(app: App): Promise<void> {
   const country = app.config.COUNTRY;
 
-  const ownedUser = async (request: Parameters<typeof requireUserAccess>[0], id: string) => {
-    const user = await findUserById(app.db, id);
-    requireUserAccess(request, user);
-    return user!;
-  };
   const answer = async (id: string) => {
     const user = (await findUserById(app.db, id))!;
     return { data: { user_id: user.id, next_step: user.nextStep, status: user.status } };

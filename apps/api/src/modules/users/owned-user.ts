@@ -1,0 +1,14 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { requireUserAccess } from '../auth/auth.js';
+import { findUserById, type UserRow } from './users.service.js';
+
+/** Route params of every `/v1/users/:id/:type/...` route. */
+export const userParams = z.object({ id: z.uuid('Usuario inválido.'), type: z.enum(['SK']) });
+
+/** The user of the route, when the caller owns it (403 otherwise, whether or not it exists). */
+export async function ownedUser(request: FastifyRequest, id: string): Promise<UserRow> {
+  const user = await findUserById(request.server.db, id);
+  requireUserAccess(request, user);
+  return user!;
+}
