@@ -20,10 +20,10 @@ import { createTokenService } from './modules/auth/tokens.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { creditRoutes } from './modules/credit/credit.routes.js';
 import { startBureauWorker } from './modules/credit/bureau-worker.js';
-import { loadPolicy, type CreditPolicy } from './modules/credit/policy.js';
+import { loadPolicy } from './modules/credit/policy.js';
 import { createBureau, type BureauProvider } from './providers/bureau/index.js';
 import { registrationRoutes } from './modules/registration/registration.routes.js';
-import { createAddressSearch, type AddressSearchProvider } from './providers/places/index.js';
+import { createAddressSearch } from './providers/places/index.js';
 import { clientErrorRoutes } from './modules/client-errors/client-errors.routes.js';
 import { devRoutes } from './modules/dev/dev.routes.js';
 import { leadRoutes } from './modules/leads/leads.routes.js';
@@ -32,7 +32,7 @@ import { phoneProofRoutes } from './modules/phone-proof/phone-proof.routes.js';
 import { reverseOtpWebhookRoutes } from './modules/phone-proof/webhook.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
 import { createReverseOtpProvider } from './providers/reverse-otp/index.js';
-import { createSmsProvider, type SmsProvider } from './providers/sms/index.js';
+import { createSmsProvider } from './providers/sms/index.js';
 import { createSecrets } from './secrets.js';
 import type { App, Clock } from './types.js';
 
@@ -42,9 +42,7 @@ export interface BuildOptions {
   /** Where logs go; tests pass a stream to read them. */
   logStream?: NodeJS.WritableStream;
   clock?: Clock;
-  sms?: SmsProvider;
-  places?: AddressSearchProvider;
-  policy?: CreditPolicy;
+  /** A stand-in bureau (tests that watch what the bureau is asked and when). */
   bureau?: BureauProvider;
 }
 
@@ -71,13 +69,13 @@ export async function buildApp(config: Config, database: Database, options: Buil
   const secrets = createSecrets(config);
   app.decorate('secrets', secrets);
   app.decorate('tokens', createTokenService(secrets.key('tokens'), config.TOKEN_TTL_SECONDS, () => app.clock().getTime()));
-  app.decorate('sms', options.sms ?? createSmsProvider(config, database.db));
+  app.decorate('sms', createSmsProvider(config, database.db));
   const webhookKey = config.REVERSE_OTP_WEBHOOK_SECRET ? Buffer.from(config.REVERSE_OTP_WEBHOOK_SECRET) : secrets.key('reverse-otp-webhook');
   app.decorate('reverseOtp', createReverseOtpProvider(config, webhookKey));
-  app.decorate('places', options.places ?? createAddressSearch(config, database.db));
+  app.decorate('places', createAddressSearch(config, database.db));
   const encryptionKey = config.DATA_ENCRYPTION_KEY ? Buffer.from(config.DATA_ENCRYPTION_KEY, 'base64') : secrets.key('data-encryption');
   app.decorate('cipher', createFieldCipher(encryptionKey, secrets.key('lookup-hash')));
-  app.decorate('policy', options.policy ?? loadPolicy(config.CREDIT_POLICY_FILE));
+  app.decorate('policy', loadPolicy(config.CREDIT_POLICY_FILE));
   app.decorate('bureau', options.bureau ?? createBureau(config));
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
