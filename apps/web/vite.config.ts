@@ -2,7 +2,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 const FIRST_LOAD = /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]|[\\/]src[\\/](app|shared)[\\/]|[\\/]packages[\\/]domain[\\/]src[\\/](?!registration)/;
-const LATER = /[\\/]src[\\/]shared[\\/](hooks|lib[\\/](users-api|format)|ui[\\/](code-input|countdown|select|text-field|stepper|checkbox))/;
+const LATER = /[\\/]src[\\/]shared[\\/](hooks|lib[\\/](users-api|format|step-errors)|ui[\\/](code-input|countdown|select|text-field|stepper|checkbox))/;
 
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? 3001}`;
 

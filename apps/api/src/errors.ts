@@ -1,4 +1,4 @@
-import { GENERIC_ERROR_MESSAGE, VALIDATION_ERROR_MESSAGE, errorEnvelopeSchema, type ErrorEnvelope } from '@provee/domain';
+import { GENERIC_ERROR_MESSAGE, VALIDATION_ERROR_MESSAGE, errorEnvelopeSchema, type ErrorEnvelope, type FieldErrors } from '@provee/domain';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 
@@ -17,6 +17,27 @@ export class AppError extends Error {
   ) {
     super(message);
   }
+}
+
+/** 400 with the field messages the screens show under each field. */
+export function invalidFields(errors: FieldErrors, prefix = 'body'): AppError {
+  return new AppError(400, 'VALIDATION_ERROR', 'invalid fields', VALIDATION_ERROR_MESSAGE, {
+    issues: Object.entries(errors).map(([field, message]) => ({ field: `${prefix}.${field}`, message })),
+  });
+}
+
+export function assertNoErrors(errors: FieldErrors): void {
+  if (Object.keys(errors).length > 0) throw invalidFields(errors);
+}
+
+/** A refusal of the credit policy (SPEC §8: the app shows /rejected). */
+export function notEligible(code: string, status: 412 | 422 = 422): AppError {
+  return new AppError(status, code, 'not eligible', 'Por ahora tu negocio no cumple con los requisitos para el crédito.');
+}
+
+/** The application is past (or not yet at) the step a call is for; the app reloads and routes. */
+export function stepNotCurrent(): AppError {
+  return new AppError(409, 'STEP_NOT_CURRENT', 'step is not the current one', 'Este paso ya fue completado. Te llevamos a donde te quedaste.');
 }
 
 /** Response schema of every error status a route documents; extra fields (retry_after_seconds…) pass. */

@@ -1,5 +1,3 @@
-import { toE164 } from '@provee/domain';
-import { avals, users } from '../db/schema.js';
 import type { App } from '../types.js';
 import { seedApplication } from '../modules/dev/application-factory.js';
 import { createPhone } from './phone.js';
@@ -23,22 +21,9 @@ export async function createApplication(app: App, overrides: { taxId: string; ne
   return { ...user, phone };
 }
 
+/** A user at any step, without registration data (what the phone proof and routing need). */
 export async function createUser(app: App, overrides: UserOverrides = {}) {
   const phone = overrides.phone ?? createPhone();
-  const [user] = await app.db
-    .insert(users)
-    .values({
-      phoneE164: toE164(app.config.COUNTRY, phone),
-      nextStep: overrides.nextStep ?? 'TAX_ACCOUNT',
-      status: overrides.status ?? 'IN_PROGRESS',
-    })
-    .returning();
-  for (const aval of overrides.avals ?? []) {
-    await app.db.insert(avals).values({
-      userId: user!.id,
-      avalType: aval.avalType,
-      phoneE164: aval.phone ? toE164(app.config.COUNTRY, aval.phone) : null,
-    });
-  }
-  return { ...user!, phone };
+  const user = await seedApplication(app, { phone, nextStep: overrides.nextStep ?? 'TAX_ACCOUNT', status: overrides.status, avals: overrides.avals });
+  return { ...user, phone };
 }

@@ -2,16 +2,14 @@ import { passwordErrors } from '@provee/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { advisorEvents, bureauConsents, users } from '../../db/schema.js';
-import { AppError, errorResponseSchema } from '../../errors.js';
+import { errorResponseSchema, invalidFields, notEligible, stepNotCurrent } from '../../errors.js';
 import type { App } from '../../types.js';
 import { appendAuditEvent } from '../audit/audit.service.js';
-import { invalidFields } from '../registration/issues.js';
-import { ownedUser, userParams } from '../users/owned-user.js';
+import { ownedUser, stepAnswerSchema, userParams } from '../users/owned-user.js';
 import { confirmConsentNip, currentConsentText, sendConsentNip } from './credit.service.js';
 import { hashPassword } from './password.js';
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 409: errorResponseSchema, 422: errorResponseSchema, 429: errorResponseSchema };
-const stepAnswer = z.object({ data: z.object({ user_id: z.string(), next_step: z.string(), status: z.string() }) });
 
 export async function creditRoutes(app: App): Promise<void> {
 
@@ -59,7 +57,7 @@ export async function creditRoutes(app: App): Promise<void> {
         security: [{ bearer: [] }],
         params: userParams,
         body: z.object({ nip: z.string().regex(/^\d{4}$/, 'El NIP tiene 4 dígitos.'), consent_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() }),
-        response: { 200: stepAnswer, ...errors },
+        response: { 200: stepAnswerSchema, ...errors },
       },
     },
     async (request) => {
@@ -69,7 +67,7 @@ export async function creditRoutes(app: App): Promise<void> {
         shownSha256: request.body.consent_sha256,
       });
       if (user.status === 'REJECTED') {
-        throw new AppError(422, 'NOT_ELIGIBLE', 'not eligible', 'Por ahora tu negocio no cumple con los requisitos para el crédito.');
+        throw notEligible('NOT_ELIGIBLE');
       }
       return { data: { user_id: user.id, next_step: user.nextStep, status: user.status } };
     },
@@ -133,13 +131,13 @@ export async function creditRoutes(app: App): Promise<void> {
         security: [{ bearer: [] }],
         params: userParams,
         body: z.object({ password: z.string().max(20), password_confirmation: z.string().max(20).optional() }),
-        response: { 200: stepAnswer, ...errors },
+        response: { 200: stepAnswerSchema, ...errors },
       },
     },
     async (request) => {
       const user = await ownedUser(request, request.params.id);
       if (user.nextStep !== 'PASSWORD' || user.status !== 'IN_PROGRESS') {
-        throw new AppError(409, 'STEP_NOT_CURRENT', 'step is not the current one', 'Este paso ya fue completado. Te llevamos a donde te quedaste.');
+        throw stepNotCurrent();
       }
       const { password, password_confirmation: confirmation = password } = request.body;
       const found = passwordErrors(password, confirmation, {

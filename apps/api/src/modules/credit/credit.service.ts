@@ -3,7 +3,7 @@ import { ageOn, countryToday, getCountry } from '@provee/domain';
 import { and, desc, eq, lt, lte, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { bureauConsents, bureauQueries, businessAddresses, businesses, catalogMunicipalities, catalogSalesRanges, creditDecisions, users } from '../../db/schema.js';
-import { AppError } from '../../errors.js';
+import { AppError, stepNotCurrent } from '../../errors.js';
 import { BureauError, type BureauReport } from '../../providers/bureau/index.js';
 import { appendAuditEvent } from '../audit/audit.service.js';
 import { consumeCode, issueCode } from '../one-time-codes/one-time-codes.service.js';
@@ -11,8 +11,6 @@ import { sendSms } from '../phone-proof/code.service.js';
 import type { UserRow } from '../users/users.service.js';
 import { CONSENT_VERSION, CONSENT_YEARS, consentText, sha256 } from './consent-text.js';
 import { evaluate, type DecisionInputs } from './policy.js';
-
-const STEP_GONE = new AppError(409, 'STEP_NOT_CURRENT', 'step is not the current one', 'Este paso ya fue completado. Te llevamos a donde te quedaste.');
 
 export function currentConsentText(app: FastifyInstance) {
   const text = consentText(app.config.LENDER_NAME);
@@ -22,7 +20,7 @@ export function currentConsentText(app: FastifyInstance) {
 /** Sends the 4-digit consultation PIN; ACCOUNT_NIP becomes ACCOUNT_BUREAU (SPEC §2.2). */
 export async function sendConsentNip(app: FastifyInstance, user: UserRow) {
   const canSend = user.status === 'IN_PROGRESS' && (user.nextStep === 'ACCOUNT_NIP' || user.nextStep === 'ACCOUNT_BUREAU');
-  if (!canSend) throw STEP_GONE;
+  if (!canSend) throw stepNotCurrent();
   const issued = await issueCode(app, { phoneE164: user.phoneE164, purpose: 'consent-nip' });
   await sendSms(
     app,
@@ -49,7 +47,7 @@ export interface ConsentEvidence {
  * the background worker takes over if the bureau is slow or down.
  */
 export async function confirmConsentNip(app: FastifyInstance, user: UserRow, nip: string, evidence: ConsentEvidence): Promise<UserRow> {
-  if (user.nextStep !== 'ACCOUNT_BUREAU' || user.status !== 'IN_PROGRESS') throw STEP_GONE;
+  if (user.nextStep !== 'ACCOUNT_BUREAU' || user.status !== 'IN_PROGRESS') throw stepNotCurrent();
   const consent = currentConsentText(app);
   if (evidence.shownSha256 && evidence.shownSha256 !== consent.sha256) {
     throw new AppError(409, 'CONSENT_TEXT_CHANGED', 'consent text changed', 'El texto de la autorización cambió. Recarga la página y léelo de nuevo.');

@@ -1,7 +1,7 @@
 import { anonymousId, fromE164 } from '@provee/domain';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { AppError, errorResponseSchema } from '../../errors.js';
+import { AppError, errorResponseSchema, invalidFields } from '../../errors.js';
 import type { App } from '../../types.js';
 import { confirmPhoneCode, sendPhoneCode } from './code.service.js';
 import { parsePhone, phoneNumberSchema } from './phone.js';
@@ -25,9 +25,7 @@ const sessionSchema = z.object({
 /** SPEC §3: anonymous_id is derived from the phone; anything else is a client bug or a forgery. */
 function checkAnonymousId(given: string | undefined, digits: string): void {
   if (given !== undefined && given !== anonymousId(digits)) {
-    throw new AppError(400, 'VALIDATION_ERROR', 'anonymous_id mismatch', 'Revisa los datos marcados e intenta de nuevo.', {
-      issues: [{ field: 'body.anonymous_id', message: 'El identificador no corresponde al número.' }],
-    });
+    throw invalidFields({ anonymous_id: 'El identificador no corresponde al número.' });
   }
 }
 

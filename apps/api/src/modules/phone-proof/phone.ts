@@ -1,6 +1,6 @@
 import { isValidNationalNumber, toE164, type CountryCode } from '@provee/domain';
 import { z } from 'zod';
-import { AppError } from '../../errors.js';
+import { invalidFields } from '../../errors.js';
 
 export const PHONE_MESSAGE = 'Ingresa un número celular válido de 10 dígitos.';
 
@@ -10,9 +10,8 @@ export const phoneNumberSchema = z.string().trim().regex(/^\d{10}$/, PHONE_MESSA
 /** The country's numbering plan, then E.164; a 400 with the field issue otherwise. */
 export function parsePhone(country: CountryCode, digits: string, field = 'body.phone_number'): string {
   if (!isValidNationalNumber(country, digits)) {
-    throw new AppError(400, 'VALIDATION_ERROR', 'invalid phone number', 'Revisa los datos marcados e intenta de nuevo.', {
-      issues: [{ field, message: PHONE_MESSAGE }],
-    });
+    const [prefix, ...rest] = field.split('.');
+    throw invalidFields({ [rest.join('.')]: PHONE_MESSAGE }, prefix);
   }
   return toE164(country, digits);
 }

@@ -5,13 +5,12 @@ import type { App } from '../../types.js';
 import { requirePhoneAccess } from '../auth/auth.js';
 import { parsePhone, phoneNumberSchema } from '../phone-proof/phone.js';
 import { findUserById } from '../users/users.service.js';
-import { ownedUser, userParams } from '../users/owned-user.js';
+import { ownedUser, stepAnswerSchema, userParams } from '../users/owned-user.js';
 import { registerShopkeeper, saveAddress, saveBusiness, saveTaxId } from './registration.service.js';
 
 const text = (max: number) => z.string().max(max, `* Máximo ${max} caracteres.`);
 const optionalText = (max: number) => z.string().max(max).nullish().transform((value) => value ?? null);
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 409: errorResponseSchema, 412: errorResponseSchema, 422: errorResponseSchema };
-const stepAnswer = z.object({ data: z.object({ user_id: z.string(), next_step: z.string(), status: z.string() }) });
 
 export async function registrationRoutes(app: App): Promise<void> {
   const country = app.config.COUNTRY;
@@ -82,7 +81,7 @@ export async function registrationRoutes(app: App): Promise<void> {
         security: [{ bearer: [] }],
         params: userParams,
         body: z.object({ tax_payer_id: text(20) }),
-        response: { 200: stepAnswer, ...errors },
+        response: { 200: stepAnswerSchema, ...errors },
       },
     },
     async (request) => {
@@ -107,7 +106,7 @@ export async function registrationRoutes(app: App): Promise<void> {
           street_number: text(20),
           apartment_number: z.string().max(20).nullish().transform((value) => value ?? ''),
         }),
-        response: { 200: stepAnswer, ...errors },
+        response: { 200: stepAnswerSchema, ...errors },
       },
     },
     async (request) => {
@@ -130,7 +129,7 @@ export async function registrationRoutes(app: App): Promise<void> {
           sales_average_range_id: z.number().int(),
           business_age: z.number().int(),
         }),
-        response: { 200: stepAnswer, ...errors },
+        response: { 200: stepAnswerSchema, ...errors },
       },
     },
     async (request) => {

@@ -14,11 +14,10 @@ import {
 import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { businessAddresses, businesses, users } from '../../db/schema.js';
-import { AppError } from '../../errors.js';
+import { AppError, assertNoErrors, invalidFields, notEligible, stepNotCurrent } from '../../errors.js';
 import { appendAuditEvent } from '../audit/audit.service.js';
 import { listBusinessTypes, listSalesRanges, resolveAddressNames } from '../catalog/catalog.service.js';
 import type { UserRow } from '../users/users.service.js';
-import { assertNoErrors, invalidFields, notEligible } from './issues.js';
 
 export interface PersonalData {
   name: string;
@@ -35,10 +34,8 @@ export interface PersonalData {
   kiban_flow_version_id: number | null;
 }
 
-const STEP_GONE = new AppError(409, 'STEP_NOT_CURRENT', 'step is not the current one', 'Este paso ya fue completado. Te llevamos a donde te quedaste.');
-
 function assertStep(user: UserRow, step: string): void {
-  if (user.nextStep !== step) throw STEP_GONE;
+  if (user.nextStep !== step) throw stepNotCurrent();
 }
 
 async function stepSaved(app: FastifyInstance, userId: string, step: string, payload: Record<string, unknown> = {}) {

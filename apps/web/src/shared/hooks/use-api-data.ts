@@ -14,13 +14,13 @@ export function loadOnce<T>(path: string, load: () => Promise<T>): Promise<T> {
   return pending;
 }
 
-/** Data for a screen; null `path` means "nothing to load yet". Errors go to the error modal. */
+/** Data for a screen (the loader caches what should be cached); null `path` means "nothing to load yet". Errors go to the error modal. */
 export function useApiData<T>(path: string | null, load: (path: string) => Promise<T>): T | undefined {
   const [state, setState] = useState<{ path: string; data: T } | undefined>();
   useEffect(() => {
     if (!path) return;
     let current = true;
-    loadOnce(path, () => load(path))
+    load(path)
       .then((data) => current && setState({ path, data }))
       .catch((error: unknown) => current && uiState.showError(error));
     return () => {

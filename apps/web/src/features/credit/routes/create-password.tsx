@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { ApiError } from '../../../shared/lib/api-client.js';
 import { t } from '../../../shared/lib/copy.js';
-import { uiState } from '../../../shared/lib/ui-state.js';
+import { handleStepError } from '../../../shared/lib/step-errors.js';
 import { routeForUser } from '../../../shared/lib/users-api.js';
 import { Button } from '../../../shared/ui/button.js';
 import { Page } from '../../../shared/ui/page.js';
@@ -48,15 +48,8 @@ export function CreatePasswordRoute() {
       await savePassword(userId, password, confirmation);
       navigate(`/${phoneNumber}/${userId}/advisor-contact`, { replace: true });
     } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 400 && failure.issues.length > 0) {
-        setErrors(Object.fromEntries(failure.issues.map((issue) => [issue.field.replace(/^body\./, ''), issue.message])));
-      } else if (failure instanceof ApiError && failure.status === 409) {
-        navigate(await routeForUser(phoneNumber, userId), { replace: true });
-      } else if (failure instanceof ApiError && failure.status === 422) {
-        navigate('/rejected', { replace: true });
-      } else {
-        uiState.showError(failure);
-      }
+      if (failure instanceof ApiError && failure.status === 409) navigate(await routeForUser(phoneNumber, userId), { replace: true });
+      else handleStepError(failure, navigate, setErrors);
     }
   };
 

@@ -13,7 +13,7 @@ import { Select } from '../../../shared/ui/select.js';
 import { TextField } from '../../../shared/ui/text-field.js';
 import { catalog, placeDetails, saveAddress, type Named } from '../api/registration.js';
 import { RegistrationStepper } from '../components/registration-stepper.js';
-import { handleStepError, type FieldErrors } from '../lib/step-errors.js';
+import { handleStepError, type FieldErrors } from '../../../shared/lib/step-errors.js';
 
 interface Draft {
   zip_code: string;

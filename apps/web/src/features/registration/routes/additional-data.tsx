@@ -10,7 +10,7 @@ import { Page } from '../../../shared/ui/page.js';
 import { TextField } from '../../../shared/ui/text-field.js';
 import { saveTaxId } from '../api/registration.js';
 import { RegistrationStepper } from '../components/registration-stepper.js';
-import { handleStepError, type FieldErrors } from '../lib/step-errors.js';
+import { handleStepError, type FieldErrors } from '../../../shared/lib/step-errors.js';
 
 /** Step 2: the tax id, checked by the country's rule (cédula 3-7-1 with check digit, or RFC). */
 export function AdditionalDataRoute() {

@@ -12,7 +12,7 @@ import { Select } from '../../../shared/ui/select.js';
 import { TextField } from '../../../shared/ui/text-field.js';
 import { catalog, saveBusiness } from '../api/registration.js';
 import { RegistrationStepper } from '../components/registration-stepper.js';
-import { handleStepError, type FieldErrors } from '../lib/step-errors.js';
+import { handleStepError, type FieldErrors } from '../../../shared/lib/step-errors.js';
 
 const EMPTY: BusinessValues = { name: '', business_age: '', business_type: '', business_type_other: '', sales_average_range_id: '' };
 

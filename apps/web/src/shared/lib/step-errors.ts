@@ -1,6 +1,6 @@
 import type { NavigateFunction } from 'react-router';
-import { ApiError } from '../../../shared/lib/api-client.js';
-import { uiState } from '../../../shared/lib/ui-state.js';
+import { ApiError } from './api-client.js';
+import { uiState } from './ui-state.js';
 
 export type FieldErrors = Record<string, string>;
 
