@@ -57,8 +57,26 @@ export function CreatePasswordRoute() {
     <Page title={t('password.title')} heading={t('password.title')}>
       <p className="page-subtitle">{t('password.subtitle')}</p>
       <form className="stack" onSubmit={onSubmit} noValidate>
-        <PasswordField label={t('password.label')} value={password} onChange={setPassword} error={errors.password} autoComplete="new-password" />
-        <PasswordField label={t('password.confirm')} value={confirmation} onChange={setConfirmation} error={errors.password_confirmation} autoComplete="new-password" />
+        <PasswordField
+          label={t('password.label')}
+          value={password}
+          onChange={(value) => {
+            setPassword(value);
+            setErrors(({ password: _changed, ...rest }) => rest);
+          }}
+          error={errors.password}
+          autoComplete="new-password"
+        />
+        <PasswordField
+          label={t('password.confirm')}
+          value={confirmation}
+          onChange={(value) => {
+            setConfirmation(value);
+            setErrors(({ password_confirmation: _changed, ...rest }) => rest);
+          }}
+          error={errors.password_confirmation}
+          autoComplete="new-password"
+        />
         <Button type="submit">{t('common.continue')}</Button>
       </form>
     </Page>
