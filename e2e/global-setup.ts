@@ -32,7 +32,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       DATA_DIR: dataDir,
       LOG_LEVEL: 'error',
       RATE_LIMIT_PER_MINUTE: '10000',
-      PROOF_STARTS_PER_IP_PER_HOUR: '10000',
+      SMS_NUMBERS_PER_IP_PER_HOUR: '10000',
       ENABLE_TEST_FACTORIES: 'true',
       // The bureau simulator's slow identity answers after 8 s; failed queries retry after 1 s, 2 s, 4 s.
       BUREAU_SLOW_MS: '8000',

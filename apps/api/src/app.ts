@@ -4,13 +4,14 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { z } from 'zod';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
-import { notFoundEnvelope, registerErrorHandling } from './errors.js';
+import { clientErrorHandler, frameworkErrors, notFoundEnvelope, registerErrorHandling } from './errors.js';
+import { registerInputGuard } from './input-guard.js';
 import { loggerOptions } from './logger.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { configRoutes } from './modules/config/config.routes.js';
 import { publicConfig } from './modules/config/public-config.js';
 import { healthRoutes } from './modules/health/health.routes.js';
-import { DEFAULT_WEB_DIST_DIR } from './paths.js';
+import { API_PATH, DEFAULT_WEB_DIST_DIR } from './paths.js';
 import { requireApiKey } from './plugins/app/ops-auth.js';
 import { registerOpenApi } from './plugins/external/openapi.js';
 import { registerSecurity } from './plugins/external/security.js';
@@ -58,6 +59,8 @@ export async function buildApp(config: Config, database: Database, options: Buil
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -79,8 +82,12 @@ export async function buildApp(config: Config, database: Database, options: Buil
   app.decorate('bureau', options.bureau ?? createBureau(config));
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // API answers carry tokens and personal data: never stored by a browser or proxy, unless the
+    // route chose its own caching (the catalogues).
+    if (API_PATH.test(request.url) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
   registerErrorHandling(app);
+  registerInputGuard(app);
 
   await registerSecurity(app, config);
   await registerOpenApi(app, config.APP_NAME);
@@ -110,13 +117,13 @@ export async function buildApp(config: Config, database: Database, options: Buil
     { prefix: '/ops' },
   );
 
-  if (config.NODE_ENV !== 'production') await app.register(devRoutes, { prefix: '/dev' });
+  if (config.TEST_MODE) await app.register(devRoutes, { prefix: '/dev' });
   startBureauWorker(app);
 
   const spa = await registerSpa(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST_DIR, publicConfig(config));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    const isApi = /^\/(api|ops|dev)(\/|$)/.test(path);
+    const isApi = API_PATH.test(path);
     const wantsPage = request.method === 'GET' || request.method === 'HEAD';
     if (spa && wantsPage && !isApi && !path.startsWith('/assets/')) return spa.sendIndex(reply);
     return reply.status(404).send(notFoundEnvelope());

@@ -48,7 +48,7 @@ const envSchema = z.object({
   CODE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
   CODE_RESEND_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   CODE_MAX_PER_HOUR: z.coerce.number().int().min(1).max(100).default(5),
-  PROOF_STARTS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
+  SMS_NUMBERS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
 
   DATA_ENCRYPTION_KEY: z
     .string()
@@ -91,6 +91,10 @@ export function loadConfig(env: Record<string, string | undefined>) {
   }
   const config = parsed.data;
   const problems: string[] = [];
+  // Test mode: the /dev tools (simulated phone, SMS outbox) and the fixed ops key. They let anyone
+  // prove any number, so never in production and only while a simulator is what is configured.
+  const testMode = config.NODE_ENV !== 'production' && (config.SMS_PROVIDER === 'outbox' || config.REVERSE_OTP_PROVIDER === 'simulator');
+  if (!testMode && config.NODE_ENV !== 'production' && !config.OPS_API_KEY) problems.push('OPS_API_KEY: es obligatoria fuera del modo de prueba');
   if (config.NODE_ENV === 'production') {
     if (!config.OPS_API_KEY) problems.push('OPS_API_KEY: es obligatoria en producción');
     if (!config.APP_SECRET) problems.push('APP_SECRET: es obligatoria en producción');
@@ -111,7 +115,8 @@ export function loadConfig(env: Record<string, string | undefined>) {
   return {
     ...config,
     LENDER_NAME: config.LENDER_NAME ?? config.APP_NAME,
-    // Outside production a fixed key keeps the operations API usable on a fresh clone.
+    TEST_MODE: testMode,
+    // In test mode a fixed key keeps the operations API usable on a fresh clone (required otherwise).
     OPS_API_KEY: config.OPS_API_KEY ?? 'provee-dev-ops-key-not-for-production',
   };
 }

@@ -1,5 +1,7 @@
 import { GENERIC_ERROR_MESSAGE, VALIDATION_ERROR_MESSAGE, errorEnvelopeSchema, type ErrorEnvelope, type FieldErrors } from '@provee/domain';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES as HTTP_STATUS_TEXT } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 
 /**
@@ -53,10 +55,49 @@ const STATUS_CODES: Record<number, [code: string, message: string]> = {
   403: ['FORBIDDEN', 'No tienes permiso para esta operación.'],
   404: ['NOT_FOUND', 'No encontramos lo que buscas.'],
   405: ['METHOD_NOT_ALLOWED', 'Operación no permitida.'],
+  408: ['REQUEST_TIMEOUT', 'La solicitud tardó demasiado. Intenta de nuevo.'],
   413: ['PAYLOAD_TOO_LARGE', 'La información enviada es demasiado grande.'],
+  414: ['URI_TOO_LONG', 'La dirección de la solicitud es demasiado larga.'],
   415: ['UNSUPPORTED_MEDIA_TYPE', 'Formato de la solicitud no soportado.'],
   429: ['RATE_LIMITED', 'Hiciste demasiados intentos. Espera un momento e intenta de nuevo.'],
+  431: ['HEADERS_TOO_LARGE', 'Los encabezados de la solicitud son demasiado grandes.'],
 };
+
+function statusEnvelope(status: number): ErrorEnvelope {
+  const [code, message] = STATUS_CODES[status] ?? ['BAD_REQUEST', 'La solicitud no es válida.'];
+  return envelope(code, message);
+}
+
+/**
+ * Fastify's refusals before a route is found (bad URL encoding, a path parameter over
+ * maxParamLength): the same envelope as every other error (Fastify's `frameworkErrors` option).
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  request.log.info({ err: error }, 'request refused');
+  void reply.status(status).header('cache-control', 'no-store').header('x-request-id', request.id).send(statusEnvelope(status));
+}
+
+/**
+ * What Node's HTTP parser refuses before Fastify sees a request (headers over the limit → 431,
+ * malformed request line → 400, timeout → 408), written straight on the socket as the envelope.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify(statusEnvelope(status));
+  const head = [
+    `HTTP/1.1 ${status} ${HTTP_STATUS_TEXT[status] ?? 'Bad Request'}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Cache-Control: no-store',
+    'Connection: close',
+  ];
+  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
+}
 
 function fieldName(path: readonly PropertyKey[]): string {
   return path.map(String).join('.');
@@ -84,9 +125,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own refusals (malformed JSON, body too large, rate limit…) keep their status.
-      const [code, message] = STATUS_CODES[status] ?? ['BAD_REQUEST', 'La solicitud no es válida.'];
       request.log.info({ err: error }, 'request refused');
-      return reply.status(status).send(envelope(code, message));
+      return reply.status(status).send(statusEnvelope(status));
     }
     request.log.error({ err: error }, 'unexpected error');
     return reply.status(500).send(envelope('INTERNAL_ERROR', GENERIC_ERROR_MESSAGE));
@@ -94,6 +134,5 @@ export function registerErrorHandling(app: FastifyInstance): void {
 }
 
 export function notFoundEnvelope(): ErrorEnvelope {
-  const [code, message] = STATUS_CODES[404]!;
-  return envelope(code, message);
+  return statusEnvelope(404);
 }

@@ -32,11 +32,43 @@ export function maskUrl(url: string): string {
   return url.replace(/\d{4,}/g, '[…]');
 }
 
+/** Fields by which a database error (Drizzle, postgres.js, PGlite) shows itself; they carry the SQL and its parameters. */
+const DATABASE_ERROR_FIELDS = ['query', 'params', 'parameters', 'severity', 'detail', 'where'];
+
+function isDatabaseError(error: Error): boolean {
+  return error.name === 'DrizzleQueryError' || DATABASE_ERROR_FIELDS.some((field) => field in error);
+}
+
+/**
+ * What a log line says about an error: its type, code, status, a message and the stack frames.
+ * A database error's message, query, parameters and detail hold the values it was given (phone
+ * numbers, names), so none of them is written; other messages have long digit runs masked.
+ */
+export function serializeError(error: unknown, depth = 0): { type: string; message: string; stack: string; [key: string]: unknown } {
+  if (!(error instanceof Error)) return { type: typeof error, message: 'not an Error (value left out)', stack: '' };
+  const { code, statusCode } = error as { code?: unknown; statusCode?: unknown };
+  const database = isDatabaseError(error);
+  return {
+    type: error.constructor?.name ?? error.name,
+    ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
+    ...(typeof statusCode === 'number' ? { statusCode } : {}),
+    message: database ? 'database error (message, query and parameters left out)' : maskUrl(error.message),
+    stack: (error.stack ?? '')
+      .split('\n')
+      .filter((line) => /^\s+at [^\s]/.test(line))
+      .map(maskUrl)
+      .join('\n'),
+    ...(error.cause !== undefined && depth < 3 ? { cause: serializeError(error.cause, depth + 1) } : {}),
+  };
+}
+
 export function loggerOptions(level: string): FastifyLoggerOptions<RawServerDefault> & LoggerOptions {
   return {
     level,
     redact: { paths: REDACT_PATHS, censor: '[redactado]' },
     serializers: {
+      err: (error) => serializeError(error),
+      error: (error) => serializeError(error),
       req(request) {
         return {
           method: request.method,

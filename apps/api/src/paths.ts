@@ -16,3 +16,6 @@ function findApiRoot(): string {
 export const API_ROOT = findApiRoot();
 export const MIGRATIONS_DIR = join(API_ROOT, 'src/db/migrations');
 export const DEFAULT_WEB_DIST_DIR = resolve(API_ROOT, '../web/dist');
+
+/** The API, operations and development paths (a URL or a path); everything else is the SPA and its files. */
+export const API_PATH = /^\/(api|ops|dev)(\/|\?|$)/;

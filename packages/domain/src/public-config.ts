@@ -15,6 +15,8 @@ export const publicConfigSchema = z.object({
   ipLookupUrl: z.string(),
   /** The operations API key the web app may use for lead assignment (public by nature). */
   webLeadApiKey: z.string(),
+  /** The /dev tools are on (simulated phone, SMS outbox): the app shows a 'Modo de prueba' banner. */
+  testMode: z.boolean(),
   country: z.object({
     code: z.enum(COUNTRY_CODES),
     locale: z.string(),

@@ -20,12 +20,13 @@ const config: PublicConfig = {
   advisorVideoUrl: null,
   ipLookupUrl: '/api/v1/ip',
   webLeadApiKey: 'web-key',
+  testMode: false,
   country: COUNTRIES.do,
 };
 
-function renderShell() {
+function renderShell(overrides: Partial<PublicConfig> = {}) {
   return render(
-    <ConfigContext value={config}>
+    <ConfigContext value={{ ...config, ...overrides }}>
       <MemoryRouter initialEntries={['/x']}>
         <Routes>
           <Route element={<AppShell />}>
@@ -48,6 +49,16 @@ describe('AppShell', () => {
     expect(screen.getByRole('main').textContent).toContain('pantalla');
     const help = screen.getByRole('link', { name: 'Tengo dudas con mi registro' });
     expect(help.getAttribute('href')).toBe('https://wa.me/18095550199?text=Tengo%20dudas%20con%20mi%20registro');
+  });
+
+  it('shows the test-mode banner only while the dev tools are on', () => {
+    renderShell({ testMode: true });
+    expect(screen.getByRole('complementary', { name: 'Modo de prueba' }).textContent).toBe('Modo de prueba: los mensajes son simulados.');
+  });
+
+  it('shows no test-mode banner otherwise', () => {
+    renderShell();
+    expect(screen.queryByRole('complementary', { name: 'Modo de prueba' })).toBeNull();
   });
 
   it('shows the spinner while a request is in flight', () => {

@@ -2,12 +2,13 @@ import { Suspense, useEffect } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { useConfig } from '../shared/lib/config.js';
 import { fullPageRedirect } from '../shared/lib/navigation.js';
+import { t } from '../shared/lib/copy.js';
 import { uiState, useUiState } from '../shared/lib/ui-state.js';
 import { ErrorModal } from '../shared/ui/error-modal.js';
 import { HelpButton } from '../shared/ui/help-button.js';
 import { LoadingOverlay } from '../shared/ui/spinner.js';
 
-/** What every screen has: the content, help chat, spinner, error modal and redirects. */
+/** What every screen has: the content, help chat, spinner, error modal, redirects and the test-mode banner. */
 export function AppShell() {
   const config = useConfig();
   const ui = useUiState();
@@ -24,6 +25,12 @@ export function AppShell() {
 
   return (
     <>
+      {config.testMode && (
+        // In the page flow above the screen, so it never covers content.
+        <aside className="test-mode-banner" aria-label={t('testMode.label')}>
+          <strong>{t('testMode.label')}</strong>: {t('testMode.text')}
+        </aside>
+      )}
       <main className="shell">
         {/* A screen still downloading shows the spinner inside the shell, not a blank page. */}
         <Suspense fallback={<LoadingOverlay visible />}>

@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { auditEvents } from '../../db/schema.js';
+import type { Secrets } from '../../secrets.js';
 import { canonicalJson } from './canonical-json.js';
 
 export interface AuditEventInput {
@@ -23,6 +24,14 @@ export interface AuditEvent extends AuditEventInput {
 export type ChainVerification =
   | { valid: true; events: number }
   | { valid: false; events: number; brokenAt: number; reason: 'hash-mismatch' | 'link-mismatch' };
+
+/**
+ * The chain of a phone with no application yet (phone proofs, an age refusal): keyed by an HMAC of
+ * the number, so the audit table holds no phone number and the id cannot be guessed from one.
+ */
+export function phoneAuditId(app: { secrets: Secrets }, phoneE164: string): string {
+  return `phone:${createHmac('sha256', app.secrets.key('audit-phone')).update(phoneE164).digest('hex')}`;
+}
 
 function hashEvent(event: Omit<AuditEvent, 'id' | 'hash'>): string {
   const body = canonicalJson({

@@ -12,6 +12,7 @@ export function publicConfig(config: Config): PublicConfig {
     advisorVideoUrl: config.ADVISOR_VIDEO_URL ?? null,
     ipLookupUrl: config.IP_LOOKUP_URL,
     webLeadApiKey: config.WEB_LEAD_API_KEY,
+    testMode: config.TEST_MODE,
     country: getCountry(config.COUNTRY),
   };
 }

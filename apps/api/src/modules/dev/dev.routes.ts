@@ -10,14 +10,15 @@ import { testFactoryRoutes } from './test-factories.routes.js';
 import { DEV_CSS, devPage, escapeHtml } from './html.js';
 
 /**
- * Tools for a tester on a development machine (never registered in production): the SMS outbox,
- * a simulated phone that sends the reverse-OTP message, and, when enabled, test factories.
+ * Tools for a tester, registered only in test mode (config.ts: never in production): the SMS outbox
+ * while it is the SMS provider, a simulated phone that sends the reverse-OTP message while the
+ * simulator is the reverse-OTP provider, and, when enabled, test factories.
  */
 export async function devRoutes(app: App): Promise<void> {
   await app.register(formbody);
   app.get('/dev.css', { schema: { hide: true } }, async (_request, reply) => reply.type('text/css').send(DEV_CSS));
 
-  if (app.sms.name === 'outbox') {
+  if (app.config.SMS_PROVIDER === 'outbox' && app.sms.name === 'outbox') {
     app.get(
       '/outbox.json',
       {
@@ -41,7 +42,7 @@ export async function devRoutes(app: App): Promise<void> {
     });
   }
 
-  if (app.reverseOtp.sign) {
+  if (app.config.REVERSE_OTP_PROVIDER === 'simulator' && app.reverseOtp.sign) {
     const sign = app.reverseOtp.sign;
     const inbound = z.object({ from: z.string().min(1).max(32), text: z.string().min(1).max(1000) });
 

@@ -3,7 +3,7 @@ import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { phoneCodes } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { assertIpBudget, lockProofStart, recordProofStart, tooMany } from '../phone-proof/limits.js';
+import { assertSmsIpBudget, lockProofStart, recordProofStart, tooMany } from '../phone-proof/limits.js';
 
 /**
  * One-time codes sent by SMS: the phone-proof code (6 digits) and the bureau-consent PIN (4).
@@ -27,7 +27,7 @@ export function generateCode(digits: number): string {
 export interface IssueOptions {
   phoneE164: string;
   purpose: CodePurpose;
-  /** When the caller is anonymous, its IP is counted too (PROOF_STARTS_PER_IP_PER_HOUR). */
+  /** When the caller is anonymous, its IP is counted too (SMS_NUMBERS_PER_IP_PER_HOUR). */
   ip?: string;
 }
 
@@ -39,8 +39,8 @@ export async function issueCode(app: FastifyInstance, { phoneE164, purpose, ip }
   const noun = NOUN[purpose];
 
   await app.db.transaction(async (tx) => {
-    await lockProofStart(tx, ip ?? 'authenticated', phoneE164);
-    if (ip) await assertIpBudget(tx, config, ip, now);
+    await lockProofStart(tx, ip ?? null, phoneE164);
+    if (ip) await assertSmsIpBudget(tx, config, ip, phoneE164, now);
     const forPhone = and(eq(phoneCodes.phoneE164, phoneE164), eq(phoneCodes.purpose, purpose));
     const [last] = await tx.select({ createdAt: phoneCodes.createdAt }).from(phoneCodes).where(forPhone).orderBy(desc(phoneCodes.createdAt)).limit(1);
     if (last) {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
 import { SmsError } from '../../providers/sms/index.js';
-import { appendAuditEvent } from '../audit/audit.service.js';
+import { appendAuditEvent, phoneAuditId } from '../audit/audit.service.js';
 import { consumeCode, issueCode } from '../one-time-codes/one-time-codes.service.js';
 
 /** Sends an SMS; a provider failure is a Spanish 503, never a 500. */
@@ -25,5 +25,5 @@ export async function sendPhoneCode(app: FastifyInstance, phoneE164: string, ip:
 
 export async function confirmPhoneCode(app: FastifyInstance, phoneE164: string, code: string): Promise<void> {
   await consumeCode(app, { phoneE164, purpose: 'phone-proof', code });
-  await appendAuditEvent(app.db, { applicationId: `phone:${phoneE164}`, actor: 'user', type: 'phone.proven', payload: { channel: 'sms-code' } });
+  await appendAuditEvent(app.db, { applicationId: phoneAuditId(app, phoneE164), actor: 'user', type: 'phone.proven', payload: { channel: 'sms-code' } });
 }

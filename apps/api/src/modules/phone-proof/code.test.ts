@@ -137,20 +137,6 @@ describe('SMS code: sending and confirming', () => {
     expect((await t.app.inject(codeRequest(phone, '10.1.1.3'))).statusCode).toBe(200);
   });
 
-  it('at most 20 starts per IP per hour (default PROOF_STARTS_PER_IP_PER_HOUR), codes and reverse OTP together', async () => {
-    const ip = '10.2.0.1';
-    for (let i = 0; i < 10; i++) expect((await t.app.inject(codeRequest(createPhone(), ip))).statusCode).toBe(200);
-    for (let i = 0; i < 10; i++) {
-      const phone = createPhone();
-      const res = await t.app.inject({ method: 'POST', url: '/api/v1/users/reverse-otp', remoteAddress: ip, payload: { phone_number: phone } });
-      expect(res.statusCode).toBe(200);
-    }
-    const over = await t.app.inject(codeRequest(createPhone(), ip));
-    expect(over.statusCode).toBe(429);
-    expect(over.json().code).toBe('TOO_MANY_ATTEMPTS');
-    expect((await t.app.inject(codeRequest(createPhone(), '10.2.0.2'))).statusCode).toBe(200);
-  });
-
   it.each([
     ['7865551234', 'not a Dominican area code'],
     ['8091234567', 'exchange starting with 1'],
@@ -179,17 +165,6 @@ describe('SMS code limits changed by configuration', () => {
       await t.app.inject(codeConfirm(phone, wrong));
       await t.app.inject(codeConfirm(phone, wrong));
       expect((await t.app.inject(codeConfirm(phone, code))).statusCode).toBe(429);
-    } finally {
-      await t.close();
-    }
-  });
-
-  it('PROOF_STARTS_PER_IP_PER_HOUR=2 refuses the third start', async () => {
-    const t = await createTestApp({ PROOF_STARTS_PER_IP_PER_HOUR: '2' });
-    try {
-      expect((await t.app.inject(codeRequest(createPhone(), '10.4.0.1'))).statusCode).toBe(200);
-      expect((await t.app.inject(codeRequest(createPhone(), '10.4.0.1'))).statusCode).toBe(200);
-      expect((await t.app.inject(codeRequest(createPhone(), '10.4.0.1'))).statusCode).toBe(429);
     } finally {
       await t.close();
     }

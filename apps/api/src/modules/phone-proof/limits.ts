@@ -1,4 +1,4 @@
-import { and, count, eq, gt, min, sql } from 'drizzle-orm';
+import { and, eq, gt, max, sql } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { phoneProofStarts } from '../../db/schema.js';
@@ -13,25 +13,30 @@ export function tooMany(code: string, retryAfterSeconds: number, readable: strin
 }
 
 /**
- * Serialises phone-proof starts for one IP and one phone across every server process
- * (transaction-scoped advisory locks, always taken in this order).
+ * Serialises phone-proof starts for one phone (and, for SMS sends, one IP) across every server
+ * process (transaction-scoped advisory locks, always taken in this order). A reverse-OTP start
+ * passes no IP: it has no per-IP budget, so a shared IP's users need not queue behind each other.
  */
-export async function lockProofStart(tx: Tx, ip: string, phoneE164: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`proof-ip:${ip}`}))`);
+export async function lockProofStart(tx: Tx, ip: string | null, phoneE164: string): Promise<void> {
+  if (ip !== null) await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`proof-ip:${ip}`}))`);
   await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`proof-phone:${phoneE164}`}))`);
 }
 
-/** At most PROOF_STARTS_PER_IP_PER_HOUR code or reverse-OTP starts per IP in any hour. */
-export async function assertIpBudget(tx: Tx, config: Config, ip: string, now: Date): Promise<void> {
+/**
+ * At most SMS_NUMBERS_PER_IP_PER_HOUR distinct numbers get an SMS from one IP in any hour
+ * (docs/decisions/009): re-sending to a number already counted is left to the per-number caps.
+ */
+export async function assertSmsIpBudget(tx: Tx, config: Config, ip: string, phoneE164: string, now: Date): Promise<void> {
   const since = new Date(now.getTime() - HOUR_MS);
-  const [row] = await tx
-    .select({ starts: count(), oldest: min(phoneProofStarts.createdAt) })
+  const numbers = await tx
+    .select({ phoneE164: phoneProofStarts.phoneE164, last: max(phoneProofStarts.createdAt) })
     .from(phoneProofStarts)
-    .where(and(eq(phoneProofStarts.ip, ip), gt(phoneProofStarts.createdAt, since)));
-  if (row && row.starts >= config.PROOF_STARTS_PER_IP_PER_HOUR && row.oldest) {
-    const retry = (new Date(row.oldest).getTime() + HOUR_MS - now.getTime()) / 1000;
-    throw tooMany('TOO_MANY_ATTEMPTS', retry, 'Hiciste demasiados intentos desde esta conexión. Intenta de nuevo más tarde.');
-  }
+    .where(and(eq(phoneProofStarts.ip, ip), eq(phoneProofStarts.kind, 'sms'), gt(phoneProofStarts.createdAt, since)))
+    .groupBy(phoneProofStarts.phoneE164);
+  if (numbers.length < config.SMS_NUMBERS_PER_IP_PER_HOUR || numbers.some((row) => row.phoneE164 === phoneE164)) return;
+  // A slot frees when the number last sent to longest ago leaves the hour.
+  const oldest = Math.min(...numbers.map((row) => new Date(row.last ?? now).getTime()));
+  throw tooMany('TOO_MANY_ATTEMPTS', (oldest + HOUR_MS - now.getTime()) / 1000, 'Hiciste demasiados intentos desde esta conexión. Intenta de nuevo más tarde.');
 }
 
 export async function recordProofStart(tx: Tx, kind: 'sms' | 'reverse-otp', phoneE164: string, ip: string, now: Date) {

@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { reverseOtpSessions } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { InboundMessage } from '../../providers/reverse-otp/index.js';
-import { appendAuditEvent } from '../audit/audit.service.js';
-import { assertIpBudget, lockProofStart, recordProofStart, tooMany } from './limits.js';
+import { appendAuditEvent, phoneAuditId } from '../audit/audit.service.js';
+import { lockProofStart, recordProofStart, tooMany } from './limits.js';
 
 /** No 0/O, 1/I/L: easy to read aloud and hard to mistype. */
 const NONCE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -31,7 +31,10 @@ export function sessionView(app: FastifyInstance, session: Session) {
   };
 }
 
-/** Opens a session; a newer one supersedes the phone's pending sessions. Same limits as codes. */
+/**
+ * Opens a session; a newer one supersedes the phone's pending sessions. It sends nothing, so it has
+ * the per-number cap but no per-IP one (docs/decisions/009).
+ */
 export async function startReverseOtp(
   app: FastifyInstance,
   input: { phoneE164: string; anonymousId: string; clientIp: string; observedIp: string },
@@ -39,8 +42,7 @@ export async function startReverseOtp(
   const { config } = app;
   const now = app.clock();
   const session = await app.db.transaction(async (tx) => {
-    await lockProofStart(tx, input.observedIp, input.phoneE164);
-    await assertIpBudget(tx, config, input.observedIp, now);
+    await lockProofStart(tx, null, input.phoneE164);
     const hourAgo = new Date(now.getTime() - 3_600_000);
     const [recent] = await tx
       .select({ n: count() })
@@ -134,7 +136,7 @@ export async function receiveInboundMessage(app: FastifyInstance, message: Inbou
       .returning({ id: reverseOtpSessions.id });
     if (!updated) continue;
     await appendAuditEvent(app.db, {
-      applicationId: `phone:${session.phoneE164}`,
+      applicationId: phoneAuditId(app, session.phoneE164),
       actor: 'user',
       type: verified ? 'phone.proven' : 'phone.proof_failed',
       payload: verified ? { channel: 'reverse-otp', session_id: session.id } : { channel: 'reverse-otp', session_id: session.id, reason: 'sender-mismatch' },

@@ -15,7 +15,7 @@ import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { businessAddresses, businesses, users } from '../../db/schema.js';
 import { AppError, assertNoErrors, invalidFields, notEligible, stepNotCurrent } from '../../errors.js';
-import { appendAuditEvent } from '../audit/audit.service.js';
+import { appendAuditEvent, phoneAuditId } from '../audit/audit.service.js';
 import { listBusinessTypes, listSalesRanges, resolveAddressNames } from '../catalog/catalog.service.js';
 import type { UserRow } from '../users/users.service.js';
 
@@ -67,7 +67,7 @@ export async function registerShopkeeper(app: FastifyInstance, phoneE164: string
   const age = ageOn(data.dob, countryToday(country, app.clock()));
   const { eligibility } = app.policy;
   if (age < eligibility.min_age || age > eligibility.max_age) {
-    await policyRefused(app, `phone:${phoneE164}`, 'age', { age, min_age: eligibility.min_age, max_age: eligibility.max_age, policy_version: app.policy.version });
+    await policyRefused(app, phoneAuditId(app, phoneE164), 'age', { age, min_age: eligibility.min_age, max_age: eligibility.max_age, policy_version: app.policy.version });
     throw notEligible('NOT_ELIGIBLE_AGE');
   }
 

@@ -3,8 +3,9 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
+import { API_PATH } from '../../paths.js';
 
-/** Security headers, closed CORS and the per-process flood guard (docs/decisions/003). */
+/** Security headers, closed CORS and the per-process flood guard of the API (docs/decisions/003, 009). */
 export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -32,6 +33,9 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     global: true,
     max: config.RATE_LIMIT_PER_MINUTE,
     timeWindow: 60_000,
+    // Page loads (the SPA's HTML, its assets, public files) are not counted: one carrier IP is
+    // shared by thousands of phones, and a page load fetches many files (docs/decisions/009).
+    allowList: (request) => !API_PATH.test(request.url),
     errorResponseBuilder: (_request, context) => ({
       statusCode: context.statusCode,
       code: 'RATE_LIMITED',

@@ -111,6 +111,8 @@ const es = {
   'common.close': 'Cerrar',
   'common.loading': 'Cargando…',
   'help.label': 'Tengo dudas con mi registro',
+  'testMode.label': 'Modo de prueba',
+  'testMode.text': 'los mensajes son simulados.',
   'error.title': '¡Parece que hubo un error!',
   'notFound.title': 'Página no encontrada',
   'notFound.text': 'La página que buscas no existe o ya no está disponible.',

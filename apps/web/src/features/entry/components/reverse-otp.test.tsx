@@ -16,6 +16,7 @@ const config: PublicConfig = {
   advisorVideoUrl: null,
   ipLookupUrl: '/api/v1/ip',
   webLeadApiKey: 'web-key',
+  testMode: false,
   country: COUNTRIES.do,
 };
 
