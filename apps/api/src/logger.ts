@@ -50,7 +50,8 @@ export function serializeError(error: unknown, depth = 0): { type: string; messa
   const database = isDatabaseError(error);
   return {
     type: error.constructor?.name ?? error.name,
-    ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
+    // Not `code`: the redaction of request fields named code (SMS codes) would hide it.
+    ...(typeof code === 'string' || typeof code === 'number' ? { errorCode: code } : {}),
     ...(typeof statusCode === 'number' ? { statusCode } : {}),
     message: database ? 'database error (message, query and parameters left out)' : maskUrl(error.message),
     stack: (error.stack ?? '')

@@ -8,7 +8,8 @@ export async function clientErrorRoutes(app: App): Promise<void> {
   app.post(
     '/v1/client-errors',
     {
-      config: { rateLimit: { max: 60, timeWindow: 60_000 } },
+      // A reported message may span lines (a stack, a multi-line error): the one field allowed to.
+      config: { rateLimit: { max: 60, timeWindow: 60_000 }, multilineFields: ['message'] },
       schema: {
         summary: 'Reporte de una llamada fallida desde la app web',
         body: z.object({

@@ -27,6 +27,8 @@ export async function reverseOtpWebhookRoutes(app: App): Promise<void> {
   app.post(
     '/v1/webhooks/reverse-otp/:provider',
     {
+      // What a person texted may span lines; only the nonce in it is used, nothing is stored.
+      config: { multilineFields: ['data.text'] },
       schema: {
         summary: 'Webhook del proveedor de OTP inverso (firmado con HMAC)',
         params: z.object({ provider: z.string().max(40) }),

@@ -1,6 +1,7 @@
 
 import { z } from 'zod';
 import { errorResponseSchema } from '../../errors.js';
+import { int32 } from '../../input-guard.js';
 import type { App } from '../../types.js';
 import { requirePhoneAccess } from '../auth/auth.js';
 import { parsePhone, phoneNumberSchema } from '../phone-proof/phone.js';
@@ -32,7 +33,7 @@ export async function registrationRoutes(app: App): Promise<void> {
           lastname: z.string().max(60),
           maternal_lastname: z.string().max(60).nullish().transform((value) => value ?? ''),
           dob: z.string().max(10),
-          length_of_residency_in_years: z.number().int(),
+          length_of_residency_in_years: int32(),
           marital_status: z.string().max(20),
           phone_number: phoneNumberSchema,
           utm_source: optionalText(200),
@@ -40,7 +41,7 @@ export async function registrationRoutes(app: App): Promise<void> {
           utm_medium: optionalText(200),
           sales_identifier: z.string().max(100).nullish().transform((value) => value ?? ''),
           anonymous_id: z.string().max(64).nullish().transform((value) => value ?? null),
-          kiban_flow_version_id: z.number().int().nullish().transform((value) => value ?? null),
+          kiban_flow_version_id: int32().nullish().transform((value) => value ?? null),
         }),
         response: {
           201: z.object({
@@ -126,8 +127,8 @@ export async function registrationRoutes(app: App): Promise<void> {
           name: text(100),
           business_type: text(60),
           business_type_other: z.string().max(80).nullish().transform((value) => value ?? ''),
-          sales_average_range_id: z.number().int(),
-          business_age: z.number().int(),
+          sales_average_range_id: int32(),
+          business_age: int32(),
         }),
         response: { 200: stepAnswerSchema, ...errors },
       },

@@ -1,0 +1,137 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { anonymousId } from '@provee/domain';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from './test/factories.js';
+import { codeConfirm, codeRequest, createPhone, lastSmsCode } from './test/phone.js';
+import { createTestApp, type TestApp } from './test/test-app.js';
+
+describe('no personal data in the logs, whatever fails', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({}, (app) => {
+      // A query that fails with a phone number and a name among its parameters (and in PostgreSQL's message).
+      app.get('/api/test/failing-query', async () => {
+        await app.db.execute(sql`select ${'+18095559876'}::int as phone, ${'Zoraida Quisqueya'}::int as name`);
+        return { ok: true };
+      });
+    });
+  });
+  afterAll(() => t.close());
+
+  it('a database error is logged with its code and request id, but not its query, parameters or message', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/test/failing-query' });
+    expect(res.statusCode).toBe(500);
+    const text = JSON.stringify(t.logs);
+    expect(text).not.toContain('8095559876');
+    expect(text).not.toContain('Zoraida');
+    expect(text).not.toContain('Quisqueya');
+    const logged = t.logs.find((line) => line.msg === 'unexpected error') as { reqId: string; err: { type: string; stack: string; cause?: { errorCode?: string } } };
+    expect(logged.reqId).toBe(res.headers['x-request-id']);
+    expect(logged.err.cause?.errorCode).toMatch(/^[0-9A-Z]{5}$/); // the SQLSTATE
+    expect(logged.err.stack).toMatch(/^\s+at /);
+  });
+});
+
+describe('Cache-Control: no-store on answers carrying a token or personal data', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('code confirmation, lookup, user detail, consents, audit, outbox and errors', async () => {
+    const phone = createPhone();
+    await t.app.inject(codeRequest(phone));
+    const confirmed = await t.app.inject(codeConfirm(phone, await lastSmsCode(t.app, phone)));
+    const user = await createUser(t.app);
+    const auth = { authorization: `Bearer ${t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` }).token}` };
+    const answers = {
+      confirm: confirmed,
+      lookup: await t.app.inject({ method: 'GET', url: `/api/v1/users?phone_number=${user.phone}&anonymous_id=${anonymousId(user.phone)}`, headers: auth }),
+      detail: await t.app.inject({ method: 'GET', url: `/api/v1/users/${user.id}/SK`, headers: auth }),
+      consents: await t.app.inject({ method: 'GET', url: `/api/v1/users/${user.id}/SK/consents`, headers: auth }),
+      audit: await t.app.inject({ method: 'GET', url: `/ops/v1/audit/${user.id}`, headers: { 'x-api-key': t.app.config.OPS_API_KEY } }),
+      outbox: await t.app.inject({ method: 'GET', url: '/dev/outbox.json' }),
+      error: await t.app.inject({ method: 'GET', url: '/api/v1/users/not-a-uuid/SK', headers: auth }),
+      notFound: await t.app.inject({ method: 'GET', url: '/api/v1/nothing' }),
+    };
+    for (const [name, res] of Object.entries(answers)) expect(res.headers['cache-control'], `${name} (${res.statusCode})`).toBe('no-store');
+    expect(answers.confirm.statusCode).toBe(200);
+    expect(answers.detail.statusCode).toBe(200);
+  });
+
+  it('a route that chose its own caching keeps it', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/config' });
+    expect(res.headers['cache-control']).toBe('public, max-age=300');
+  });
+});
+
+describe('the flood guard counts only the API (docs/decisions/009)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'provee-dist-'));
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(join(dist, 'index.html'), '<html><head><!--app-config--></head><body>spa</body></html>');
+    writeFileSync(join(dist, 'assets', 'app-abc123.js'), 'console.log("app");');
+    writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    t = await createTestApp({ WEB_DIST_DIR: dist, RATE_LIMIT_PER_MINUTE: '5' });
+  });
+  afterAll(() => t.close());
+
+  it('100 page loads with their assets from one IP are all served; the API budget still holds', async () => {
+    const ip = '10.30.0.1';
+    for (let i = 0; i < 100; i++) {
+      for (const url of ['/', '/home', '/assets/app-abc123.js', '/favicon.svg']) {
+        expect((await t.app.inject({ method: 'GET', url, remoteAddress: ip })).statusCode, `${url} #${i}`).toBe(200);
+      }
+    }
+    const api = [];
+    for (let i = 0; i < 6; i++) api.push((await t.app.inject({ method: 'GET', url: '/api/v1/config', remoteAddress: ip })).statusCode);
+    expect(api).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+});
+
+describe('test mode: the /dev tools and the banner', () => {
+  const get = (t: TestApp, url: string) => t.app.inject({ method: 'GET', url });
+  const inbound = (t: TestApp) => t.app.inject({ method: 'POST', url: '/dev/reverse-otp/inbound', payload: { from: '+18095551234', text: 'x' } });
+
+  it('on with the defaults of npm start (simulators, NODE_ENV unset): tools, banner flag and the fixed ops key', async () => {
+    const t = await createTestApp({ NODE_ENV: '' });
+    try {
+      expect(t.app.config.TEST_MODE).toBe(true);
+      expect((await get(t, '/dev/outbox')).statusCode).toBe(200);
+      expect((await get(t, '/dev/phone')).statusCode).toBe(200);
+      expect((await get(t, '/api/v1/config')).json().testMode).toBe(true);
+      expect(t.app.config.OPS_API_KEY).toBe('provee-dev-ops-key-not-for-production');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('off in production, whatever the providers: no tools, no banner flag', async () => {
+    const t = await createTestApp({ NODE_ENV: 'production', OPS_API_KEY: 'k'.repeat(32) });
+    try {
+      expect(t.app.config.TEST_MODE).toBe(false);
+      for (const url of ['/dev/outbox', '/dev/outbox.json', '/dev/phone']) expect((await get(t, url)).statusCode, url).toBe(404);
+      expect((await inbound(t)).statusCode).toBe(404);
+      expect((await get(t, '/api/v1/config')).json().testMode).toBe(false);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('the SMS outbox only while it is the SMS provider', async () => {
+    const t = await createTestApp({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 'tok', TWILIO_FROM: '+18095550000' });
+    try {
+      expect((await get(t, '/dev/outbox')).statusCode).toBe(404);
+      expect((await get(t, '/dev/outbox.json')).statusCode).toBe(404);
+      // The reverse-OTP simulator is still the configured provider: its phone stays.
+      expect((await get(t, '/dev/phone')).statusCode).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
