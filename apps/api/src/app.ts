@@ -83,8 +83,8 @@ export async function buildApp(config: Config, database: Database, options: Buil
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // API answers carry tokens and personal data: never stored by a browser or proxy, unless the
-    // route chose its own caching (the catalogues).
-    if (API_PATH.test(request.url) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    // route chose its own caching (catalogues, static files, the SPA's no-cache HTML).
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
   registerErrorHandling(app);
   registerInputGuard(app);

@@ -92,6 +92,13 @@ describe('the flood guard counts only the API (docs/decisions/009)', () => {
     for (let i = 0; i < 6; i++) api.push((await t.app.inject({ method: 'GET', url: '/api/v1/config', remoteAddress: ip })).statusCode);
     expect(api).toEqual([200, 200, 200, 200, 200, 429]);
   });
+
+  it('an API path disguised by percent-encoding (/%61pi/…) is still counted, and not cached', async () => {
+    const answers = [];
+    for (let i = 0; i < 6; i++) answers.push(await t.app.inject({ method: 'GET', url: '/%61pi/v1/users?phone_number=1', remoteAddress: '10.30.0.2' }));
+    expect(answers.map((res) => res.statusCode)).toEqual([400, 400, 400, 400, 400, 429]);
+    expect(answers[0]!.headers['cache-control']).toBe('no-store');
+  });
 });
 
 describe('test mode: the /dev tools and the banner', () => {

@@ -35,7 +35,8 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     timeWindow: 60_000,
     // Page loads (the SPA's HTML, its assets, public files) are not counted: one carrier IP is
     // shared by thousands of phones, and a page load fetches many files (docs/decisions/009).
-    allowList: (request) => !API_PATH.test(request.url),
+    // Judged by the matched route, not the raw URL, which /%61pi/… would disguise.
+    allowList: (request) => !API_PATH.test(request.routeOptions.url ?? ''),
     errorResponseBuilder: (_request, context) => ({
       statusCode: context.statusCode,
       code: 'RATE_LIMITED',
