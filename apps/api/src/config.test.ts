@@ -21,6 +21,16 @@ describe('config', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Configuración inválida:\\n  ${name}`));
   });
 
+  it('test mode (the /dev tools, the fixed ops key) is on outside production only', () => {
+    expect(loadConfig({}).TEST_MODE).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', OPS_API_KEY: 'k'.repeat(32), APP_SECRET: 's'.repeat(32) }).TEST_MODE).toBe(false);
+  });
+
+  it('the replaced PROOF_STARTS_PER_IP_PER_HOUR stops start-up naming its successor', () => {
+    expect(() => loadConfig({ PROOF_STARTS_PER_IP_PER_HOUR: '20' })).toThrow(/SMS_NUMBERS_PER_IP_PER_HOUR/);
+    expect(loadConfig({ SMS_NUMBERS_PER_IP_PER_HOUR: '7' }).SMS_NUMBERS_PER_IP_PER_HOUR).toBe(7);
+  });
+
   it('production needs real secrets and no test factories', () => {
     const secrets = { OPS_API_KEY: 'k'.repeat(32), APP_SECRET: 's'.repeat(32) };
     expect(() => loadConfig({ NODE_ENV: 'production', APP_SECRET: secrets.APP_SECRET })).toThrow(/OPS_API_KEY: es obligatoria/);

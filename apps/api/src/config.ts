@@ -91,6 +91,10 @@ export function loadConfig(env: Record<string, string | undefined>) {
   }
   const config = parsed.data;
   const problems: string[] = [];
+  // Its meaning changed (docs/decisions/009): a value set for the old one must not be silently dropped.
+  if (present.PROOF_STARTS_PER_IP_PER_HOUR !== undefined) {
+    problems.push('PROOF_STARTS_PER_IP_PER_HOUR: ya no existe; usa SMS_NUMBERS_PER_IP_PER_HOUR (números distintos por IP por hora)');
+  }
   // Test mode: the /dev tools (simulated phone, SMS outbox) and the fixed ops key. They let anyone
   // prove any number, so never in production and only while a simulator is what is configured.
   const testMode = config.NODE_ENV !== 'production' && (config.SMS_PROVIDER === 'outbox' || config.REVERSE_OTP_PROVIDER === 'simulator');
