@@ -104,41 +104,43 @@ describe('the flood guard counts only the API (docs/decisions/009)', () => {
 describe('test mode: the /dev tools and the banner', () => {
   const get = (t: TestApp, url: string) => t.app.inject({ method: 'GET', url });
   const inbound = (t: TestApp) => t.app.inject({ method: 'POST', url: '/dev/reverse-otp/inbound', payload: { from: '+18095551234', text: 'x' } });
+  /** One app per configuration, built in a hook (its generous timeout covers a slow start). */
+  const appWith = (env: Record<string, string>) => {
+    const holder = {} as { t: TestApp };
+    beforeAll(async () => {
+      holder.t = await createTestApp(env);
+    });
+    afterAll(() => holder.t.close());
+    return holder;
+  };
 
-  it('on with the defaults of npm start (simulators, NODE_ENV unset): tools, banner flag and the fixed ops key', async () => {
-    const t = await createTestApp({ NODE_ENV: '' });
-    try {
-      expect(t.app.config.TEST_MODE).toBe(true);
-      expect((await get(t, '/dev/outbox')).statusCode).toBe(200);
-      expect((await get(t, '/dev/phone')).statusCode).toBe(200);
-      expect((await get(t, '/api/v1/config')).json().testMode).toBe(true);
-      expect(t.app.config.OPS_API_KEY).toBe('provee-dev-ops-key-not-for-production');
-    } finally {
-      await t.close();
-    }
+  describe('with the defaults of npm start (simulators, NODE_ENV unset)', () => {
+    const on = appWith({ NODE_ENV: '' });
+    it('the tools, the banner flag and the fixed ops key are on', async () => {
+      expect(on.t.app.config.TEST_MODE).toBe(true);
+      expect((await get(on.t, '/dev/outbox')).statusCode).toBe(200);
+      expect((await get(on.t, '/dev/phone')).statusCode).toBe(200);
+      expect((await get(on.t, '/api/v1/config')).json().testMode).toBe(true);
+      expect(on.t.app.config.OPS_API_KEY).toBe('provee-dev-ops-key-not-for-production');
+    });
   });
 
-  it('off in production, whatever the providers: no tools, no banner flag', async () => {
-    const t = await createTestApp({ NODE_ENV: 'production', OPS_API_KEY: 'k'.repeat(32) });
-    try {
-      expect(t.app.config.TEST_MODE).toBe(false);
-      for (const url of ['/dev/outbox', '/dev/outbox.json', '/dev/phone']) expect((await get(t, url)).statusCode, url).toBe(404);
-      expect((await inbound(t)).statusCode).toBe(404);
-      expect((await get(t, '/api/v1/config')).json().testMode).toBe(false);
-    } finally {
-      await t.close();
-    }
+  describe('in production', () => {
+    const off = appWith({ NODE_ENV: 'production', OPS_API_KEY: 'k'.repeat(32) });
+    it('no tools and no banner flag, whatever the providers', async () => {
+      expect(off.t.app.config.TEST_MODE).toBe(false);
+      for (const url of ['/dev/outbox', '/dev/outbox.json', '/dev/phone']) expect((await get(off.t, url)).statusCode, url).toBe(404);
+      expect((await inbound(off.t)).statusCode).toBe(404);
+      expect((await get(off.t, '/api/v1/config')).json().testMode).toBe(false);
+    });
   });
 
-  it('the SMS outbox only while it is the SMS provider', async () => {
-    const t = await createTestApp({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 'tok', TWILIO_FROM: '+18095550000' });
-    try {
-      expect((await get(t, '/dev/outbox')).statusCode).toBe(404);
-      expect((await get(t, '/dev/outbox.json')).statusCode).toBe(404);
-      // The reverse-OTP simulator is still the configured provider: its phone stays.
-      expect((await get(t, '/dev/phone')).statusCode).toBe(200);
-    } finally {
-      await t.close();
-    }
+  describe('with SMS_PROVIDER=twilio', () => {
+    const twilio = appWith({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 'tok', TWILIO_FROM: '+18095550000' });
+    it('no SMS outbox; the simulated phone stays while the reverse-OTP simulator is configured', async () => {
+      expect((await get(twilio.t, '/dev/outbox')).statusCode).toBe(404);
+      expect((await get(twilio.t, '/dev/outbox.json')).statusCode).toBe(404);
+      expect((await get(twilio.t, '/dev/phone')).statusCode).toBe(200);
+    });
   });
 });
