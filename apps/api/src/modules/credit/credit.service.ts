@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { bureauConsents, bureauQueries, businessAddresses, businesses, catalogMunicipalities, catalogSalesRanges, creditDecisions, users } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { BureauError, type BureauReport } from '../../providers/bureau/index.js';
-import { assertAt, engineOf, moveApplication, StepConflict, type ApplicationRow } from '../application/index.js';
+import { assertAt, claimStep, engineOf, moveApplication, releaseClaim, StepConflict, type ApplicationRow } from '../application/index.js';
 import { appendAuditEvent } from '../audit/audit.service.js';
 import { consumeCode, issueCode } from '../one-time-codes/one-time-codes.service.js';
 import { sendSms } from '../phone-proof/code.service.js';
@@ -22,16 +22,17 @@ export function currentConsentText(app: FastifyInstance) {
 export async function sendConsentNip(app: FastifyInstance, user: UserRow) {
   const engine = engineOf(app);
   const resend = user.nextStep === 'ACCOUNT_BUREAU' && user.status === 'IN_PROGRESS';
-  if (!resend) await assertAt(engine, user, 'nip-sent');
+  const event = { type: 'consent.nip_sent', payload: { resend } };
+  // The first send moves the application before anything is sent, so parallel sends give one SMS
+  // and 409s; a resend stays at ACCOUNT_BUREAU, limited by the code's resend interval.
+  if (resend) await appendAuditEvent(app.db, { applicationId: user.id, actor: `user:${user.id}`, ...event, at: app.clock() });
+  else await moveApplication(engine, { userId: user.id, transition: 'nip-sent', actor: `user:${user.id}`, event });
   const issued = await issueCode(app, { phoneE164: user.phoneE164, purpose: 'consent-nip' });
   await sendSms(
     app,
     user.phoneE164,
     `${issued.code} es tu NIP de consulta de ${app.config.APP_NAME}. Con él autorizas la consulta de tu historial crediticio. No lo compartas.`,
   );
-  const event = { type: 'consent.nip_sent', payload: { resend } };
-  if (resend) await appendAuditEvent(app.db, { applicationId: user.id, actor: `user:${user.id}`, ...event, at: app.clock() });
-  else await moveApplication(engine, { userId: user.id, transition: 'nip-sent', actor: `user:${user.id}`, event });
   return { ...issued, defaultNip: app.config.NIP_PREFILL ? issued.code : undefined };
 }
 
@@ -54,7 +55,14 @@ export async function confirmConsentNip(app: FastifyInstance, user: UserRow, nip
   if (evidence.shownSha256 && evidence.shownSha256 !== consent.sha256) {
     throw new AppError(409, 'CONSENT_TEXT_CHANGED', 'consent text changed', 'El texto de la autorización cambió. Recarga la página y léelo de nuevo.');
   }
-  await consumeCode(app, { phoneE164: user.phoneE164, purpose: 'consent-nip', code: nip });
+  // Claimed first: a duplicate confirmation is a 409, not a second try at the PIN.
+  const claim = await claimStep(engine, user.id, 'consent');
+  try {
+    await consumeCode(app, { phoneE164: user.phoneE164, purpose: 'consent-nip', code: nip });
+  } catch (error) {
+    await releaseClaim(engine, user.id, claim);
+    throw error;
+  }
 
   const now = app.clock();
   const authorizedUntil = new Date(now);
@@ -64,6 +72,7 @@ export async function confirmConsentNip(app: FastifyInstance, user: UserRow, nip
     userId: user.id,
     transition: 'consent',
     actor: `user:${user.id}`,
+    claim,
     write: async (tx) => {
       const [row] = await tx
         .insert(bureauConsents)
