@@ -12,7 +12,7 @@ export interface AuditEventInput {
   type: string;
   payload: Record<string, unknown>;
   /** When it happened, from the app's clock (tests move it by hand). */
-  at?: Date;
+  at: Date;
 }
 
 export interface AuditEvent extends Omit<AuditEventInput, 'at'> {
@@ -54,7 +54,7 @@ export async function appendAuditEvent(db: Executor, { at, ...input }: AuditEven
       .where(eq(auditEvents.applicationId, input.applicationId))
       .orderBy(desc(auditEvents.id))
       .limit(1);
-    const unhashed = { ...input, payload, createdAt: at ?? new Date(), prevHash: last?.hash ?? null };
+    const unhashed = { ...input, payload, createdAt: at, prevHash: last?.hash ?? null };
     const hash = hashEvent(unhashed);
     const [row] = await tx
       .insert(auditEvents)

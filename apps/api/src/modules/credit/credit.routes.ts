@@ -179,8 +179,10 @@ export async function creditRoutes(app: App): Promise<void> {
     async (request, reply) => {
       const user = await ownedUser(request, request.params.id);
       const now = app.clock();
-      await app.db.insert(advisorEvents).values({ userId: user.id, contactType: request.body.contact_type, createdAt: now });
-      await appendAuditEvent(app.db, { applicationId: user.id, actor: `user:${user.id}`, type: 'advisor.contact', payload: { contact_type: request.body.contact_type } });
+      await app.db.transaction(async (tx) => {
+        await tx.insert(advisorEvents).values({ userId: user.id, contactType: request.body.contact_type, createdAt: now });
+        await appendAuditEvent(tx, { applicationId: user.id, actor: `user:${user.id}`, type: 'advisor.contact', payload: { contact_type: request.body.contact_type }, at: now });
+      });
       return reply.status(201).send({ data: { contact_type: request.body.contact_type, created_at: now.toISOString() } });
     },
   );

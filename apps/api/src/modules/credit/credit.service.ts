@@ -133,22 +133,25 @@ export async function runBureauAttempt(app: FastifyInstance, queryId: string): P
     const delay = Math.min(config.BUREAU_RETRY_MAX_MS, config.BUREAU_RETRY_BASE_MS * 2 ** (attempt - 1));
     const message = error instanceof Error ? error.message : String(error);
     const failedAt = app.clock();
-    await app.db
-      .update(bureauQueries)
-      .set({
-        status: exhausted ? 'FAILED' : 'PENDING',
-        attempts: attempt,
-        nextAttemptAt: new Date(failedAt.getTime() + delay),
-        lockedUntil: null,
-        lastError: message.slice(0, 500),
-        updatedAt: failedAt,
-      })
-      .where(eq(bureauQueries.id, claimed.id));
+    await app.db.transaction(async (tx) => {
+      await tx
+        .update(bureauQueries)
+        .set({
+          status: exhausted ? 'FAILED' : 'PENDING',
+          attempts: attempt,
+          nextAttemptAt: new Date(failedAt.getTime() + delay),
+          lockedUntil: null,
+          lastError: message.slice(0, 500),
+          updatedAt: failedAt,
+        })
+        .where(eq(bureauQueries.id, claimed.id));
+      if (exhausted) {
+        const payload = { query_id: claimed.id, attempts: attempt, last_error: message.slice(0, 200) };
+        await appendAuditEvent(tx, { applicationId: claimed.userId, actor: 'system', type: 'bureau.gave_up', payload, at: failedAt });
+      }
+    });
     if (error instanceof BureauError) app.log.warn({ queryId, attempt, exhausted }, 'bureau query failed');
     else app.log.error({ err: error, queryId, attempt }, 'bureau attempt failed unexpectedly');
-    if (exhausted) {
-      await appendAuditEvent(app.db, { applicationId: claimed.userId, actor: 'system', type: 'bureau.gave_up', payload: { query_id: claimed.id, attempts: attempt, last_error: message.slice(0, 200) } });
-    }
   }
 }
 
