@@ -7,7 +7,6 @@ import type { App } from '../../types.js';
 import { appendAuditEvent } from '../audit/audit.service.js';
 import { ownedUser, stepAnswerSchema, userParams } from '../users/owned-user.js';
 import { confirmConsentNip, currentConsentText, sendConsentNip } from './credit.service.js';
-import { hashPassword } from './password.js';
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 409: errorResponseSchema, 422: errorResponseSchema, 429: errorResponseSchema };
 
@@ -131,7 +130,7 @@ export async function creditRoutes(app: App): Promise<void> {
         security: [{ bearer: [] }],
         params: userParams,
         body: z.object({ password: z.string().max(20), password_confirmation: z.string().max(20).optional() }),
-        response: { 200: stepAnswerSchema, ...errors },
+        response: { 200: stepAnswerSchema, ...errors, 503: errorResponseSchema },
       },
     },
     async (request) => {
@@ -145,7 +144,7 @@ export async function creditRoutes(app: App): Promise<void> {
         phone: user.phoneE164.slice(-10),
       });
       if (Object.keys(found).length > 0) throw invalidFields(found);
-      const hash = await hashPassword(password);
+      const hash = await app.passwords.hash(password);
       const now = app.clock();
       await app.db
         .update(users)
