@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { advisorEvents, bureauConsents, users } from '../../db/schema.js';
 import { errorResponseSchema, invalidFields, notEligible, stepNotCurrent } from '../../errors.js';
 import type { App } from '../../types.js';
-import { appendAuditEvent } from '../audit/audit.service.js';
-import { ownedUser, stepAnswerSchema, userParams } from '../users/owned-user.js';
+import { appendAuditEvent } from '../audit/index.js';
+import { ownedUser, stepAnswerSchema, userParams } from '../users/index.js';
 import { confirmConsentNip, currentConsentText, sendConsentNip } from './credit.service.js';
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 409: errorResponseSchema, 422: errorResponseSchema, 429: errorResponseSchema };

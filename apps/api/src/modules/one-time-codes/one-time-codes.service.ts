@@ -3,7 +3,7 @@ import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { phoneCodes } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { assertIpBudget, lockProofStart, recordProofStart, tooMany } from '../phone-proof/limits.js';
+import { assertIpBudget, lockProofStart, recordProofStart, tooMany } from '../phone-proof/index.js';
 
 /**
  * One-time codes sent by SMS: the phone-proof code (6 digits) and the bureau-consent PIN (4).

@@ -2,10 +2,9 @@
 import { z } from 'zod';
 import { errorResponseSchema } from '../../errors.js';
 import type { App } from '../../types.js';
-import { requirePhoneAccess } from '../auth/auth.js';
-import { parsePhone, phoneNumberSchema } from '../phone-proof/phone.js';
-import { findUserById } from '../users/users.service.js';
-import { ownedUser, stepAnswerSchema, userParams } from '../users/owned-user.js';
+import { requirePhoneAccess } from '../auth/index.js';
+import { parsePhone, phoneNumberSchema } from '../phone-proof/index.js';
+import { findUserById, ownedUser, stepAnswerSchema, userParams } from '../users/index.js';
 import { registerShopkeeper, saveAddress, saveBusiness, saveTaxId } from './registration.service.js';
 
 const text = (max: number) => z.string().max(max, `* Máximo ${max} caracteres.`);

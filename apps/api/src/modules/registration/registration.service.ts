@@ -15,9 +15,9 @@ import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { businessAddresses, businesses, users } from '../../db/schema.js';
 import { AppError, assertNoErrors, invalidFields, notEligible, stepNotCurrent } from '../../errors.js';
-import { appendAuditEvent } from '../audit/audit.service.js';
-import { listBusinessTypes, listSalesRanges, resolveAddressNames } from '../catalog/catalog.service.js';
-import type { UserRow } from '../users/users.service.js';
+import { appendAuditEvent } from '../audit/index.js';
+import { listBusinessTypes, listSalesRanges, resolveAddressNames } from '../catalog/index.js';
+import type { UserRow } from '../users/index.js';
 
 export interface PersonalData {
   name: string;
