@@ -205,6 +205,7 @@ async function main() {
     const wallSeconds = (performance.now() - started) / 1000;
     probe.postMessage('stop');
     const staticLatencies = await probed;
+    await probe.terminate();
     await stopServer(server);
     const loop = JSON.parse(readFileSync(loopFile, 'utf8'));
 
@@ -216,7 +217,7 @@ async function main() {
       rows.push({ measure: `${step} (ms)`, n: values.length, p50: percentile(values, 50), p95: percentile(values, 95), p99: percentile(values, 99), target: step === 'password' ? `p95 ≤ ${TARGETS.passwordP95}` : '' });
     }
     rows.push({ measure: `static ${asset} (ms)`, n: staticLatencies.length, p50: percentile(staticLatencies, 50), p95: percentile(staticLatencies, 95), p99: percentile(staticLatencies, 99), target: `p99 ≤ ${TARGETS.staticP99}` });
-    rows.push({ measure: 'event-loop delay (ms)', n: loop.count, p50: loop.p50, p95: loop.p95, p99: loop.p99, target: `p99 ≤ ${TARGETS.loopDelayP99}` });
+    rows.push({ measure: 'event-loop delay (ms)', n: loop.count, p50: loop.p50, p95: loop.p95, p99: loop.p99, target: `p99 ≤ ${TARGETS.loopDelayP99} (max ${loop.max})` });
 
     const password = timings.map((timing) => timing.password);
     const missed = [

@@ -17,3 +17,4 @@ while (!stopping) {
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, everyMs - took)));
 }
 parentPort.postMessage(latencies);
+parentPort.close();
