@@ -1,8 +1,8 @@
-import { passwordErrors } from '@provee/domain';
+import { isPastPassword, passwordErrors } from '@provee/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { advisorEvents, bureauConsents, users } from '../../db/schema.js';
-import { errorResponseSchema, invalidFields, notEligible, stepNotCurrent } from '../../errors.js';
+import { AppError, errorResponseSchema, invalidFields, notEligible, stepNotCurrent } from '../../errors.js';
 import type { App } from '../../types.js';
 import { appendAuditEvent } from '../audit/audit.service.js';
 import { ownedUser, stepAnswerSchema, userParams } from '../users/owned-user.js';
@@ -137,7 +137,7 @@ export async function creditRoutes(app: App): Promise<void> {
     async (request) => {
       const user = await ownedUser(request, request.params.id);
       if (user.nextStep !== 'PASSWORD' || user.status !== 'IN_PROGRESS') {
-        throw stepNotCurrent();
+        throw stepNotCurrent(user);
       }
       const { password, password_confirmation: confirmation = password } = request.body;
       const found = passwordErrors(password, confirmation, {
@@ -169,6 +169,14 @@ export async function creditRoutes(app: App): Promise<void> {
     },
     async (request, reply) => {
       const user = await ownedUser(request, request.params.id);
+      // Only a pre-approved application that set its password talks to an advisor.
+      if (!isPastPassword({ next_step: user.nextStep, status: user.status })) {
+        throw new AppError(409, 'STEP_NOT_CURRENT', 'application is not past the password', 'Tu solicitud aún no está lista para hablar con un asesor. Te llevamos a donde te quedaste.', {
+          user_id: user.id,
+          next_step: user.nextStep,
+          status: user.status,
+        });
+      }
       const now = app.clock();
       await app.db.insert(advisorEvents).values({ userId: user.id, contactType: request.body.contact_type, createdAt: now });
       await appendAuditEvent(app.db, { applicationId: user.id, actor: `user:${user.id}`, type: 'advisor.contact', payload: { contact_type: request.body.contact_type } });

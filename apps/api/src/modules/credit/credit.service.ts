@@ -20,7 +20,7 @@ export function currentConsentText(app: FastifyInstance) {
 /** Sends the 4-digit consultation PIN; ACCOUNT_NIP becomes ACCOUNT_BUREAU (SPEC §2.2). */
 export async function sendConsentNip(app: FastifyInstance, user: UserRow) {
   const canSend = user.status === 'IN_PROGRESS' && (user.nextStep === 'ACCOUNT_NIP' || user.nextStep === 'ACCOUNT_BUREAU');
-  if (!canSend) throw stepNotCurrent();
+  if (!canSend) throw stepNotCurrent(user);
   const issued = await issueCode(app, { phoneE164: user.phoneE164, purpose: 'consent-nip' });
   await sendSms(
     app,
@@ -47,7 +47,7 @@ export interface ConsentEvidence {
  * the background worker takes over if the bureau is slow or down.
  */
 export async function confirmConsentNip(app: FastifyInstance, user: UserRow, nip: string, evidence: ConsentEvidence): Promise<UserRow> {
-  if (user.nextStep !== 'ACCOUNT_BUREAU' || user.status !== 'IN_PROGRESS') throw stepNotCurrent();
+  if (user.nextStep !== 'ACCOUNT_BUREAU' || user.status !== 'IN_PROGRESS') throw stepNotCurrent(user);
   const consent = currentConsentText(app);
   if (evidence.shownSha256 && evidence.shownSha256 !== consent.sha256) {
     throw new AppError(409, 'CONSENT_TEXT_CHANGED', 'consent text changed', 'El texto de la autorización cambió. Recarga la página y léelo de nuevo.');
