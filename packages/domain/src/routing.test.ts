@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PLACEHOLDER_PARTNER_PHONE } from './constants.js';
-import { routeAfterLookup, type LookupUser } from './routing.js';
+import { isPastPassword, routeAfterLookup, type LookupUser } from './routing.js';
 
 const phone = '8095551234';
 const userId = '42';
