@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { COUNTRIES } from '../country.js';
 import { cedulaCheckDigit } from './cedula.js';
 import fc from 'fast-check';
-import { birthYearOptions, dayOptions, ageOn, isoDate, newestBirthDate } from './dates.js';
+import { birthYearOptions, dayOptions, ageOn, isoDate, newestBirthDate, todayIn } from './dates.js';
 import { aboutYouErrors, addressErrors, businessErrors, taxIdError } from './forms.js';
 
 const aboutYou = {
@@ -57,6 +57,11 @@ describe('step 1 rules', () => {
   it('a date under 18 on the day says so before any call (issue 8: a 17-year-old ended on /rejected)', () => {
     expect(aboutYouErrors({ ...aboutYou, day: '22', month: '11', year: '2008' }, '2026-11-21').day).toBe('Debes tener al menos 18 años');
     expect(aboutYouErrors({ ...aboutYou, day: '21', month: '11', year: '2008' }, '2026-11-21')).toEqual({});
+  });
+
+  it('today is the country’s day, not the browser’s', () => {
+    expect(todayIn('America/Santo_Domingo', new Date('2026-11-22T02:00:00Z'))).toBe('2026-11-21');
+    expect(todayIn('America/Mexico_City', new Date('2026-11-22T07:00:00Z'))).toBe('2026-11-22');
   });
 
   it('the newest birth date offered is exactly 18 years on the day', () => {

@@ -7,11 +7,10 @@ import {
   YEAR_CHOICES,
   aboutYouErrors,
   birthYearOptions,
-  countryToday,
   dayOptions,
-  getCountry,
   isoDate,
   newestBirthDate,
+  todayIn,
   type AboutYouValues,
 } from '@provee/domain';
 import { useState, type FormEvent } from 'react';
@@ -65,7 +64,7 @@ export function AboutYouRoute() {
   const [values, update, clearValues] = useStoredState(SESSION_KEYS.values, EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
   const { country } = useConfig();
-  const [today] = useState(() => countryToday(getCountry(country.code), new Date()));
+  const [today] = useState(() => todayIn(country.timeZone, new Date()));
   const { yearOptions, monthOptions, days } = birthDateChoices(today, values.year, values.month);
   /** A month or day the new choice does not offer is cleared rather than silently changed. */
   const changeDate = (field: 'day' | 'month' | 'year', value: string) => {
