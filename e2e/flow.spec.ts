@@ -61,6 +61,8 @@ test.describe('the phone field (issue 8 item 2)', () => {
     await expect(phone).toHaveAttribute('aria-describedby', await message.getAttribute('id').then((id) => id!));
     await screenshot(page, 'home-refused-number');
     await expectAccessible(page);
+    await page.setViewportSize({ width: 360, height: 640 });
+    await screenshot(page, 'home-refused-number-360');
   });
 });
 
@@ -87,6 +89,8 @@ test.describe('back, reload and shared phones (issue 8 item 3)', () => {
     await expect(page).toHaveURL(/\/home\?otp-vendor=sms$/);
     await expect(page.getByLabel('Teléfono celular')).toHaveValue(phone);
     await expect(page.getByRole('button', { name: 'Cambiar número télefonico' })).toBeVisible();
+    await screenshot(page, 'home-proven');
+    await expectAccessible(page);
     await page.getByRole('button', { name: 'Continuar' }).click();
     await expect(page).toHaveURL(taxUrl);
     expect(await smsCount(page, phone)).toBe(sent);

@@ -64,6 +64,29 @@ describe('home phone field', () => {
     expect(screen.queryByText('Este número no recibe SMS.')).toBeNull();
   });
 
+  it('a number this tab proved: offered with Cambiar número, which forgets the person', () => {
+    const token = `${btoa(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 3600 }))}.firma`;
+    sessionStorage.setItem('clientToken', `Bearer ${token}`);
+    sessionStorage.setItem('proven_phone', '8095551234');
+    sessionStorage.setItem('phone_number', '8095551234');
+    sessionStorage.setItem('values', '{"name":"Primera"}');
+    renderHome();
+    const field = screen.getByLabelText('Teléfono celular');
+    expect((field as HTMLInputElement).value).toBe('8095551234');
+    fireEvent.click(screen.getByRole('button', { name: 'Cambiar número télefonico' }));
+    expect((field as HTMLInputElement).value).toBe('');
+    expect(Object.keys(sessionStorage)).toEqual(['otp_vendor']);
+  });
+
+  it('an expired token is not a proven number: no Cambiar número, the code flow as usual', () => {
+    const token = `${btoa(JSON.stringify({ exp: Math.floor(Date.now() / 1000) - 1 }))}.firma`;
+    sessionStorage.setItem('clientToken', `Bearer ${token}`);
+    sessionStorage.setItem('proven_phone', '8095551234');
+    sessionStorage.setItem('phone_number', '8095551234');
+    renderHome();
+    expect(screen.queryByRole('button', { name: 'Cambiar número télefonico' })).toBeNull();
+  });
+
   it('mx: +52 and the 2-4-4 grouping are taken, the 10 digits kept', () => {
     renderHome('mx');
     const field = screen.getByLabelText('Teléfono celular');
