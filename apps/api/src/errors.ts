@@ -35,18 +35,9 @@ export function notEligible(code: string, status: 412 | 422 = 422, readableMessa
   return new AppError(status, code, 'not eligible', readableMessage);
 }
 
-/**
- * The application is past (or not yet at) the step a call is for. With the user, the envelope
- * says where the application stands (user_id, next_step, status), so the app routes without a reload.
- */
-export function stepNotCurrent(user?: { id: string; nextStep: string; status: string }): AppError {
-  return new AppError(
-    409,
-    'STEP_NOT_CURRENT',
-    'step is not the current one',
-    'Este paso ya fue completado. Te llevamos a donde te quedaste.',
-    user ? { user_id: user.id, next_step: user.nextStep, status: user.status } : {},
-  );
+/** The application is past (or not yet at) the step a call is for; the app reloads and routes. */
+export function stepNotCurrent(): AppError {
+  return new AppError(409, 'STEP_NOT_CURRENT', 'step is not the current one', 'Este paso ya fue completado. Te llevamos a donde te quedaste.');
 }
 
 /** Response schema of every error status a route documents; extra fields (retry_after_seconds…) pass. */

@@ -1,9 +1,10 @@
 import { isPastPassword, passwordErrors } from '@provee/domain';
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { advisorEvents, bureauConsents, users } from '../../db/schema.js';
-import { AppError, errorResponseSchema, invalidFields, notEligible, stepNotCurrent } from '../../errors.js';
+import { advisorEvents, bureauConsents } from '../../db/schema.js';
+import { errorResponseSchema, invalidFields, notEligible } from '../../errors.js';
 import type { App } from '../../types.js';
+import { assertAt, claimStep, engineOf, moveApplication, releaseClaim, stepAnswer, StepConflict } from '../application/index.js';
 import { appendAuditEvent } from '../audit/audit.service.js';
 import { ownedUser, stepAnswerSchema, userParams } from '../users/owned-user.js';
 import { confirmConsentNip, currentConsentText, sendConsentNip } from './credit.service.js';
@@ -69,7 +70,7 @@ export async function creditRoutes(app: App): Promise<void> {
       if (user.status === 'REJECTED') {
         throw notEligible('NOT_ELIGIBLE');
       }
-      return { data: { user_id: user.id, next_step: user.nextStep, status: user.status } };
+      return { data: await stepAnswer(engineOf(app), user) };
     },
   );
 
@@ -136,23 +137,31 @@ export async function creditRoutes(app: App): Promise<void> {
     },
     async (request) => {
       const user = await ownedUser(request, request.params.id);
-      if (user.nextStep !== 'PASSWORD' || user.status !== 'IN_PROGRESS') {
-        throw stepNotCurrent(user);
-      }
+      const engine = engineOf(app);
+      await assertAt(engine, user, 'password');
       const { password, password_confirmation: confirmation = password } = request.body;
       const found = passwordErrors(password, confirmation, {
         dob: user.dobEncrypted ? app.cipher.decrypt(user.dobEncrypted) : undefined,
         phone: user.phoneE164.slice(-10),
       });
       if (Object.keys(found).length > 0) throw invalidFields(found);
-      const hash = await hashPassword(password);
-      const now = app.clock();
-      await app.db
-        .update(users)
-        .set({ passwordHash: hash, passwordSetAt: now, nextStep: 'INVENTORY', updatedAt: now })
-        .where(and(eq(users.id, user.id), eq(users.nextStep, 'PASSWORD')));
-      await appendAuditEvent(app.db, { applicationId: user.id, actor: `user:${user.id}`, type: 'step.saved', payload: { step: 'PASSWORD' } });
-      return { data: { user_id: user.id, next_step: 'INVENTORY', status: user.status } };
+      // Claimed before hashing: a duplicate is refused at once, without a second memory-hard hash.
+      const claim = await claimStep(engine, user.id, 'password');
+      let hash: string;
+      try {
+        hash = await hashPassword(password);
+      } catch (error) {
+        await releaseClaim(engine, user.id, claim);
+        throw error;
+      }
+      const { row } = await moveApplication(engine, {
+        userId: user.id,
+        transition: 'password',
+        actor: `user:${user.id}`,
+        claim,
+        set: { passwordHash: hash, passwordSetAt: app.clock() },
+      });
+      return { data: await stepAnswer(engine, row) };
     },
   );
 
@@ -171,15 +180,13 @@ export async function creditRoutes(app: App): Promise<void> {
       const user = await ownedUser(request, request.params.id);
       // Only a pre-approved application that set its password talks to an advisor.
       if (!isPastPassword({ next_step: user.nextStep, status: user.status })) {
-        throw new AppError(409, 'STEP_NOT_CURRENT', 'application is not past the password', 'Tu solicitud aún no está lista para hablar con un asesor. Te llevamos a donde te quedaste.', {
-          user_id: user.id,
-          next_step: user.nextStep,
-          status: user.status,
-        });
+        throw new StepConflict(await stepAnswer(engineOf(app), user), 'STEP_NOT_CURRENT', 'Tu solicitud aún no está lista para hablar con un asesor. Te llevamos a donde te quedaste.');
       }
       const now = app.clock();
-      await app.db.insert(advisorEvents).values({ userId: user.id, contactType: request.body.contact_type, createdAt: now });
-      await appendAuditEvent(app.db, { applicationId: user.id, actor: `user:${user.id}`, type: 'advisor.contact', payload: { contact_type: request.body.contact_type } });
+      await app.db.transaction(async (tx) => {
+        await tx.insert(advisorEvents).values({ userId: user.id, contactType: request.body.contact_type, createdAt: now });
+        await appendAuditEvent(tx, { applicationId: user.id, actor: `user:${user.id}`, type: 'advisor.contact', payload: { contact_type: request.body.contact_type }, at: now });
+      });
       return reply.status(201).send({ data: { contact_type: request.body.contact_type, created_at: now.toISOString() } });
     },
   );

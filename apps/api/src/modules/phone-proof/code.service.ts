@@ -24,6 +24,10 @@ export async function sendPhoneCode(app: FastifyInstance, phoneE164: string, ip:
 }
 
 export async function confirmPhoneCode(app: FastifyInstance, phoneE164: string, code: string): Promise<void> {
-  await consumeCode(app, { phoneE164, purpose: 'phone-proof', code });
-  await appendAuditEvent(app.db, { applicationId: `phone:${phoneE164}`, actor: 'user', type: 'phone.proven', payload: { channel: 'sms-code' } });
+  await consumeCode(app, {
+    phoneE164,
+    purpose: 'phone-proof',
+    code,
+    onConsumed: (tx, at) => appendAuditEvent(tx, { applicationId: `phone:${phoneE164}`, actor: 'user', type: 'phone.proven', payload: { channel: 'sms-code' }, at }).then(() => undefined),
+  });
 }

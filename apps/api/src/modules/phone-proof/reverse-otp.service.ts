@@ -127,18 +127,24 @@ export async function receiveInboundMessage(app: FastifyInstance, message: Inbou
     if (!session || session.expiresAt.getTime() <= now.getTime()) continue;
     const from = normaliseSender(message.from);
     const verified = from === session.phoneE164;
-    const [updated] = await app.db
-      .update(reverseOtpSessions)
-      .set({ status: verified ? 'VERIFIED' : 'FAILED', fromE164: from, resolvedAt: now })
-      .where(and(eq(reverseOtpSessions.id, session.id), eq(reverseOtpSessions.status, 'PENDING')))
-      .returning({ id: reverseOtpSessions.id });
-    if (!updated) continue;
-    await appendAuditEvent(app.db, {
-      applicationId: `phone:${session.phoneE164}`,
-      actor: 'user',
-      type: verified ? 'phone.proven' : 'phone.proof_failed',
-      payload: verified ? { channel: 'reverse-otp', session_id: session.id } : { channel: 'reverse-otp', session_id: session.id, reason: 'sender-mismatch' },
+    // The session's outcome and its audit event commit together.
+    const resolved = await app.db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(reverseOtpSessions)
+        .set({ status: verified ? 'VERIFIED' : 'FAILED', fromE164: from, resolvedAt: now })
+        .where(and(eq(reverseOtpSessions.id, session.id), eq(reverseOtpSessions.status, 'PENDING')))
+        .returning({ id: reverseOtpSessions.id });
+      if (!updated) return false;
+      await appendAuditEvent(tx, {
+        applicationId: `phone:${session.phoneE164}`,
+        actor: 'user',
+        type: verified ? 'phone.proven' : 'phone.proof_failed',
+        payload: verified ? { channel: 'reverse-otp', session_id: session.id } : { channel: 'reverse-otp', session_id: session.id, reason: 'sender-mismatch' },
+        at: now,
+      });
+      return true;
     });
+    if (!resolved) continue;
     return { matched: true, verified };
   }
   return { matched: false, verified: false };

@@ -153,7 +153,7 @@ describe('shopkeeper registration', () => {
     const early = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, ADDRESS);
     expect(early.statusCode).toBe(409);
     // Where the application stands, so the app routes without reloading the user.
-    expect(early.json()).toMatchObject({ code: 'STEP_NOT_CURRENT', user_id: userId, next_step: 'TAX_ACCOUNT', status: 'IN_PROGRESS' });
+    expect(early.json()).toMatchObject({ code: 'STEP_NOT_CURRENT', current: { user_id: userId, next_step: 'TAX_ACCOUNT', status: 'IN_PROGRESS' } });
     const other = await registered();
     expect((await post(`/api/v1/users/${other.userId}/SK/tax_info`, auth, { tax_payer_id: createCedula() })).statusCode).toBe(403);
   });

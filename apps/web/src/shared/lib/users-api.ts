@@ -42,7 +42,9 @@ export async function routeForPhone(phone: string): Promise<string> {
  * where the application stands; an older answer without it makes us ask the server once.
  */
 export async function routeAfterConflict(phone: string, userId: string, error: ApiError): Promise<string> {
-  const { user_id, next_step, status } = error.details;
+  // The step engine's 409 carries `current: { user_id, next_step, status, path }`.
+  const where = (error.details.current ?? error.details) as { user_id?: unknown; next_step?: unknown; status?: unknown };
+  const { user_id, next_step, status } = where;
   if (typeof next_step === 'string' && typeof status === 'string') {
     applicationState.set({ user_id: typeof user_id === 'string' ? user_id : userId, next_step, status });
     return routeForState(phone, applicationState.get(typeof user_id === 'string' ? user_id : userId)!);
