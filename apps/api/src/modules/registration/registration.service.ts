@@ -61,7 +61,9 @@ export async function registerShopkeeper(app: FastifyInstance, phoneE164: string
   const { eligibility } = app.policy;
   if (age < eligibility.min_age || age > eligibility.max_age) {
     await policyRefused(app, `phone:${phoneE164}`, 'age', { age, min_age: eligibility.min_age, max_age: eligibility.max_age, policy_version: app.policy.version });
-    throw notEligible('NOT_ELIGIBLE_AGE');
+    // The reason the person can act on, not the business one.
+    const reason = age < eligibility.min_age ? `Debes tener al menos ${eligibility.min_age} años para solicitar el crédito.` : `Por ahora el crédito es para personas de hasta ${eligibility.max_age} años.`;
+    throw notEligible('NOT_ELIGIBLE_AGE', 422, reason);
   }
 
   return createApplication(engineOf(app), {
