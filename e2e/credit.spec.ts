@@ -129,9 +129,11 @@ test.describe('bureau consent and decision', () => {
 test('advisor welcome: the call promise with the advisor number and the download button, no video when none is set', async ({ page }) => {
   const phone = uniquePhone();
   const userId = await seedUser(page.request, { phone, nextStep: 'INVENTORY' });
+  await proveWithSms(page, phone);
+  await expect(page).toHaveURL(`/${phone}/${userId}/download`);
   await page.goto(`/${phone}/${userId}/advisor-welcome`);
   await expect(page.getByText('Paso 2/3')).toBeVisible();
-  await expect(page.getByText('Un asesor te llamará en menos de 5 minutos desde el número +18095550101.')).toBeVisible();
+  await expect(page.getByText('Un asesor te llamará en menos de 5 minutos desde el número +1 809 555 0101.')).toBeVisible();
   await expect(page.locator('video')).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Descargar la app' })).toBeVisible();
   await screenshot(page, 'advisor-welcome');

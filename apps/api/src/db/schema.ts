@@ -54,7 +54,7 @@ export const users = pgTable(
     taxIdEncrypted: text('tax_id_encrypted'),
     /** Keyed hash of the tax id, for exact lookups without decrypting; one application per person. */
     taxIdHash: text('tax_id_hash').unique(),
-    /** scrypt (OWASP parameters), see modules/credit/password.ts. */
+    /** argon2id (OWASP parameters; older rows scrypt), see modules/credit/password.ts. */
     passwordHash: text('password_hash'),
     passwordSetAt: timestamp('password_set_at', { withTimezone: true }),
     /** A slow step (the password hash) is claimed first, so a duplicate is refused before any work. */

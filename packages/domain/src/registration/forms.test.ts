@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { COUNTRIES } from '../country.js';
 import { cedulaCheckDigit } from './cedula.js';
-import { birthYearOptions, dayOptions, ageOn } from './dates.js';
+import fc from 'fast-check';
+import { birthYearOptions, dayOptions, ageOn, isoDate, newestBirthDate, todayIn } from './dates.js';
 import { aboutYouErrors, addressErrors, businessErrors, taxIdError } from './forms.js';
 
 const aboutYou = {
@@ -51,6 +52,30 @@ describe('step 1 rules', () => {
     expect(ageOn('2008-11-22', '2026-11-21')).toBe(17);
     expect(ageOn('2008-02-29', '2026-02-28')).toBe(17);
     expect(ageOn('2008-02-29', '2026-03-01')).toBe(18);
+  });
+
+  it('a date under 18 on the day says so before any call (issue 8: a 17-year-old ended on /rejected)', () => {
+    expect(aboutYouErrors({ ...aboutYou, day: '22', month: '11', year: '2008' }, '2026-11-21').day).toBe('Debes tener al menos 18 años');
+    expect(aboutYouErrors({ ...aboutYou, day: '21', month: '11', year: '2008' }, '2026-11-21')).toEqual({});
+  });
+
+  it('today is the country’s day, not the browser’s', () => {
+    expect(todayIn('America/Santo_Domingo', new Date('2026-11-22T02:00:00Z'))).toBe('2026-11-21');
+    expect(todayIn('America/Mexico_City', new Date('2026-11-22T07:00:00Z'))).toBe('2026-11-22');
+  });
+
+  it('the newest birth date offered is exactly 18 years on the day', () => {
+    expect(newestBirthDate('2026-11-21')).toEqual({ year: 2008, month: 11, day: 21 });
+    expect(newestBirthDate('2025-02-28')).toEqual({ year: 2007, month: 2, day: 28 });
+    fc.assert(
+      fc.property(fc.date({ min: new Date('2001-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }), (now) => {
+        const today = now.toISOString().slice(0, 10);
+        const { year, month, day } = newestBirthDate(today);
+        const newest = isoDate(year, month, day)!;
+        const nextDay = new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
+        return ageOn(newest, today) === 18 && ageOn(nextDay, today) === 17;
+      }),
+    );
   });
 });
 

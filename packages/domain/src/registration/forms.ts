@@ -1,7 +1,8 @@
 import { ZIP_CODE_LENGTH, ZIP_CODE_NOT_INCLUDED } from '../constants.js';
 import type { CountryConfig } from '../country.js';
 import { isValidCedula } from './cedula.js';
-import { isoDate } from './dates.js';
+import { ageOn, isoDate } from './dates.js';
+import { MIN_AGE_YEARS } from '../constants.js';
 import { nameError } from './names.js';
 import { CIVIL_STATUS_VALUES, OTHER_BUSINESS_TYPE } from './options.js';
 import { isValidRfc } from './rfc.js';
@@ -31,20 +32,24 @@ export const ABOUT_YOU_MESSAGES = {
   month: '* Ingresa tu mes de nacimiento !',
   year: '* Ingresa tu año de nacimiento !',
   dateInvalid: '* La fecha de nacimiento no existe, revísala.',
+  underAge: `Debes tener al menos ${MIN_AGE_YEARS} años`,
   residency: '* Selecciona el tiempo viviendo ahí !',
   maritalStatus: '* Selecciona su estado civil !',
 } as const;
 
 /** Step 1 'Sobre ti' (SPEC §5). The exact-date age check is the credit policy's, on the server. */
-export function aboutYouErrors(values: AboutYouValues): FieldErrors {
+export function aboutYouErrors(values: AboutYouValues, today?: string): FieldErrors {
   const { day, month, year } = values;
   const dateMissing = !day || !month || !year;
-  const dateInvalid = !dateMissing && !isoDate(Number(year), Number(month), Number(day));
+  const date = dateMissing ? undefined : isoDate(Number(year), Number(month), Number(day));
+  const dateInvalid = !dateMissing && !date;
+  // The screen knows the day (country time zone): under 18 is said before any call.
+  const underAge = !!date && !!today && ageOn(date, today) < MIN_AGE_YEARS;
   return collect([
     ['name', nameError('name', values.name)],
     ['lastname', nameError('lastname', values.lastname)],
     ['maternal_lastname', nameError('maternal_lastname', values.maternal_lastname)],
-    ['day', !day ? ABOUT_YOU_MESSAGES.day : dateInvalid ? ABOUT_YOU_MESSAGES.dateInvalid : undefined],
+    ['day', !day ? ABOUT_YOU_MESSAGES.day : dateInvalid ? ABOUT_YOU_MESSAGES.dateInvalid : underAge ? ABOUT_YOU_MESSAGES.underAge : undefined],
     ['month', !month ? ABOUT_YOU_MESSAGES.month : undefined],
     ['year', !year ? ABOUT_YOU_MESSAGES.year : undefined],
     ['length_of_residency_in_years', inChoices(values.length_of_residency_in_years, 4) ? undefined : ABOUT_YOU_MESSAGES.residency],

@@ -15,7 +15,7 @@ import { and, asc, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../../db/client.js';
 import { avals, users } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { appendAuditEvent } from '../audit/audit.service.js';
+import { appendAuditEvent } from '../audit/index.js';
 
 export type ApplicationRow = typeof users.$inferSelect;
 type Columns = Omit<Partial<typeof users.$inferInsert>, 'id' | 'nextStep' | 'status' | 'stepClaim' | 'stepClaimedUntil'>;

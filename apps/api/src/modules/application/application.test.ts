@@ -5,7 +5,7 @@ import { auditEvents, businessAddresses, businesses, users } from '../../db/sche
 import { createApplication, userAuth } from '../../test/factories.js';
 import { createPhone, phoneToken } from '../../test/phone.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { verifyPassword } from '../credit/password.js';
+import { verifyPassword } from '../credit/index.js';
 import { claimStep, engineOf, moveApplication, releaseClaim } from './application.service.js';
 
 const PARALLEL = 20;

@@ -1,14 +1,13 @@
-import { passwordErrors } from '@provee/domain';
+import { isPastPassword, passwordErrors } from '@provee/domain';
 import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { advisorEvents, bureauConsents } from '../../db/schema.js';
 import { errorResponseSchema, invalidFields, notEligible } from '../../errors.js';
 import type { App } from '../../types.js';
-import { assertAt, claimStep, engineOf, moveApplication, releaseClaim, stepAnswer } from '../application/index.js';
-import { appendAuditEvent } from '../audit/audit.service.js';
-import { ownedUser, stepAnswerSchema, userParams } from '../users/owned-user.js';
+import { assertAt, claimStep, engineOf, moveApplication, releaseClaim, stepAnswer, StepConflict } from '../application/index.js';
+import { appendAuditEvent } from '../audit/index.js';
+import { ownedUser, stepAnswerSchema, userParams } from '../users/index.js';
 import { confirmConsentNip, currentConsentText, sendConsentNip } from './credit.service.js';
-import { hashPassword } from './password.js';
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 409: errorResponseSchema, 422: errorResponseSchema, 429: errorResponseSchema };
 
@@ -132,7 +131,7 @@ export async function creditRoutes(app: App): Promise<void> {
         security: [{ bearer: [] }],
         params: userParams,
         body: z.object({ password: z.string().max(20), password_confirmation: z.string().max(20).optional() }),
-        response: { 200: stepAnswerSchema, ...errors },
+        response: { 200: stepAnswerSchema, ...errors, 503: errorResponseSchema },
       },
     },
     async (request) => {
@@ -149,7 +148,7 @@ export async function creditRoutes(app: App): Promise<void> {
       const claim = await claimStep(engine, user.id, 'password');
       let hash: string;
       try {
-        hash = await hashPassword(password);
+        hash = await app.passwords.hash(password);
       } catch (error) {
         await releaseClaim(engine, user.id, claim);
         throw error;
@@ -178,6 +177,10 @@ export async function creditRoutes(app: App): Promise<void> {
     },
     async (request, reply) => {
       const user = await ownedUser(request, request.params.id);
+      // Only a pre-approved application that set its password talks to an advisor.
+      if (!isPastPassword({ next_step: user.nextStep, status: user.status })) {
+        throw new StepConflict(await stepAnswer(engineOf(app), user), 'STEP_NOT_CURRENT', 'Tu solicitud aún no está lista para hablar con un asesor. Te llevamos a donde te quedaste.');
+      }
       const now = app.clock();
       await app.db.transaction(async (tx) => {
         await tx.insert(advisorEvents).values({ userId: user.id, contactType: request.body.contact_type, createdAt: now });

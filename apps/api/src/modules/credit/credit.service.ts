@@ -6,10 +6,10 @@ import { bureauConsents, bureauQueries, businessAddresses, businesses, catalogMu
 import { AppError } from '../../errors.js';
 import { BureauError, type BureauReport } from '../../providers/bureau/index.js';
 import { assertAt, claimStep, engineOf, moveApplication, releaseClaim, StepConflict, type ApplicationRow } from '../application/index.js';
-import { appendAuditEvent } from '../audit/audit.service.js';
-import { consumeCode, issueCode } from '../one-time-codes/one-time-codes.service.js';
-import { sendSms } from '../phone-proof/code.service.js';
-import type { UserRow } from '../users/users.service.js';
+import { appendAuditEvent } from '../audit/index.js';
+import { consumeCode, issueCode } from '../one-time-codes/index.js';
+import { sendSms } from '../sms/index.js';
+import type { UserRow } from '../users/index.js';
 import { CONSENT_VERSION, CONSENT_YEARS, consentText, sha256 } from './consent-text.js';
 import { evaluate, type DecisionInputs } from './policy.js';
 

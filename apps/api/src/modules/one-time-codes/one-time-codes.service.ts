@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
 import { phoneCodes } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { assertSmsIpBudget, lockProofStart, recordProofStart, tooMany } from '../phone-proof/limits.js';
+import { assertSmsIpBudget, lockProofStart, recordProofStart, tooMany } from '../phone-proof/index.js';
 
 /**
  * One-time codes sent by SMS: the phone-proof code (6 digits) and the bureau-consent PIN (4).

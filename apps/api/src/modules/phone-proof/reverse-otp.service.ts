@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { reverseOtpSessions } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { InboundMessage } from '../../providers/reverse-otp/index.js';
-import { appendAuditEvent, phoneAuditId } from '../audit/audit.service.js';
+import { appendAuditEvent, phoneAuditId } from '../audit/index.js';
 import { lockProofStart, recordProofStart, tooMany } from './limits.js';
 
 /** No 0/O, 1/I/L: easy to read aloud and hard to mistype. */

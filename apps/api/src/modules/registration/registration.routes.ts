@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { errorResponseSchema } from '../../errors.js';
 import { int32 } from '../../input-guard.js';
 import type { App } from '../../types.js';
-import { requirePhoneAccess } from '../auth/auth.js';
-import { parsePhone, phoneNumberSchema } from '../phone-proof/phone.js';
+import { requirePhoneAccess } from '../auth/index.js';
+import { parsePhone, phoneNumberSchema } from '../phone-proof/index.js';
 import { engineOf, stepAnswer, type ApplicationRow } from '../application/index.js';
-import { ownedUser, stepAnswerSchema, userParams } from '../users/owned-user.js';
+import { ownedUser, stepAnswerSchema, userParams } from '../users/index.js';
 import { registerShopkeeper, saveAddress, saveBusiness, saveTaxId } from './registration.service.js';
 
 const text = (max: number) => z.string().max(max, `* Máximo ${max} caracteres.`);

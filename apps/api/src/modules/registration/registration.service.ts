@@ -16,9 +16,9 @@ import type { FastifyInstance } from 'fastify';
 import { businessAddresses, businesses, users } from '../../db/schema.js';
 import { AppError, assertNoErrors, invalidFields, notEligible } from '../../errors.js';
 import { assertAt, createApplication, engineOf, moveApplication, type ApplicationRow } from '../application/index.js';
-import { appendAuditEvent, phoneAuditId } from '../audit/audit.service.js';
-import { listBusinessTypes, listSalesRanges, resolveAddressNames } from '../catalog/catalog.service.js';
-import type { UserRow } from '../users/users.service.js';
+import { appendAuditEvent, phoneAuditId } from '../audit/index.js';
+import { listBusinessTypes, listSalesRanges, resolveAddressNames } from '../catalog/index.js';
+import type { UserRow } from '../users/index.js';
 
 export interface PersonalData {
   name: string;
@@ -61,7 +61,9 @@ export async function registerShopkeeper(app: FastifyInstance, phoneE164: string
   const { eligibility } = app.policy;
   if (age < eligibility.min_age || age > eligibility.max_age) {
     await policyRefused(app, phoneAuditId(app, phoneE164), 'age', { age, min_age: eligibility.min_age, max_age: eligibility.max_age, policy_version: app.policy.version });
-    throw notEligible('NOT_ELIGIBLE_AGE');
+    // The reason the person can act on, not the business one.
+    const reason = age < eligibility.min_age ? `Debes tener al menos ${eligibility.min_age} años para solicitar el crédito.` : `Por ahora el crédito es para personas de hasta ${eligibility.max_age} años.`;
+    throw notEligible('NOT_ELIGIBLE_AGE', 422, reason);
   }
 
   return createApplication(engineOf(app), {

@@ -2,10 +2,10 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cedulaCheckDigit, generateRfc } from '@provee/domain';
-import defaultPolicy from '../credit/default-policy.json' with { type: 'json' };
+import { defaultPolicy } from '../credit/index.js';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyAuditChain } from '../audit/audit.service.js';
+import { verifyAuditChain } from '../audit/index.js';
 import { createPhone, phoneToken } from '../../test/phone.js';
 import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
 
@@ -110,6 +110,8 @@ describe('shopkeeper registration', () => {
     const young = await register({ dob: '2008-11-22' });
     expect(young.res.statusCode).toBe(422);
     expect(young.res.json().code).toBe('NOT_ELIGIBLE_AGE');
+    // The person's reason, not the business one (issue 8).
+    expect(young.res.json().readable_message).toBe('Debes tener al menos 18 años para solicitar el crédito.');
     const ok = await register({ dob: '2008-11-21' });
     expect(ok.res.statusCode).toBe(201);
   });
@@ -148,7 +150,10 @@ describe('shopkeeper registration', () => {
 
   it('a step that is not the current one is a 409; another user’s id a 403', async () => {
     const { userId, auth } = await registered();
-    expect((await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, ADDRESS)).statusCode).toBe(409);
+    const early = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, ADDRESS);
+    expect(early.statusCode).toBe(409);
+    // Where the application stands, so the app routes without reloading the user.
+    expect(early.json()).toMatchObject({ code: 'STEP_NOT_CURRENT', current: { user_id: userId, next_step: 'TAX_ACCOUNT', status: 'IN_PROGRESS' } });
     const other = await registered();
     expect((await post(`/api/v1/users/${other.userId}/SK/tax_info`, auth, { tax_payer_id: createCedula() })).statusCode).toBe(403);
   });

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { requireUserAccess } from '../auth/auth.js';
+import { requireUserAccess } from '../auth/index.js';
 import { findUserById, type UserRow } from './users.service.js';
 
 /** Route params of every `/v1/users/:id/:type/...` route. */

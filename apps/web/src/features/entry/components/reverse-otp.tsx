@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { ApiError } from '../../../shared/lib/api-client.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
-import { formatPhone } from '../../../shared/lib/format.js';
+import { formatE164, formatPhone } from '../../../shared/lib/format.js';
 import { session as storage } from '../../../shared/lib/session.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { useMediaQuery } from '../../../shared/hooks/use-media-query.js';
@@ -108,7 +108,7 @@ export function ReverseOtp({ phone, sessionId, initial }: ReverseOtpProps) {
 
   return (
     <Page title={t('reverse.title')} heading={t('reverse.title')}>
-      <p className="page-subtitle">{t('reverse.text', { phone: formatPhone(config.country.phonePrefix, phone) })}</p>
+      <p className="page-subtitle">{t('reverse.text', { phone: formatPhone(config.country, phone) })}</p>
       {expired ? (
         <>
           <p className="notice" role="alert">
@@ -123,9 +123,7 @@ export function ReverseOtp({ phone, sessionId, initial }: ReverseOtpProps) {
             <p className="message-text">{details.message}</p>
             <p className="message-meta">
               {t('reverse.destination', {
-                destination: details.destination.startsWith(config.country.phonePrefix)
-                  ? formatPhone(config.country.phonePrefix, details.destination.slice(config.country.phonePrefix.length))
-                  : details.destination,
+                destination: formatE164(config.country, details.destination),
               })}
             </p>
           </div>
