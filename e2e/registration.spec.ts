@@ -49,15 +49,15 @@ test.describe('shopkeeper registration', () => {
 
     // 2. Cédula — a wrong check digit is refused under the field.
     await expect(page).toHaveURL(/\/additional-data$/);
-    await expect(page.getByRole('heading', { name: 'Confirma que tu Cédula / RNC sea correcto' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Confirma que tu cédula sea correcta' })).toBeVisible();
     const taxId = page.getByRole('textbox', { name: 'Cédula / RNC' });
-    const confirm = page.getByRole('checkbox', { name: 'Mi Cédula / RNC es correcto' });
+    const confirm = page.getByRole('checkbox', { name: 'Mi cédula es correcta' });
     await taxId.fill(cedula(false));
     await expect(taxId).toHaveValue(/^\d{3}-\d{7}-\d$/);
     await expect(page.getByText('13 de 13 caracteres')).toBeVisible();
     await confirm.check();
     await page.getByRole('button', { name: 'Continuar' }).click();
-    await expect(error(page, '* El Cédula / RNC no es válido, revísalo.')).toBeVisible();
+    await expect(error(page, '* La cédula no es válida, revísala.')).toBeVisible();
     await screenshot(page, 'additional-data-error');
     await expectAccessible(page);
     await taxId.fill(cedula());

@@ -8,6 +8,7 @@ import {
   formatCedula,
   getCountry,
   parseIsoDate,
+  TAX_ID_MESSAGES,
   taxIdError,
   type AddressValues,
 } from '@provee/domain';
@@ -122,7 +123,7 @@ export async function saveTaxId(app: FastifyInstance, user: UserRow, taxPayerId:
   const [taken] = await app.db.select({ id: users.id }).from(users).where(and(eq(users.taxIdHash, hash), ne(users.id, user.id))).limit(1);
   if (taken) {
     await policyRefused(app, user.id, 'tax-id-in-use', {});
-    throw new AppError(422, 'TAX_ID_IN_USE', 'tax id already registered', `Ya existe una solicitud con este ${country.taxId.label}. Contacta a soporte.`);
+    throw new AppError(422, 'TAX_ID_IN_USE', 'tax id already registered', TAX_ID_MESSAGES[country.code].inUse);
   }
   await app.db
     .update(users)

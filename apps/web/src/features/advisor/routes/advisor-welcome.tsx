@@ -9,7 +9,7 @@ export function AdvisorWelcomeRoute() {
   const { advisorVideoUrl, advisorPhone, appStoreUrl } = useConfig();
   return (
     <Page title={t('advisor.title')} heading={t('advisor.title')}>
-      <Stepper step={2} total={3} title={t('advisor.stepper')} />
+      <Stepper phase="evaluation" filled={1} />
       {advisorVideoUrl && (
         <video className="welcome-video" src={advisorVideoUrl} controls preload="none" playsInline aria-label={t('welcome.video')} />
       )}

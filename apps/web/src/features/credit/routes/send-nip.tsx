@@ -80,7 +80,7 @@ export function SendNipRoute() {
 
   return (
     <Page title={t('nip.title')} heading={t('nip.title')}>
-      <Stepper step={6} total={6} title={t('registration.stepper')} bars={5} filled={5} />
+      <Stepper phase="registration" filled={5} />
       <p className="page-subtitle">{t('nip.subtitle', { phone: formatPhone(config.country.phonePrefix, phoneNumber) })}</p>
       <form className="stack" onSubmit={onSubmit} noValidate>
         <CodeInput
