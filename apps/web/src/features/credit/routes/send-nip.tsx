@@ -39,6 +39,8 @@ export function SendNipRoute() {
       if (sent.default_nip) setNip(sent.default_nip);
       setResend((current) => ({ key: current.key + 1, seconds: sent.resend_after_seconds, waiting: true }));
       if (isResend) {
+        // A new PIN makes the message about the previous wrong one stale.
+        setError('');
         setResent(true);
         setTimeout(() => setResent(false), NIP_RESENT_MESSAGE_MS);
       }
