@@ -114,12 +114,12 @@ export const ADDRESS_MESSAGES = {
 } as const;
 
 /** The SPEC's texts say 'estado' and 'colonia' (Mexico); the Dominican screen says Provincia and Sector. */
-const ADDRESS_OVERRIDES: Record<CountryCode, Partial<Record<keyof typeof ADDRESS_MESSAGES, string>>> = {
+const ADDRESS_OVERRIDES: Record<CountryCode, Partial<Record<'state' | 'neighborhood', string>>> = {
   do: { state: '* Ingresa la provincia !', neighborhood: '* Selecciona el sector !' },
   mx: {},
 };
 
-export function addressMessages(country: CountryConfig): typeof ADDRESS_MESSAGES {
+export function addressMessages(country: CountryConfig): { [key in keyof typeof ADDRESS_MESSAGES]: key extends 'tooLong' ? (max: number) => string : string } {
   return { ...ADDRESS_MESSAGES, ...ADDRESS_OVERRIDES[country.code] };
 }
 

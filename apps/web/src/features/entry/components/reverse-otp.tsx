@@ -44,7 +44,9 @@ export function ReverseOtp({ phone, sessionId, initial }: ReverseOtpProps) {
   const navigate = useNavigate();
   const wide = useMediaQuery('(min-width: 768px)');
   const wideRef = useRef(wide);
-  wideRef.current = wide;
+  useEffect(() => {
+    wideRef.current = wide;
+  }, [wide]);
   const [details, setDetails] = useState<Shown | undefined>(() => (initial?.session_id === sessionId ? withTimeLeft(initial) : undefined));
   const [expired, setExpired] = useState(false);
 
