@@ -42,6 +42,8 @@ const es = {
   'aboutYou.residency': '¿Cuánto tiempo llevas viviendo en tu domicilio actual?',
   'aboutYou.maritalStatus': 'Estado civil',
   'common.select': 'Selecciona',
+  // Narrow selects (day, month, year side by side on a 360 px screen).
+  'common.selectShort': 'Elige',
   'taxId.title': 'Confirma que tu {label} sea correcto',
   'taxId.subtitle': 'Lo usamos para revisar tu historial de crédito. Revísalo con calma.',
   'taxId.length': '{count} de {length} caracteres',

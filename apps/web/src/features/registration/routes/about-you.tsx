@@ -134,10 +134,10 @@ export function AboutYouRoute() {
         />
         <fieldset className="date-fields">
           <legend>{t('aboutYou.birthDate')}</legend>
-          <Select label={t('aboutYou.day')} placeholder={t('common.select')} options={dayChoices} value={values.day} onChange={(e) => change('day')(e.currentTarget.value)} error={errors.day} />
+          <Select label={t('aboutYou.day')} placeholder={t('common.selectShort')} options={dayChoices} value={values.day} onChange={(e) => change('day')(e.currentTarget.value)} error={errors.day} />
           <Select
             label={t('aboutYou.month')}
-            placeholder={t('common.select')}
+            placeholder={t('common.selectShort')}
             options={monthOptions}
             value={values.month}
             onChange={(e) => {
@@ -149,7 +149,7 @@ export function AboutYouRoute() {
             }}
             error={errors.month}
           />
-          <Select label={t('aboutYou.year')} placeholder={t('common.select')} options={yearOptions} value={values.year} onChange={(e) => change('year')(e.currentTarget.value)} error={errors.year} />
+          <Select label={t('aboutYou.year')} placeholder={t('common.selectShort')} options={yearOptions} value={values.year} onChange={(e) => change('year')(e.currentTarget.value)} error={errors.year} />
         </fieldset>
         <Select
           label={t('aboutYou.residency')}
