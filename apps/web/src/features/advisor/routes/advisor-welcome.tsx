@@ -5,7 +5,10 @@ import { formatE164 } from '../../../shared/lib/format.js';
 import { Page } from '../../../shared/ui/page.js';
 import { Stepper } from '../../../shared/ui/stepper.js';
 
-/** Advisor welcome (SPEC §2.3 item 12): the video when one is configured, the call promise, the app. */
+/**
+ * Advisor welcome (SPEC §2.3 item 12): the video when one is configured, the call promise (the
+ * number formatted and never broken across lines), the app.
+ */
 export function AdvisorWelcomeRoute() {
   const { advisorVideoUrl, advisorPhone, appStoreUrl, country } = useConfig();
   return (
@@ -14,7 +17,7 @@ export function AdvisorWelcomeRoute() {
       {advisorVideoUrl && (
         <video className="welcome-video" src={advisorVideoUrl} controls preload="none" playsInline aria-label={t('welcome.video')} />
       )}
-      <p className="page-subtitle">{t('welcome.call', { minutes: ADVISOR_CALL_WITHIN_MINUTES, phone: formatE164(country.phonePrefix, advisorPhone) })}</p>
+      <p className="page-subtitle">{t('welcome.call', { minutes: ADVISOR_CALL_WITHIN_MINUTES, phone: formatE164(country.phonePrefix, advisorPhone).replaceAll(' ', '\u00a0') })}</p>
       <a className="btn btn-primary" href={appStoreUrl} target="_blank" rel="noopener noreferrer">
         {t('download.cta')}
       </a>
