@@ -1,5 +1,5 @@
 import { ZIP_CODE_LENGTH, ZIP_CODE_NOT_INCLUDED } from '../constants.js';
-import type { CountryConfig } from '../country.js';
+import type { CountryCode, CountryConfig } from '../country.js';
 import { isValidCedula } from './cedula.js';
 import { ageOn, isoDate } from './dates.js';
 import { MIN_AGE_YEARS } from '../constants.js';
@@ -58,14 +58,43 @@ export function aboutYouErrors(values: AboutYouValues, today?: string): FieldErr
 }
 
 
+/**
+ * Tax-id messages with the article and gender of each country's document: 'la cédula' (do),
+ * 'el RFC' (mx). SPEC §5 gives the pattern '* Ingresa el {tax id label} !'.
+ */
+export const TAX_ID_MESSAGES: Record<CountryCode, { required: string; length: (length: number) => string; invalid: string; inUse: string }> = {
+  do: {
+    required: '* Ingresa la cédula !',
+    length: (length) => `* La cédula debe tener ${length} caracteres.`,
+    invalid: '* La cédula no es válida, revísala.',
+    inUse: 'Ya existe una solicitud con esta cédula. Contacta a soporte.',
+  },
+  mx: {
+    required: '* Ingresa el RFC !',
+    length: (length) => `* El RFC debe tener ${length} caracteres.`,
+    invalid: '* El RFC no es válido, revísalo.',
+    inUse: 'Ya existe una solicitud con este RFC. Contacta a soporte.',
+  },
+};
+
 /** What the tax-id field keeps (digits for a cédula, RFC characters for an RFC). */
 export function taxIdError(country: CountryConfig, value: string): string | undefined {
-  const { label, length } = country.taxId;
-  if (!value) return `* Ingresa el ${label} !`;
-  if (value.length !== length) return `* El ${label} debe tener ${length} caracteres.`;
-  if (country.code === 'do' ? !isValidCedula(value) : !isValidRfc(value)) return `* El ${label} no es válido, revísalo.`;
+  const { length } = country.taxId;
+  const messages = TAX_ID_MESSAGES[country.code];
+  if (!value) return messages.required;
+  if (value.length !== length) return messages.length(length);
+  if (country.code === 'do' ? !isValidCedula(value) : !isValidRfc(value)) return messages.invalid;
   return undefined;
 }
+
+/** Emoji, control and invisible formatting characters: never part of a name, street or number. */
+const UNSUPPORTED_CHARACTERS = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Extended_Pictographic}\u{FE0F}\u{20E3}\u{1F1E6}-\u{1F1FF}]/u;
+
+export function hasUnsupportedCharacters(value: string): boolean {
+  return UNSUPPORTED_CHARACTERS.test(value);
+}
+
+export const UNSUPPORTED_CHARACTERS_MESSAGE = '* No uses emojis ni caracteres especiales.';
 
 export interface AddressValues {
   zip_code: string;
@@ -89,43 +118,51 @@ export const ADDRESS_MESSAGES = {
   tooLong: (max: number) => `* Máximo ${max} caracteres.`,
 } as const;
 
+/** The SPEC's texts say 'estado' and 'colonia' (Mexico); the Dominican screen says Provincia and Sector. */
+const ADDRESS_OVERRIDES: Record<CountryCode, Partial<Record<'state' | 'neighborhood', string>>> = {
+  do: { state: '* Ingresa la provincia !', neighborhood: '* Selecciona el sector !' },
+  mx: {},
+};
+
+export function addressMessages(country: CountryConfig): { [key in keyof typeof ADDRESS_MESSAGES]: key extends 'tooLong' ? (max: number) => string : string } {
+  return { ...ADDRESS_MESSAGES, ...ADDRESS_OVERRIDES[country.code] };
+}
+
 export const ADDRESS_LIMITS = { street: 80, number: 10, name: 100 } as const;
 
 export function addressErrors(country: CountryConfig, values: AddressValues): FieldErrors {
+  const messages = addressMessages(country);
   const zip = country.hasZipCode
     ? !values.zip_code
-      ? ADDRESS_MESSAGES.zip
+      ? messages.zip
       : !new RegExp(`^\\d{${ZIP_CODE_LENGTH}}$`).test(values.zip_code)
-        ? ADDRESS_MESSAGES.zipFormat
+        ? messages.zipFormat
         : undefined
     : values.zip_code === ZIP_CODE_NOT_INCLUDED
       ? undefined
-      : ADDRESS_MESSAGES.zipFormat;
+      : messages.zipFormat;
   const street = values.street_name.trim();
+  const number = (value: string) =>
+    hasUnsupportedCharacters(value) ? UNSUPPORTED_CHARACTERS_MESSAGE : value.length > ADDRESS_LIMITS.number ? messages.tooLong(ADDRESS_LIMITS.number) : undefined;
   return collect([
     ['zip_code', zip],
-    ['state', values.state ? undefined : ADDRESS_MESSAGES.state],
-    ['city', values.city ? undefined : ADDRESS_MESSAGES.city],
-    ['neighborhood', values.neighborhood ? undefined : ADDRESS_MESSAGES.neighborhood],
+    ['state', values.state ? undefined : messages.state],
+    ['city', values.city ? undefined : messages.city],
+    ['neighborhood', values.neighborhood ? undefined : messages.neighborhood],
     [
       'street_name',
       !street
-        ? ADDRESS_MESSAGES.street
+        ? messages.street
         : street.includes('&')
-          ? ADDRESS_MESSAGES.streetAmpersand
-          : street.length > ADDRESS_LIMITS.street
-            ? ADDRESS_MESSAGES.tooLong(ADDRESS_LIMITS.street)
-            : undefined,
+          ? messages.streetAmpersand
+          : hasUnsupportedCharacters(street)
+            ? UNSUPPORTED_CHARACTERS_MESSAGE
+            : street.length > ADDRESS_LIMITS.street
+              ? messages.tooLong(ADDRESS_LIMITS.street)
+              : undefined,
     ],
-    [
-      'street_number',
-      !values.street_number.trim()
-        ? ADDRESS_MESSAGES.streetNumber
-        : values.street_number.length > ADDRESS_LIMITS.number
-          ? ADDRESS_MESSAGES.tooLong(ADDRESS_LIMITS.number)
-          : undefined,
-    ],
-    ['apartment_number', values.apartment_number.length > ADDRESS_LIMITS.number ? ADDRESS_MESSAGES.tooLong(ADDRESS_LIMITS.number) : undefined],
+    ['street_number', !values.street_number.trim() ? messages.streetNumber : number(values.street_number)],
+    ['apartment_number', number(values.apartment_number)],
   ]);
 }
 
@@ -140,7 +177,7 @@ export interface BusinessValues {
 /** SPEC §5 leaves these rules to us; same style as the rest of the SPEC's messages. */
 export const BUSINESS_MESSAGES = {
   name: '* Ingresa el nombre de tu negocio !',
-  nameFormat: '* El nombre solo acepta letras, números, espacios y . , - \' &',
+  nameFormat: '* El nombre solo acepta letras, números, espacios y . , - / # & \' "',
   age: '* Selecciona el tiempo con tu negocio !',
   type: '* Selecciona el giro de tu negocio !',
   typeOther: '* Escribe a qué se dedica tu negocio !',
@@ -149,7 +186,8 @@ export const BUSINESS_MESSAGES = {
 } as const;
 
 export const BUSINESS_LIMITS = { name: 60, typeOther: 40 } as const;
-const BUSINESS_NAME_PATTERN = /^[A-Za-zÁÉÍÓÚÜÑáéíóúüñ0-9][A-Za-zÁÉÍÓÚÜÑáéíóúüñ0-9 .,'&-]*$/;
+/** What shop signs use: letters with accents, digits, '#', quotes, '&', '.', ',', '-', '/'; at least one letter or digit. */
+const BUSINESS_NAME_PATTERN = /^(?=.*[A-Za-z0-9À-ÖØ-öø-ÿ])[A-Za-z0-9À-ÖØ-öø-ÿ .,'"’‘“”&#/-]+$/;
 
 export function businessErrors(values: BusinessValues, businessTypes: readonly string[]): FieldErrors {
   const name = values.name.trim();
@@ -161,9 +199,11 @@ export function businessErrors(values: BusinessValues, businessTypes: readonly s
         ? BUSINESS_MESSAGES.name
         : name.length > BUSINESS_LIMITS.name
           ? BUSINESS_MESSAGES.tooLong(BUSINESS_LIMITS.name)
-          : BUSINESS_NAME_PATTERN.test(name)
-            ? undefined
-            : BUSINESS_MESSAGES.nameFormat,
+          : hasUnsupportedCharacters(name)
+            ? UNSUPPORTED_CHARACTERS_MESSAGE
+            : BUSINESS_NAME_PATTERN.test(name)
+              ? undefined
+              : BUSINESS_MESSAGES.nameFormat,
     ],
     ['business_age', inChoices(values.business_age, 4) ? undefined : BUSINESS_MESSAGES.age],
     ['business_type', businessTypes.includes(values.business_type) ? undefined : BUSINESS_MESSAGES.type],
@@ -173,7 +213,9 @@ export function businessErrors(values: BusinessValues, businessTypes: readonly s
         ? undefined
         : !other
           ? BUSINESS_MESSAGES.typeOther
-          : other.length > BUSINESS_LIMITS.typeOther
+          : hasUnsupportedCharacters(other)
+            ? UNSUPPORTED_CHARACTERS_MESSAGE
+            : other.length > BUSINESS_LIMITS.typeOther
             ? BUSINESS_MESSAGES.tooLong(BUSINESS_LIMITS.typeOther)
             : undefined,
     ],

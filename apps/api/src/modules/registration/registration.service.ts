@@ -8,6 +8,7 @@ import {
   formatCedula,
   getCountry,
   parseIsoDate,
+  TAX_ID_MESSAGES,
   taxIdError,
   type AddressValues,
 } from '@provee/domain';
@@ -105,7 +106,7 @@ export async function saveTaxId(app: FastifyInstance, user: UserRow, taxPayerId:
     }
   }
   const hash = app.cipher.lookupHash(`${country.code}:${canonical}`);
-  const taken = new AppError(422, 'TAX_ID_IN_USE', 'tax id already registered', `Ya existe una solicitud con este ${country.taxId.label}. Contacta a soporte.`);
+  const taken = new AppError(422, 'TAX_ID_IN_USE', 'tax id already registered', TAX_ID_MESSAGES[country.code].inUse);
   const refuse = async () => {
     await policyRefused(app, user.id, 'tax-id-in-use', {});
     return taken;

@@ -39,7 +39,7 @@ function AdvisorContactScreen() {
 
   return (
     <Page title={t('advisor.title')} heading={t('advisor.title')}>
-      <Stepper step={2} total={3} title={t('advisor.stepper')} />
+      <Stepper phase="evaluation" filled={1} />
       <p className="page-subtitle">{t('advisor.subtitle')}</p>
       <a className="btn btn-primary" href={`tel:${advisorPhone}`} onClick={follow('CALL_ADVISER')}>
         {t('advisor.call')}

@@ -6,7 +6,10 @@ import { formatE164 } from '../../../shared/lib/format.js';
 import { Page } from '../../../shared/ui/page.js';
 import { Stepper } from '../../../shared/ui/stepper.js';
 
-/** Advisor welcome (SPEC §2.3 item 12): the video when one is configured, the call promise, the app. */
+/**
+ * Advisor welcome (SPEC §2.3 item 12): the video when one is configured, the call promise (the
+ * number formatted and never broken across lines), the app.
+ */
 export function AdvisorWelcomeRoute() {
   return useStepGuard('advisor') ? <AdvisorWelcomeScreen /> : null;
 }
@@ -15,7 +18,7 @@ function AdvisorWelcomeScreen() {
   const { advisorVideoUrl, advisorPhone, appStoreUrl, country } = useConfig();
   return (
     <Page title={t('advisor.title')} heading={t('advisor.title')}>
-      <Stepper step={2} total={3} title={t('advisor.stepper')} />
+      <Stepper phase="evaluation" filled={1} />
       {advisorVideoUrl && (
         <video className="welcome-video" src={advisorVideoUrl} controls preload="none" playsInline aria-label={t('welcome.video')} />
       )}

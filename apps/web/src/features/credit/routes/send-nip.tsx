@@ -50,6 +50,8 @@ function SendNipScreen() {
       if (sent.default_nip) setNip(sent.default_nip);
       setResend((current) => ({ key: current.key + 1, seconds: sent.resend_after_seconds, waiting: true }));
       if (isResend) {
+        // A new PIN makes the message about the previous wrong one stale.
+        setError('');
         setResent(true);
         setTimeout(() => setResent(false), NIP_RESENT_MESSAGE_MS);
       }
@@ -92,7 +94,7 @@ function SendNipScreen() {
 
   return (
     <Page title={t('nip.title')} heading={t('nip.title')}>
-      <Stepper step={6} total={6} title={t('registration.stepper')} bars={5} filled={5} />
+      <Stepper phase="registration" filled={5} />
       <p className="page-subtitle">{t('nip.subtitle', { phone: formatPhone(config.country, phoneNumber) })}</p>
       <form className="stack" onSubmit={onSubmit} noValidate>
         <CodeInput

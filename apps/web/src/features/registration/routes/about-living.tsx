@@ -77,6 +77,8 @@ function AboutLivingScreen() {
   const onZip = async (zip: string) => {
     const clean = zip.replace(/\D/g, '').slice(0, ZIP_CODE_LENGTH);
     update({ zip_code: clean });
+    // The zip message is about the old value: a changed zip clears it.
+    if (clean !== draft.zip_code) setErrors(({ zip_code: _zip, ...rest }) => rest);
     if (clean.length !== ZIP_CODE_LENGTH || clean === lastZip.current) return;
     lastZip.current = clean;
     try {

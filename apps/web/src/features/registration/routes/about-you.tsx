@@ -161,16 +161,16 @@ export function AboutYouRoute() {
         />
         <fieldset className="date-fields">
           <legend>{t('aboutYou.birthDate')}</legend>
-          <Select label={t('aboutYou.day')} placeholder={t('common.select')} options={dayChoices} value={values.day} onChange={(e) => changeDate('day', e.currentTarget.value)} error={errors.day} />
+          <Select label={t('aboutYou.day')} placeholder={t('common.selectShort')} options={dayChoices} value={values.day} onChange={(e) => changeDate('day', e.currentTarget.value)} error={errors.day} />
           <Select
             label={t('aboutYou.month')}
-            placeholder={t('common.select')}
+            placeholder={t('common.selectShort')}
             options={monthOptions}
             value={values.month}
             onChange={(e) => changeDate('month', e.currentTarget.value)}
             error={errors.month}
           />
-          <Select label={t('aboutYou.year')} placeholder={t('common.select')} options={yearOptions} value={values.year} onChange={(e) => changeDate('year', e.currentTarget.value)} error={errors.year} />
+          <Select label={t('aboutYou.year')} placeholder={t('common.selectShort')} options={yearOptions} value={values.year} onChange={(e) => changeDate('year', e.currentTarget.value)} error={errors.year} />
         </fieldset>
         <Select
           label={t('aboutYou.residency')}
