@@ -15,8 +15,8 @@ export const publicConfigSchema = z.object({
   ipLookupUrl: z.string(),
   /** The operations API key the web app may use for lead assignment (public by nature). */
   webLeadApiKey: z.string(),
-  /** The /dev tools are on (simulated phone, SMS outbox): the app shows a 'Modo de prueba' banner. */
-  testMode: z.boolean(),
+  /** The /dev tools are on (simulated phone, SMS outbox): the app shows a 'Modo de prueba' banner. The server always says; absent means off. */
+  testMode: z.boolean().optional(),
   country: z.object({
     code: z.enum(COUNTRY_CODES),
     locale: z.string(),
