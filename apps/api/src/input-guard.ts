@@ -1,3 +1,4 @@
+import { UNSUPPORTED_CHARACTERS_MESSAGE } from '@provee/domain';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { invalidFields } from './errors.js';
@@ -9,7 +10,8 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
-export const CONTROL_CHARACTER_MESSAGE = 'Contiene caracteres no permitidos.';
+/** The message the registration screens already show for emoji and invisible characters. */
+export const CONTROL_CHARACTER_MESSAGE = UNSUPPORTED_CHARACTERS_MESSAGE;
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -18,23 +20,24 @@ declare module 'fastify' {
   }
 }
 
-/** The first string (or key) in a parsed input holding a control character, as a dotted path. */
-export function findControlCharacter(input: unknown, multiline: readonly string[] = []): string | null {
+/** Every string (or key) in a parsed input holding a control character, as dotted paths. */
+export function findControlCharacters(input: unknown, multiline: readonly string[] = []): string[] {
+  const found: string[] = [];
   // Iterative: a deeply nested body must not overflow the stack.
   const pending: [unknown, string][] = [[input, '']];
   while (pending.length > 0) {
     const [value, path] = pending.pop()!;
     if (typeof value === 'string') {
-      if ((multiline.includes(path) ? CONTROL_BUT_LINES : CONTROL).test(value)) return path;
+      if ((multiline.includes(path) ? CONTROL_BUT_LINES : CONTROL).test(value)) found.push(path);
     } else if (value !== null && typeof value === 'object') {
       for (const [key, child] of Object.entries(value)) {
         const childPath = path ? `${path}.${key}` : key;
-        if (CONTROL.test(key)) return childPath;
-        pending.push([child, childPath]);
+        if (CONTROL.test(key)) found.push(childPath);
+        else pending.push([child, childPath]);
       }
     }
   }
-  return null;
+  return found.reverse();
 }
 
 /**
@@ -45,8 +48,8 @@ export function registerInputGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     const multiline = request.routeOptions.config.multilineFields ?? [];
     for (const [part, value] of [['params', request.params], ['querystring', request.query], ['body', request.body]] as const) {
-      const field = findControlCharacter(value, part === 'body' ? multiline : []);
-      if (field !== null) throw invalidFields({ [field]: CONTROL_CHARACTER_MESSAGE }, part);
+      const fields = findControlCharacters(value, part === 'body' ? multiline : []);
+      if (fields.length > 0) throw invalidFields(Object.fromEntries(fields.map((field) => [field, CONTROL_CHARACTER_MESSAGE])), part);
     }
   });
 }

@@ -140,6 +140,14 @@ describe('malformed input', () => {
     expectFieldRefused(res, `body.${field}`);
   });
 
+  it('every field holding a control character is named, with the screens\' message', async () => {
+    const res = await t.app.inject({ method: 'POST', url: `${userUrl}/businesses/address`, headers: userAuth, payload: { ...address, city: `a${NUL}`, street_name: 'b\u0085' } });
+    expect(res.json().issues).toEqual([
+      { field: 'body.city', message: '* No uses emojis ni caracteres especiales.' },
+      { field: 'body.street_name', message: '* No uses emojis ni caracteres especiales.' },
+    ]);
+  });
+
   it('NUL in an object key → 400', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/client-errors', payload: { ...clientError, [`x${NUL}`]: 1 } });
     expectEnvelope(res, 400);

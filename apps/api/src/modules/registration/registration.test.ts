@@ -184,7 +184,7 @@ describe('shopkeeper registration', () => {
 
   it('step 4 and 5: emoji and control characters are refused with a Spanish message (400)', async () => {
     const { userId, auth } = await atAddress();
-    const res = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, street_name: 'Calle 🏠', street_number: '5\u0000', apartment_number: '\u202eB' });
+    const res = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, street_name: 'Calle 🏠', street_number: '5\u200b', apartment_number: '\u202eB' });
     expect(res.statusCode).toBe(400);
     const issues = Object.fromEntries(res.json().issues.map((issue: { field: string; message: string }) => [issue.field, issue.message]));
     expect(issues).toEqual({
@@ -192,6 +192,9 @@ describe('shopkeeper registration', () => {
       'body.street_number': '* No uses emojis ni caracteres especiales.',
       'body.apartment_number': '* No uses emojis ni caracteres especiales.',
     });
+    // A control character (NUL) is refused by every route before its own rules, with the same message.
+    const nul = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, street_number: '5\u0000' });
+    expect(nul.json().issues).toEqual([{ field: 'body.street_number', message: '* No uses emojis ni caracteres especiales.' }]);
     expect((await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, ADDRESS)).statusCode).toBe(200);
     const emoji = await post(`/api/v1/users/${userId}/SK/businesses`, auth, { ...business(), name: 'Colmado 🛒' });
     expect(emoji.statusCode).toBe(400);
