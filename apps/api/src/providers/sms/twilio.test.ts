@@ -22,6 +22,8 @@ beforeAll(async () => {
     calls.push({ url: request.url ?? '', authorization: request.headers.authorization ?? '', form: new URLSearchParams(await readBody(request)) });
     response.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
   });
+  // Idle keep-alive sockets outlive a slow test-app start: no race with the client reusing one.
+  server.keepAliveTimeout = 120_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 });
