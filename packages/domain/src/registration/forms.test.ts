@@ -83,6 +83,18 @@ describe('address rules', () => {
   it("the street may not contain '&'", () => {
     expect(addressErrors(COUNTRIES.do, { ...address, street_name: 'Calle 1 & 2' }).street_name).toBe('* La calle no puede contener el carácter &.');
   });
+
+  it("a typed sector ('Mi sector no aparece') follows the street's rules", () => {
+    const typed = { ...address, neighborhood_typed: true };
+    expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'Villa Nueva del Sur' })).toEqual({});
+    expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: '   ' }).neighborhood).toBe('* Ingresa el sector !');
+    expect(addressErrors(COUNTRIES.mx, { ...typed, zip_code: '55010', neighborhood: '' }).neighborhood).toBe('* Ingresa la colonia !');
+    expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'Los Ríos & Co' }).neighborhood).toBe('* El sector no puede contener el carácter &.');
+    expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'x'.repeat(81) }).neighborhood).toBe('* Máximo 80 caracteres.');
+    expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'x'.repeat(80) })).toEqual({});
+    // Chosen from the list, only presence is checked (the catalogue decides the rest).
+    expect(addressErrors(COUNTRIES.do, { ...address, neighborhood: '' }).neighborhood).toBe('* Selecciona la colonia !');
+  });
 });
 
 describe('business rules', () => {

@@ -70,7 +70,12 @@ export interface AddressValues {
   street_name: string;
   street_number: string;
   apartment_number: string;
+  /** 'Mi sector no aparece': the shopkeeper typed the neighbourhood instead of choosing it. */
+  neighborhood_typed?: boolean;
 }
+
+/** 'el sector' (do) / 'la colonia' (mx), for the messages of a typed neighbourhood. */
+const theNeighborhood = (country: CountryConfig) => (country.code === 'mx' ? 'la colonia' : 'el sector');
 
 export const ADDRESS_MESSAGES = {
   zip: '* Ingresa un código postal !',
@@ -82,9 +87,21 @@ export const ADDRESS_MESSAGES = {
   streetNumber: '* Ingresa el número exterior !',
   city: '* Selecciona el municipio !',
   tooLong: (max: number) => `* Máximo ${max} caracteres.`,
+  neighborhoodTyped: (country: CountryConfig) => `* Ingresa ${theNeighborhood(country)} !`,
+  neighborhoodAmpersand: (country: CountryConfig) => `* ${theNeighborhood(country).replace(/^./, (c) => c.toUpperCase())} no puede contener el carácter &.`,
 } as const;
 
-export const ADDRESS_LIMITS = { street: 80, number: 10, name: 100 } as const;
+/** A typed neighbourhood follows the street's rules (and its length). */
+export const ADDRESS_LIMITS = { street: 80, neighborhood: 80, number: 10, name: 100 } as const;
+
+/** The street's rules: required, no '&', at most `max` characters. */
+function lineError(value: string, max: number, messages: { required: string; ampersand: string }): string | undefined {
+  const line = value.trim();
+  if (!line) return messages.required;
+  if (line.includes('&')) return messages.ampersand;
+  if (line.length > max) return ADDRESS_MESSAGES.tooLong(max);
+  return undefined;
+}
 
 export function addressErrors(country: CountryConfig, values: AddressValues): FieldErrors {
   const zip = country.hasZipCode
@@ -96,22 +113,19 @@ export function addressErrors(country: CountryConfig, values: AddressValues): Fi
     : values.zip_code === ZIP_CODE_NOT_INCLUDED
       ? undefined
       : ADDRESS_MESSAGES.zipFormat;
-  const street = values.street_name.trim();
   return collect([
     ['zip_code', zip],
     ['state', values.state ? undefined : ADDRESS_MESSAGES.state],
     ['city', values.city ? undefined : ADDRESS_MESSAGES.city],
-    ['neighborhood', values.neighborhood ? undefined : ADDRESS_MESSAGES.neighborhood],
     [
-      'street_name',
-      !street
-        ? ADDRESS_MESSAGES.street
-        : street.includes('&')
-          ? ADDRESS_MESSAGES.streetAmpersand
-          : street.length > ADDRESS_LIMITS.street
-            ? ADDRESS_MESSAGES.tooLong(ADDRESS_LIMITS.street)
-            : undefined,
+      'neighborhood',
+      values.neighborhood_typed
+        ? lineError(values.neighborhood, ADDRESS_LIMITS.neighborhood, { required: ADDRESS_MESSAGES.neighborhoodTyped(country), ampersand: ADDRESS_MESSAGES.neighborhoodAmpersand(country) })
+        : values.neighborhood
+          ? undefined
+          : ADDRESS_MESSAGES.neighborhood,
     ],
+    ['street_name', lineError(values.street_name, ADDRESS_LIMITS.street, { required: ADDRESS_MESSAGES.street, ampersand: ADDRESS_MESSAGES.streetAmpersand })],
     [
       'street_number',
       !values.street_number.trim()
