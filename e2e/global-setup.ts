@@ -1,13 +1,10 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const serverJs = join(import.meta.dirname, '../apps/api/dist/server.js');
-const importJs = join(import.meta.dirname, '../apps/api/dist/catalog-import.js');
-/** The shared ONE file (read where it is, never copied): the full catalogue of neighbourhoods. */
-const ONE_FILE = join(import.meta.dirname, '../../shared/data/do-territorial-division-2020.csv');
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -18,11 +15,13 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The built app on a random port with a throw-away data dir (PGlite) and the simulators. */
+/**
+ * The built app on a random port with a throw-away data dir (PGlite) and the simulators. Nothing
+ * is imported: the suite runs on what a fresh start has (the shipped catalogue).
+ */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   if (!existsSync(serverJs)) throw new Error('The app is not built: run `npm run build` (npm test does it).');
   const dataDir = mkdtempSync(join(tmpdir(), 'provee-e2e-'));
-  execFileSync(process.execPath, [importJs, '--format', 'one-do', ONE_FILE], { env: { PATH: process.env.PATH, DATA_DIR: dataDir }, stdio: 'inherit' });
   const port = await freePort();
   const child = spawn(process.execPath, [serverJs], {
     env: {

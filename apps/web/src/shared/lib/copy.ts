@@ -55,6 +55,8 @@ const es = {
   'address.state': 'Estado',
   'address.city': 'Municipio',
   'address.street': 'Calle',
+  'address.neighborhoodMissing': 'Mi colonia no aparece',
+  'address.neighborhoodPick': 'Elegir de la lista',
   'address.streetNumber': 'Número exterior',
   'address.apartment': 'Interior (opcional)',
   'address.consent': 'Al dar clic en Continuar autorizas a {appName} a consultar tu historial crediticio ante las sociedades de información crediticia.',
@@ -126,6 +128,7 @@ export type CopyKey = keyof typeof es;
 const overrides: Record<CountryCode, Partial<Record<CopyKey, string>>> = {
   do: {
     'address.state': 'Provincia',
+    'address.neighborhoodMissing': 'Mi sector no aparece',
     'outOfService.text': 'Por ahora solo damos servicio en algunos municipios de Santo Domingo y Santiago. Te avisaremos cuando lleguemos a tu zona.',
   },
   mx: {
