@@ -1,7 +1,9 @@
 import js from '@eslint/js';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import provee from './eslint-rules/boundaries.js';
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'test-results/**', 'data/**', 'apps/api/src/db/migrations/**'] },
@@ -16,6 +18,20 @@ export default tseslint.config(
     },
   },
   {
+    // Import boundaries (eslint-rules/boundaries.js) and no import cycles anywhere in apps and packages.
+    files: ['apps/**/*.{ts,tsx,js,mjs}', 'packages/**/*.{ts,tsx,js,mjs}'],
+    plugins: { 'import-x': importX, provee },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createNodeResolver({ extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } })],
+    },
+    rules: {
+      'provee/boundaries': 'error',
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
     files: ['apps/api/src/config.ts', 'apps/api/src/server.ts', 'apps/api/src/catalog-import.ts', '**/*.test.ts', '**/test/**', 'e2e/**', 'scripts/**', '*.config.ts', 'apps/*/*.config.ts', 'apps/*/scripts/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
@@ -25,16 +41,7 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      // A feature never imports another feature; shared never imports features or app.
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['**/features/*/**'], message: 'Compose features in app/ (router), not inside another feature.' }] },
-      ],
     },
-  },
-  {
-    files: ['apps/web/src/app/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': 'off' },
   },
   {
     files: ['packages/domain/src/**/*.ts'],

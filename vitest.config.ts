@@ -26,6 +26,8 @@ export default defineConfig({
       apiProject('pglite'),
       // The same API suite on PostgreSQL whenever a server is configured (CI sets DATABASE_URL).
       ...(process.env.DATABASE_URL ? [apiProject('postgres')] : []),
+      // The lint rules themselves, on planted violations.
+      { test: { name: 'lint', include: ['eslint-rules/**/*.test.ts'], environment: 'node', testTimeout: 60_000 } },
       {
         // Checks on the built product (npm test builds first).
         test: {

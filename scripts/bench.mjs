@@ -1,2 +1,2 @@
-// Benchmarks land with the features they measure (address search, code verification…).
-console.log('no benchmarks yet');
+// npm run bench: the benchmarks, against the built app (run `npm run build` first).
+await import('./bench/journeys.mjs');

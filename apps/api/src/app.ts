@@ -20,6 +20,7 @@ import { createTokenService } from './modules/auth/tokens.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { creditRoutes } from './modules/credit/credit.routes.js';
 import { startBureauWorker } from './modules/credit/bureau-worker.js';
+import { createPasswordHasher } from './modules/credit/password.js';
 import { loadPolicy } from './modules/credit/policy.js';
 import { createBureau, type BureauProvider } from './providers/bureau/index.js';
 import { registrationRoutes } from './modules/registration/registration.routes.js';
@@ -76,6 +77,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
   const encryptionKey = config.DATA_ENCRYPTION_KEY ? Buffer.from(config.DATA_ENCRYPTION_KEY, 'base64') : secrets.key('data-encryption');
   app.decorate('cipher', createFieldCipher(encryptionKey, secrets.key('lookup-hash')));
   app.decorate('policy', loadPolicy(config.CREDIT_POLICY_FILE));
+  app.decorate('passwords', createPasswordHasher({ concurrency: config.PASSWORD_HASH_CONCURRENCY, maxWaiting: config.PASSWORD_HASH_MAX_WAITING }));
   app.decorate('bureau', options.bureau ?? createBureau(config));
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

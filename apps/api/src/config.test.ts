@@ -16,6 +16,7 @@ describe('config', () => {
     ['PUBLIC_SITE_URL', 'not a url'],
     ['CORS_ORIGINS', 'https://ok.example, nope'],
     ['TRUST_PROXY', 'yes'],
+    ['PASSWORD_HASH_CONCURRENCY', '0'],
   ])('a wrong %s stops start-up naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^Configuración inválida:\\n  ${name}`));

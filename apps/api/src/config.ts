@@ -49,6 +49,9 @@ const envSchema = z.object({
   CODE_RESEND_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   CODE_MAX_PER_HOUR: z.coerce.number().int().min(1).max(100).default(5),
   PROOF_STARTS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(10_000).default(20),
+  // Password hashes at once (libuv has 4 threads; 2 leave room for files) and how many may wait.
+  PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  PASSWORD_HASH_MAX_WAITING: z.coerce.number().int().min(0).max(10_000).default(200),
 
   DATA_ENCRYPTION_KEY: z
     .string()

@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { FieldCipher } from './crypto.js';
 import type { Database, Db } from './db/client.js';
 import type { TokenService } from './modules/auth/tokens.js';
+import type { PasswordHasher } from './modules/credit/password.js';
 import type { CreditPolicy } from './modules/credit/policy.js';
 import type { BureauProvider } from './providers/bureau/index.js';
 import type { AddressSearchProvider } from './providers/places/index.js';
@@ -35,6 +36,7 @@ declare module 'fastify' {
     places: AddressSearchProvider;
     cipher: FieldCipher;
     policy: CreditPolicy;
+    passwords: PasswordHasher;
     bureau: BureauProvider;
   }
   interface FastifyContextConfig {

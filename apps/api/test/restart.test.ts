@@ -62,7 +62,7 @@ describe('built server on PGlite', () => {
 
     // Write while the server is down (PGlite is single-process), then bring the server back.
     const database = openDatabase({ dataDir });
-    await appendAuditEvent(database.db, { applicationId: 'restart', actor: 'system', type: 'test.written', payload: {} });
+    await appendAuditEvent(database.db, { applicationId: 'restart', actor: 'system', type: 'test.written', payload: {}, at: new Date() });
     await database.close();
 
     const second = await startServer(dataDir);

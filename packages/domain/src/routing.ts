@@ -1,26 +1,5 @@
 import { PLACEHOLDER_PARTNER_PHONE } from './constants.js';
 
-export const NEXT_STEPS = [
-  'BUSINESS_ADDRESS',
-  'ABOUT_STORE',
-  'ACCOUNT_NIP',
-  'ACCOUNT_BUREAU',
-  'PASSWORD',
-  'INVENTORY',
-  'PARTNER_FORM',
-  'PARTNER_BUREAU',
-  'PARTNER_NIP',
-  'COLLATERAL_FORM',
-  'COLLATERAL_BUREAU',
-  'COLLATERAL_NIP',
-  'WISH_NEW_COLLATERAL',
-  'ASK_NEW_COLLATERAL',
-  'ASK_REPLACE_PARTNER',
-  'PENDING_APPROVAL',
-  'TAX_ACCOUNT',
-] as const;
-export type NextStep = (typeof NEXT_STEPS)[number];
-
 export type AvalType = 'PARTNER' | 'COLLATERAL';
 
 /** The part of the user lookup answer (SPEC §3) that routing reads. */

@@ -12,6 +12,10 @@ import { MIGRATIONS_DIR } from '../paths.js';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction of `Db` (what `db.transaction(async (tx) => …)` hands over). */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Where a query can run: the database, or a transaction a caller opened. */
+export type Executor = Db | Tx;
 
 export interface Database {
   kind: 'pglite' | 'postgres';

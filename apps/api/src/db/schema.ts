@@ -1,4 +1,9 @@
-import { bigserial, boolean, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { APPLICATION_STATUSES, NEXT_STEPS } from '@provee/domain';
+import { sql } from 'drizzle-orm';
+import { bigserial, boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+/** `'A', 'B', …` for a CHECK constraint over a fixed list of the domain's values. */
+const oneOf = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(', '));
 
 /**
  * Append-only audit trail. Each row carries the SHA-256 of the previous row of the same
@@ -21,37 +26,48 @@ export const auditEvents = pgTable(
 );
 
 /**
- * The shopkeeper's application. Registration (personal data, business, consent) adds columns in
- * later migrations; next_step and status drive the web app's routing (SPEC §2.2).
+ * The shopkeeper's application. next_step and status drive the web app's routing (SPEC §2.2);
+ * only the step engine (modules/application) writes them, and the database refuses any value
+ * that is not a step or status of packages/domain/src/application.ts.
  */
-export const users = pgTable('users', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  phoneE164: text('phone_e164').notNull().unique(),
-  userType: text('user_type').notNull().default('SK'),
-  nextStep: text('next_step').notNull(),
-  status: text('status').notNull().default('IN_PROGRESS'),
-  // Personal data (step 1). Birth date and tax id are encrypted (AES-256-GCM, see crypto.ts).
-  name: text('name'),
-  lastname: text('lastname'),
-  maternalLastname: text('maternal_lastname'),
-  dobEncrypted: text('dob_encrypted'),
-  lengthOfResidencyInYears: integer('length_of_residency_in_years'),
-  maritalStatus: text('marital_status'),
-  anonymousId: text('anonymous_id'),
-  utmSource: text('utm_source'),
-  utmName: text('utm_name'),
-  utmMedium: text('utm_medium'),
-  salesIdentifier: text('sales_identifier'),
-  flowVersionId: integer('flow_version_id'),
-  taxIdEncrypted: text('tax_id_encrypted'),
-  /** Keyed hash of the tax id, for exact lookups without decrypting; one application per person. */
-  taxIdHash: text('tax_id_hash').unique(),
-  /** scrypt (OWASP parameters), see modules/credit/password.ts. */
-  passwordHash: text('password_hash'),
-  passwordSetAt: timestamp('password_set_at', { withTimezone: true }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    phoneE164: text('phone_e164').notNull().unique(),
+    userType: text('user_type').notNull().default('SK'),
+    nextStep: text('next_step').notNull(),
+    status: text('status').notNull().default('IN_PROGRESS'),
+    // Personal data (step 1). Birth date and tax id are encrypted (AES-256-GCM, see crypto.ts).
+    name: text('name'),
+    lastname: text('lastname'),
+    maternalLastname: text('maternal_lastname'),
+    dobEncrypted: text('dob_encrypted'),
+    lengthOfResidencyInYears: integer('length_of_residency_in_years'),
+    maritalStatus: text('marital_status'),
+    anonymousId: text('anonymous_id'),
+    utmSource: text('utm_source'),
+    utmName: text('utm_name'),
+    utmMedium: text('utm_medium'),
+    salesIdentifier: text('sales_identifier'),
+    flowVersionId: integer('flow_version_id'),
+    taxIdEncrypted: text('tax_id_encrypted'),
+    /** Keyed hash of the tax id, for exact lookups without decrypting; one application per person. */
+    taxIdHash: text('tax_id_hash').unique(),
+    /** argon2id (OWASP parameters; older rows scrypt), see modules/credit/password.ts. */
+    passwordHash: text('password_hash'),
+    passwordSetAt: timestamp('password_set_at', { withTimezone: true }),
+    /** A slow step (the password hash) is claimed first, so a duplicate is refused before any work. */
+    stepClaim: uuid('step_claim'),
+    stepClaimedUntil: timestamp('step_claimed_until', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    check('users_next_step_check', sql`${table.nextStep} in (${oneOf(NEXT_STEPS)})`),
+    check('users_status_check', sql`${table.status} in (${oneOf(APPLICATION_STATUSES)})`),
+  ],
+);
 
 /** Guarantors a shopkeeper named (PARTNER or COLLATERAL). */
 export const avals = pgTable(

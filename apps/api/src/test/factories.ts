@@ -1,3 +1,4 @@
+import { toE164 } from '@provee/domain';
 import type { App } from '../types.js';
 import { seedApplication } from '../modules/dev/application-factory.js';
 import { createPhone } from './phone.js';
@@ -26,4 +27,10 @@ export async function createUser(app: App, overrides: UserOverrides = {}) {
   const phone = overrides.phone ?? createPhone();
   const user = await seedApplication(app, { phone, nextStep: overrides.nextStep ?? 'TAX_ACCOUNT', status: overrides.status, avals: overrides.avals });
   return { ...user, phone };
+}
+
+/** The bearer header of a user's own token, as the registration answer would hand it over. */
+export function userAuth(app: App, user: { id: string; phone: string }): { authorization: string } {
+  const { token } = app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: toE164(app.config.COUNTRY, user.phone) });
+  return { authorization: `Bearer ${token}` };
 }

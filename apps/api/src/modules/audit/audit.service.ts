@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { asc, desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import type { Executor } from '../../db/client.js';
 import { auditEvents } from '../../db/schema.js';
 import { canonicalJson } from './canonical-json.js';
 
@@ -11,9 +11,11 @@ export interface AuditEventInput {
   /** What happened, e.g. 'phone.proven', 'step.saved', 'consent.given'. */
   type: string;
   payload: Record<string, unknown>;
+  /** When it happened, from the app's clock (tests move it by hand). */
+  at: Date;
 }
 
-export interface AuditEvent extends AuditEventInput {
+export interface AuditEvent extends Omit<AuditEventInput, 'at'> {
   id: number;
   createdAt: Date;
   prevHash: string | null;
@@ -39,8 +41,9 @@ function hashEvent(event: Omit<AuditEvent, 'id' | 'hash'>): string {
 /**
  * Appends one event to an application's chain. A transaction-scoped advisory lock on the
  * application id serialises concurrent appends, so every event links to the one before it.
+ * Given the caller's transaction, the event commits (or rolls back) with the change it records.
  */
-export async function appendAuditEvent(db: Db, input: AuditEventInput): Promise<AuditEvent> {
+export async function appendAuditEvent(db: Executor, { at, ...input }: AuditEventInput): Promise<AuditEvent> {
   // A JSON round trip keeps exactly what jsonb will store (no undefined, no Date objects).
   const payload = JSON.parse(JSON.stringify(input.payload)) as Record<string, unknown>;
   return db.transaction(async (tx) => {
@@ -51,7 +54,7 @@ export async function appendAuditEvent(db: Db, input: AuditEventInput): Promise<
       .where(eq(auditEvents.applicationId, input.applicationId))
       .orderBy(desc(auditEvents.id))
       .limit(1);
-    const unhashed = { ...input, payload, createdAt: new Date(), prevHash: last?.hash ?? null };
+    const unhashed = { ...input, payload, createdAt: at, prevHash: last?.hash ?? null };
     const hash = hashEvent(unhashed);
     const [row] = await tx
       .insert(auditEvents)
@@ -62,7 +65,7 @@ export async function appendAuditEvent(db: Db, input: AuditEventInput): Promise<
   });
 }
 
-export async function listAuditEvents(db: Db, applicationId: string): Promise<AuditEvent[]> {
+export async function listAuditEvents(db: Executor, applicationId: string): Promise<AuditEvent[]> {
   return db
     .select()
     .from(auditEvents)
@@ -71,7 +74,7 @@ export async function listAuditEvents(db: Db, applicationId: string): Promise<Au
 }
 
 /** Recomputes every hash and link of an application's chain; the first break is reported. */
-export async function verifyAuditChain(db: Db, applicationId: string): Promise<ChainVerification> {
+export async function verifyAuditChain(db: Executor, applicationId: string): Promise<ChainVerification> {
   const events = await listAuditEvents(db, applicationId);
   let previous: string | null = null;
   for (const event of events) {

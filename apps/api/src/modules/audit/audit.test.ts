@@ -11,6 +11,7 @@ const event = (applicationId: string, type: string, payload: Record<string, unkn
   actor: 'system',
   type,
   payload,
+  at: new Date(),
 });
 
 describe('audit trail', () => {

@@ -1,13 +1,13 @@
 import { passwordErrors } from '@provee/domain';
-import { and, asc, eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { advisorEvents, bureauConsents, users } from '../../db/schema.js';
-import { errorResponseSchema, invalidFields, notEligible, stepNotCurrent } from '../../errors.js';
+import { advisorEvents, bureauConsents } from '../../db/schema.js';
+import { errorResponseSchema, invalidFields, notEligible } from '../../errors.js';
 import type { App } from '../../types.js';
-import { appendAuditEvent } from '../audit/audit.service.js';
-import { ownedUser, stepAnswerSchema, userParams } from '../users/owned-user.js';
+import { assertAt, claimStep, engineOf, moveApplication, releaseClaim, stepAnswer } from '../application/index.js';
+import { appendAuditEvent } from '../audit/index.js';
+import { ownedUser, stepAnswerSchema, userParams } from '../users/index.js';
 import { confirmConsentNip, currentConsentText, sendConsentNip } from './credit.service.js';
-import { hashPassword } from './password.js';
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 409: errorResponseSchema, 422: errorResponseSchema, 429: errorResponseSchema };
 
@@ -69,7 +69,7 @@ export async function creditRoutes(app: App): Promise<void> {
       if (user.status === 'REJECTED') {
         throw notEligible('NOT_ELIGIBLE');
       }
-      return { data: { user_id: user.id, next_step: user.nextStep, status: user.status } };
+      return { data: await stepAnswer(engineOf(app), user) };
     },
   );
 
@@ -131,28 +131,36 @@ export async function creditRoutes(app: App): Promise<void> {
         security: [{ bearer: [] }],
         params: userParams,
         body: z.object({ password: z.string().max(20), password_confirmation: z.string().max(20).optional() }),
-        response: { 200: stepAnswerSchema, ...errors },
+        response: { 200: stepAnswerSchema, ...errors, 503: errorResponseSchema },
       },
     },
     async (request) => {
       const user = await ownedUser(request, request.params.id);
-      if (user.nextStep !== 'PASSWORD' || user.status !== 'IN_PROGRESS') {
-        throw stepNotCurrent();
-      }
+      const engine = engineOf(app);
+      await assertAt(engine, user, 'password');
       const { password, password_confirmation: confirmation = password } = request.body;
       const found = passwordErrors(password, confirmation, {
         dob: user.dobEncrypted ? app.cipher.decrypt(user.dobEncrypted) : undefined,
         phone: user.phoneE164.slice(-10),
       });
       if (Object.keys(found).length > 0) throw invalidFields(found);
-      const hash = await hashPassword(password);
-      const now = app.clock();
-      await app.db
-        .update(users)
-        .set({ passwordHash: hash, passwordSetAt: now, nextStep: 'INVENTORY', updatedAt: now })
-        .where(and(eq(users.id, user.id), eq(users.nextStep, 'PASSWORD')));
-      await appendAuditEvent(app.db, { applicationId: user.id, actor: `user:${user.id}`, type: 'step.saved', payload: { step: 'PASSWORD' } });
-      return { data: { user_id: user.id, next_step: 'INVENTORY', status: user.status } };
+      // Claimed before hashing: a duplicate is refused at once, without a second memory-hard hash.
+      const claim = await claimStep(engine, user.id, 'password');
+      let hash: string;
+      try {
+        hash = await app.passwords.hash(password);
+      } catch (error) {
+        await releaseClaim(engine, user.id, claim);
+        throw error;
+      }
+      const { row } = await moveApplication(engine, {
+        userId: user.id,
+        transition: 'password',
+        actor: `user:${user.id}`,
+        claim,
+        set: { passwordHash: hash, passwordSetAt: app.clock() },
+      });
+      return { data: await stepAnswer(engine, row) };
     },
   );
 
@@ -170,8 +178,10 @@ export async function creditRoutes(app: App): Promise<void> {
     async (request, reply) => {
       const user = await ownedUser(request, request.params.id);
       const now = app.clock();
-      await app.db.insert(advisorEvents).values({ userId: user.id, contactType: request.body.contact_type, createdAt: now });
-      await appendAuditEvent(app.db, { applicationId: user.id, actor: `user:${user.id}`, type: 'advisor.contact', payload: { contact_type: request.body.contact_type } });
+      await app.db.transaction(async (tx) => {
+        await tx.insert(advisorEvents).values({ userId: user.id, contactType: request.body.contact_type, createdAt: now });
+        await appendAuditEvent(tx, { applicationId: user.id, actor: `user:${user.id}`, type: 'advisor.contact', payload: { contact_type: request.body.contact_type }, at: now });
+      });
       return reply.status(201).send({ data: { contact_type: request.body.contact_type, created_at: now.toISOString() } });
     },
   );

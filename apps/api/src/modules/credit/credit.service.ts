@@ -1,14 +1,15 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { ageOn, countryToday, getCountry } from '@provee/domain';
 import { and, desc, eq, lt, lte, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { bureauConsents, bureauQueries, businessAddresses, businesses, catalogMunicipalities, catalogSalesRanges, creditDecisions, users } from '../../db/schema.js';
-import { AppError, stepNotCurrent } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import { BureauError, type BureauReport } from '../../providers/bureau/index.js';
-import { appendAuditEvent } from '../audit/audit.service.js';
-import { consumeCode, issueCode } from '../one-time-codes/one-time-codes.service.js';
-import { sendSms } from '../phone-proof/code.service.js';
-import type { UserRow } from '../users/users.service.js';
+import { assertAt, claimStep, engineOf, moveApplication, releaseClaim, StepConflict, type ApplicationRow } from '../application/index.js';
+import { appendAuditEvent } from '../audit/index.js';
+import { consumeCode, issueCode } from '../one-time-codes/index.js';
+import { sendSms } from '../sms/index.js';
+import type { UserRow } from '../users/index.js';
 import { CONSENT_VERSION, CONSENT_YEARS, consentText, sha256 } from './consent-text.js';
 import { evaluate, type DecisionInputs } from './policy.js';
 
@@ -17,20 +18,21 @@ export function currentConsentText(app: FastifyInstance) {
   return { version: CONSENT_VERSION, text, sha256: sha256(text) };
 }
 
-/** Sends the 4-digit consultation PIN; ACCOUNT_NIP becomes ACCOUNT_BUREAU (SPEC §2.2). */
+/** Sends the 4-digit consultation PIN; ACCOUNT_NIP becomes ACCOUNT_BUREAU (SPEC §2.2), a resend stays there. */
 export async function sendConsentNip(app: FastifyInstance, user: UserRow) {
-  const canSend = user.status === 'IN_PROGRESS' && (user.nextStep === 'ACCOUNT_NIP' || user.nextStep === 'ACCOUNT_BUREAU');
-  if (!canSend) throw stepNotCurrent();
+  const engine = engineOf(app);
+  const resend = user.nextStep === 'ACCOUNT_BUREAU' && user.status === 'IN_PROGRESS';
+  const event = { type: 'consent.nip_sent', payload: { resend } };
+  // The first send moves the application before anything is sent, so parallel sends give one SMS
+  // and 409s; a resend stays at ACCOUNT_BUREAU, limited by the code's resend interval.
+  if (resend) await appendAuditEvent(app.db, { applicationId: user.id, actor: `user:${user.id}`, ...event, at: app.clock() });
+  else await moveApplication(engine, { userId: user.id, transition: 'nip-sent', actor: `user:${user.id}`, event });
   const issued = await issueCode(app, { phoneE164: user.phoneE164, purpose: 'consent-nip' });
   await sendSms(
     app,
     user.phoneE164,
     `${issued.code} es tu NIP de consulta de ${app.config.APP_NAME}. Con él autorizas la consulta de tu historial crediticio. No lo compartas.`,
   );
-  if (user.nextStep === 'ACCOUNT_NIP') {
-    await app.db.update(users).set({ nextStep: 'ACCOUNT_BUREAU', updatedAt: app.clock() }).where(and(eq(users.id, user.id), eq(users.nextStep, 'ACCOUNT_NIP')));
-  }
-  await appendAuditEvent(app.db, { applicationId: user.id, actor: `user:${user.id}`, type: 'consent.nip_sent', payload: {} });
   return { ...issued, defaultNip: app.config.NIP_PREFILL ? issued.code : undefined };
 }
 
@@ -46,47 +48,55 @@ export interface ConsentEvidence {
  * under) before any bureau call; then one attempt runs while the shopkeeper waits a little, and
  * the background worker takes over if the bureau is slow or down.
  */
-export async function confirmConsentNip(app: FastifyInstance, user: UserRow, nip: string, evidence: ConsentEvidence): Promise<UserRow> {
-  if (user.nextStep !== 'ACCOUNT_BUREAU' || user.status !== 'IN_PROGRESS') throw stepNotCurrent();
+export async function confirmConsentNip(app: FastifyInstance, user: UserRow, nip: string, evidence: ConsentEvidence): Promise<ApplicationRow> {
+  const engine = engineOf(app);
+  await assertAt(engine, user, 'consent');
   const consent = currentConsentText(app);
   if (evidence.shownSha256 && evidence.shownSha256 !== consent.sha256) {
     throw new AppError(409, 'CONSENT_TEXT_CHANGED', 'consent text changed', 'El texto de la autorización cambió. Recarga la página y léelo de nuevo.');
   }
-  await consumeCode(app, { phoneE164: user.phoneE164, purpose: 'consent-nip', code: nip });
+  // Claimed first: a duplicate confirmation is a 409, not a second try at the PIN.
+  const claim = await claimStep(engine, user.id, 'consent');
+  try {
+    await consumeCode(app, { phoneE164: user.phoneE164, purpose: 'consent-nip', code: nip });
+  } catch (error) {
+    await releaseClaim(engine, user.id, claim);
+    throw error;
+  }
 
   const now = app.clock();
   const authorizedUntil = new Date(now);
   authorizedUntil.setUTCFullYear(authorizedUntil.getUTCFullYear() + CONSENT_YEARS);
   const folio = `PRV-${now.toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(5).toString('hex').toUpperCase()}`;
-  const queryId = await app.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(bureauConsents)
-      .values({
-        userId: user.id,
-        personType: 'titular',
-        consentText: consent.text,
-        consentTextSha256: consent.sha256,
-        consentVersion: consent.version,
-        createdAt: now,
-        ip: evidence.ip,
-        userAgent: evidence.userAgent?.slice(0, 400) ?? null,
-        pinVerified: true,
-        bureauFolio: folio,
-        authorizedUntil,
-      })
-      .returning({ id: bureauConsents.id });
-    const [query] = await tx
-      .insert(bureauQueries)
-      .values({ userId: user.id, consentId: row!.id, status: 'PENDING', nextAttemptAt: now, createdAt: now, updatedAt: now })
-      .returning({ id: bureauQueries.id });
-    await tx.update(users).set({ status: 'WAITING', updatedAt: now }).where(eq(users.id, user.id));
-    return query!.id;
-  });
-  await appendAuditEvent(app.db, {
-    applicationId: user.id,
+  const { result: queryId } = await moveApplication(engine, {
+    userId: user.id,
+    transition: 'consent',
     actor: `user:${user.id}`,
-    type: 'consent.given',
-    payload: { folio, version: consent.version, sha256: consent.sha256, pin_verified: true },
+    claim,
+    write: async (tx) => {
+      const [row] = await tx
+        .insert(bureauConsents)
+        .values({
+          userId: user.id,
+          personType: 'titular',
+          consentText: consent.text,
+          consentTextSha256: consent.sha256,
+          consentVersion: consent.version,
+          createdAt: now,
+          ip: evidence.ip,
+          userAgent: evidence.userAgent?.slice(0, 400) ?? null,
+          pinVerified: true,
+          bureauFolio: folio,
+          authorizedUntil,
+        })
+        .returning({ id: bureauConsents.id });
+      const [query] = await tx
+        .insert(bureauQueries)
+        .values({ userId: user.id, consentId: row!.id, status: 'PENDING', nextAttemptAt: now, createdAt: now, updatedAt: now })
+        .returning({ id: bureauQueries.id });
+      return query!.id;
+    },
+    event: { type: 'consent.given', payload: { folio, version: consent.version, sha256: consent.sha256, pin_verified: true } },
   });
 
   const attempt = runBureauAttempt(app, queryId);
@@ -123,22 +133,25 @@ export async function runBureauAttempt(app: FastifyInstance, queryId: string): P
     const delay = Math.min(config.BUREAU_RETRY_MAX_MS, config.BUREAU_RETRY_BASE_MS * 2 ** (attempt - 1));
     const message = error instanceof Error ? error.message : String(error);
     const failedAt = app.clock();
-    await app.db
-      .update(bureauQueries)
-      .set({
-        status: exhausted ? 'FAILED' : 'PENDING',
-        attempts: attempt,
-        nextAttemptAt: new Date(failedAt.getTime() + delay),
-        lockedUntil: null,
-        lastError: message.slice(0, 500),
-        updatedAt: failedAt,
-      })
-      .where(eq(bureauQueries.id, claimed.id));
+    await app.db.transaction(async (tx) => {
+      await tx
+        .update(bureauQueries)
+        .set({
+          status: exhausted ? 'FAILED' : 'PENDING',
+          attempts: attempt,
+          nextAttemptAt: new Date(failedAt.getTime() + delay),
+          lockedUntil: null,
+          lastError: message.slice(0, 500),
+          updatedAt: failedAt,
+        })
+        .where(eq(bureauQueries.id, claimed.id));
+      if (exhausted) {
+        const payload = { query_id: claimed.id, attempts: attempt, last_error: message.slice(0, 200) };
+        await appendAuditEvent(tx, { applicationId: claimed.userId, actor: 'system', type: 'bureau.gave_up', payload, at: failedAt });
+      }
+    });
     if (error instanceof BureauError) app.log.warn({ queryId, attempt, exhausted }, 'bureau query failed');
     else app.log.error({ err: error, queryId, attempt }, 'bureau attempt failed unexpectedly');
-    if (exhausted) {
-      await appendAuditEvent(app.db, { applicationId: claimed.userId, actor: 'system', type: 'bureau.gave_up', payload: { query_id: claimed.id, attempts: attempt, last_error: message.slice(0, 200) } });
-    }
   }
 }
 
@@ -194,41 +207,40 @@ async function decide(app: FastifyInstance, queryId: string, userId: string, con
   const evaluation = evaluate(app.policy, inputs);
   const currency = getCountry(app.config.COUNTRY).currency;
   const now = app.clock();
-  const decisionId = await app.db.transaction(async (tx) => {
-    const [decision] = await tx
-      .insert(creditDecisions)
-      .values({
-        userId,
-        consentId,
-        policyVersion: app.policy.version,
-        inputs: { ...inputs },
-        rules: evaluation.rules,
-        result: evaluation.result,
-        amount: evaluation.amount,
-        currency,
-        bureauReportFolio: report.folio,
-        createdAt: now,
-      })
-      .onConflictDoNothing({ target: creditDecisions.consentId })
-      .returning({ id: creditDecisions.id });
-    await tx
-      .update(bureauQueries)
-      .set({ status: 'DONE', attempts: attempt, report: { ...report }, lockedUntil: null, lastError: null, updatedAt: now })
-      .where(eq(bureauQueries.id, queryId));
-    if (!decision) return null;
-    await tx
-      .update(users)
-      .set({ nextStep: 'PASSWORD', status: evaluation.result === 'APPROVED' ? 'IN_PROGRESS' : 'REJECTED', updatedAt: now })
-      .where(eq(users.id, userId));
-    return decision.id;
-  });
-  if (!decisionId) return;
-  await appendAuditEvent(app.db, {
-    applicationId: userId,
-    actor: 'system',
-    type: 'decision.made',
-    payload: { decision_id: decisionId, result: evaluation.result, amount: evaluation.amount, currency, policy_version: app.policy.version, bureau_report_folio: report.folio },
-  });
+  const done = { status: 'DONE', attempts: attempt, report: { ...report }, lockedUntil: null, lastError: null, updatedAt: now };
+  const decisionId = randomUUID();
+  try {
+    await moveApplication(engineOf(app), {
+      userId,
+      transition: 'decision',
+      to: { step: 'PASSWORD', status: evaluation.result === 'APPROVED' ? 'IN_PROGRESS' : 'REJECTED' },
+      actor: 'system',
+      write: async (tx) => {
+        await tx.insert(creditDecisions).values({
+          id: decisionId,
+          userId,
+          consentId,
+          policyVersion: app.policy.version,
+          inputs: { ...inputs },
+          rules: evaluation.rules,
+          result: evaluation.result,
+          amount: evaluation.amount,
+          currency,
+          bureauReportFolio: report.folio,
+          createdAt: now,
+        });
+        await tx.update(bureauQueries).set(done).where(eq(bureauQueries.id, queryId));
+      },
+      event: {
+        type: 'decision.made',
+        payload: { decision_id: decisionId, result: evaluation.result, amount: evaluation.amount, currency, policy_version: app.policy.version, bureau_report_folio: report.folio },
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof StepConflict)) throw error;
+    // Decided already (another process, or an operator): keep the report, make no second decision.
+    await app.db.update(bureauQueries).set(done).where(eq(bureauQueries.id, queryId));
+  }
 }
 
 /** Queries whose next try is due (or whose runner died): what the background worker picks up. */

@@ -257,13 +257,13 @@ describe('password and advisor', () => {
     expect(await message('583920', '583921')).toEqual([{ field: 'body.password_confirmation', message: '* Las contraseñas no coinciden.' }]);
   });
 
-  it('stores a scrypt hash and moves on to INVENTORY; a second time is a 409', async () => {
+  it('stores an argon2id hash and moves on to INVENTORY; a second time is a 409', async () => {
     const { user, auth } = await approved();
     const res = await t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/password`, headers: auth, payload: { password: '583920', password_confirmation: '583920' } });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.next_step).toBe('INVENTORY');
     const rows = await t.app.db.execute(sql`select password_hash from users where id = ${user.id}`);
-    const stored = JSON.stringify(rows).match(/scrypt\$131072\$8\$1\$[\w-]+\$[\w-]+/)![0];
+    const stored = JSON.stringify(rows).match(/\$argon2id\$v=19\$m=19456,p=1,t=2\$[\w+/]+\$[\w+/]+/)![0];
     expect(await verifyPassword('583920', stored)).toBe(true);
     expect(await verifyPassword('583921', stored)).toBe(false);
     const again = await t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/password`, headers: auth, payload: { password: '583920', password_confirmation: '583920' } });

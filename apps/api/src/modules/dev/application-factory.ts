@@ -1,7 +1,8 @@
-import { toE164 } from '@provee/domain';
+import { isApplicationStatus, isNextStep, toE164 } from '@provee/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { avals, businessAddresses, businesses, catalogMunicipalities, catalogSalesRanges, catalogStates, users } from '../../db/schema.js';
+import { avals, businessAddresses, businesses, catalogMunicipalities, catalogSalesRanges, catalogStates } from '../../db/schema.js';
+import { createApplication, engineOf } from '../application/index.js';
 
 export interface ApplicationSeed {
   phone: string;
@@ -16,26 +17,27 @@ export interface ApplicationSeed {
 export async function seedApplication(app: FastifyInstance, seed: ApplicationSeed) {
   const country = app.config.COUNTRY;
   const profile = seed.complete;
-  const [user] = await app.db
-    .insert(users)
-    .values({
-      phoneE164: toE164(country, seed.phone),
-      nextStep: seed.nextStep,
-      status: seed.status ?? 'IN_PROGRESS',
-      ...(profile
-        ? {
-            name: profile.name ?? 'María José',
-            lastname: profile.lastname ?? 'Peña',
-            maternalLastname: 'Núñez',
-            dobEncrypted: app.cipher.encrypt(profile.dob ?? '1985-02-28'),
-            lengthOfResidencyInYears: 4,
-            maritalStatus: 'MARRIED',
-            taxIdEncrypted: app.cipher.encrypt(profile.taxId),
-            taxIdHash: app.cipher.lookupHash(`${country}:${profile.taxId}`),
-          }
-        : {}),
-    })
-    .returning();
+  const status = seed.status ?? 'IN_PROGRESS';
+  // Only the states the domain knows (the database refuses the others too), through the step engine.
+  if (!isNextStep(seed.nextStep) || !isApplicationStatus(status)) throw new Error(`unknown state ${seed.nextStep}/${status}`);
+  const user = await createApplication(engineOf(app), {
+    phoneE164: toE164(country, seed.phone),
+    actor: 'test-factory',
+    at: { step: seed.nextStep, status },
+    event: { type: 'test.seeded', payload: { step: seed.nextStep, status } },
+    set: profile
+      ? {
+          name: profile.name ?? 'María José',
+          lastname: profile.lastname ?? 'Peña',
+          maternalLastname: 'Núñez',
+          dobEncrypted: app.cipher.encrypt(profile.dob ?? '1985-02-28'),
+          lengthOfResidencyInYears: 4,
+          maritalStatus: 'MARRIED',
+          taxIdEncrypted: app.cipher.encrypt(profile.taxId),
+          taxIdHash: app.cipher.lookupHash(`${country}:${profile.taxId}`),
+        }
+      : {},
+  });
   for (const aval of seed.avals ?? []) {
     await app.db.insert(avals).values({ userId: user!.id, avalType: aval.avalType, phoneE164: aval.phone ? toE164(country, aval.phone) : null });
   }

@@ -5,7 +5,7 @@ import { reverseOtpSessions } from '../../db/schema.js';
 import { listOutbox } from '../../providers/sms/outbox.js';
 import { SIGNATURE_HEADER } from '../../providers/reverse-otp/simulator.js';
 import type { App } from '../../types.js';
-import { sessionView } from '../phone-proof/reverse-otp.service.js';
+import { sessionView } from '../phone-proof/index.js';
 import { testFactoryRoutes } from './test-factories.routes.js';
 import { DEV_CSS, devPage, escapeHtml } from './html.js';
 

@@ -1,3 +1,4 @@
+import { APPLICATION_STATUSES, NEXT_STEPS } from '@provee/domain';
 import { z } from 'zod';
 import type { App } from '../../types.js';
 import { seedApplication } from './application-factory.js';
@@ -11,8 +12,8 @@ export async function testFactoryRoutes(app: App): Promise<void> {
         hide: true,
         body: z.object({
           phone_number: z.string().regex(/^\d{10}$/),
-          next_step: z.string().min(1).max(40),
-          status: z.string().min(1).max(40).default('IN_PROGRESS'),
+          next_step: z.enum(NEXT_STEPS),
+          status: z.enum(APPLICATION_STATUSES).default('IN_PROGRESS'),
           avals: z.array(z.object({ aval_type: z.enum(['PARTNER', 'COLLATERAL']), phone: z.string().regex(/^\d{10}$/).nullable() })).default([]),
           complete: z.object({ tax_id: z.string().min(8).max(13), dob: z.string().optional() }).optional(),
         }),

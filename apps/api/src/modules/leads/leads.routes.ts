@@ -5,8 +5,8 @@ import { leads } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { hasOpsKey } from '../../plugins/app/ops-auth.js';
 import type { App } from '../../types.js';
-import { requirePhoneAccess } from '../auth/auth.js';
-import { parsePhone, phoneNumberSchema } from '../phone-proof/phone.js';
+import { requirePhoneAccess } from '../auth/index.js';
+import { parsePhone, phoneNumberSchema } from '../phone-proof/index.js';
 
 const leadSchema = z.object({
   lead_id: z.string().min(1).max(100),

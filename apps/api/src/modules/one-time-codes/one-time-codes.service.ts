@@ -1,9 +1,10 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { Tx } from '../../db/client.js';
 import { phoneCodes } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { assertIpBudget, lockProofStart, recordProofStart, tooMany } from '../phone-proof/limits.js';
+import { assertIpBudget, lockProofStart, recordProofStart, tooMany } from '../phone-proof/index.js';
 
 /**
  * One-time codes sent by SMS: the phone-proof code (6 digits) and the bureau-consent PIN (4).
@@ -63,7 +64,15 @@ export async function issueCode(app: FastifyInstance, { phoneE164, purpose, ip }
 }
 
 /** Checks a code and spends it; every refusal is a 400 (wrong, expired) or 429 (locked). */
-export async function consumeCode(app: FastifyInstance, { phoneE164, purpose, code }: { phoneE164: string; purpose: CodePurpose; code: string }): Promise<void> {
+export interface ConsumeOptions {
+  phoneE164: string;
+  purpose: CodePurpose;
+  code: string;
+  /** What the right code proves, written in the same transaction as its use (e.g. the audit event). */
+  onConsumed?: (tx: Tx, now: Date) => Promise<void>;
+}
+
+export async function consumeCode(app: FastifyInstance, { phoneE164, purpose, code, onConsumed }: ConsumeOptions): Promise<void> {
   const { config } = app;
   const now = app.clock();
   const noun = NOUN[purpose];
@@ -91,10 +100,13 @@ export async function consumeCode(app: FastifyInstance, { phoneE164, purpose, co
     const left = config.CODE_MAX_ATTEMPTS - tried.attempts;
     throw new AppError(400, 'CODE_INVALID', 'invalid code', left > 0 ? `El ${noun} no es correcto. Te quedan ${left} intentos.` : wrong, { attempts_left: left });
   }
-  const [consumed] = await app.db
-    .update(phoneCodes)
-    .set({ consumedAt: now })
-    .where(and(eq(phoneCodes.id, live.id), isNull(phoneCodes.consumedAt)))
-    .returning({ id: phoneCodes.id });
-  if (!consumed) throw new AppError(400, 'CODE_INVALID', 'code already used', wrong);
+  await app.db.transaction(async (tx) => {
+    const [consumed] = await tx
+      .update(phoneCodes)
+      .set({ consumedAt: now })
+      .where(and(eq(phoneCodes.id, live.id), isNull(phoneCodes.consumedAt)))
+      .returning({ id: phoneCodes.id });
+    if (!consumed) throw new AppError(400, 'CODE_INVALID', 'code already used', wrong);
+    await onConsumed?.(tx, now);
+  });
 }

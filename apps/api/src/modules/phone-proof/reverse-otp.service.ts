@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { reverseOtpSessions } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { InboundMessage } from '../../providers/reverse-otp/index.js';
-import { appendAuditEvent } from '../audit/audit.service.js';
+import { appendAuditEvent } from '../audit/index.js';
 import { assertIpBudget, lockProofStart, recordProofStart, tooMany } from './limits.js';
 
 /** No 0/O, 1/I/L: easy to read aloud and hard to mistype. */
@@ -127,18 +127,24 @@ export async function receiveInboundMessage(app: FastifyInstance, message: Inbou
     if (!session || session.expiresAt.getTime() <= now.getTime()) continue;
     const from = normaliseSender(message.from);
     const verified = from === session.phoneE164;
-    const [updated] = await app.db
-      .update(reverseOtpSessions)
-      .set({ status: verified ? 'VERIFIED' : 'FAILED', fromE164: from, resolvedAt: now })
-      .where(and(eq(reverseOtpSessions.id, session.id), eq(reverseOtpSessions.status, 'PENDING')))
-      .returning({ id: reverseOtpSessions.id });
-    if (!updated) continue;
-    await appendAuditEvent(app.db, {
-      applicationId: `phone:${session.phoneE164}`,
-      actor: 'user',
-      type: verified ? 'phone.proven' : 'phone.proof_failed',
-      payload: verified ? { channel: 'reverse-otp', session_id: session.id } : { channel: 'reverse-otp', session_id: session.id, reason: 'sender-mismatch' },
+    // The session's outcome and its audit event commit together.
+    const resolved = await app.db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(reverseOtpSessions)
+        .set({ status: verified ? 'VERIFIED' : 'FAILED', fromE164: from, resolvedAt: now })
+        .where(and(eq(reverseOtpSessions.id, session.id), eq(reverseOtpSessions.status, 'PENDING')))
+        .returning({ id: reverseOtpSessions.id });
+      if (!updated) return false;
+      await appendAuditEvent(tx, {
+        applicationId: `phone:${session.phoneE164}`,
+        actor: 'user',
+        type: verified ? 'phone.proven' : 'phone.proof_failed',
+        payload: verified ? { channel: 'reverse-otp', session_id: session.id } : { channel: 'reverse-otp', session_id: session.id, reason: 'sender-mismatch' },
+        at: now,
+      });
+      return true;
     });
+    if (!resolved) continue;
     return { matched: true, verified };
   }
   return { matched: false, verified: false };

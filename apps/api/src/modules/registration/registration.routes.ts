@@ -2,10 +2,10 @@
 import { z } from 'zod';
 import { errorResponseSchema } from '../../errors.js';
 import type { App } from '../../types.js';
-import { requirePhoneAccess } from '../auth/auth.js';
-import { parsePhone, phoneNumberSchema } from '../phone-proof/phone.js';
-import { findUserById } from '../users/users.service.js';
-import { ownedUser, stepAnswerSchema, userParams } from '../users/owned-user.js';
+import { requirePhoneAccess } from '../auth/index.js';
+import { parsePhone, phoneNumberSchema } from '../phone-proof/index.js';
+import { engineOf, stepAnswer, type ApplicationRow } from '../application/index.js';
+import { ownedUser, stepAnswerSchema, userParams } from '../users/index.js';
 import { registerShopkeeper, saveAddress, saveBusiness, saveTaxId } from './registration.service.js';
 
 const text = (max: number) => z.string().max(max, `* Máximo ${max} caracteres.`);
@@ -15,10 +15,8 @@ const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorR
 export async function registrationRoutes(app: App): Promise<void> {
   const country = app.config.COUNTRY;
 
-  const answer = async (id: string) => {
-    const user = (await findUserById(app.db, id))!;
-    return { data: { user_id: user.id, next_step: user.nextStep, status: user.status } };
-  };
+  // The saved step's answer says where the application stands: the screen navigates from it.
+  const answer = async (row: ApplicationRow) => ({ data: await stepAnswer(engineOf(app), row) });
 
   app.post(
     '/v2/users',
@@ -49,6 +47,7 @@ export async function registrationRoutes(app: App): Promise<void> {
               user_type: z.literal('SK'),
               next_step: z.string(),
               status: z.string(),
+              path: z.string(),
               authentication: z.object({ access_type: z.literal('Bearer'), access_token: z.string(), expires_at: z.string() }),
             }),
           }),
@@ -63,10 +62,8 @@ export async function registrationRoutes(app: App): Promise<void> {
       const { token, expiresAt } = app.tokens.issue({ kind: 'user', userId: user.id, phoneE164 });
       return reply.status(201).send({
         data: {
-          user_id: user.id,
+          ...(await stepAnswer(engineOf(app), user)),
           user_type: 'SK' as const,
-          next_step: user.nextStep,
-          status: user.status,
           authentication: { access_type: 'Bearer' as const, access_token: token, expires_at: expiresAt.toISOString() },
         },
       });
@@ -85,8 +82,7 @@ export async function registrationRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      await saveTaxId(app, await ownedUser(request, request.params.id), request.body.tax_payer_id);
-      return answer(request.params.id);
+      return answer(await saveTaxId(app, await ownedUser(request, request.params.id), request.body.tax_payer_id));
     },
   );
 
@@ -112,8 +108,7 @@ export async function registrationRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      await saveAddress(app, await ownedUser(request, request.params.id), request.body);
-      return answer(request.params.id);
+      return answer(await saveAddress(app, await ownedUser(request, request.params.id), request.body));
     },
   );
 
@@ -135,8 +130,7 @@ export async function registrationRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      await saveBusiness(app, await ownedUser(request, request.params.id), request.body);
-      return answer(request.params.id);
+      return answer(await saveBusiness(app, await ownedUser(request, request.params.id), request.body));
     },
   );
 }

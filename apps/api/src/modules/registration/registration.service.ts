@@ -14,10 +14,11 @@ import {
 import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { businessAddresses, businesses, users } from '../../db/schema.js';
-import { AppError, assertNoErrors, invalidFields, notEligible, stepNotCurrent } from '../../errors.js';
-import { appendAuditEvent } from '../audit/audit.service.js';
-import { listBusinessTypes, listSalesRanges, resolveAddressNames } from '../catalog/catalog.service.js';
-import type { UserRow } from '../users/users.service.js';
+import { AppError, assertNoErrors, invalidFields, notEligible } from '../../errors.js';
+import { assertAt, createApplication, engineOf, moveApplication, type ApplicationRow } from '../application/index.js';
+import { appendAuditEvent } from '../audit/index.js';
+import { listBusinessTypes, listSalesRanges, resolveAddressNames } from '../catalog/index.js';
+import type { UserRow } from '../users/index.js';
 
 export interface PersonalData {
   name: string;
@@ -34,20 +35,12 @@ export interface PersonalData {
   kiban_flow_version_id: number | null;
 }
 
-function assertStep(user: UserRow, step: string): void {
-  if (user.nextStep !== step) throw stepNotCurrent();
-}
-
-async function stepSaved(app: FastifyInstance, userId: string, step: string, payload: Record<string, unknown> = {}) {
-  await appendAuditEvent(app.db, { applicationId: userId, actor: `user:${userId}`, type: 'step.saved', payload: { step, ...payload } });
-}
-
 async function policyRefused(app: FastifyInstance, applicationId: string, rule: string, payload: Record<string, unknown>) {
-  await appendAuditEvent(app.db, { applicationId, actor: 'system', type: 'policy.refused', payload: { rule, ...payload } });
+  await appendAuditEvent(app.db, { applicationId, actor: 'system', type: 'policy.refused', payload: { rule, ...payload }, at: app.clock() });
 }
 
 /** Step 1: the shopkeeper's personal data creates the application (next step: tax id). */
-export async function registerShopkeeper(app: FastifyInstance, phoneE164: string, data: PersonalData): Promise<UserRow> {
+export async function registerShopkeeper(app: FastifyInstance, phoneE164: string, data: PersonalData): Promise<ApplicationRow> {
   const date = parseIsoDate(data.dob);
   const errors = aboutYouErrors({
     name: data.name,
@@ -71,12 +64,9 @@ export async function registerShopkeeper(app: FastifyInstance, phoneE164: string
     throw notEligible('NOT_ELIGIBLE_AGE');
   }
 
-  const [created] = await app.db
-    .insert(users)
-    .values({
-      phoneE164,
-      nextStep: 'TAX_ACCOUNT',
-      status: 'IN_PROGRESS',
+  return createApplication(engineOf(app), {
+    phoneE164,
+    set: {
       name: data.name,
       lastname: data.lastname,
       maternalLastname: data.maternal_lastname || null,
@@ -89,24 +79,18 @@ export async function registerShopkeeper(app: FastifyInstance, phoneE164: string
       utmMedium: data.utm_medium,
       salesIdentifier: data.sales_identifier,
       flowVersionId: data.kiban_flow_version_id,
-    })
-    .onConflictDoNothing({ target: users.phoneE164 })
-    .returning();
-  if (!created) {
-    throw new AppError(409, 'USER_EXISTS', 'phone already registered', 'Este número ya tiene un registro. Te llevamos a donde te quedaste.');
-  }
-  await appendAuditEvent(app.db, {
-    applicationId: created.id,
-    actor: `user:${created.id}`,
-    type: 'user.registered',
-    payload: { step: 'PERSONAL_DATA', utm_source: data.utm_source, utm_medium: data.utm_medium, flow_version_id: data.kiban_flow_version_id },
+    },
+    event: {
+      type: 'user.registered',
+      payload: { step: 'PERSONAL_DATA', utm_source: data.utm_source, utm_medium: data.utm_medium, flow_version_id: data.kiban_flow_version_id },
+    },
   });
-  return created;
 }
 
 /** Step 2: the tax id, checked by the country's rule, encrypted, one application per person. */
-export async function saveTaxId(app: FastifyInstance, user: UserRow, taxPayerId: string): Promise<void> {
-  assertStep(user, 'TAX_ACCOUNT');
+export async function saveTaxId(app: FastifyInstance, user: UserRow, taxPayerId: string): Promise<ApplicationRow> {
+  const engine = engineOf(app);
+  await assertAt(engine, user, 'tax-id');
   const country = getCountry(app.config.COUNTRY);
   const shown = country.taxId.format ? formatCedula(taxPayerId) : cleanRfc(taxPayerId);
   const error = taxIdError(country, shown);
@@ -119,21 +103,33 @@ export async function saveTaxId(app: FastifyInstance, user: UserRow, taxPayerId:
     }
   }
   const hash = app.cipher.lookupHash(`${country.code}:${canonical}`);
-  const [taken] = await app.db.select({ id: users.id }).from(users).where(and(eq(users.taxIdHash, hash), ne(users.id, user.id))).limit(1);
-  if (taken) {
+  const taken = new AppError(422, 'TAX_ID_IN_USE', 'tax id already registered', `Ya existe una solicitud con este ${country.taxId.label}. Contacta a soporte.`);
+  const refuse = async () => {
     await policyRefused(app, user.id, 'tax-id-in-use', {});
-    throw new AppError(422, 'TAX_ID_IN_USE', 'tax id already registered', `Ya existe una solicitud con este ${country.taxId.label}. Contacta a soporte.`);
+    return taken;
+  };
+  // The cheap answer first; the unique index decides when two applications race for one tax id.
+  const [other] = await app.db.select({ id: users.id }).from(users).where(and(eq(users.taxIdHash, hash), ne(users.id, user.id))).limit(1);
+  if (other) throw await refuse();
+  try {
+    const { row } = await moveApplication(engine, {
+      userId: user.id,
+      transition: 'tax-id',
+      actor: `user:${user.id}`,
+      set: { taxIdEncrypted: app.cipher.encrypt(canonical), taxIdHash: hash },
+      onUniqueViolation: (constraint) => (constraint.includes('tax_id_hash') ? taken : undefined),
+    });
+    return row;
+  } catch (failure) {
+    if (failure === taken) throw await refuse();
+    throw failure;
   }
-  await app.db
-    .update(users)
-    .set({ taxIdEncrypted: app.cipher.encrypt(canonical), taxIdHash: hash, nextStep: 'BUSINESS_ADDRESS', updatedAt: app.clock() })
-    .where(eq(users.id, user.id));
-  await stepSaved(app, user.id, 'TAX_ACCOUNT');
 }
 
 /** Step 4: the business address, in the catalogue and inside the area the lender serves. */
-export async function saveAddress(app: FastifyInstance, user: UserRow, values: AddressValues): Promise<void> {
-  assertStep(user, 'BUSINESS_ADDRESS');
+export async function saveAddress(app: FastifyInstance, user: UserRow, values: AddressValues): Promise<ApplicationRow> {
+  const engine = engineOf(app);
+  await assertAt(engine, user, 'address');
   const country = getCountry(app.config.COUNTRY);
   assertNoErrors(addressErrors(country, values));
   const found = await resolveAddressNames(app.db, country.code, values);
@@ -162,11 +158,16 @@ export async function saveAddress(app: FastifyInstance, user: UserRow, values: A
     municipalityId: found.city.id,
     updatedAt: app.clock(),
   };
-  await app.db.transaction(async (tx) => {
-    await tx.insert(businessAddresses).values({ userId: user.id, ...row }).onConflictDoUpdate({ target: businessAddresses.userId, set: row });
-    await tx.update(users).set({ nextStep: 'ABOUT_STORE', updatedAt: app.clock() }).where(eq(users.id, user.id));
+  const moved = await moveApplication(engine, {
+    userId: user.id,
+    transition: 'address',
+    actor: `user:${user.id}`,
+    write: async (tx) => {
+      await tx.insert(businessAddresses).values({ userId: user.id, ...row }).onConflictDoUpdate({ target: businessAddresses.userId, set: row });
+    },
+    event: { payload: { municipality_id: found.city.id, neighborhood_typed: !found.neighborhood } },
   });
-  await stepSaved(app, user.id, 'BUSINESS_ADDRESS', { municipality_id: found.city.id, neighborhood_typed: !found.neighborhood });
+  return moved.row;
 }
 
 export interface BusinessData {
@@ -178,8 +179,9 @@ export interface BusinessData {
 }
 
 /** Step 5: the business; the credit policy's minimums for business age and sales apply here. */
-export async function saveBusiness(app: FastifyInstance, user: UserRow, data: BusinessData): Promise<void> {
-  assertStep(user, 'ABOUT_STORE');
+export async function saveBusiness(app: FastifyInstance, user: UserRow, data: BusinessData): Promise<ApplicationRow> {
+  const engine = engineOf(app);
+  await assertAt(engine, user, 'business');
   const country = app.config.COUNTRY;
   const [types, ranges] = await Promise.all([listBusinessTypes(app.db, country), listSalesRanges(app.db, country)]);
   const range = ranges.find((item) => item.id === data.sales_average_range_id);
@@ -210,17 +212,20 @@ export async function saveBusiness(app: FastifyInstance, user: UserRow, data: Bu
     businessAgeYears: data.business_age,
     updatedAt: app.clock(),
   };
-  await app.db.transaction(async (tx) => {
-    await tx.insert(businesses).values({ userId: user.id, ...row }).onConflictDoUpdate({ target: businesses.userId, set: row });
-    // A refusal is final: the application moves on as rejected rather than back to the form.
-    await tx
-      .update(users)
-      .set({ nextStep: 'ACCOUNT_NIP', status: refusal ? 'REJECTED' : 'IN_PROGRESS', updatedAt: app.clock() })
-      .where(eq(users.id, user.id));
+  // A refusal is final: the application moves on as rejected rather than back to the form.
+  const moved = await moveApplication(engine, {
+    userId: user.id,
+    transition: 'business',
+    to: { step: 'ACCOUNT_NIP', status: refusal ? 'REJECTED' : 'IN_PROGRESS' },
+    actor: `user:${user.id}`,
+    write: async (tx) => {
+      await tx.insert(businesses).values({ userId: user.id, ...row }).onConflictDoUpdate({ target: businesses.userId, set: row });
+      if (refusal) {
+        const payload = { rule: refusal.rule, business_age: data.business_age, sales_range: range!.position + 1, policy_version: app.policy.version };
+        await appendAuditEvent(tx, { applicationId: user.id, actor: 'system', type: 'policy.refused', payload, at: app.clock() });
+      }
+    },
   });
-  await stepSaved(app, user.id, 'ABOUT_STORE');
-  if (refusal) {
-    await policyRefused(app, user.id, refusal.rule, { business_age: data.business_age, sales_range: range!.position + 1, policy_version: app.policy.version });
-    throw notEligible(refusal.code);
-  }
+  if (refusal) throw notEligible(refusal.code);
+  return moved.row;
 }

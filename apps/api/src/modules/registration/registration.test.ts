@@ -2,10 +2,10 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cedulaCheckDigit, generateRfc } from '@provee/domain';
-import defaultPolicy from '../credit/default-policy.json' with { type: 'json' };
+import { defaultPolicy } from '../credit/index.js';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyAuditChain } from '../audit/audit.service.js';
+import { verifyAuditChain } from '../audit/index.js';
 import { createPhone, phoneToken } from '../../test/phone.js';
 import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { AppError, errorResponseSchema } from '../../errors.js';
 import type { App } from '../../types.js';
-import { requirePhoneAccess, requireUserAccess } from '../auth/auth.js';
-import { latestApprovedDecision } from '../credit/credit.service.js';
-import { parsePhone, phoneNumberSchema } from '../phone-proof/phone.js';
+import { requirePhoneAccess, requireUserAccess } from '../auth/index.js';
+import { latestApprovedDecision } from '../credit/index.js';
+import { parsePhone, phoneNumberSchema } from '../phone-proof/index.js';
 import { findUserById, findUserByPhone, taxIdSuggestion, userResponse } from './users.service.js';
 
 const userSchema = z.object({

@@ -24,7 +24,7 @@ export interface BureauReport {
   recent_inquiries: number;
 }
 
-export class BureauError extends Error {}
+export { BureauError } from './bureau-error.js';
 
 export interface BureauProvider {
   name: string;

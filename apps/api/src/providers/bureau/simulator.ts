@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { BureauError, type BureauProvider, type BureauReport, type BureauSubject } from './index.js';
+import { BureauError } from './bureau-error.js';
+import type { BureauProvider, BureauReport, BureauSubject } from './index.js';
 
 /**
  * A credit bureau that answers like one: a report derived deterministically from the tax id,

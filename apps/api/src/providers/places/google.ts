@@ -1,5 +1,6 @@
 import type { CountryCode } from '@provee/domain';
-import { PlacesError, type AddressSearchProvider, type PlaceDetails } from './index.js';
+import { PlacesError } from './places-error.js';
+import type { AddressSearchProvider, PlaceDetails } from './index.js';
 
 interface GoogleOptions {
   apiUrl: string;

@@ -25,7 +25,7 @@ export interface AddressSearchProvider {
   resolve(placeId: string): Promise<PlaceDetails | null>;
 }
 
-export class PlacesError extends Error {}
+export { PlacesError } from './places-error.js';
 
 export function createAddressSearch(config: Config, db: Db): AddressSearchProvider {
   if (config.ADDRESS_PROVIDER === 'google') {

@@ -15,7 +15,7 @@ export interface SmsProvider {
   send(message: SmsMessage): Promise<void>;
 }
 
-export class SmsError extends Error {}
+export { SmsError } from './sms-error.js';
 
 export function createSmsProvider(config: Config, db: Db): SmsProvider {
   if (config.SMS_PROVIDER === 'twilio') {

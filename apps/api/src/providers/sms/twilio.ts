@@ -1,4 +1,5 @@
-import { SmsError, type SmsProvider } from './index.js';
+import { SmsError } from './sms-error.js';
+import type { SmsProvider } from './index.js';
 
 interface TwilioOptions {
   apiUrl: string;

@@ -1,0 +1,4 @@
+ALTER TABLE "users" ADD COLUMN "step_claim" uuid;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "step_claimed_until" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "users" ADD CONSTRAINT "users_next_step_check" CHECK ("users"."next_step" in ('TAX_ACCOUNT', 'BUSINESS_ADDRESS', 'ABOUT_STORE', 'ACCOUNT_NIP', 'ACCOUNT_BUREAU', 'PASSWORD', 'INVENTORY', 'PARTNER_FORM', 'PARTNER_BUREAU', 'PARTNER_NIP', 'COLLATERAL_FORM', 'COLLATERAL_BUREAU', 'COLLATERAL_NIP', 'WISH_NEW_COLLATERAL', 'ASK_NEW_COLLATERAL', 'ASK_REPLACE_PARTNER', 'PENDING_APPROVAL'));--> statement-breakpoint
+ALTER TABLE "users" ADD CONSTRAINT "users_status_check" CHECK ("users"."status" in ('IN_PROGRESS', 'WAITING', 'REJECTED'));

@@ -1,0 +1,213 @@
+import { randomUUID } from 'node:crypto';
+import {
+  INITIAL_STATE,
+  TRANSITIONS,
+  fromE164,
+  isApplicationStatus,
+  isNextStep,
+  routeAfterLookup,
+  sameState,
+  type ApplicationState,
+  type CountryCode,
+  type TransitionName,
+} from '@provee/domain';
+import { and, asc, eq, isNull, lt, or } from 'drizzle-orm';
+import type { Db, Executor, Tx } from '../../db/client.js';
+import { avals, users } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import { appendAuditEvent } from '../audit/index.js';
+
+export type ApplicationRow = typeof users.$inferSelect;
+type Columns = Omit<Partial<typeof users.$inferInsert>, 'id' | 'nextStep' | 'status' | 'stepClaim' | 'stepClaimedUntil'>;
+
+/** What the step engine needs: the database and the app's clock (never the Fastify instance). */
+export interface EngineDeps {
+  db: Db;
+  clock: () => Date;
+  country: CountryCode;
+}
+
+/** The engine's dependencies out of the app (routes and services hold the app). */
+export function engineOf(app: { db: Db; clock: () => Date; config: { COUNTRY: CountryCode } }): EngineDeps {
+  return { db: app.db, clock: app.clock, country: app.config.COUNTRY };
+}
+
+/** What every saving call answers: where the application stands and the screen that shows it (SPEC §2.2). */
+export interface StepAnswer {
+  user_id: string;
+  next_step: string;
+  status: string;
+  path: string;
+}
+
+export async function stepAnswer(deps: { db: Executor; country: CountryCode }, row: ApplicationRow): Promise<StepAnswer> {
+  // Only the guarantor steps route on the guarantors' phones.
+  const needsAvals = row.nextStep === 'PARTNER_NIP' || row.nextStep === 'COLLATERAL_NIP';
+  const named = needsAvals ? await deps.db.select().from(avals).where(eq(avals.userId, row.id)).orderBy(asc(avals.createdAt)) : [];
+  const path = routeAfterLookup({
+    kind: 'user',
+    phone: fromE164(deps.country, row.phoneE164),
+    user: {
+      user_id: row.id,
+      next_step: row.nextStep,
+      status: row.status,
+      avals: named.map((aval) => ({ aval_type: aval.avalType as 'PARTNER' | 'COLLATERAL', phone: aval.phoneE164 ? fromE164(deps.country, aval.phoneE164) : null })),
+    },
+  });
+  return { user_id: row.id, next_step: row.nextStep, status: row.status, path };
+}
+
+/** 409 with where the application stands, so the screen can go there (SPEC §2.2). */
+export class StepConflict extends AppError {
+  constructor(answer: StepAnswer | null, code = 'STEP_NOT_CURRENT', readable = 'Este paso ya fue completado. Te llevamos a donde te quedaste.') {
+    super(409, code, 'step is not the current one', readable, answer ? { current: answer } : {});
+  }
+}
+
+/** Where the application stands, read with `db` (inside a transaction: the transaction itself). */
+async function conflict(db: Executor, country: CountryCode, userId: string): Promise<StepConflict> {
+  const [row] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  return new StepConflict(row ? await stepAnswer({ db, country }, row) : null);
+}
+
+/** The name of the unique constraint a database error violated, or null (PGlite and postgres.js alike). */
+export function uniqueViolation(error: unknown): string | null {
+  for (let cause: unknown = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
+    const { code, constraint, constraint_name: constraintName } = cause as { code?: unknown; constraint?: unknown; constraint_name?: unknown };
+    if (code === '23505') return String(constraintName ?? constraint ?? '');
+  }
+  return null;
+}
+
+/** Refuses early (before any validation or slow work) when the row is not where `transition` starts. */
+export async function assertAt(deps: EngineDeps, row: ApplicationRow, transition: TransitionName): Promise<void> {
+  const { from } = TRANSITIONS[transition];
+  if (row.nextStep !== from.step || row.status !== from.status) throw new StepConflict(await stepAnswer(deps, row));
+}
+
+export interface MoveOptions<T> {
+  userId: string;
+  transition: TransitionName;
+  /** Where the move ends; the transition's first target when omitted. */
+  to?: ApplicationState;
+  /** Who moves it: 'user:<id>' or 'system'. */
+  actor: string;
+  /** Columns of the application row written with the move. */
+  set?: Columns;
+  /** The step's own rows, written in the same transaction. */
+  write?: (tx: Tx) => Promise<T>;
+  /** The audit event; 'step.saved' with the transition's name unless given. */
+  event?: { type?: string; payload?: Record<string, unknown> };
+  /** The step's own refusal for a unique violation (e.g. a tax id another application has). */
+  onUniqueViolation?: (constraint: string) => AppError | undefined;
+  /** The claim this caller holds (claimStep): the move happens only while it is still this one's. */
+  claim?: string;
+}
+
+/**
+ * The one way the application moves. In ONE transaction: a guarded update (the row changes only
+ * if it is still at the transition's starting state), the step's rows and the audit event. Zero
+ * rows updated means someone else moved it first: 409 with where it stands.
+ */
+export async function moveApplication<T = undefined>(deps: EngineDeps, options: MoveOptions<T>): Promise<{ row: ApplicationRow; result: T }> {
+  const transition = TRANSITIONS[options.transition];
+  const to = options.to ?? transition.to[0];
+  if (!transition.to.some((target: ApplicationState) => sameState(target, to))) {
+    throw new Error(`transition ${options.transition} cannot end in ${to.step}/${to.status}`);
+  }
+  const now = deps.clock();
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(users)
+        .set({ ...options.set, nextStep: to.step, status: to.status, stepClaim: null, stepClaimedUntil: null, updatedAt: now })
+        .where(
+          and(
+            eq(users.id, options.userId),
+            eq(users.nextStep, transition.from.step),
+            eq(users.status, transition.from.status),
+            options.claim ? eq(users.stepClaim, options.claim) : undefined,
+          ),
+        )
+        .returning();
+      if (!row) throw await conflict(tx, deps.country, options.userId);
+      const result = (options.write ? await options.write(tx) : undefined) as T;
+      await appendAuditEvent(tx, {
+        applicationId: row.id,
+        actor: options.actor,
+        type: options.event?.type ?? 'step.saved',
+        payload: { transition: options.transition, step: transition.from.step, to: { step: to.step, status: to.status }, ...options.event?.payload },
+        at: now,
+      });
+      return { row, result };
+    });
+  } catch (error) {
+    const constraint = uniqueViolation(error);
+    const refusal = constraint === null ? undefined : options.onUniqueViolation?.(constraint);
+    throw refusal ?? error;
+  }
+}
+
+/**
+ * Claims the step before slow work (hashing a password), so duplicates are refused at once and
+ * without the work. The claim lapses after `seconds`, so a crash mid-work never blocks the user.
+ */
+export async function claimStep(deps: EngineDeps, userId: string, transition: TransitionName, seconds = 30): Promise<string> {
+  const { from } = TRANSITIONS[transition];
+  const now = deps.clock();
+  const claim = randomUUID();
+  const [row] = await deps.db
+    .update(users)
+    .set({ stepClaim: claim, stepClaimedUntil: new Date(now.getTime() + seconds * 1000) })
+    .where(
+      and(
+        eq(users.id, userId),
+        eq(users.nextStep, from.step),
+        eq(users.status, from.status),
+        or(isNull(users.stepClaim), lt(users.stepClaimedUntil, now)),
+      ),
+    )
+    .returning({ id: users.id });
+  if (row) return claim;
+  const [current] = await deps.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  const stillHere = current && current.nextStep === from.step && current.status === from.status;
+  throw new StepConflict(
+    current ? await stepAnswer(deps, current) : null,
+    stillHere ? 'STEP_IN_PROGRESS' : 'STEP_NOT_CURRENT',
+    stillHere ? 'Ya estamos guardando este paso. Espera un momento.' : undefined,
+  );
+}
+
+/** Gives a claim back when the work failed (e.g. a refused password), so the user can try again. */
+export async function releaseClaim(deps: EngineDeps, userId: string, claim: string): Promise<void> {
+  await deps.db.update(users).set({ stepClaim: null, stepClaimedUntil: null }).where(and(eq(users.id, userId), eq(users.stepClaim, claim)));
+}
+
+export interface CreateOptions {
+  phoneE164: string;
+  actor?: string;
+  set: Columns;
+  /** The audit event of the creation ('user.registered'). */
+  event: { type: string; payload: Record<string, unknown> };
+  /** Tests only (the test factory): start at another state the domain knows. */
+  at?: ApplicationState;
+}
+
+/** A new application with its first audit event, in one transaction; one application per phone. */
+export async function createApplication(deps: EngineDeps, options: CreateOptions): Promise<ApplicationRow> {
+  const state = options.at ?? INITIAL_STATE;
+  if (!isNextStep(state.step) || !isApplicationStatus(state.status)) throw new Error(`unknown state ${state.step}/${state.status}`);
+  const now = deps.clock();
+  return deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(users)
+      .values({ ...options.set, phoneE164: options.phoneE164, nextStep: state.step, status: state.status, createdAt: now, updatedAt: now })
+      .onConflictDoNothing({ target: users.phoneE164 })
+      .returning();
+    if (!row) {
+      throw new AppError(409, 'USER_EXISTS', 'phone already registered', 'Este número ya tiene un registro. Te llevamos a donde te quedaste.');
+    }
+    await appendAuditEvent(tx, { applicationId: row.id, actor: options.actor ?? `user:${row.id}`, type: options.event.type, payload: options.event.payload, at: now });
+    return row;
+  });
+}

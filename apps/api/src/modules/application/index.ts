@@ -1,0 +1,15 @@
+/** The application's state has one owner: every move goes through this module (docs/decisions/010). */
+export {
+  assertAt,
+  claimStep,
+  engineOf,
+  createApplication,
+  moveApplication,
+  releaseClaim,
+  stepAnswer,
+  StepConflict,
+  uniqueViolation,
+  type ApplicationRow,
+  type EngineDeps,
+  type StepAnswer,
+} from './application.service.js';

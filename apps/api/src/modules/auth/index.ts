@@ -1,0 +1,2 @@
+// What other modules use of authentication.
+export { requirePhoneAccess, requirePrincipal, requireUserAccess } from './auth.js';

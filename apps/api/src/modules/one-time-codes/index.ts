@@ -1,0 +1,2 @@
+// What other modules use of one-time codes (phone proof, consent PIN).
+export { consumeCode, issueCode } from './one-time-codes.service.js';

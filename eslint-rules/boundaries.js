@@ -1,0 +1,61 @@
+// Import boundaries of CONVENTIONS.md, checked on the resolved path of every relative import:
+// - a web feature never imports another feature; shared never imports features or app;
+// - an API module reaches another module only through its index.ts;
+// - a provider never imports a module.
+import path from 'node:path';
+
+function zone(file) {
+  const p = file.split(path.sep).join('/');
+  let m = p.match(/\/apps\/web\/src\/features\/([^/]+)(?:\/|$)/);
+  if (m) return { kind: 'feature', name: m[1] };
+  if (/\/apps\/web\/src\/shared(?:\/|$)/.test(p)) return { kind: 'shared' };
+  if (/\/apps\/web\/src\/app(?:\/|$)/.test(p)) return { kind: 'app' };
+  m = p.match(/\/apps\/api\/src\/modules\/([^/]+)(?:\/(.*))?$/);
+  if (m) return { kind: 'module', name: m[1], rest: m[2] ?? '' };
+  if (/\/apps\/api\/src\/providers(?:\/|$)/.test(p)) return { kind: 'provider' };
+  return { kind: 'other' };
+}
+
+const ENTRY = new Set(['', 'index', 'index.js', 'index.ts']);
+
+function problem(from, to, target) {
+  if (from.kind === 'feature' && to.kind === 'feature' && from.name !== to.name) return { messageId: 'feature', data: { from: from.name, to: to.name } };
+  if (from.kind === 'shared' && (to.kind === 'feature' || to.kind === 'app')) return { messageId: 'shared', data: { to: target } };
+  if (from.kind === 'module' && to.kind === 'module' && from.name !== to.name && !ENTRY.has(to.rest)) {
+    return { messageId: 'module', data: { to: to.name } };
+  }
+  if (from.kind === 'provider' && to.kind === 'module') return { messageId: 'provider', data: { to: to.name } };
+  return undefined;
+}
+
+export const boundaries = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Imports point one way between web features, API modules and providers.' },
+    schema: [],
+    messages: {
+      feature: "Feature '{{from}}' imports feature '{{to}}': compose features in app/ (router), not inside another feature.",
+      shared: "shared/ imports '{{to}}': shared never depends on features or app.",
+      module: "Import module '{{to}}' through its index.ts, not its internals.",
+      provider: "A provider imports module '{{to}}': providers never depend on modules.",
+    },
+  },
+  create(context) {
+    const from = zone(context.filename);
+    if (from.kind === 'other' || from.kind === 'app') return {};
+    const check = (source) => {
+      if (!source || source.type !== 'Literal' || typeof source.value !== 'string' || !source.value.startsWith('.')) return;
+      const target = path.resolve(path.dirname(context.filename), source.value);
+      const found = problem(from, zone(target), source.value);
+      if (found) context.report({ node: source, ...found });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
+
+export default { rules: { boundaries } };

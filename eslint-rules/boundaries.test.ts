@@ -1,0 +1,110 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import config from '../eslint.config.js';
+
+// The repository's own lint configuration, run on planted files in a throw-away copy of the layout.
+let root: string;
+let eslint: ESLint;
+
+beforeAll(() => {
+  root = mkdtempSync(path.join(tmpdir(), 'provee-lint-'));
+  eslint = new ESLint({ cwd: root, overrideConfigFile: true, overrideConfig: config });
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+function plant(files: Record<string, string>): string[] {
+  return Object.entries(files).map(([file, text]) => {
+    const full = path.join(root, file);
+    mkdirSync(path.dirname(full), { recursive: true });
+    writeFileSync(full, text);
+    return full;
+  });
+}
+
+/** Rule ids reported for the planted files, e.g. ['provee/boundaries']. */
+async function reported(files: Record<string, string>): Promise<string[]> {
+  const results = await eslint.lintFiles(plant(files));
+  return results.flatMap((result) => result.messages.map((message) => message.ruleId ?? message.message)).sort();
+}
+
+describe('lint boundaries', () => {
+  it('(a) a web feature may not import another feature, even by a relative path', async () => {
+    expect(
+      await reported({
+        'apps/web/src/features/registration/api/save.ts': 'export const save = 1;\n',
+        'apps/web/src/features/credit/routes/nip.tsx': "import { save } from '../../registration/api/save.js';\nexport const x = save;\n",
+      }),
+    ).toEqual(['provee/boundaries']);
+    expect(
+      await reported({
+        'apps/web/src/features/credit/api/nip.ts': 'export const nip = 1;\n',
+        'apps/web/src/shared/ui/button.tsx': 'export const button = 1;\n',
+        'apps/web/src/features/credit/routes/pin.tsx':
+          "import { nip } from '../api/nip.js';\nimport { button } from '../../../shared/ui/button.js';\nexport const x = [nip, button];\n",
+      }),
+    ).toEqual([]);
+  });
+
+  it('(a) shared may not import features or app', async () => {
+    expect(
+      await reported({
+        'apps/web/src/app/router.tsx': 'export const router = 1;\n',
+        'apps/web/src/features/credit/api/nip.ts': 'export const nip = 1;\n',
+        'apps/web/src/shared/lib/uses.ts': "import { router } from '../../app/router.js';\nimport { nip } from '../../features/credit/api/nip.js';\nexport const x = [router, nip];\n",
+      }),
+    ).toEqual(['provee/boundaries', 'provee/boundaries']);
+  });
+
+  it("(b) an API module reaches another module only through its index.ts", async () => {
+    plant({
+      'apps/api/src/modules/users/users.service.ts': 'export const findUserById = 1;\n',
+      'apps/api/src/modules/users/index.ts': "export { findUserById } from './users.service.js';\n",
+      'apps/api/src/errors.ts': 'export const AppError = 1;\n',
+    });
+    expect(
+      await reported({ 'apps/api/src/modules/credit/inside.ts': "import { findUserById } from '../users/users.service.js';\nexport const x = findUserById;\n" }),
+    ).toEqual(['provee/boundaries']);
+    expect(
+      await reported({
+        'apps/api/src/modules/credit/helper.ts': 'export const helper = 1;\n',
+        'apps/api/src/modules/credit/outside.ts':
+          "import { findUserById } from '../users/index.js';\nimport { helper } from './helper.js';\nimport { AppError } from '../../errors.js';\nexport const x = [findUserById, helper, AppError];\n",
+      }),
+    ).toEqual([]);
+  });
+
+  it('(c) a provider may not import a module, not even its index.ts', async () => {
+    plant({ 'apps/api/src/modules/sms/index.ts': 'export const sendSms = 1;\n', 'apps/api/src/config.ts': 'export const loadConfig = 1;\n' });
+    expect(
+      await reported({ 'apps/api/src/providers/sms/outbox.ts': "import { sendSms } from '../../modules/sms/index.js';\nexport const x = sendSms;\n" }),
+    ).toEqual(['provee/boundaries']);
+    expect(
+      await reported({ 'apps/api/src/providers/sms/twilio.ts': "import { loadConfig } from '../../config.js';\nexport const x = loadConfig;\n" }),
+    ).toEqual([]);
+  });
+
+  it('(d) an import cycle fails, in the API (.js specifiers of .ts files) and in packages', async () => {
+    expect(
+      await reported({
+        'apps/api/src/modules/credit/a.ts': "import { b } from './b.js';\nexport const a = () => b;\n",
+        'apps/api/src/modules/credit/b.ts': "import { a } from './a.js';\nexport const b = () => a;\n",
+      }),
+    ).toEqual(['import-x/no-cycle', 'import-x/no-cycle']);
+    expect(
+      await reported({
+        'packages/domain/src/one.ts': "import { three } from './three.js';\nexport const one = () => three;\n",
+        'packages/domain/src/two.ts': "import { one } from './one.js';\nexport const two = () => one;\n",
+        'packages/domain/src/three.ts': "import { two } from './two.js';\nexport const three = () => two;\n",
+      }),
+    ).toEqual(['import-x/no-cycle', 'import-x/no-cycle', 'import-x/no-cycle']);
+    expect(
+      await reported({
+        'apps/web/src/features/credit/api/c.ts': "import { d } from './d.js';\nexport const c = () => d;\n",
+        'apps/web/src/features/credit/api/d.ts': 'export const d = 1;\n',
+      }),
+    ).toEqual([]);
+  });
+});

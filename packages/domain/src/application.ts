@@ -1,0 +1,100 @@
+/**
+ * The application's state machine, shared by the API (which moves it) and the web app (which
+ * follows it). The API's step engine refuses any move that is not a row of TRANSITIONS, and the
+ * database refuses any step or status that is not listed here (CHECK constraints).
+ */
+
+/** SPEC §4: every next_step value. */
+export const NEXT_STEPS = [
+  'TAX_ACCOUNT',
+  'BUSINESS_ADDRESS',
+  'ABOUT_STORE',
+  'ACCOUNT_NIP',
+  'ACCOUNT_BUREAU',
+  'PASSWORD',
+  'INVENTORY',
+  'PARTNER_FORM',
+  'PARTNER_BUREAU',
+  'PARTNER_NIP',
+  'COLLATERAL_FORM',
+  'COLLATERAL_BUREAU',
+  'COLLATERAL_NIP',
+  'WISH_NEW_COLLATERAL',
+  'ASK_NEW_COLLATERAL',
+  'ASK_REPLACE_PARTNER',
+  'PENDING_APPROVAL',
+] as const;
+export type NextStep = (typeof NEXT_STEPS)[number];
+
+export const APPLICATION_STATUSES = ['IN_PROGRESS', 'WAITING', 'REJECTED'] as const;
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+
+export interface ApplicationState {
+  step: NextStep;
+  status: ApplicationStatus;
+}
+
+/** Who may make a move: the applicant through a screen, or the system (bureau, decision). */
+export type Actor = 'user' | 'system';
+
+export interface Transition {
+  from: ApplicationState;
+  /** Every state the move may end in (e.g. the decision approves or rejects). */
+  to: readonly ApplicationState[];
+  actor: Actor;
+}
+
+const at = (step: NextStep, status: ApplicationStatus = 'IN_PROGRESS'): ApplicationState => ({ step, status });
+
+/** Where a new application starts: personal data saved, the tax id comes next. */
+export const INITIAL_STATE: ApplicationState = at('TAX_ACCOUNT');
+
+/** Every move the application can make, by name (the audit trail records the name). */
+export const TRANSITIONS = {
+  /** Step 2: the tax id. */
+  'tax-id': { from: at('TAX_ACCOUNT'), to: [at('BUSINESS_ADDRESS')], actor: 'user' },
+  /** Step 4: the business address. */
+  address: { from: at('BUSINESS_ADDRESS'), to: [at('ABOUT_STORE')], actor: 'user' },
+  /** Step 5: the business; a credit-policy refusal is final (SPEC §2.2 routes it to /rejected). */
+  business: { from: at('ABOUT_STORE'), to: [at('ACCOUNT_NIP'), at('ACCOUNT_NIP', 'REJECTED')], actor: 'user' },
+  /** The consultation PIN was sent (SPEC §2.2: ACCOUNT_BUREAU shows the PIN screen without sending). */
+  'nip-sent': { from: at('ACCOUNT_NIP'), to: [at('ACCOUNT_BUREAU')], actor: 'user' },
+  /** The PIN proved the consent: the bureau is queried while the application waits. */
+  consent: { from: at('ACCOUNT_BUREAU'), to: [at('ACCOUNT_BUREAU', 'WAITING')], actor: 'user' },
+  /** The credit policy decided on the bureau's answer. */
+  decision: { from: at('ACCOUNT_BUREAU', 'WAITING'), to: [at('PASSWORD'), at('PASSWORD', 'REJECTED')], actor: 'system' },
+  /** Step 9: the password; the journey continues with an advisor and the mobile app. */
+  password: { from: at('PASSWORD'), to: [at('INVENTORY')], actor: 'user' },
+} as const satisfies Record<string, Transition>;
+
+export type TransitionName = keyof typeof TRANSITIONS;
+
+export function sameState(a: ApplicationState, b: ApplicationState): boolean {
+  return a.step === b.step && a.status === b.status;
+}
+
+export function isNextStep(value: string): value is NextStep {
+  return (NEXT_STEPS as readonly string[]).includes(value);
+}
+
+export function isApplicationStatus(value: string): value is ApplicationStatus {
+  return (APPLICATION_STATUSES as readonly string[]).includes(value);
+}
+
+/** True when `transition` may leave `state` for `target`. */
+export function allows(name: TransitionName, state: ApplicationState, target: ApplicationState): boolean {
+  const transition: Transition = TRANSITIONS[name];
+  return sameState(transition.from, state) && transition.to.some((to) => sameState(to, target));
+}
+
+/** Every state the table can reach from the initial one (what a test factory may create). */
+export function reachableStates(): ApplicationState[] {
+  const seen: ApplicationState[] = [INITIAL_STATE];
+  for (let i = 0; i < seen.length; i++) {
+    for (const transition of Object.values(TRANSITIONS) as Transition[]) {
+      if (!sameState(transition.from, seen[i]!)) continue;
+      for (const to of transition.to) if (!seen.some((state) => sameState(state, to))) seen.push(to);
+    }
+  }
+  return seen;
+}
