@@ -14,6 +14,14 @@ export default defineConfig({
   timeout: 30_000,
   reporter: [['list']],
   outputDir: 'test-results/e2e',
+  // The whole suite at both phone sizes (the help-button check runs on every screen); the
+  // Mexican journey against the second server of the global setup (COUNTRY=mx).
+  projects: [
+    { name: 'do-412x823', testIgnore: 'mexico.spec.ts', metadata: { server: 'do' } },
+    { name: 'do-360x640', testIgnore: 'mexico.spec.ts', metadata: { server: 'do-small' }, use: { viewport: { width: 360, height: 640 } } },
+    { name: 'mx-412x823', testMatch: 'mexico.spec.ts', metadata: { server: 'mx' }, use: { locale: 'es-MX' } },
+    { name: 'mx-360x640', testMatch: 'mexico.spec.ts', metadata: { server: 'mx' }, use: { locale: 'es-MX', viewport: { width: 360, height: 640 } } },
+  ],
   use: {
     browserName: 'chromium',
     headless: true,

@@ -1,7 +1,7 @@
 import { cedulaCheckDigit } from '@provee/domain';
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, screenshot, test } from './fixtures.js';
-import { latestNip, proveWithSms, seedUser, uniquePhone } from './helpers.js';
+import { expectStepper, latestNip, proveWithSms, seedUser, uniquePhone } from './helpers.js';
 
 /** Bureau-simulator identities (apps/api/src/providers/bureau/simulator.ts) and a clean one. */
 function cedula(ten: string): string {
@@ -33,6 +33,8 @@ test.describe('bureau consent and decision', () => {
     const { phone, userId } = await atSendNip(page, clean());
     await expect(page.getByText(/Por este medio autorizo expresamente a Provee/)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Continuar' })).toBeDisabled();
+    // The PIN is the last bar of the registration, then the evaluation keeps the same scale.
+    await expectStepper(page, 'Paso 1/3 Registro', 5);
     await screenshot(page, 'send-nip');
     await expectAccessible(page);
     await typeNip(page, phone);
@@ -60,6 +62,7 @@ test.describe('bureau consent and decision', () => {
     await expect(page).toHaveURL(`/${phone}/${userId}/advisor-contact`);
     await expect(page.getByRole('heading', { name: 'Tu préstamo fue pre aprobado' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Continuar por llamada' })).toHaveAttribute('href', 'tel:+18095550101');
+    await expectStepper(page, 'Paso 2/3 Evaluación', 1);
     await expect(page.getByRole('link', { name: 'Continuar por WhatsApp' })).toHaveAttribute('href', /text=Mi%20pr%C3%A9stamo%20fue%20pre%20aprobado$/);
     await screenshot(page, 'advisor-contact');
     await expectAccessible(page);
@@ -129,9 +132,11 @@ test.describe('bureau consent and decision', () => {
 test('advisor welcome: the call promise with the advisor number and the download button, no video when none is set', async ({ page }) => {
   const phone = uniquePhone();
   const userId = await seedUser(page.request, { phone, nextStep: 'INVENTORY' });
+  await proveWithSms(page, phone);
+  await expect(page).toHaveURL(`/${phone}/${userId}/download`);
   await page.goto(`/${phone}/${userId}/advisor-welcome`);
-  await expect(page.getByText('Paso 2/3')).toBeVisible();
-  await expect(page.getByText('Un asesor te llamará en menos de 5 minutos desde el número +18095550101.')).toBeVisible();
+  await expect(page.getByText('Paso 2/3 Evaluación')).toBeVisible();
+  await expect(page.getByText('Un asesor te llamará en menos de 5 minutos desde el número +1 809 555 0101.')).toBeVisible();
   await expect(page.locator('video')).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Descargar la app' })).toBeVisible();
   await screenshot(page, 'advisor-welcome');

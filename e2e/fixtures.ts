@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { test as base, expect, type Page } from '@playwright/test';
+import { checkHelpButton, watchHelpButton } from './help-overlap.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -26,9 +27,16 @@ export async function expectAccessible(page: Page): Promise<void> {
   expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
 }
 
-/** Saves a 412×823 screenshot under test-results/screens for a person to look at. */
+/**
+ * Saves a screenshot under test-results/screens for a person to look at (412×823 as `name`,
+ * other sizes as `name-WxH`), and checks the help button there.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: `test-results/screens/${name}.png`, fullPage: true });
+  const size = page.viewportSize();
+  const suffix = size && (size.width !== 412 || size.height !== 823) ? `-${size.width}x${size.height}` : '';
+  await page.screenshot({ path: `test-results/screens/${name}${suffix}.png`, fullPage: true });
+  const covered = await checkHelpButton(page);
+  expect(covered, covered.join('\n')).toEqual([]);
 }
 
 /**
@@ -37,8 +45,10 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  */
 export const test = base.extend({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern.
-  baseURL: async ({}, use) => {
-    await use(process.env.E2E_BASE_URL);
+  baseURL: async ({}, use, testInfo) => {
+    // Each project has its server in the global setup (playwright.config.ts names it).
+    const server = testInfo.project.metadata.server as 'do' | 'do-small' | 'mx';
+    await use({ do: process.env.E2E_BASE_URL, 'do-small': process.env.E2E_SMALL_BASE_URL, mx: process.env.E2E_MX_BASE_URL }[server]);
   },
   page: async ({ page, baseURL }, use) => {
     const problems: string[] = [];
@@ -62,7 +72,12 @@ export const test = base.extend({
     page.on('response', (response) => {
       if (response.status() >= 500) problems.push(`server error ${response.status()}: ${response.url()}`);
     });
+    // Every screen the test shows: the floating help button covers no control (help-overlap.ts).
+    const covered = new Set<string>();
+    await watchHelpButton(page, (message) => void covered.add(message));
     await use(page);
+    for (const message of await checkHelpButton(page)) covered.add(message);
+    problems.push(...covered);
     expect(problems, problems.join('\n')).toEqual([]);
   },
 });

@@ -15,13 +15,8 @@ async function freePort(): Promise<number> {
   });
 }
 
-/**
- * The built app on a random port with a throw-away data dir (PGlite) and the simulators. Nothing
- * is imported: the suite runs on what a fresh start has (the shipped catalogue).
- */
-export default async function globalSetup(): Promise<() => Promise<void>> {
-  if (!existsSync(serverJs)) throw new Error('The app is not built: run `npm run build` (npm test does it).');
-  const dataDir = mkdtempSync(join(tmpdir(), 'provee-e2e-'));
+/** The built server on a random port with this data dir (PGlite) and the simulators. */
+async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, [serverJs], {
     env: {
@@ -36,6 +31,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       // The bureau simulator's slow identity answers after 8 s; failed queries retry after 1 s, 2 s, 4 s.
       BUREAU_SLOW_MS: '8000',
       BUREAU_RETRY_BASE_MS: '1000',
+      ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -52,11 +48,36 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     child.kill('SIGKILL');
     throw new Error(`The built server did not answer /api/health on ${baseUrl}`);
   }
-  process.env.E2E_BASE_URL = baseUrl;
+  return {
+    baseUrl,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The built app for the Dominican market (twice: one per phone size) and the same app with
+ * COUNTRY=mx. Nothing is imported: every server runs on what a fresh start has (the shipped catalogue).
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  if (!existsSync(serverJs)) throw new Error('The app is not built: run `npm run build` (npm test does it).');
+  const dataDir = mkdtempSync(join(tmpdir(), 'provee-e2e-'));
+  // The 360×640 run gets its own database: the bureau's test identities are one application each.
+  const smallDataDir = mkdtempSync(join(tmpdir(), 'provee-e2e-360-'));
+  const [dominican, dominicanSmall, mexican] = await Promise.all([
+    startServer(dataDir),
+    startServer(smallDataDir),
+    // Mexico's catalogue is the shipped seed (apps/api/src/modules/catalog/seed/mx.ts).
+    startServer(mkdtempSync(join(tmpdir(), 'provee-e2e-mx-')), { COUNTRY: 'mx' }),
+  ]);
+  process.env.E2E_BASE_URL = dominican.baseUrl;
+  process.env.E2E_SMALL_BASE_URL = dominicanSmall.baseUrl;
+  process.env.E2E_MX_BASE_URL = mexican.baseUrl;
   return async () => {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
-    rmSync(dataDir, { recursive: true, force: true });
+    await Promise.all([dominican.stop(), dominicanSmall.stop(), mexican.stop()]);
   };
 }

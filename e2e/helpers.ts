@@ -63,3 +63,10 @@ export async function proveWithSms(page: Page, phone: string): Promise<void> {
 export async function latestNip(request: APIRequestContext, phone: string): Promise<string> {
   return /\b(\d{4})\b/.exec(await latestSms(request, phone))![1]!;
 }
+
+/** The step indicator as shown: 'Paso 1/3 Registro' and how many of its five bars are done. */
+export async function expectStepper(page: Page, label: string, filled: number): Promise<void> {
+  await expect(page.locator('.stepper-label')).toHaveText(label);
+  await expect(page.locator('.stepper-bar')).toHaveCount(5);
+  await expect(page.locator('.stepper-bar.is-done')).toHaveCount(filled);
+}

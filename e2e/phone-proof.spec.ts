@@ -86,7 +86,7 @@ test.describe('phone proof', () => {
     await expect(page.getByLabel('Teléfono celular')).toHaveValue('');
   });
 
-  test('a message from another number: the SPEC §8 text, and its button goes to /home', async ({ page }) => {
+  test('a message from another number: the SPEC §8 advice without the QR a phone never shows, and its button goes to /home', async ({ page }) => {
     const phone = uniquePhone();
     await page.goto('/home');
     await page.getByLabel('Teléfono celular').fill(phone);
@@ -95,7 +95,8 @@ test.describe('phone proof', () => {
     const res = await page.request.post('/dev/reverse-otp/inbound', { data: { from: `+1${uniquePhone()}`, text: message } });
     expect(res.ok()).toBe(true);
     const dialog = page.getByRole('dialog', { name: '¡Parece que hubo un error!' });
-    await expect(dialog).toContainText('La verificación es incorrecta. Regresa a la página de inicio y escanea el código QR con el celular con el que hiciste la solicitud.');
+    await expect(dialog).toContainText('La verificación es incorrecta. Regresa a la página de inicio y vuelve a intentarlo desde el celular con el que hiciste la solicitud.');
+    await expect(dialog).not.toContainText('QR');
     await dialog.getByRole('button', { name: 'Entendido' }).click();
     await expect(page).toHaveURL(/\/home$/);
   });

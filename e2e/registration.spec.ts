@@ -1,7 +1,7 @@
 import { cedulaCheckDigit } from '@provee/domain';
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, screenshot, test } from './fixtures.js';
-import { proveWithSms, uniquePhone } from './helpers.js';
+import { expectStepper, proveWithSms, uniquePhone } from './helpers.js';
 
 function cedula(valid = true): string {
   const ten = String(Math.floor(Math.random() * 1e10)).padStart(10, '0');
@@ -31,7 +31,7 @@ test.describe('shopkeeper registration', () => {
 
     // 1. Sobre ti — a wrong name shows the SPEC message; a reload keeps what was typed.
     await expect(page.getByRole('heading', { name: 'Sobre ti' })).toBeVisible();
-    await expect(page.getByText('Paso 1/3 Registro')).toBeVisible();
+    await expectStepper(page, 'Paso 1/3 Registro', 1);
     await fillAboutYou(page);
     await page.getByLabel('Nombres').fill('Ju4n');
     await page.getByRole('button', { name: 'Continuar' }).click();
@@ -49,15 +49,16 @@ test.describe('shopkeeper registration', () => {
 
     // 2. Cédula — a wrong check digit is refused under the field.
     await expect(page).toHaveURL(/\/additional-data$/);
-    await expect(page.getByRole('heading', { name: 'Confirma que tu Cédula / RNC sea correcto' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Confirma que tu cédula sea correcta' })).toBeVisible();
+    await expectStepper(page, 'Paso 1/3 Registro', 2);
     const taxId = page.getByRole('textbox', { name: 'Cédula / RNC' });
-    const confirm = page.getByRole('checkbox', { name: 'Mi Cédula / RNC es correcto' });
+    const confirm = page.getByRole('checkbox', { name: 'Mi cédula es correcta' });
     await taxId.fill(cedula(false));
     await expect(taxId).toHaveValue(/^\d{3}-\d{7}-\d$/);
     await expect(page.getByText('13 de 13 caracteres')).toBeVisible();
     await confirm.check();
     await page.getByRole('button', { name: 'Continuar' }).click();
-    await expect(error(page, '* El Cédula / RNC no es válido, revísalo.')).toBeVisible();
+    await expect(error(page, '* La cédula no es válida, revísala.')).toBeVisible();
     await screenshot(page, 'additional-data-error');
     await expectAccessible(page);
     await taxId.fill(cedula());
@@ -67,6 +68,7 @@ test.describe('shopkeeper registration', () => {
 
     // 3. Address search over the catalogue a fresh start ships (nothing imported).
     await expect(page).toHaveURL(/\/search-address$/);
+    await expectStepper(page, 'Paso 1/3 Registro', 3);
     const search = page.getByRole('combobox', { name: 'Dirección del negocio' });
     await search.fill('Naco');
     const option = page.getByRole('option', { name: 'Ensanche Naco, Santo Domingo de Guzmán, Distrito Nacional' });
@@ -78,6 +80,7 @@ test.describe('shopkeeper registration', () => {
 
     // 4. Address form, prefilled; the exterior number is required.
     await expect(page).toHaveURL(/\/about-living\?/);
+    await expectStepper(page, 'Paso 1/3 Registro', 3);
     await expect(page.getByLabel('Provincia')).toHaveValue(/\d+/);
     await expect(page.getByLabel('Sector').locator('option:checked')).toHaveText('Ensanche Naco');
     await expect(page.getByLabel('Municipio').locator('option:checked')).toHaveText('Santo Domingo de Guzmán');
@@ -91,6 +94,7 @@ test.describe('shopkeeper registration', () => {
 
     // 5. Negocio — the business type is required.
     await expect(page).toHaveURL(/\/more-about$/);
+    await expectStepper(page, 'Paso 1/3 Registro', 4);
     await page.getByLabel('Nombre del negocio').fill('Colmado La Esquina');
     await page.getByLabel('¿Cuánto tiempo tiene tu negocio?').selectOption('3');
     await page.getByLabel('Ventas promedio por semana').selectOption({ index: 3 });
@@ -105,6 +109,7 @@ test.describe('shopkeeper registration', () => {
     await page.getByRole('button', { name: 'Continuar' }).click();
 
     await expect(page).toHaveURL(new RegExp(`/${phone}/[0-9a-f-]{36}/send-nip$`));
+    await expectStepper(page, 'Paso 1/3 Registro', 5);
   });
 
   test('a refused call keeps what was typed', async ({ page }) => {

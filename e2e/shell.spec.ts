@@ -21,7 +21,8 @@ test.describe('web shell', () => {
     await phone.press('End');
     await phone.pressSequentially('4');
     await expect(phone).toHaveValue('8095551234');
-    await expect(phone).toHaveAttribute('maxlength', '10');
+    // Room for what people paste ('+1 (809) 555-1234'); the field keeps the 10 national digits.
+    await expect(phone).toHaveAttribute('maxlength', '20');
     await expect(continuar).toBeEnabled();
     await expect(page.getByRole('img', { name: 'Número válido' })).toBeVisible();
 

@@ -31,8 +31,8 @@ export function assertNoErrors(errors: FieldErrors): void {
 }
 
 /** A refusal of the credit policy (SPEC §8: the app shows /rejected). */
-export function notEligible(code: string, status: 412 | 422 = 422): AppError {
-  return new AppError(status, code, 'not eligible', 'Por ahora tu negocio no cumple con los requisitos para el crédito.');
+export function notEligible(code: string, status: 412 | 422 = 422, readableMessage = 'Por ahora tu negocio no cumple con los requisitos para el crédito.'): AppError {
+  return new AppError(status, code, 'not eligible', readableMessage);
 }
 
 /** The application is past (or not yet at) the step a call is for; the app reloads and routes. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PLACEHOLDER_PARTNER_PHONE } from './constants.js';
-import { routeAfterLookup, type LookupUser } from './routing.js';
+import { isPastPassword, routeAfterLookup, type LookupUser } from './routing.js';
 
 const phone = '8095551234';
 const userId = '42';
@@ -122,5 +122,21 @@ describe('routeAfterLookup: reading the lookup answer', () => {
   it('address and store steps win over WAITING (table order)', () => {
     expect(route({ next_step: 'BUSINESS_ADDRESS', status: 'WAITING' })).toBe('/8095551234/42/search-address');
     expect(route({ next_step: 'ABOUT_STORE', status: 'WAITING' })).toBe('/8095551234/42/more-about');
+  });
+});
+
+describe('isPastPassword: who may reach the advisor screens', () => {
+  it.each([
+    ['INVENTORY', 'IN_PROGRESS', true],
+    ['PENDING_APPROVAL', 'IN_PROGRESS', true],
+    ['SIGN_CONTRACT', 'IN_PROGRESS', true],
+    ['PASSWORD', 'IN_PROGRESS', false],
+    ['PASSWORD', 'REJECTED', false],
+    ['ACCOUNT_NIP', 'REJECTED', false],
+    ['INVENTORY', 'REJECTED', false],
+    ['TAX_ACCOUNT', 'IN_PROGRESS', false],
+    ['ACCOUNT_BUREAU', 'WAITING', false],
+  ])('%s/%s → %s', (next_step, status, allowed) => {
+    expect(isPastPassword({ next_step, status })).toBe(allowed);
   });
 });

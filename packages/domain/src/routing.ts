@@ -30,6 +30,14 @@ const DOWNLOAD_STEPS: ReadonlySet<string> = new Set([
   'PENDING_APPROVAL',
 ]);
 
+/** Steps up to and including the password: the application is not pre-approved yet. */
+const BEFORE_ADVISOR_STEPS: ReadonlySet<string> = new Set(['TAX_ACCOUNT', 'BUSINESS_ADDRESS', 'ABOUT_STORE', 'ACCOUNT_NIP', 'ACCOUNT_BUREAU', 'PASSWORD']);
+
+/** Advisor contact, advisor welcome and the download: only past the password, still IN_PROGRESS. */
+export function isPastPassword(state: { next_step?: string | null; status?: string | null }): boolean {
+  return state.status === 'IN_PROGRESS' && !!state.next_step && !BEFORE_ADVISOR_STEPS.has(state.next_step);
+}
+
 function avalPhone(user: LookupUser, type: AvalType): string {
   const phone = user.avals?.find((aval) => aval.aval_type === type)?.phone;
   return phone ? phone : PLACEHOLDER_PARTNER_PHONE;

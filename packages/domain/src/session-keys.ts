@@ -16,7 +16,24 @@ export const SESSION_KEYS = {
   leadId: 'lead_id',
   draftAddress: 'draft_address',
   draftBusiness: 'draft_business',
+  draftTaxId: 'draft_tax_id',
+  /** The number this tab proved (the token belongs to it). */
+  provenPhone: 'proven_phone',
+  /** The server's reason for the last refusal, shown once on /rejected. */
+  rejectedReason: 'rejected_reason',
 } as const;
+
+/** Keys of the entry link (campaign, flow version, proof vendor): they outlive a change of person. */
+export const ENTRY_SESSION_KEYS: readonly SessionKey[] = [
+  SESSION_KEYS.version,
+  SESSION_KEYS.utmSource,
+  SESSION_KEYS.utmMedium,
+  SESSION_KEYS.utmCampaign,
+  SESSION_KEYS.otpVendor,
+];
+
+/** Every other key belongs to the person of the proven number (values, drafts, tokens, lead…). */
+export const PERSONAL_SESSION_KEYS: readonly SessionKey[] = Object.values(SESSION_KEYS).filter((key) => !ENTRY_SESSION_KEYS.includes(key));
 
 /** The default otp-vendor value (spelled as SPEC §2.1 spells it): the reverse-OTP flow. */
 export const DEFAULT_OTP_VENDOR = 'veriphone';

@@ -32,6 +32,19 @@ export function parseIsoDate(value: string): { year: number; month: number; day:
   return isoDate(year, month, day) ? { year, month, day } : undefined;
 }
 
+/** 'yyyy-MM-dd' of `now` in a time zone (zod-free, so the screens can use it). */
+export function todayIn(timeZone: string, now: Date): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+/** The newest birth date of someone `minAge` years old on `today` ('yyyy-MM-dd'); 29 February → 28. */
+export function newestBirthDate(today: string, minAge: number = MIN_AGE_YEARS): { year: number; month: number; day: number } {
+  const now = parseIsoDate(today)!;
+  const year = now.year - minAge;
+  const day = isoDate(year, now.month, now.day) ? now.day : now.day - 1;
+  return { year, month: now.month, day };
+}
+
 /** Completed years on `today` (both 'yyyy-MM-dd'); a 29 February birthday counts on 1 March. */
 export function ageOn(birthDate: string, today: string): number {
   const birth = parseIsoDate(birthDate);

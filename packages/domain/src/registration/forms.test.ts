@@ -1,8 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { COUNTRIES } from '../country.js';
 import { cedulaCheckDigit } from './cedula.js';
-import { birthYearOptions, dayOptions, ageOn } from './dates.js';
-import { aboutYouErrors, addressErrors, businessErrors, taxIdError } from './forms.js';
+import { birthYearOptions, dayOptions, ageOn, isoDate, newestBirthDate, todayIn } from './dates.js';
+import { aboutYouErrors, addressErrors, businessErrors, hasUnsupportedCharacters, taxIdError } from './forms.js';
 
 const aboutYou = {
   name: 'María',
@@ -52,19 +53,45 @@ describe('step 1 rules', () => {
     expect(ageOn('2008-02-29', '2026-02-28')).toBe(17);
     expect(ageOn('2008-02-29', '2026-03-01')).toBe(18);
   });
+
+  it('a date under 18 on the day says so before any call (issue 8: a 17-year-old ended on /rejected)', () => {
+    expect(aboutYouErrors({ ...aboutYou, day: '22', month: '11', year: '2008' }, '2026-11-21').day).toBe('Debes tener al menos 18 años');
+    expect(aboutYouErrors({ ...aboutYou, day: '21', month: '11', year: '2008' }, '2026-11-21')).toEqual({});
+  });
+
+  it('today is the country’s day, not the browser’s', () => {
+    expect(todayIn('America/Santo_Domingo', new Date('2026-11-22T02:00:00Z'))).toBe('2026-11-21');
+    expect(todayIn('America/Mexico_City', new Date('2026-11-22T07:00:00Z'))).toBe('2026-11-22');
+  });
+
+  it('the newest birth date offered is exactly 18 years on the day', () => {
+    expect(newestBirthDate('2026-11-21')).toEqual({ year: 2008, month: 11, day: 21 });
+    expect(newestBirthDate('2025-02-28')).toEqual({ year: 2007, month: 2, day: 28 });
+    fc.assert(
+      fc.property(fc.date({ min: new Date('2001-01-01'), max: new Date('2099-12-31'), noInvalidDate: true }), (now) => {
+        const today = now.toISOString().slice(0, 10);
+        const { year, month, day } = newestBirthDate(today);
+        const newest = isoDate(year, month, day)!;
+        const nextDay = new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
+        return ageOn(newest, today) === 18 && ageOn(nextDay, today) === 17;
+      }),
+    );
+  });
 });
 
 describe('tax id rule per country', () => {
   it('do: required, 13 characters, check digit', () => {
     const ten = '4020000000';
     const good = `${ten.slice(0, 3)}-${ten.slice(3)}-${cedulaCheckDigit(ten)}`;
-    expect(taxIdError(COUNTRIES.do, '')).toBe('* Ingresa el Cédula / RNC !');
-    expect(taxIdError(COUNTRIES.do, '402-000')).toBe('* El Cédula / RNC debe tener 13 caracteres.');
+    expect(taxIdError(COUNTRIES.do, '')).toBe('* Ingresa la cédula !');
+    expect(taxIdError(COUNTRIES.do, '402-000')).toBe('* La cédula debe tener 13 caracteres.');
     expect(taxIdError(COUNTRIES.do, good)).toBeUndefined();
-    expect(taxIdError(COUNTRIES.do, `${good.slice(0, -1)}${(cedulaCheckDigit(ten) + 1) % 10}`)).toBe('* El Cédula / RNC no es válido, revísalo.');
+    expect(taxIdError(COUNTRIES.do, `${good.slice(0, -1)}${(cedulaCheckDigit(ten) + 1) % 10}`)).toBe('* La cédula no es válida, revísala.');
   });
 
-  it('mx: the RFC check digit', () => {
+  it('mx: required, 13 characters, the RFC check digit, with the masculine article', () => {
+    expect(taxIdError(COUNTRIES.mx, '')).toBe('* Ingresa el RFC !');
+    expect(taxIdError(COUNTRIES.mx, 'BAFJ70')).toBe('* El RFC debe tener 13 caracteres.');
     expect(taxIdError(COUNTRIES.mx, 'BAFJ701213SBA')).toBeUndefined();
     expect(taxIdError(COUNTRIES.mx, 'BAFJ701213SB1')).toBe('* El RFC no es válido, revísalo.');
   });
@@ -92,8 +119,70 @@ describe('address rules', () => {
     expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'Los Ríos & Co' }).neighborhood).toBe('* El sector no puede contener el carácter &.');
     expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'x'.repeat(81) }).neighborhood).toBe('* Máximo 80 caracteres.');
     expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'x'.repeat(80) })).toEqual({});
+    expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'Villa 🏠' }).neighborhood).toBe('* No uses emojis ni caracteres especiales.');
     // Chosen from the list, only presence is checked (the catalogue decides the rest).
-    expect(addressErrors(COUNTRIES.do, { ...address, neighborhood: '' }).neighborhood).toBe('* Selecciona la colonia !');
+    expect(addressErrors(COUNTRIES.do, { ...address, neighborhood: '' }).neighborhood).toBe('* Selecciona el sector !');
+  });
+
+
+  it('mx keeps the SPEC texts; do names the Provincia and the Sector its screen shows', () => {
+    const empty = { ...address, state: '', city: '', neighborhood: '', street_name: '', street_number: '' };
+    expect(addressErrors(COUNTRIES.mx, { ...empty, zip_code: '' })).toEqual({
+      zip_code: '* Ingresa un código postal !',
+      state: '* Ingresa el estado !',
+      city: '* Selecciona el municipio !',
+      neighborhood: '* Selecciona la colonia !',
+      street_name: '* Ingresa la calle !',
+      street_number: '* Ingresa el número exterior !',
+    });
+    expect(addressErrors(COUNTRIES.do, empty)).toEqual({
+      state: '* Ingresa la provincia !',
+      city: '* Selecciona el municipio !',
+      neighborhood: '* Selecciona el sector !',
+      street_name: '* Ingresa la calle !',
+      street_number: '* Ingresa el número exterior !',
+    });
+  });
+
+  it('emoji and control characters are refused in the street and both numbers', () => {
+    const refused = '* No uses emojis ni caracteres especiales.';
+    expect(addressErrors(COUNTRIES.do, { ...address, street_name: 'Calle 🏠 1' }).street_name).toBe(refused);
+    expect(addressErrors(COUNTRIES.do, { ...address, street_number: '5\u0007' }).street_number).toBe(refused);
+    expect(addressErrors(COUNTRIES.do, { ...address, apartment_number: '👍' }).apartment_number).toBe(refused);
+    expect(addressErrors(COUNTRIES.do, { ...address, street_name: 'Av. 27 de Febrero #12, Ens. Naco', street_number: 'Km 9½', apartment_number: 'B-2' })).toEqual({});
+  });
+});
+
+/** Emoji (pictographs, flags, keycaps, skin tones), control and invisible characters. */
+const unsupported = fc.constantFrom('😀', '🏪', '👍🏽', '🇩🇴', '1️⃣', '❤️', '\u0000', '\u0007', '\n', '\t', '\u007f', '\u200b', '\u200d', '\u202e', '\ue000');
+const withUnsupported = fc.tuple(fc.string({ maxLength: 8 }), unsupported, fc.string({ maxLength: 8 })).map(([before, bad, after]) => `Ab${before}${bad}${after}Cd`);
+
+describe('emoji and control characters (property)', () => {
+  it('any text holding one is refused in names, street, numbers and business names', () => {
+    fc.assert(
+      fc.property(withUnsupported, (value) => {
+        expect(hasUnsupportedCharacters(value)).toBe(true);
+        expect(aboutYouErrors({ ...aboutYou, name: value, lastname: value, maternal_lastname: value })).toMatchObject({
+          name: expect.any(String),
+          lastname: expect.any(String),
+          maternal_lastname: expect.any(String),
+        });
+        const address = { zip_code: '00000', state: 'a', city: 'b', neighborhood: 'c', street_name: value, street_number: value, apartment_number: value };
+        expect(Object.keys(addressErrors(COUNTRIES.do, address))).toEqual(['street_name', 'street_number', 'apartment_number']);
+        const named = businessErrors({ name: value.slice(0, 60), business_age: '2', business_type: 'Otros', business_type_other: value.slice(0, 40), sales_average_range_id: '7' }, ['Otros']);
+        expect(Object.keys(named)).toEqual(['name', 'business_type_other']);
+      }),
+    );
+  });
+
+  it('what shop signs use is never taken for one, and makes a valid business name', () => {
+    const sign = fc.stringMatching(/^[A-Za-z0-9ÁÉÍÓÚÜÑáéíóúüñ][A-Za-z0-9ÁÉÍÓÚÜÑáéíóúüñ .,'"’“”&#/-]{0,38}$/);
+    fc.assert(
+      fc.property(sign, (value) => {
+        expect(hasUnsupportedCharacters(value)).toBe(false);
+        expect(businessErrors({ name: value, business_age: '2', business_type: 'Otros', business_type_other: value, sales_average_range_id: '7' }, ['Otros'])).toEqual({});
+      }),
+    );
   });
 });
 
@@ -110,8 +199,18 @@ describe('business rules', () => {
     expect(businessErrors({ ...business, business_type: 'Casino' }, types).business_type).toBe('* Selecciona el giro de tu negocio !');
   });
 
-  it('the name takes letters, numbers and simple punctuation only', () => {
-    expect(businessErrors({ ...business, name: 'Colmado <script>' }, types).name).toBe("* El nombre solo acepta letras, números, espacios y . , - ' &");
+  it('the name takes what shop signs use: digits, #, quotes, &, . , - / and accents', () => {
+    for (const name of ['Colmado #2', 'Colmado "La Bendición"', 'Tienda “El Güero”', 'D’Óscar & Hijos', "Abarrotes Doña Mary's", '24/7 Minisúper', 'Farmacia Núm. 3, S.A.', '"El Rey"', '7-Eleven']) {
+      expect(businessErrors({ ...business, name }, types), name).toEqual({});
+    }
+  });
+
+  it('the name refuses other symbols, and emoji with their own message', () => {
+    expect(businessErrors({ ...business, name: 'Colmado <script>' }, types).name).toBe('* El nombre solo acepta letras, números, espacios y . , - / # & \' "');
+    expect(businessErrors({ ...business, name: '***' }, types).name).toBe('* El nombre solo acepta letras, números, espacios y . , - / # & \' "');
+    expect(businessErrors({ ...business, name: '"##"' }, types).name).toBe('* El nombre solo acepta letras, números, espacios y . , - / # & \' "');
+    expect(businessErrors({ ...business, name: 'Colmado 🛒' }, types).name).toBe('* No uses emojis ni caracteres especiales.');
+    expect(businessErrors({ ...business, name: 'Colmado\u200bLuz' }, types).name).toBe('* No uses emojis ni caracteres especiales.');
     expect(businessErrors({ ...business, name: 'x'.repeat(61) }, types).name).toBe('* Máximo 60 caracteres.');
   });
 });

@@ -1,7 +1,8 @@
 import { ZIP_CODE_LENGTH, ZIP_CODE_NOT_INCLUDED } from '../constants.js';
-import type { CountryConfig } from '../country.js';
+import type { CountryCode, CountryConfig } from '../country.js';
 import { isValidCedula } from './cedula.js';
-import { isoDate } from './dates.js';
+import { ageOn, isoDate } from './dates.js';
+import { MIN_AGE_YEARS } from '../constants.js';
 import { nameError } from './names.js';
 import { CIVIL_STATUS_VALUES, OTHER_BUSINESS_TYPE } from './options.js';
 import { isValidRfc } from './rfc.js';
@@ -31,20 +32,24 @@ export const ABOUT_YOU_MESSAGES = {
   month: '* Ingresa tu mes de nacimiento !',
   year: '* Ingresa tu año de nacimiento !',
   dateInvalid: '* La fecha de nacimiento no existe, revísala.',
+  underAge: `Debes tener al menos ${MIN_AGE_YEARS} años`,
   residency: '* Selecciona el tiempo viviendo ahí !',
   maritalStatus: '* Selecciona su estado civil !',
 } as const;
 
 /** Step 1 'Sobre ti' (SPEC §5). The exact-date age check is the credit policy's, on the server. */
-export function aboutYouErrors(values: AboutYouValues): FieldErrors {
+export function aboutYouErrors(values: AboutYouValues, today?: string): FieldErrors {
   const { day, month, year } = values;
   const dateMissing = !day || !month || !year;
-  const dateInvalid = !dateMissing && !isoDate(Number(year), Number(month), Number(day));
+  const date = dateMissing ? undefined : isoDate(Number(year), Number(month), Number(day));
+  const dateInvalid = !dateMissing && !date;
+  // The screen knows the day (country time zone): under 18 is said before any call.
+  const underAge = !!date && !!today && ageOn(date, today) < MIN_AGE_YEARS;
   return collect([
     ['name', nameError('name', values.name)],
     ['lastname', nameError('lastname', values.lastname)],
     ['maternal_lastname', nameError('maternal_lastname', values.maternal_lastname)],
-    ['day', !day ? ABOUT_YOU_MESSAGES.day : dateInvalid ? ABOUT_YOU_MESSAGES.dateInvalid : undefined],
+    ['day', !day ? ABOUT_YOU_MESSAGES.day : dateInvalid ? ABOUT_YOU_MESSAGES.dateInvalid : underAge ? ABOUT_YOU_MESSAGES.underAge : undefined],
     ['month', !month ? ABOUT_YOU_MESSAGES.month : undefined],
     ['year', !year ? ABOUT_YOU_MESSAGES.year : undefined],
     ['length_of_residency_in_years', inChoices(values.length_of_residency_in_years, 4) ? undefined : ABOUT_YOU_MESSAGES.residency],
@@ -53,14 +58,43 @@ export function aboutYouErrors(values: AboutYouValues): FieldErrors {
 }
 
 
+/**
+ * Tax-id messages with the article and gender of each country's document: 'la cédula' (do),
+ * 'el RFC' (mx). SPEC §5 gives the pattern '* Ingresa el {tax id label} !'.
+ */
+export const TAX_ID_MESSAGES: Record<CountryCode, { required: string; length: (length: number) => string; invalid: string; inUse: string }> = {
+  do: {
+    required: '* Ingresa la cédula !',
+    length: (length) => `* La cédula debe tener ${length} caracteres.`,
+    invalid: '* La cédula no es válida, revísala.',
+    inUse: 'Ya existe una solicitud con esta cédula. Contacta a soporte.',
+  },
+  mx: {
+    required: '* Ingresa el RFC !',
+    length: (length) => `* El RFC debe tener ${length} caracteres.`,
+    invalid: '* El RFC no es válido, revísalo.',
+    inUse: 'Ya existe una solicitud con este RFC. Contacta a soporte.',
+  },
+};
+
 /** What the tax-id field keeps (digits for a cédula, RFC characters for an RFC). */
 export function taxIdError(country: CountryConfig, value: string): string | undefined {
-  const { label, length } = country.taxId;
-  if (!value) return `* Ingresa el ${label} !`;
-  if (value.length !== length) return `* El ${label} debe tener ${length} caracteres.`;
-  if (country.code === 'do' ? !isValidCedula(value) : !isValidRfc(value)) return `* El ${label} no es válido, revísalo.`;
+  const { length } = country.taxId;
+  const messages = TAX_ID_MESSAGES[country.code];
+  if (!value) return messages.required;
+  if (value.length !== length) return messages.length(length);
+  if (country.code === 'do' ? !isValidCedula(value) : !isValidRfc(value)) return messages.invalid;
   return undefined;
 }
+
+/** Emoji, control and invisible formatting characters: never part of a name, street or number. */
+const UNSUPPORTED_CHARACTERS = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Extended_Pictographic}\u{FE0F}\u{20E3}\u{1F1E6}-\u{1F1FF}]/u;
+
+export function hasUnsupportedCharacters(value: string): boolean {
+  return UNSUPPORTED_CHARACTERS.test(value);
+}
+
+export const UNSUPPORTED_CHARACTERS_MESSAGE = '* No uses emojis ni caracteres especiales.';
 
 export interface AddressValues {
   zip_code: string;
@@ -87,54 +121,66 @@ export const ADDRESS_MESSAGES = {
   streetNumber: '* Ingresa el número exterior !',
   city: '* Selecciona el municipio !',
   tooLong: (max: number) => `* Máximo ${max} caracteres.`,
-  neighborhoodTyped: (country: CountryConfig) => `* Ingresa ${theNeighborhood(country)} !`,
-  neighborhoodAmpersand: (country: CountryConfig) => `* ${theNeighborhood(country).replace(/^./, (c) => c.toUpperCase())} no puede contener el carácter &.`,
 } as const;
+
+/** The SPEC's texts say 'estado' and 'colonia' (Mexico); the Dominican screen says Provincia and Sector. */
+const ADDRESS_OVERRIDES: Record<CountryCode, Partial<Record<'state' | 'neighborhood', string>>> = {
+  do: { state: '* Ingresa la provincia !', neighborhood: '* Selecciona el sector !' },
+  mx: {},
+};
+
+export function addressMessages(country: CountryConfig): { [key in keyof typeof ADDRESS_MESSAGES]: key extends 'tooLong' ? (max: number) => string : string } {
+  return { ...ADDRESS_MESSAGES, ...ADDRESS_OVERRIDES[country.code] };
+}
 
 /** A typed neighbourhood follows the street's rules (and its length). */
 export const ADDRESS_LIMITS = { street: 80, neighborhood: 80, number: 10, name: 100 } as const;
 
-/** The street's rules: required, no '&', at most `max` characters. */
-function lineError(value: string, max: number, messages: { required: string; ampersand: string }): string | undefined {
+/** The street's rules: required, no '&', no emoji or control characters, at most `max` characters. */
+function lineError(value: string, max: number, messages: { required: string; ampersand: string; tooLong: (max: number) => string }): string | undefined {
   const line = value.trim();
   if (!line) return messages.required;
   if (line.includes('&')) return messages.ampersand;
-  if (line.length > max) return ADDRESS_MESSAGES.tooLong(max);
+  if (hasUnsupportedCharacters(line)) return UNSUPPORTED_CHARACTERS_MESSAGE;
+  if (line.length > max) return messages.tooLong(max);
   return undefined;
 }
 
+/** Messages of a typed neighbourhood ('Mi sector no aparece'). */
+export const typedNeighborhoodMessages = (country: CountryConfig) => ({
+  required: `* Ingresa ${theNeighborhood(country)} !`,
+  ampersand: `* ${theNeighborhood(country).replace(/^./, (c) => c.toUpperCase())} no puede contener el carácter &.`,
+  tooLong: ADDRESS_MESSAGES.tooLong,
+});
+
 export function addressErrors(country: CountryConfig, values: AddressValues): FieldErrors {
+  const messages = addressMessages(country);
   const zip = country.hasZipCode
     ? !values.zip_code
-      ? ADDRESS_MESSAGES.zip
+      ? messages.zip
       : !new RegExp(`^\\d{${ZIP_CODE_LENGTH}}$`).test(values.zip_code)
-        ? ADDRESS_MESSAGES.zipFormat
+        ? messages.zipFormat
         : undefined
     : values.zip_code === ZIP_CODE_NOT_INCLUDED
       ? undefined
-      : ADDRESS_MESSAGES.zipFormat;
+      : messages.zipFormat;
+  const number = (value: string) =>
+    hasUnsupportedCharacters(value) ? UNSUPPORTED_CHARACTERS_MESSAGE : value.length > ADDRESS_LIMITS.number ? messages.tooLong(ADDRESS_LIMITS.number) : undefined;
   return collect([
     ['zip_code', zip],
-    ['state', values.state ? undefined : ADDRESS_MESSAGES.state],
-    ['city', values.city ? undefined : ADDRESS_MESSAGES.city],
+    ['state', values.state ? undefined : messages.state],
+    ['city', values.city ? undefined : messages.city],
     [
       'neighborhood',
       values.neighborhood_typed
-        ? lineError(values.neighborhood, ADDRESS_LIMITS.neighborhood, { required: ADDRESS_MESSAGES.neighborhoodTyped(country), ampersand: ADDRESS_MESSAGES.neighborhoodAmpersand(country) })
+        ? lineError(values.neighborhood, ADDRESS_LIMITS.neighborhood, typedNeighborhoodMessages(country))
         : values.neighborhood
           ? undefined
-          : ADDRESS_MESSAGES.neighborhood,
+          : messages.neighborhood,
     ],
-    ['street_name', lineError(values.street_name, ADDRESS_LIMITS.street, { required: ADDRESS_MESSAGES.street, ampersand: ADDRESS_MESSAGES.streetAmpersand })],
-    [
-      'street_number',
-      !values.street_number.trim()
-        ? ADDRESS_MESSAGES.streetNumber
-        : values.street_number.length > ADDRESS_LIMITS.number
-          ? ADDRESS_MESSAGES.tooLong(ADDRESS_LIMITS.number)
-          : undefined,
-    ],
-    ['apartment_number', values.apartment_number.length > ADDRESS_LIMITS.number ? ADDRESS_MESSAGES.tooLong(ADDRESS_LIMITS.number) : undefined],
+    ['street_name', lineError(values.street_name, ADDRESS_LIMITS.street, { required: messages.street, ampersand: messages.streetAmpersand, tooLong: messages.tooLong })],
+    ['street_number', !values.street_number.trim() ? messages.streetNumber : number(values.street_number)],
+    ['apartment_number', number(values.apartment_number)],
   ]);
 }
 
@@ -149,7 +195,7 @@ export interface BusinessValues {
 /** SPEC §5 leaves these rules to us; same style as the rest of the SPEC's messages. */
 export const BUSINESS_MESSAGES = {
   name: '* Ingresa el nombre de tu negocio !',
-  nameFormat: '* El nombre solo acepta letras, números, espacios y . , - \' &',
+  nameFormat: '* El nombre solo acepta letras, números, espacios y . , - / # & \' "',
   age: '* Selecciona el tiempo con tu negocio !',
   type: '* Selecciona el giro de tu negocio !',
   typeOther: '* Escribe a qué se dedica tu negocio !',
@@ -158,7 +204,8 @@ export const BUSINESS_MESSAGES = {
 } as const;
 
 export const BUSINESS_LIMITS = { name: 60, typeOther: 40 } as const;
-const BUSINESS_NAME_PATTERN = /^[A-Za-zÁÉÍÓÚÜÑáéíóúüñ0-9][A-Za-zÁÉÍÓÚÜÑáéíóúüñ0-9 .,'&-]*$/;
+/** What shop signs use: letters with accents, digits, '#', quotes, '&', '.', ',', '-', '/'; at least one letter or digit. */
+const BUSINESS_NAME_PATTERN = /^(?=.*[A-Za-z0-9À-ÖØ-öø-ÿ])[A-Za-z0-9À-ÖØ-öø-ÿ .,'"’‘“”&#/-]+$/;
 
 export function businessErrors(values: BusinessValues, businessTypes: readonly string[]): FieldErrors {
   const name = values.name.trim();
@@ -170,9 +217,11 @@ export function businessErrors(values: BusinessValues, businessTypes: readonly s
         ? BUSINESS_MESSAGES.name
         : name.length > BUSINESS_LIMITS.name
           ? BUSINESS_MESSAGES.tooLong(BUSINESS_LIMITS.name)
-          : BUSINESS_NAME_PATTERN.test(name)
-            ? undefined
-            : BUSINESS_MESSAGES.nameFormat,
+          : hasUnsupportedCharacters(name)
+            ? UNSUPPORTED_CHARACTERS_MESSAGE
+            : BUSINESS_NAME_PATTERN.test(name)
+              ? undefined
+              : BUSINESS_MESSAGES.nameFormat,
     ],
     ['business_age', inChoices(values.business_age, 4) ? undefined : BUSINESS_MESSAGES.age],
     ['business_type', businessTypes.includes(values.business_type) ? undefined : BUSINESS_MESSAGES.type],
@@ -182,7 +231,9 @@ export function businessErrors(values: BusinessValues, businessTypes: readonly s
         ? undefined
         : !other
           ? BUSINESS_MESSAGES.typeOther
-          : other.length > BUSINESS_LIMITS.typeOther
+          : hasUnsupportedCharacters(other)
+            ? UNSUPPORTED_CHARACTERS_MESSAGE
+            : other.length > BUSINESS_LIMITS.typeOther
             ? BUSINESS_MESSAGES.tooLong(BUSINESS_LIMITS.typeOther)
             : undefined,
     ],

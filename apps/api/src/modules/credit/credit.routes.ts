@@ -1,10 +1,10 @@
-import { passwordErrors } from '@provee/domain';
+import { isPastPassword, passwordErrors } from '@provee/domain';
 import { asc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { advisorEvents, bureauConsents } from '../../db/schema.js';
 import { errorResponseSchema, invalidFields, notEligible } from '../../errors.js';
 import type { App } from '../../types.js';
-import { assertAt, claimStep, engineOf, moveApplication, releaseClaim, stepAnswer } from '../application/index.js';
+import { assertAt, claimStep, engineOf, moveApplication, releaseClaim, stepAnswer, StepConflict } from '../application/index.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { ownedUser, stepAnswerSchema, userParams } from '../users/index.js';
 import { confirmConsentNip, currentConsentText, sendConsentNip } from './credit.service.js';
@@ -177,6 +177,10 @@ export async function creditRoutes(app: App): Promise<void> {
     },
     async (request, reply) => {
       const user = await ownedUser(request, request.params.id);
+      // Only a pre-approved application that set its password talks to an advisor.
+      if (!isPastPassword({ next_step: user.nextStep, status: user.status })) {
+        throw new StepConflict(await stepAnswer(engineOf(app), user), 'STEP_NOT_CURRENT', 'Tu solicitud aún no está lista para hablar con un asesor. Te llevamos a donde te quedaste.');
+      }
       const now = app.clock();
       await app.db.transaction(async (tx) => {
         await tx.insert(advisorEvents).values({ userId: user.id, contactType: request.body.contact_type, createdAt: now });

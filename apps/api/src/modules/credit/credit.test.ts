@@ -268,6 +268,7 @@ describe('password and advisor', () => {
     expect(await verifyPassword('583921', stored)).toBe(false);
     const again = await t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/password`, headers: auth, payload: { password: '583920', password_confirmation: '583920' } });
     expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ current: { next_step: 'INVENTORY', status: 'IN_PROGRESS' } });
   });
 
   it('a rejected application cannot set a password', async () => {
@@ -277,8 +278,28 @@ describe('password and advisor', () => {
     expect(res.statusCode).toBe(409);
   });
 
+  it('refuses an advisor event before the password or for a rejected application (409 with where it stands)', async () => {
+    for (const [nextStep, status] of [
+      ['PASSWORD', 'IN_PROGRESS'],
+      ['PASSWORD', 'REJECTED'],
+      ['ACCOUNT_NIP', 'REJECTED'],
+      ['INVENTORY', 'REJECTED'],
+      ['ABOUT_STORE', 'IN_PROGRESS'],
+    ] as const) {
+      const user = await createApplication(t.app, { taxId: cedula(randomTen()), nextStep, status });
+      const { token } = t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` });
+      const res = await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/advisor-events`, headers: { authorization: `Bearer ${token}` }, payload: { contact_type: 'CALL_ADVISER' } });
+      expect(res.statusCode, `${nextStep}/${status}`).toBe(409);
+      expect(res.json()).toMatchObject({ code: 'STEP_NOT_CURRENT', current: { next_step: nextStep, status } });
+      expect(res.json().readable_message).toMatch(/asesor/);
+      const rows = await t.app.db.execute(sql`select count(*)::int as n from advisor_events where user_id = ${user.id}`);
+      expect(JSON.stringify(rows)).toMatch(/"n":0/);
+    }
+  });
+
   it('records each advisor contact type', async () => {
-    const { user, auth } = await approved();
+    const user = await createApplication(t.app, { taxId: cedula(randomTen()), nextStep: 'INVENTORY', status: 'IN_PROGRESS' });
+    const auth = { authorization: `Bearer ${t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` }).token}` };
     for (const type of ['CALL_ADVISER', 'WITH_ADVISER', 'WHATSAPP_CHAT']) {
       const res = await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/advisor-events`, headers: auth, payload: { contact_type: type } });
       expect(res.statusCode).toBe(201);

@@ -1,8 +1,9 @@
-import { isValidNationalNumber, toE164, type CountryCode } from '@provee/domain';
+import { PHONE_INVALID_MESSAGE, isValidNationalNumber, toE164, type CountryCode } from '@provee/domain';
 import { z } from 'zod';
 import { invalidFields } from '../../errors.js';
 
-export const PHONE_MESSAGE = 'Ingresa un número celular válido de 10 dígitos.';
+/** The same words the landing shows under the field. */
+export const PHONE_MESSAGE = PHONE_INVALID_MESSAGE;
 
 /** The national number as the app sends it: 10 digits (the country plan is checked in `parsePhone`). */
 export const phoneNumberSchema = z.string().trim().regex(/^\d{10}$/, PHONE_MESSAGE);

@@ -8,6 +8,7 @@ import {
   formatCedula,
   getCountry,
   parseIsoDate,
+  TAX_ID_MESSAGES,
   taxIdError,
   type AddressValues,
 } from '@provee/domain';
@@ -61,7 +62,9 @@ export async function registerShopkeeper(app: FastifyInstance, phoneE164: string
   const { eligibility } = app.policy;
   if (age < eligibility.min_age || age > eligibility.max_age) {
     await policyRefused(app, `phone:${phoneE164}`, 'age', { age, min_age: eligibility.min_age, max_age: eligibility.max_age, policy_version: app.policy.version });
-    throw notEligible('NOT_ELIGIBLE_AGE');
+    // The reason the person can act on, not the business one.
+    const reason = age < eligibility.min_age ? `Debes tener al menos ${eligibility.min_age} años para solicitar el crédito.` : `Por ahora el crédito es para personas de hasta ${eligibility.max_age} años.`;
+    throw notEligible('NOT_ELIGIBLE_AGE', 422, reason);
   }
 
   return createApplication(engineOf(app), {
@@ -103,7 +106,7 @@ export async function saveTaxId(app: FastifyInstance, user: UserRow, taxPayerId:
     }
   }
   const hash = app.cipher.lookupHash(`${country.code}:${canonical}`);
-  const taken = new AppError(422, 'TAX_ID_IN_USE', 'tax id already registered', `Ya existe una solicitud con este ${country.taxId.label}. Contacta a soporte.`);
+  const taken = new AppError(422, 'TAX_ID_IN_USE', 'tax id already registered', TAX_ID_MESSAGES[country.code].inUse);
   const refuse = async () => {
     await policyRefused(app, user.id, 'tax-id-in-use', {});
     return taken;

@@ -107,6 +107,8 @@ describe('shopkeeper registration', () => {
     const young = await register({ dob: '2008-11-22' });
     expect(young.res.statusCode).toBe(422);
     expect(young.res.json().code).toBe('NOT_ELIGIBLE_AGE');
+    // The person's reason, not the business one (issue 8).
+    expect(young.res.json().readable_message).toBe('Debes tener al menos 18 años para solicitar el crédito.');
     const ok = await register({ dob: '2008-11-21' });
     expect(ok.res.statusCode).toBe(201);
   });
@@ -127,9 +129,9 @@ describe('shopkeeper registration', () => {
     const wrongDigit = cedula.slice(0, -1) + ((Number(cedula.at(-1)) + 1) % 10);
     const bad = await post(`/api/v1/users/${userId}/SK/tax_info`, auth, { tax_payer_id: wrongDigit });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().issues).toEqual([{ field: 'body.tax_payer_id', message: '* El Cédula / RNC no es válido, revísalo.' }]);
+    expect(bad.json().issues).toEqual([{ field: 'body.tax_payer_id', message: '* La cédula no es válida, revísala.' }]);
     const short = await post(`/api/v1/users/${userId}/SK/tax_info`, auth, { tax_payer_id: '001-12' });
-    expect(short.json().issues[0].message).toBe('* El Cédula / RNC debe tener 13 caracteres.');
+    expect(short.json().issues[0].message).toBe('* La cédula debe tener 13 caracteres.');
 
     const ok = await post(`/api/v1/users/${userId}/SK/tax_info`, auth, { tax_payer_id: cedula.replace(/-/g, '') });
     expect(ok.statusCode).toBe(200);
@@ -141,11 +143,15 @@ describe('shopkeeper registration', () => {
     const taken = await post(`/api/v1/users/${other.userId}/SK/tax_info`, other.auth, { tax_payer_id: cedula });
     expect(taken.statusCode).toBe(422);
     expect(taken.json().code).toBe('TAX_ID_IN_USE');
+    expect(taken.json().readable_message).toBe('Ya existe una solicitud con esta cédula. Contacta a soporte.');
   });
 
   it('a step that is not the current one is a 409; another user’s id a 403', async () => {
     const { userId, auth } = await registered();
-    expect((await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, ADDRESS)).statusCode).toBe(409);
+    const early = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, ADDRESS);
+    expect(early.statusCode).toBe(409);
+    // Where the application stands, so the app routes without reloading the user.
+    expect(early.json()).toMatchObject({ code: 'STEP_NOT_CURRENT', current: { user_id: userId, next_step: 'TAX_ACCOUNT', status: 'IN_PROGRESS' } });
     const other = await registered();
     expect((await post(`/api/v1/users/${other.userId}/SK/tax_info`, auth, { tax_payer_id: createCedula() })).statusCode).toBe(403);
   });
@@ -156,21 +162,39 @@ describe('shopkeeper registration', () => {
     return user;
   };
 
-  it('step 4: the address messages of SPEC §5, and the street may not contain &', async () => {
+  it('step 4: the address messages of SPEC §5 (Provincia and Sector in do), and the street may not contain &', async () => {
     const { userId, auth } = await atAddress();
     const res = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, state: '', city: '', neighborhood: '', street_name: 'Calle 1 & 2', street_number: '' });
     const issues = Object.fromEntries(res.json().issues.map((issue: { field: string; message: string }) => [issue.field, issue.message]));
     expect(res.statusCode).toBe(400);
     expect(issues).toEqual({
-      'body.state': '* Ingresa el estado !',
+      'body.state': '* Ingresa la provincia !',
       'body.city': '* Selecciona el municipio !',
-      'body.neighborhood': '* Selecciona la colonia !',
+      'body.neighborhood': '* Selecciona el sector !',
       'body.street_name': '* La calle no puede contener el carácter &.',
       'body.street_number': '* Ingresa el número exterior !',
     });
     const unknown = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, neighborhood: 'No Existe' });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().issues[0].field).toBe('body.neighborhood');
+  });
+
+  it('step 4 and 5: emoji and control characters are refused with a Spanish message (400)', async () => {
+    const { userId, auth } = await atAddress();
+    const res = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, street_name: 'Calle 🏠', street_number: '5\u0000', apartment_number: '\u202eB' });
+    expect(res.statusCode).toBe(400);
+    const issues = Object.fromEntries(res.json().issues.map((issue: { field: string; message: string }) => [issue.field, issue.message]));
+    expect(issues).toEqual({
+      'body.street_name': '* No uses emojis ni caracteres especiales.',
+      'body.street_number': '* No uses emojis ni caracteres especiales.',
+      'body.apartment_number': '* No uses emojis ni caracteres especiales.',
+    });
+    expect((await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, ADDRESS)).statusCode).toBe(200);
+    const emoji = await post(`/api/v1/users/${userId}/SK/businesses`, auth, { ...business(), name: 'Colmado 🛒' });
+    expect(emoji.statusCode).toBe(400);
+    expect(emoji.json().issues).toEqual([{ field: 'body.name', message: '* No uses emojis ni caracteres especiales.' }]);
+    const sign = await post(`/api/v1/users/${userId}/SK/businesses`, auth, { ...business(), name: 'Colmado “El Güero” #2 & Hijos' });
+    expect(sign.statusCode).toBe(200);
   });
 
   it('step 4: outside the served municipalities → 412; inside → next step ABOUT_STORE', async () => {

@@ -27,6 +27,8 @@ const es = {
   'reverse.expiresIn': 'El mensaje vence en',
   'reverse.expired': 'El tiempo para enviar el mensaje terminó. Puedes intentarlo de nuevo.',
   'reverse.retry': 'Intentar de nuevo',
+  // SPEC §8's text asks to scan the QR code, which only a wide screen shows; a phone gets this one.
+  'reverse.failedOnPhone': 'La verificación es incorrecta. Regresa a la página de inicio y vuelve a intentarlo desde el celular con el que hiciste la solicitud.',
   'registration.stepper': 'Registro',
   'aboutYou.title': 'Sobre ti',
   'aboutYou.subtitle': 'Cuéntanos quién eres. Usa tus datos tal como aparecen en tu identificación.',
@@ -40,6 +42,8 @@ const es = {
   'aboutYou.residency': '¿Cuánto tiempo llevas viviendo en tu domicilio actual?',
   'aboutYou.maritalStatus': 'Estado civil',
   'common.select': 'Selecciona',
+  // Narrow selects (day, month, year side by side on a 360 px screen).
+  'common.selectShort': 'Elige',
   'taxId.title': 'Confirma que tu {label} sea correcto',
   'taxId.subtitle': 'Lo usamos para revisar tu historial de crédito. Revísalo con calma.',
   'taxId.length': '{count} de {length} caracteres',
@@ -129,6 +133,11 @@ const overrides: Record<CountryCode, Partial<Record<CopyKey, string>>> = {
   do: {
     'address.state': 'Provincia',
     'address.neighborhoodMissing': 'Mi sector no aparece',
+    // 'la cédula' (feminine) where the generic texts say 'tu {label} … correcto'.
+    'taxId.title': 'Confirma que tu cédula sea correcta',
+    'taxId.subtitle': 'La usamos para revisar tu historial de crédito. Revísala con calma.',
+    'taxId.lookup': '¿No conoces tu cédula? Consúltala aquí',
+    'taxId.confirm': 'Mi cédula es correcta',
     'outOfService.text': 'Por ahora solo damos servicio en algunos municipios de Santo Domingo y Santiago. Te avisaremos cuando lleguemos a tu zona.',
   },
   mx: {

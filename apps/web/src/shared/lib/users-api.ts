@@ -1,8 +1,13 @@
 import { anonymousId, routeAfterLookup, type LookupUser } from '@provee/domain';
 import { ApiError, apiRequest } from './api-client.js';
+import { applicationState, routeForState } from './application-state.js';
+import { rememberRejection } from './rejection.js';
 
-export const lookupUser = (phone: string) =>
-  apiRequest<{ data: LookupUser }>('GET', `/api/v1/users?phone_number=${phone}&anonymous_id=${anonymousId(phone)}`);
+export const lookupUser = async (phone: string) => {
+  const answer = await apiRequest<{ data: LookupUser }>('GET', `/api/v1/users?phone_number=${phone}&anonymous_id=${anonymousId(phone)}`);
+  applicationState.fromUser({ phone_number: phone, ...answer.data });
+  return answer;
+};
 
 export interface UserDetail extends LookupUser {
   phone_number?: string;
@@ -10,8 +15,12 @@ export interface UserDetail extends LookupUser {
   pre_approval?: { amount: number; currency: string } | null;
 }
 
-export const getUser = (userId: string, options: { spinner?: boolean } = {}) =>
-  apiRequest<{ data: UserDetail }>('GET', `/api/v1/users/${userId}/SK`, options);
+/** The user's detail; every fetch updates the tab's application state. */
+export const getUser = async (userId: string, options: { spinner?: boolean } = {}) => {
+  const answer = await apiRequest<{ data: UserDetail }>('GET', `/api/v1/users/${userId}/SK`, options);
+  applicationState.fromUser(answer.data);
+  return answer;
+};
 
 /** SPEC §2.2 from the user's current state (404 = new user, 422 = /rejected). */
 export async function routeForPhone(phone: string): Promise<string> {
@@ -20,13 +29,26 @@ export async function routeForPhone(phone: string): Promise<string> {
     return routeAfterLookup({ kind: 'user', phone, user: data });
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) return routeAfterLookup({ kind: 'new-user', phone });
-    if (error instanceof ApiError && error.status === 422) return '/rejected';
+    if (error instanceof ApiError && error.status === 422) {
+      rememberRejection(error);
+      return '/rejected';
+    }
     throw error;
   }
 }
 
-/** After a saved step: reload the user and say where the server's next_step leads. */
-export async function routeForUser(phone: string, userId: string): Promise<string> {
+/**
+ * A call refused with 409 (the step was done meanwhile, or is not reached yet): the envelope says
+ * where the application stands; an older answer without it makes us ask the server once.
+ */
+export async function routeAfterConflict(phone: string, userId: string, error: ApiError): Promise<string> {
+  // The step engine's 409 carries `current: { user_id, next_step, status, path }`.
+  const where = (error.details.current ?? error.details) as { user_id?: unknown; next_step?: unknown; status?: unknown };
+  const { user_id, next_step, status } = where;
+  if (typeof next_step === 'string' && typeof status === 'string') {
+    applicationState.set({ user_id: typeof user_id === 'string' ? user_id : userId, next_step, status });
+    return routeForState(phone, applicationState.get(typeof user_id === 'string' ? user_id : userId)!);
+  }
   const { data } = await getUser(userId);
   return routeAfterLookup({ kind: 'user', phone, user: data });
 }

@@ -1,7 +1,10 @@
 import { chatLink } from '@provee/domain';
 import type { MouseEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
+import { ApiError } from '../../../shared/lib/api-client.js';
 import { useConfig } from '../../../shared/lib/config.js';
+import { routeAfterConflict } from '../../../shared/lib/users-api.js';
 import { t } from '../../../shared/lib/copy.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { Button } from '../../../shared/ui/button.js';
@@ -12,6 +15,10 @@ import { recordAdvisorContact, type ContactType } from '../api/advisor.js';
 
 /** Three ways to go on with an advisor (SPEC §2.3 item 10); each is recorded, then the download. */
 export function AdvisorContactRoute() {
+  return useStepGuard('advisor') ? <AdvisorContactScreen /> : null;
+}
+
+function AdvisorContactScreen() {
   const { phoneNumber = '', userId = '' } = useParams();
   const navigate = useNavigate();
   const { advisorPhone, supportChatNumber } = useConfig();
@@ -22,7 +29,9 @@ export function AdvisorContactRoute() {
       await recordAdvisorContact(userId, type);
       navigate(download);
     } catch (error) {
-      uiState.showError(error);
+      if (error instanceof ApiError && error.status === 409) {
+        await routeAfterConflict(phoneNumber, userId, error).then((target) => navigate(target, { replace: true }), uiState.showError);
+      } else uiState.showError(error);
     }
   };
   // The call and the chat open in the phone's own apps; the screen records the choice meanwhile.
@@ -30,7 +39,7 @@ export function AdvisorContactRoute() {
 
   return (
     <Page title={t('advisor.title')} heading={t('advisor.title')}>
-      <Stepper step={2} total={3} title={t('advisor.stepper')} />
+      <Stepper phase="evaluation" filled={1} />
       <p className="page-subtitle">{t('advisor.subtitle')}</p>
       <a className="btn btn-primary" href={`tel:${advisorPhone}`} onClick={follow('CALL_ADVISER')}>
         {t('advisor.call')}

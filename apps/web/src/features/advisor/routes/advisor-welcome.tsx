@@ -1,19 +1,28 @@
 import { ADVISOR_CALL_WITHIN_MINUTES } from '@provee/domain';
+import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
+import { formatE164 } from '../../../shared/lib/format.js';
 import { Page } from '../../../shared/ui/page.js';
 import { Stepper } from '../../../shared/ui/stepper.js';
 
-/** Advisor welcome (SPEC §2.3 item 12): the video when one is configured, the call promise, the app. */
+/**
+ * Advisor welcome (SPEC §2.3 item 12): the video when one is configured, the call promise (the
+ * number formatted and never broken across lines), the app.
+ */
 export function AdvisorWelcomeRoute() {
-  const { advisorVideoUrl, advisorPhone, appStoreUrl } = useConfig();
+  return useStepGuard('advisor') ? <AdvisorWelcomeScreen /> : null;
+}
+
+function AdvisorWelcomeScreen() {
+  const { advisorVideoUrl, advisorPhone, appStoreUrl, country } = useConfig();
   return (
     <Page title={t('advisor.title')} heading={t('advisor.title')}>
-      <Stepper step={2} total={3} title={t('advisor.stepper')} />
+      <Stepper phase="evaluation" filled={1} />
       {advisorVideoUrl && (
         <video className="welcome-video" src={advisorVideoUrl} controls preload="none" playsInline aria-label={t('welcome.video')} />
       )}
-      <p className="page-subtitle">{t('welcome.call', { minutes: ADVISOR_CALL_WITHIN_MINUTES, phone: advisorPhone })}</p>
+      <p className="page-subtitle">{t('welcome.call', { minutes: ADVISOR_CALL_WITHIN_MINUTES, phone: formatE164(country, advisorPhone) })}</p>
       <a className="btn btn-primary" href={appStoreUrl} target="_blank" rel="noopener noreferrer">
         {t('download.cta')}
       </a>

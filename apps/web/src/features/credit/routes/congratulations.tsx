@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
 import { useConfig } from '../../../shared/lib/config.js';
+import { routeAfterLookup } from '@provee/domain';
 import { t } from '../../../shared/lib/copy.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
-import { getUser, routeForUser } from '../../../shared/lib/users-api.js';
+import { getUser } from '../../../shared/lib/users-api.js';
 import { Button } from '../../../shared/ui/button.js';
 import { Page } from '../../../shared/ui/page.js';
 
@@ -15,6 +17,10 @@ export function formatAmount(amount: number, currency: string, locale: string): 
 
 /** 'Felicidades' with the pre-approved amount (SPEC §2.3 item 7). */
 export function CongratulationsRoute() {
+  return useStepGuard('congratulations') ? <CongratulationsScreen /> : null;
+}
+
+function CongratulationsScreen() {
   const { phoneNumber = '', userId = '' } = useParams();
   const navigate = useNavigate();
   const { country } = useConfig();
@@ -23,10 +29,10 @@ export function CongratulationsRoute() {
   useEffect(() => {
     let current = true;
     getUser(userId)
-      .then(async ({ data }) => {
+      .then(({ data }) => {
         if (!current) return;
         if (data.pre_approval && data.next_step === 'PASSWORD') setAmount(formatAmount(data.pre_approval.amount, data.pre_approval.currency, country.locale));
-        else navigate(await routeForUser(phoneNumber, userId), { replace: true });
+        else navigate(routeAfterLookup({ kind: 'user', phone: phoneNumber, user: data }), { replace: true });
       })
       .catch(uiState.showError);
     return () => {

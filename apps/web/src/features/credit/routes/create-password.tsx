@@ -1,10 +1,13 @@
 import { PASSWORD_LENGTH, passwordErrors } from '@provee/domain';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
 import { ApiError } from '../../../shared/lib/api-client.js';
+import { routeAfterSave } from '../../../shared/lib/application-state.js';
 import { t } from '../../../shared/lib/copy.js';
 import { handleStepError } from '../../../shared/lib/step-errors.js';
-import { routeForUser } from '../../../shared/lib/users-api.js';
+import { routeAfterConflict } from '../../../shared/lib/users-api.js';
+import { uiState } from '../../../shared/lib/ui-state.js';
 import { Button } from '../../../shared/ui/button.js';
 import { Page } from '../../../shared/ui/page.js';
 import { TextField } from '../../../shared/ui/text-field.js';
@@ -33,6 +36,10 @@ function PasswordField(props: { label: string; value: string; onChange: (value: 
 
 /** Six digits and their confirmation (SPEC §2.3 item 9); the server refuses the obvious ones. */
 export function CreatePasswordRoute() {
+  return useStepGuard('create-password') ? <CreatePasswordScreen /> : null;
+}
+
+function CreatePasswordScreen() {
   const { phoneNumber = '', userId = '' } = useParams();
   const navigate = useNavigate();
   const [password, setPassword] = useState('');
@@ -45,10 +52,12 @@ export function CreatePasswordRoute() {
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     try {
-      await savePassword(userId, password, confirmation);
+      const { data } = await savePassword(userId, password, confirmation);
+      routeAfterSave(phoneNumber, data);
+      // SPEC §2.3 item 9: a new password goes on to the advisor contact.
       navigate(`/${phoneNumber}/${userId}/advisor-contact`, { replace: true });
     } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 409) navigate(await routeForUser(phoneNumber, userId), { replace: true });
+      if (failure instanceof ApiError && failure.status === 409) await routeAfterConflict(phoneNumber, userId, failure).then((target) => navigate(target, { replace: true }), uiState.showError);
       else handleStepError(failure, navigate, setErrors);
     }
   };

@@ -1,12 +1,15 @@
 import { NIP_LENGTH, NIP_RESENT_MESSAGE_MS, RESEND_WAIT_SECONDS } from '@provee/domain';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
 import { ApiError } from '../../../shared/lib/api-client.js';
+import { routeAfterSave } from '../../../shared/lib/application-state.js';
+import { rememberRejection } from '../../../shared/lib/rejection.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
 import { formatPhone } from '../../../shared/lib/format.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
-import { routeForUser } from '../../../shared/lib/users-api.js';
+import { routeAfterConflict } from '../../../shared/lib/users-api.js';
 import { Button } from '../../../shared/ui/button.js';
 import { CodeInput } from '../../../shared/ui/code-input.js';
 import { Countdown } from '../../../shared/ui/countdown.js';
@@ -19,6 +22,10 @@ import { confirmNip, consentText, isApproval, sendNip } from '../api/credit.js';
  * sends it, unless ?already-sent=true. Nothing here outlives the screen.
  */
 export function SendNipRoute() {
+  return useStepGuard('send-nip') ? <SendNipScreen /> : null;
+}
+
+function SendNipScreen() {
   const { phoneNumber = '', userId = '' } = useParams();
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -31,7 +38,11 @@ export function SendNipRoute() {
   const [resent, setResent] = useState(false);
   const sentOnArrival = useRef(false);
 
-  const goToCurrentStep = async () => navigate(await routeForUser(phoneNumber, userId), { replace: true });
+  const goToCurrentStep = async (conflict: ApiError) => navigate(await routeAfterConflict(phoneNumber, userId, conflict), { replace: true });
+  const goToRejected = (refusal: ApiError) => {
+    rememberRejection(refusal);
+    navigate('/rejected', { replace: true });
+  };
 
   const send = async (isResend: boolean) => {
     try {
@@ -39,12 +50,14 @@ export function SendNipRoute() {
       if (sent.default_nip) setNip(sent.default_nip);
       setResend((current) => ({ key: current.key + 1, seconds: sent.resend_after_seconds, waiting: true }));
       if (isResend) {
+        // A new PIN makes the message about the previous wrong one stale.
+        setError('');
         setResent(true);
         setTimeout(() => setResent(false), NIP_RESENT_MESSAGE_MS);
       }
     } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 409) return void goToCurrentStep().catch(uiState.showError);
-      if (failure instanceof ApiError && failure.status === 422) return navigate('/rejected', { replace: true });
+      if (failure instanceof ApiError && failure.status === 409) return void goToCurrentStep(failure).catch(uiState.showError);
+      if (failure instanceof ApiError && failure.status === 422) return goToRejected(failure);
       const wait = failure instanceof ApiError ? failure.details.retry_after_seconds : undefined;
       if (typeof wait === 'number') setResend((current) => ({ key: current.key + 1, seconds: wait, waiting: true }));
       if (isResend || typeof wait !== 'number') uiState.showError(failure);
@@ -66,13 +79,14 @@ export function SendNipRoute() {
     if (nip.length !== NIP_LENGTH) return;
     try {
       const { data } = await confirmNip(userId, nip, consent?.sha256);
+      const next = routeAfterSave(phoneNumber, data);
       if (data.status === 'WAITING') navigate(`/${userId}/waiting`, { replace: true });
       else if (isApproval(data)) navigate(`/${phoneNumber}/${userId}/congratulations`, { replace: true });
-      else await goToCurrentStep();
+      else navigate(next, { replace: true });
     } catch (failure) {
       setNip('');
-      if (failure instanceof ApiError && failure.status === 422) navigate('/rejected', { replace: true });
-      else if (failure instanceof ApiError && failure.status === 409 && failure.code === 'STEP_NOT_CURRENT') await goToCurrentStep().catch(uiState.showError);
+      if (failure instanceof ApiError && failure.status === 422) goToRejected(failure);
+      else if (failure instanceof ApiError && failure.status === 409 && failure.code === 'STEP_NOT_CURRENT') await goToCurrentStep(failure).catch(uiState.showError);
       else if (failure instanceof ApiError && failure.status === 400) setError(failure.readableMessage);
       else uiState.showError(failure);
     }
@@ -80,8 +94,8 @@ export function SendNipRoute() {
 
   return (
     <Page title={t('nip.title')} heading={t('nip.title')}>
-      <Stepper step={6} total={6} title={t('registration.stepper')} bars={5} filled={5} />
-      <p className="page-subtitle">{t('nip.subtitle', { phone: formatPhone(config.country.phonePrefix, phoneNumber) })}</p>
+      <Stepper phase="registration" filled={5} />
+      <p className="page-subtitle">{t('nip.subtitle', { phone: formatPhone(config.country, phoneNumber) })}</p>
       <form className="stack" onSubmit={onSubmit} noValidate>
         <CodeInput
           length={NIP_LENGTH}

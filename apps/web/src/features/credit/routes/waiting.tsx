@@ -1,6 +1,7 @@
 import { WAITING_INTERVAL_MS, WAITING_MAX_TRIES, routeAfterLookup } from '@provee/domain';
 import { useEffect } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
 import { t } from '../../../shared/lib/copy.js';
 import { getUser } from '../../../shared/lib/users-api.js';
 import { Page } from '../../../shared/ui/page.js';
@@ -8,6 +9,10 @@ import { isApproval } from '../api/credit.js';
 
 /** While the bureau answers: up to 12 checks 5 s apart, then /something-happened (SPEC §4). */
 export function WaitingRoute() {
+  return useStepGuard('waiting') ? <WaitingScreen /> : null;
+}
+
+function WaitingScreen() {
   const { userId = '' } = useParams();
   const navigate = useNavigate();
 

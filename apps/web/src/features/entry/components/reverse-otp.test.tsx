@@ -80,4 +80,37 @@ describe('ReverseOtp screen', () => {
     expect(screen.getByRole('link', { name: 'Enviar por WhatsApp' }).getAttribute('href')).toBe('https://wa.me/18095550111?text=x');
     expect(screen.getByRole('link', { name: 'Enviar por SMS' }).getAttribute('href')).toBe('sms:+18095550111?&body=x');
   });
+
+  it('a message from another number on a phone: back to /home, without asking to scan a QR code it never showed', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        json(401, {
+          code: 'REVERSE_OTP_FAILED',
+          message: 'unauthenticated for invalid credentials',
+          readable_message: 'La verificación es incorrecta. Regresa a la página de inicio y escanea el código QR con el celular con el que hiciste la solicitud.',
+        }),
+      ),
+    );
+    renderScreen();
+    await vi.waitFor(() => expect(uiState.get().error).not.toBeNull());
+    expect(uiState.get().error).toEqual({
+      message: 'La verificación es incorrecta. Regresa a la página de inicio y vuelve a intentarlo desde el celular con el que hiciste la solicitud.',
+      buttonLabel: 'Entendido',
+      goTo: '/home',
+    });
+  });
+
+  it('on a wide screen (the QR is shown) the server text of SPEC §8 stays', async () => {
+    const readable = 'La verificación es incorrecta. Regresa a la página de inicio y escanea el código QR con el celular con el que hiciste la solicitud.';
+    vi.stubGlobal('fetch', vi.fn(async () => json(401, { code: 'REVERSE_OTP_FAILED', message: 'unauthenticated for invalid credentials', readable_message: readable })));
+    const original = window.matchMedia;
+    window.matchMedia = ((query: string) => ({ ...original(query), matches: true })) as typeof window.matchMedia;
+    try {
+      renderScreen();
+      await vi.waitFor(() => expect(uiState.get().error?.message).toBe(readable));
+    } finally {
+      window.matchMedia = original;
+    }
+  });
 });

@@ -1,10 +1,10 @@
 import { SESSION_KEYS } from '@provee/domain';
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../../shared/lib/api-client.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
-import { formatPhone } from '../../../shared/lib/format.js';
+import { formatE164, formatPhone } from '../../../shared/lib/format.js';
 import { session as storage } from '../../../shared/lib/session.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { useMediaQuery } from '../../../shared/hooks/use-media-query.js';
@@ -43,6 +43,10 @@ export function ReverseOtp({ phone, sessionId, initial }: ReverseOtpProps) {
   const config = useConfig();
   const navigate = useNavigate();
   const wide = useMediaQuery('(min-width: 768px)');
+  const wideRef = useRef(wide);
+  useEffect(() => {
+    wideRef.current = wide;
+  }, [wide]);
   const [details, setDetails] = useState<Shown | undefined>(() => (initial?.session_id === sessionId ? withTimeLeft(initial) : undefined));
   const [expired, setExpired] = useState(false);
 
@@ -74,7 +78,9 @@ export function ReverseOtp({ phone, sessionId, initial }: ReverseOtpProps) {
         if (stopped) return;
         if (error instanceof ApiError && error.status === 401) {
           stopped = true;
-          uiState.showError(error, { goTo: '/home' });
+          // SPEC §8's text asks to scan the QR code; a phone-sized screen shows none, so it gets
+          // the same advice without it (back to /home, retry from the phone of the request).
+          uiState.showError(wideRef.current ? error : t('reverse.failedOnPhone'), { goTo: '/home' });
           return;
         }
         if (error instanceof ApiError && (error.status === 410 || error.status === 404)) {
@@ -108,7 +114,7 @@ export function ReverseOtp({ phone, sessionId, initial }: ReverseOtpProps) {
 
   return (
     <Page title={t('reverse.title')} heading={t('reverse.title')}>
-      <p className="page-subtitle">{t('reverse.text', { phone: formatPhone(config.country.phonePrefix, phone) })}</p>
+      <p className="page-subtitle">{t('reverse.text', { phone: formatPhone(config.country, phone) })}</p>
       {expired ? (
         <>
           <p className="notice" role="alert">
@@ -123,9 +129,7 @@ export function ReverseOtp({ phone, sessionId, initial }: ReverseOtpProps) {
             <p className="message-text">{details.message}</p>
             <p className="message-meta">
               {t('reverse.destination', {
-                destination: details.destination.startsWith(config.country.phonePrefix)
-                  ? formatPhone(config.country.phonePrefix, details.destination.slice(config.country.phonePrefix.length))
-                  : details.destination,
+                destination: formatE164(config.country, details.destination),
               })}
             </p>
           </div>

@@ -1,28 +1,32 @@
-import { SESSION_KEYS } from '@provee/domain';
+import { SESSION_KEYS, anonymousId } from '@provee/domain';
+import { forgetPerson } from '../../../shared/lib/forget-person.js';
 import { session } from '../../../shared/lib/session.js';
 import { routeForPhone } from '../../../shared/lib/users-api.js';
 import { assignLead } from '../api/phone-proof.js';
 
-/** One lead id per browser session, so a second proof in the same session is the same lead. */
-function leadId(): string {
-  let id = session.get(SESSION_KEYS.leadId);
-  if (!id) {
-    id = crypto.randomUUID();
-    session.set(SESSION_KEYS.leadId, id);
-  }
+/** One lead id per number, stored with it: a second proof of the same number is the same lead. */
+function leadId(phone: string): string {
+  const [storedPhone, storedId] = (session.get(SESSION_KEYS.leadId) ?? '').split(':');
+  if (storedPhone === phone && storedId) return storedId;
+  const id = crypto.randomUUID();
+  session.set(SESSION_KEYS.leadId, `${phone}:${id}`);
   return id;
 }
 
 /**
  * SPEC §4 after the phone is proven: keep the token, look the user up, hand the lead to sales
- * (without making the user wait for it) and answer where the app goes (SPEC §2.2).
+ * (without making the user wait for it) and answer where the app goes (SPEC §2.2). A number
+ * other than the one this tab proved before: everything of the previous person is forgotten.
  */
 export async function completeProof(accessToken: string, phone: string, leadApiKey: string): Promise<string> {
+  if (session.get(SESSION_KEYS.provenPhone) !== phone) forgetPerson();
   session.set(SESSION_KEYS.clientToken, `Bearer ${accessToken}`);
   session.set(SESSION_KEYS.phoneNumber, phone);
+  session.set(SESSION_KEYS.anonymousId, anonymousId(phone));
+  session.set(SESSION_KEYS.provenPhone, phone);
   const target = await routeForPhone(phone);
   assignLead(leadApiKey, {
-    leadId: leadId(),
+    leadId: leadId(phone),
     phone,
     utmSource: session.get(SESSION_KEYS.utmSource),
     utmMedium: session.get(SESSION_KEYS.utmMedium),

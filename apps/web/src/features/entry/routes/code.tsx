@@ -13,6 +13,8 @@ import { Page } from '../../../shared/ui/page.js';
 import { confirmCode, requestCode } from '../api/phone-proof.js';
 import { changePhone } from '../lib/change-phone.js';
 import { completeProof } from '../lib/complete-proof.js';
+import { GoWhereItStands } from '../components/go-where-it-stands.js';
+import { provenPhone } from '../../../shared/lib/proven-phone.js';
 
 /** 'Código de seguridad': the SMS flow, used when the link names another otp-vendor. */
 export function CodeRoute() {
@@ -25,8 +27,12 @@ export function CodeRoute() {
   // Each (re)start of the resend countdown gets a new key and length.
   const [resend, setResend] = useState({ key: 0, seconds: firstWait, waiting: true });
   const [resent, setResent] = useState(false);
+  // Checked on arrival only: the proof made here sets it too, and navigates on its own.
+  const [alreadyProven] = useState(() => provenPhone() === phoneNumber);
 
   if (!/^\d{10}$/.test(phoneNumber)) return <Navigate to="/home" replace />;
+  // Back or reload onto the code of a number this tab already proved: no new code.
+  if (alreadyProven) return <GoWhereItStands phone={phoneNumber} />;
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -56,7 +62,7 @@ export function CodeRoute() {
   return (
     <Page title={t('code.title')} heading={t('code.title')}>
       <p className="page-subtitle">
-        {t('code.text')} <strong className="nowrap">{formatPhone(config.country.phonePrefix, phoneNumber)}</strong>
+        {t('code.text')} <strong className="nowrap">{formatPhone(config.country, phoneNumber)}</strong>
       </p>
       <form className="stack" onSubmit={onSubmit} noValidate>
         <CodeInput length={SECURITY_CODE_LENGTH} value={code} onChange={setCode} label={t('code.title')} autoFocus />

@@ -1,15 +1,19 @@
-import { PHONE_MAX_LENGTH, SESSION_KEYS, anonymousId, isValidHomePhone, sanitizePhoneInput } from '@provee/domain';
+import { PHONE_INVALID_MESSAGE, PHONE_MAX_LENGTH, PHONE_TYPING_MAX_LENGTH, SESSION_KEYS, anonymousId, isValidNationalNumber, normalizePhone, phoneTypingChars } from '@provee/domain';
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../../shared/lib/api-client.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
+import { forgetPerson } from '../../../shared/lib/forget-person.js';
+import { provenPhone } from '../../../shared/lib/proven-phone.js';
 import { session } from '../../../shared/lib/session.js';
+import { routeForPhone } from '../../../shared/lib/users-api.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { Button } from '../../../shared/ui/button.js';
 import { LoadingOverlay } from '../../../shared/ui/spinner.js';
 import { Page } from '../../../shared/ui/page.js';
 import { lookupPublicIp, requestCode, startReverseOtp, type ReverseOtpSession } from '../api/phone-proof.js';
+import { GoWhereItStands } from '../components/go-where-it-stands.js';
 import { storeEntryParams, usesReverseOtp } from '../lib/entry-params.js';
 
 // Only the landing form is in the first bundle; the proof screens load when needed.
@@ -20,10 +24,14 @@ export function HomeRoute() {
   const [searchParams] = useSearchParams();
   const location = useLocation();
   const sessionUuid = searchParams.get('sessionUuid');
+  // Checked on arrival only: the proof made on this screen sets it too, and navigates on its own.
+  const [proven] = useState(() => provenPhone());
 
   useEffect(() => storeEntryParams(searchParams), [searchParams]);
 
   if (phoneNumber && sessionUuid && /^\d{10}$/.test(phoneNumber)) {
+    // Back or reload onto the proof of a number this tab already proved: no new proof.
+    if (proven === phoneNumber) return <GoWhereItStands phone={phoneNumber} />;
     const initial = (location.state as { session?: ReverseOtpSession } | null)?.session;
     return (
       <Suspense fallback={<LoadingOverlay visible />}>
@@ -37,14 +45,41 @@ export function HomeRoute() {
 function PhoneForm({ initialPhone }: { initialPhone: string | undefined }) {
   const config = useConfig();
   const navigate = useNavigate();
-  const [phone, setPhone] = useState(() => sanitizePhoneInput(initialPhone ?? session.get(SESSION_KEYS.phoneNumber) ?? ''));
+  const { code: country } = config.country;
+  // What the field shows: as typed (+1, spaces, brackets…) until the 10 national digits are there.
+  const [typed, setTyped] = useState(() => normalizePhone(country, initialPhone ?? session.get(SESSION_KEYS.phoneNumber) ?? ''));
+  const [serverError, setServerError] = useState('');
   const [busy, setBusy] = useState(false);
-  const valid = isValidHomePhone(phone);
+  const phone = normalizePhone(country, typed);
+  const valid = isValidNationalNumber(country, phone);
+  const proven = provenPhone();
+  const error = serverError || (phone.length === PHONE_MAX_LENGTH && !valid ? PHONE_INVALID_MESSAGE : '');
+
+  const onType = (value: string) => {
+    const raw = phoneTypingChars(value);
+    const digits = normalizePhone(country, raw);
+    setTyped(digits.length === PHONE_MAX_LENGTH ? digits : raw);
+    setServerError('');
+  };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     if (!valid || busy) return;
     setBusy(true);
+    // The number this tab already proved (back from a step): no new code, where it stands.
+    if (phone === proven) {
+      try {
+        navigate(await routeForPhone(phone), { replace: true });
+        return;
+      } catch (failure) {
+        if (!(failure instanceof ApiError && failure.status === 401)) {
+          uiState.showError(failure);
+          setBusy(false);
+          return;
+        }
+        // The token is no longer accepted: prove the number again.
+      }
+    }
     session.set(SESSION_KEYS.phoneNumber, phone);
     session.set(SESSION_KEYS.anonymousId, anonymousId(phone));
     try {
@@ -61,6 +96,9 @@ function PhoneForm({ initialPhone }: { initialPhone: string | undefined }) {
       // A code already on its way: go type it, the screen shows when another can be asked.
       if (error instanceof ApiError && error.code === 'CODE_RESEND_TOO_SOON') {
         navigate(`/home/${phone}/code`, { state: { wait: error.details.retry_after_seconds } });
+      } else if (error instanceof ApiError && error.status === 400) {
+        // The server refused the number: its message under the field, no modal.
+        setServerError(error.issues.find((issue) => /phone_number$/.test(issue.field))?.message ?? error.readableMessage);
       } else {
         uiState.showError(error);
       }
@@ -86,11 +124,13 @@ function PhoneForm({ initialPhone }: { initialPhone: string | undefined }) {
               <input
                 id="phone-number"
                 type="tel"
-                inputMode="numeric"
+                inputMode="tel"
                 autoComplete="tel-national"
-                maxLength={PHONE_MAX_LENGTH}
-                value={phone}
-                onChange={(event) => setPhone(sanitizePhoneInput(event.currentTarget.value))}
+                maxLength={PHONE_TYPING_MAX_LENGTH}
+                value={typed}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? 'phone-number-error' : undefined}
+                onChange={(event) => onType(event.currentTarget.value)}
               />
               {valid && (
                 <svg className="valid-check" viewBox="0 0 24 24" width="22" height="22" role="img" aria-label={t('home.phoneValid')}>
@@ -99,11 +139,28 @@ function PhoneForm({ initialPhone }: { initialPhone: string | undefined }) {
                 </svg>
               )}
             </div>
+            {error && (
+              <p id="phone-number-error" className="field-error" role="alert">
+                {error}
+              </p>
+            )}
           </div>
         </div>
         <Button type="submit" disabled={!valid || busy}>
           {t('common.continue')}
         </Button>
+        {proven && phone === proven && (
+          <Button
+            variant="link"
+            onClick={() => {
+              // Someone else on this phone: nothing of the previous person stays.
+              forgetPerson();
+              setTyped('');
+            }}
+          >
+            {t('code.changePhone')}
+          </Button>
+        )}
       </form>
       <p className="fine-print">
         {t('home.privacyIntro')}{' '}

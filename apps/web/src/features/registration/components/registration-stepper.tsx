@@ -1,7 +1,9 @@
-import { t } from '../../../shared/lib/copy.js';
 import { Stepper } from '../../../shared/ui/stepper.js';
 
-/** 'Paso 1/3 Registro' over five bars, one more filled at each screen of the registration. */
-export function RegistrationStepper({ filled }: { filled: number }) {
-  return <Stepper step={1} total={3} title={t('registration.stepper')} bars={5} filled={filled} />;
+/**
+ * 'Paso 1/3 Registro' over five bars: about you 1, tax id 2, address (search and form) 3,
+ * business 4, PIN 5 (the PIN screen draws the same stepper).
+ */
+export function RegistrationStepper({ filled }: { filled: 1 | 2 | 3 | 4 | 5 }) {
+  return <Stepper phase="registration" filled={filled} />;
 }

@@ -3,10 +3,11 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useApiData } from '../../../shared/hooks/use-api-data.js';
 import { useStoredState } from '../../../shared/hooks/use-stored-state.js';
+import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
+import { routeAfterSave } from '../../../shared/lib/application-state.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
-import { routeForUser } from '../../../shared/lib/users-api.js';
 import { Button } from '../../../shared/ui/button.js';
 import { Page } from '../../../shared/ui/page.js';
 import { Select } from '../../../shared/ui/select.js';
@@ -47,6 +48,10 @@ const options = (items: Named[] | undefined) => (items ?? []).map((item) => ({ v
 
 /** Step 4: the business address (SPEC §2.3 item 4), prefilled from the search when there was one. */
 export function AboutLivingRoute() {
+  return useStepGuard('about-living') ? <AboutLivingScreen /> : null;
+}
+
+function AboutLivingScreen() {
   const { phoneNumber = '', userId = '' } = useParams();
   const [params] = useSearchParams();
   const navigate = useNavigate();
@@ -88,6 +93,8 @@ export function AboutLivingRoute() {
   const onZip = async (zip: string) => {
     const clean = zip.replace(/\D/g, '').slice(0, ZIP_CODE_LENGTH);
     update({ zip_code: clean });
+    // The zip message is about the old value: a changed zip clears it.
+    if (clean !== draft.zip_code) setErrors(({ zip_code: _zip, ...rest }) => rest);
     if (clean.length !== ZIP_CODE_LENGTH || clean === lastZip.current) return;
     lastZip.current = clean;
     try {
@@ -121,11 +128,11 @@ export function AboutLivingRoute() {
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     try {
-      await saveAddress(userId, address);
+      const { data } = await saveAddress(userId, address);
       clearDraft();
-      navigate(await routeForUser(phoneNumber, userId), { replace: true });
+      navigate(routeAfterSave(phoneNumber, data), { replace: true });
     } catch (error) {
-      handleStepError(error, navigate, setErrors, { outOfArea: true });
+      handleStepError(error, navigate, setErrors, { outOfArea: true, user: { phone: phoneNumber, userId } });
     }
   };
 

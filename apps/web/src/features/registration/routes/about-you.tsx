@@ -9,16 +9,20 @@ import {
   birthYearOptions,
   dayOptions,
   isoDate,
+  newestBirthDate,
+  todayIn,
   type AboutYouValues,
 } from '@provee/domain';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useStoredState } from '../../../shared/hooks/use-stored-state.js';
 import { ApiError } from '../../../shared/lib/api-client.js';
+import { routeAfterSave } from '../../../shared/lib/application-state.js';
+import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
 import { session } from '../../../shared/lib/session.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
-import { routeForPhone, routeForUser } from '../../../shared/lib/users-api.js';
+import { routeForPhone } from '../../../shared/lib/users-api.js';
 import { Button } from '../../../shared/ui/button.js';
 import { Page } from '../../../shared/ui/page.js';
 import { Select } from '../../../shared/ui/select.js';
@@ -38,8 +42,20 @@ const EMPTY: AboutYouValues = {
   marital_status: '',
 };
 
-const monthOptions = MONTHS.map((label, index) => ({ value: String(index + 1), label }));
-const yearOptions = birthYearOptions(new Date().getFullYear()).map((year) => ({ value: String(year), label: String(year) }));
+const monthChoices = MONTHS.map((label, index) => ({ value: String(index + 1), label }));
+
+/**
+ * The date selects offer no date under 18 on the day (country time zone): the newest year stops at
+ * this month, and this month at today. Returns the choices and what a changed date keeps.
+ */
+function birthDateChoices(today: string, year: string, month: string) {
+  const newest = newestBirthDate(today);
+  const yearOptions = birthYearOptions(newest.year + 18).map((choice) => ({ value: String(choice), label: String(choice) }));
+  const inNewestYear = Number(year) === newest.year;
+  const monthOptions = inNewestYear ? monthChoices.slice(0, newest.month) : monthChoices;
+  const days = inNewestYear && Number(month) === newest.month ? Math.min(newest.day, dayOptions(newest.month)) : dayOptions(Number(month) || undefined);
+  return { yearOptions, monthOptions, days };
+}
 
 /** Step 1 'Sobre ti' (SPEC §2.3 item 1): kept under the `values` key so a reload restores it. */
 export function AboutYouRoute() {
@@ -47,7 +63,18 @@ export function AboutYouRoute() {
   const navigate = useNavigate();
   const [values, update, clearValues] = useStoredState(SESSION_KEYS.values, EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
-  const days = dayOptions(Number(values.month) || undefined);
+  const { country } = useConfig();
+  const [today] = useState(() => todayIn(country.timeZone, new Date()));
+  const { yearOptions, monthOptions, days } = birthDateChoices(today, values.year, values.month);
+  /** A month or day the new choice does not offer is cleared rather than silently changed. */
+  const changeDate = (field: 'day' | 'month' | 'year', value: string) => {
+    const next = { ...values, [field]: value };
+    const choices = birthDateChoices(today, next.year, next.month);
+    if (next.month && Number(next.month) > choices.monthOptions.length) next.month = '';
+    if (next.day && Number(next.day) > birthDateChoices(today, next.year, next.month).days) next.day = '';
+    update({ day: next.day, month: next.month, year: next.year });
+    setErrors(({ [field]: _changed, ...rest }) => rest);
+  };
   const dayChoices = Array.from({ length: days }, (_, i) => ({ value: String(i + 1), label: String(i + 1) }));
 
   const change = (field: keyof AboutYouValues) => (value: string) => {
@@ -57,7 +84,7 @@ export function AboutYouRoute() {
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    const found = aboutYouErrors(values);
+    const found = aboutYouErrors(values, today);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     try {
@@ -81,7 +108,7 @@ export function AboutYouRoute() {
       });
       // The user's own token replaces the phone's.
       session.set(SESSION_KEYS.clientToken, `Bearer ${data.authentication.access_token}`);
-      const target = await routeForUser(phoneNumber, data.user_id);
+      const target = routeAfterSave(phoneNumber, data);
       // Saved on the server now: personal data need not stay in the browser.
       clearValues();
       navigate(target, { replace: true });
@@ -134,22 +161,16 @@ export function AboutYouRoute() {
         />
         <fieldset className="date-fields">
           <legend>{t('aboutYou.birthDate')}</legend>
-          <Select label={t('aboutYou.day')} placeholder={t('common.select')} options={dayChoices} value={values.day} onChange={(e) => change('day')(e.currentTarget.value)} error={errors.day} />
+          <Select label={t('aboutYou.day')} placeholder={t('common.selectShort')} options={dayChoices} value={values.day} onChange={(e) => changeDate('day', e.currentTarget.value)} error={errors.day} />
           <Select
             label={t('aboutYou.month')}
-            placeholder={t('common.select')}
+            placeholder={t('common.selectShort')}
             options={monthOptions}
             value={values.month}
-            onChange={(e) => {
-              const month = e.currentTarget.value;
-              // A day the new month does not have is cleared rather than silently changed.
-              const clearDay = Number(values.day) > dayOptions(Number(month) || undefined);
-              update({ month, ...(clearDay ? { day: '' } : {}) });
-              setErrors(({ month: _m, ...rest }) => rest);
-            }}
+            onChange={(e) => changeDate('month', e.currentTarget.value)}
             error={errors.month}
           />
-          <Select label={t('aboutYou.year')} placeholder={t('common.select')} options={yearOptions} value={values.year} onChange={(e) => change('year')(e.currentTarget.value)} error={errors.year} />
+          <Select label={t('aboutYou.year')} placeholder={t('common.selectShort')} options={yearOptions} value={values.year} onChange={(e) => changeDate('year', e.currentTarget.value)} error={errors.year} />
         </fieldset>
         <Select
           label={t('aboutYou.residency')}

@@ -1,9 +1,12 @@
-import { cleanRfc, formatCedula, taxIdError } from '@provee/domain';
+import { SESSION_KEYS, cleanRfc, formatCedula, taxIdError } from '@provee/domain';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
+import { useStoredState } from '../../../shared/hooks/use-stored-state.js';
+import { routeAfterSave } from '../../../shared/lib/application-state.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
-import { getUser, routeForUser } from '../../../shared/lib/users-api.js';
+import { getUser } from '../../../shared/lib/users-api.js';
 import { Button } from '../../../shared/ui/button.js';
 import { Checkbox } from '../../../shared/ui/checkbox.js';
 import { Page } from '../../../shared/ui/page.js';
@@ -14,13 +17,19 @@ import { handleStepError, type FieldErrors } from '../../../shared/lib/step-erro
 
 /** Step 2: the tax id, checked by the country's rule (cédula 3-7-1 with check digit, or RFC). */
 export function AdditionalDataRoute() {
+  return useStepGuard('additional-data') ? <AdditionalDataScreen /> : null;
+}
+
+function AdditionalDataScreen() {
   const { phoneNumber = '', userId = '' } = useParams();
   const navigate = useNavigate();
   const { country } = useConfig();
   const { label, length, format, generated, lookupUrl } = country.taxId;
   const clean = (value: string) => (format ? formatCedula(value) : cleanRfc(value));
-  const [value, setValue] = useState('');
-  const [confirmed, setConfirmed] = useState(false);
+  // Kept like the other steps' drafts, so a reload loses nothing; cleared once saved.
+  const [draft, updateDraft, clearDraft] = useStoredState(SESSION_KEYS.draftTaxId, { value: '', confirmed: false });
+  const { value, confirmed } = draft;
+  const setConfirmed = (checked: boolean) => updateDraft({ confirmed: checked });
   const [errors, setErrors] = useState<FieldErrors>({});
   const complete = value.length === length;
 
@@ -29,11 +38,14 @@ export function AdditionalDataRoute() {
     if (!generated) return;
     let current = true;
     getUser(userId)
-      .then(({ data }) => current && data.tax_id_suggestion && setValue((typed) => typed || data.tax_id_suggestion!))
+      // A draft (typed, or restored after a reload) wins over the suggestion.
+      .then(({ data }) => current && data.tax_id_suggestion && !value && updateDraft({ value: data.tax_id_suggestion }))
       .catch(() => undefined);
     return () => {
       current = false;
     };
+    // Once per user: the suggestion only fills an empty field.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [generated, userId]);
 
   const onSubmit = async (event: FormEvent) => {
@@ -44,10 +56,11 @@ export function AdditionalDataRoute() {
       return;
     }
     try {
-      await saveTaxId(userId, value);
-      navigate(await routeForUser(phoneNumber, userId), { replace: true });
+      const { data } = await saveTaxId(userId, value);
+      clearDraft();
+      navigate(routeAfterSave(phoneNumber, data), { replace: true });
     } catch (failure) {
-      handleStepError(failure, navigate, setErrors);
+      handleStepError(failure, navigate, setErrors, { user: { phone: phoneNumber, userId } });
     }
   };
 
@@ -62,8 +75,7 @@ export function AdditionalDataRoute() {
           onChange={(typed) => {
             const next = clean(typed);
             // A changed tax id must be confirmed again.
-            if (next !== value) setConfirmed(false);
-            setValue(next);
+            updateDraft(next !== value ? { value: next, confirmed: false } : { value: next });
             setErrors({});
           }}
           error={errors.tax_payer_id}

@@ -3,9 +3,10 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useApiData } from '../../../shared/hooks/use-api-data.js';
 import { useStoredState } from '../../../shared/hooks/use-stored-state.js';
+import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
+import { routeAfterSave } from '../../../shared/lib/application-state.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
-import { routeForUser } from '../../../shared/lib/users-api.js';
 import { Button } from '../../../shared/ui/button.js';
 import { Page } from '../../../shared/ui/page.js';
 import { Select } from '../../../shared/ui/select.js';
@@ -18,6 +19,10 @@ const EMPTY: BusinessValues = { name: '', business_age: '', business_type: '', b
 
 /** Step 5 'Negocio': name, age, type ('Otros' asks what it is) and weekly sales. */
 export function MoreAboutRoute() {
+  return useStepGuard('more-about') ? <MoreAboutScreen /> : null;
+}
+
+function MoreAboutScreen() {
   const { phoneNumber = '', userId = '' } = useParams();
   const navigate = useNavigate();
   const { country } = useConfig();
@@ -37,7 +42,7 @@ export function MoreAboutRoute() {
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     try {
-      await saveBusiness(userId, {
+      const { data } = await saveBusiness(userId, {
         name: values.name.trim(),
         business_type: values.business_type,
         business_type_other: values.business_type === OTHER_BUSINESS_TYPE ? values.business_type_other.trim() : '',
@@ -45,9 +50,9 @@ export function MoreAboutRoute() {
         business_age: Number(values.business_age),
       });
       clearDraft();
-      navigate(await routeForUser(phoneNumber, userId), { replace: true });
+      navigate(routeAfterSave(phoneNumber, data), { replace: true });
     } catch (error) {
-      handleStepError(error, navigate, setErrors);
+      handleStepError(error, navigate, setErrors, { user: { phone: phoneNumber, userId } });
     }
   };
 

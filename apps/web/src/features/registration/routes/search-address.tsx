@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
 import { t } from '../../../shared/lib/copy.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { Button } from '../../../shared/ui/button.js';
@@ -11,6 +12,10 @@ type Suggestion = { place_id: string; description: string };
 
 /** Step 3: address autocomplete (restricted to the country) → the address form, prefilled. */
 export function SearchAddressRoute() {
+  return useStepGuard('search-address') ? <SearchAddressScreen /> : null;
+}
+
+function SearchAddressScreen() {
   const { phoneNumber = '', userId = '' } = useParams();
   const navigate = useNavigate();
   const listId = useId();

@@ -1,0 +1,80 @@
+import { isPastPassword, routeAfterLookup, type LookupUser } from '@provee/domain';
+
+/** Where one application stands, as the last step answer or user fetch of this tab said. */
+export interface ApplicationState {
+  user_id: string;
+  next_step: string;
+  status: string;
+  phone?: string | undefined;
+  avals?: LookupUser['avals'];
+}
+
+// In memory, per tab: a reload or a link opened by URL starts empty and asks the server once.
+let current: ApplicationState | null = null;
+
+export const applicationState = {
+  /** The state of this user, when this tab knows it. */
+  get(userId: string): ApplicationState | null {
+    return current && current.user_id === userId ? current : null;
+  },
+  set(state: ApplicationState): void {
+    current = { ...(current?.user_id === state.user_id ? current : {}), ...state };
+  },
+  /** From a user fetch (GET /users or /users/:id): every answer updates the store. */
+  fromUser(user: LookupUser & { phone_number?: string }): ApplicationState {
+    const state: ApplicationState = {
+      user_id: String(user.user_id ?? user.id ?? ''),
+      next_step: user.next_step ?? user.request?.next_step ?? '',
+      status: user.status ?? user.request?.status ?? '',
+      ...(user.phone_number ? { phone: user.phone_number } : {}),
+      ...(user.avals ? { avals: user.avals } : {}),
+    };
+    applicationState.set(state);
+    return state;
+  },
+  clear(): void {
+    current = null;
+  },
+};
+
+/** SPEC §2.2 from a known state: where the application stands. */
+export function routeForState(phone: string, state: ApplicationState): string {
+  return routeAfterLookup({ kind: 'user', phone: phone || state.phone || '', user: state });
+}
+
+/** After a saved step: the save's answer says where to go (no reload of the user). */
+export function routeAfterSave(phone: string, answer: { user_id: string; next_step: string; status: string }): string {
+  applicationState.set({ user_id: answer.user_id, next_step: answer.next_step, status: answer.status, ...(phone ? { phone } : {}) });
+  return routeForState(phone, applicationState.get(answer.user_id)!);
+}
+
+/** The step screens and the states that show them. */
+export type StepScreen =
+  | 'additional-data'
+  | 'search-address'
+  | 'about-living'
+  | 'more-about'
+  | 'send-nip'
+  | 'waiting'
+  | 'congratulations'
+  | 'create-password'
+  | 'advisor';
+
+const pathOf = (route: string) => route.split('?')[0]!;
+
+/** Whether the application's state allows this screen; otherwise the screen goes where it stands. */
+export function screenAllows(screen: StepScreen, state: ApplicationState): boolean {
+  switch (screen) {
+    case 'advisor':
+      return isPastPassword(state);
+    case 'waiting':
+      return state.status === 'WAITING';
+    case 'congratulations':
+      return state.next_step === 'PASSWORD' && state.status === 'IN_PROGRESS';
+    default: {
+      // The address form belongs to the address step, whose first screen is the search.
+      const page = screen === 'about-living' ? 'search-address' : screen;
+      return pathOf(routeForState('phone', state)).endsWith(`/${page}`);
+    }
+  }
+}
