@@ -78,11 +78,11 @@ test.describe('back, reload and shared phones (issue 8 item 3)', () => {
 
     const taxId = page.getByRole('textbox', { name: 'Cédula / RNC' });
     await taxId.fill(cedula());
-    await page.getByRole('checkbox', { name: 'Mi Cédula / RNC es correcto' }).check();
+    await page.getByRole('checkbox', { name: 'Mi cédula es correcta' }).check();
     const typed = await taxId.inputValue();
     await page.reload();
     await expect(taxId).toHaveValue(typed);
-    await expect(page.getByRole('checkbox', { name: 'Mi Cédula / RNC es correcto' })).toBeChecked();
+    await expect(page.getByRole('checkbox', { name: 'Mi cédula es correcta' })).toBeChecked();
 
     const sent = await smsCount(page, phone);
     await page.goBack();
@@ -200,10 +200,10 @@ test.describe('the right reason, and no pre-approval for the rejected (issue 8 i
     await fillAboutYou(page);
     await page.getByRole('button', { name: 'Continuar' }).click();
     await page.getByRole('textbox', { name: 'Cédula / RNC' }).fill(taken);
-    await page.getByRole('checkbox', { name: 'Mi Cédula / RNC es correcto' }).check();
+    await page.getByRole('checkbox', { name: 'Mi cédula es correcta' }).check();
     await page.getByRole('button', { name: 'Continuar' }).click();
     await expect(page).toHaveURL(/\/rejected$/);
-    await expect(page.getByText('Ya existe una solicitud con este Cédula / RNC. Contacta a soporte.')).toBeVisible();
+    await expect(page.getByText('Ya existe una solicitud con esta cédula. Contacta a soporte.')).toBeVisible();
     await expect(page.getByText(/tu negocio no cumple/)).toHaveCount(0);
     await screenshot(page, 'rejected-reason');
     await expectAccessible(page);

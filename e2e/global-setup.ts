@@ -1,13 +1,10 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const serverJs = join(import.meta.dirname, '../apps/api/dist/server.js');
-const importJs = join(import.meta.dirname, '../apps/api/dist/catalog-import.js');
-/** The shared ONE file (read where it is, never copied): the full catalogue of neighbourhoods. */
-const ONE_FILE = join(import.meta.dirname, '../../shared/data/do-territorial-division-2020.csv');
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -62,14 +59,15 @@ async function startServer(dataDir: string, env: Record<string, string> = {}): P
   };
 }
 
-/** The built app for the Dominican market (twice: one per phone size) and the same app with COUNTRY=mx. */
+/**
+ * The built app for the Dominican market (twice: one per phone size) and the same app with
+ * COUNTRY=mx. Nothing is imported: every server runs on what a fresh start has (the shipped catalogue).
+ */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   if (!existsSync(serverJs)) throw new Error('The app is not built: run `npm run build` (npm test does it).');
   const dataDir = mkdtempSync(join(tmpdir(), 'provee-e2e-'));
-  execFileSync(process.execPath, [importJs, '--format', 'one-do', ONE_FILE], { env: { PATH: process.env.PATH, DATA_DIR: dataDir }, stdio: 'inherit' });
-  // The 360×640 run gets its own copy: the bureau's test identities are one application each.
+  // The 360×640 run gets its own database: the bureau's test identities are one application each.
   const smallDataDir = mkdtempSync(join(tmpdir(), 'provee-e2e-360-'));
-  cpSync(dataDir, smallDataDir, { recursive: true });
   const [dominican, dominicanSmall, mexican] = await Promise.all([
     startServer(dataDir),
     startServer(smallDataDir),

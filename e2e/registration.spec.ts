@@ -66,12 +66,12 @@ test.describe('shopkeeper registration', () => {
     await confirm.check();
     await page.getByRole('button', { name: 'Continuar' }).click();
 
-    // 3. Address search over the imported ONE catalogue.
+    // 3. Address search over the catalogue a fresh start ships (nothing imported).
     await expect(page).toHaveURL(/\/search-address$/);
     await expectStepper(page, 'Paso 1/3 Registro', 3);
     const search = page.getByRole('combobox', { name: 'Dirección del negocio' });
-    await search.fill('mata hambre');
-    const option = page.getByRole('option', { name: 'Mata Hambre, Santo Domingo de Guzmán, Distrito Nacional' });
+    await search.fill('Naco');
+    const option = page.getByRole('option', { name: 'Ensanche Naco, Santo Domingo de Guzmán, Distrito Nacional' });
     await expect(option).toBeVisible();
     await screenshot(page, 'search-address');
     await expectAccessible(page);
@@ -82,7 +82,7 @@ test.describe('shopkeeper registration', () => {
     await expect(page).toHaveURL(/\/about-living\?/);
     await expectStepper(page, 'Paso 1/3 Registro', 3);
     await expect(page.getByLabel('Provincia')).toHaveValue(/\d+/);
-    await expect(page.getByLabel('Sector').locator('option:checked')).toHaveText('Mata Hambre');
+    await expect(page.getByLabel('Sector').locator('option:checked')).toHaveText('Ensanche Naco');
     await expect(page.getByLabel('Municipio').locator('option:checked')).toHaveText('Santo Domingo de Guzmán');
     await page.getByLabel('Calle').fill('Calle Respaldo Los Robles');
     await page.getByRole('button', { name: 'Continuar' }).click();
@@ -127,6 +127,43 @@ test.describe('shopkeeper registration', () => {
     await page.unroute('**/api/v2/users');
     await page.getByRole('button', { name: 'Continuar' }).click();
     await expect(page).toHaveURL(/\/additional-data$/);
+  });
+
+  test("'Mi sector no aparece': the shopkeeper types the sector, a reload keeps it, the address is accepted", async ({ page }) => {
+    test.setTimeout(60_000);
+    const phone = uniquePhone();
+    await proveWithSms(page, phone);
+    await fillAboutYou(page);
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page.getByRole('textbox', { name: 'Cédula / RNC' }).fill(cedula());
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page.getByRole('button', { name: 'No encontre mi domicilio' }).click();
+
+    await expect(page).toHaveURL(/\/about-living\?/);
+    await page.getByLabel('Provincia').selectOption({ label: 'Santo Domingo' });
+    await page.getByLabel('Municipio').selectOption({ label: 'Santo Domingo Este' });
+    // The whole list ships with the product: the select is not empty.
+    await expect(page.getByLabel('Sector').locator('option', { hasText: 'Los Mina Norte' }).first()).toBeAttached();
+    await page.getByRole('button', { name: 'Mi sector no aparece' }).click();
+    const sector = page.getByRole('textbox', { name: 'Sector' });
+    await expect(sector).toBeFocused();
+    await page.getByLabel('Calle').fill('Calle 8');
+    await page.getByLabel('Número exterior').fill('14');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(error(page, '* Ingresa el sector !')).toBeVisible();
+    await sector.fill('Los Pinos & Co');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(error(page, '* El sector no puede contener el carácter &.')).toBeVisible();
+    await screenshot(page, 'about-living-typed-sector');
+    await expectAccessible(page);
+
+    await sector.fill('Residencial Los Pinos del Este');
+    await page.reload();
+    await expect(page.getByRole('textbox', { name: 'Sector' })).toHaveValue('Residencial Los Pinos del Este');
+    await expect(page.getByLabel('Municipio').locator('option:checked')).toHaveText('Santo Domingo Este');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(page).toHaveURL(/\/more-about$/);
   });
 
   test('an address outside the served municipalities ends on /rejected-location', async ({ page }) => {

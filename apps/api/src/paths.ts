@@ -16,6 +16,8 @@ function findApiRoot(): string {
 export const API_ROOT = findApiRoot();
 export const MIGRATIONS_DIR = join(API_ROOT, 'src/db/migrations');
 export const DEFAULT_WEB_DIST_DIR = resolve(API_ROOT, '../web/dist');
+/** The Dominican catalogue shipped with the product (generated; see modules/catalog/do-catalog.ts). */
+export const DO_CATALOG_FILE = join(API_ROOT, 'src/modules/catalog/seed/do-catalog.json.gz');
 
 /** The API, operations and development paths (a URL or a path); everything else is the SPA and its files. */
 export const API_PATH = /^\/(api|ops|dev)(\/|\?|$)/;

@@ -16,9 +16,9 @@ describe('catalog:import command', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
   const env = { PATH: process.env.PATH, DATA_DIR: dataDir };
 
-  it('loads the shared ONE file and reports the counts; a second run adds nothing', async () => {
+  it('loads the shared ONE file and reports the counts; the product ships that file, so nothing is new', async () => {
     const first = await run(process.execPath, [cli, '--format', 'one-do', ONE_FILE], { env });
-    expect(first.stdout).toMatch(/12675 filas leídas; estados 32 \(0 nuevos\), municipios 158 \(0 nuevos\), sectores\/colonias 12675 \(12675 nuevos\)/);
+    expect(first.stdout).toMatch(/12675 filas leídas; estados 32 \(0 nuevos\), municipios 158 \(0 nuevos\), sectores\/colonias 12675 \(0 nuevos\)/);
     const second = await run(process.execPath, [cli, '--format', 'one-do', ONE_FILE], { env });
     expect(second.stdout).toMatch(/sectores\/colonias 12675 \(0 nuevos\)/);
   }, 120_000);

@@ -190,6 +190,8 @@ export const businessAddresses = pgTable('business_addresses', {
   streetNumber: text('street_number').notNull(),
   apartmentNumber: text('apartment_number'),
   municipalityId: integer('municipality_id').references(() => catalogMunicipalities.id),
+  /** The shopkeeper typed the neighbourhood ('Mi sector no aparece'): not a catalogue name. */
+  neighborhoodTyped: boolean('neighborhood_typed').notNull().default(false),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -255,6 +257,13 @@ export const catalogNeighborhoods = pgTable(
     index('catalog_neighborhoods_zip').on(table.zipCode),
   ],
 );
+
+/** Which version of a shipped catalogue file the start-up seed has loaded (so later starts skip it). */
+export const catalogSeeds = pgTable('catalog_seeds', {
+  name: text('name').primaryKey(),
+  version: text('version').notNull(),
+  loadedAt: timestamp('loaded_at', { withTimezone: true }).notNull().defaultNow(),
+});
 
 export const catalogBusinessTypes = pgTable(
   'catalog_business_types',

@@ -111,6 +111,20 @@ describe('address rules', () => {
     expect(addressErrors(COUNTRIES.do, { ...address, street_name: 'Calle 1 & 2' }).street_name).toBe('* La calle no puede contener el carácter &.');
   });
 
+  it("a typed sector ('Mi sector no aparece') follows the street's rules", () => {
+    const typed = { ...address, neighborhood_typed: true };
+    expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'Villa Nueva del Sur' })).toEqual({});
+    expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: '   ' }).neighborhood).toBe('* Ingresa el sector !');
+    expect(addressErrors(COUNTRIES.mx, { ...typed, zip_code: '55010', neighborhood: '' }).neighborhood).toBe('* Ingresa la colonia !');
+    expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'Los Ríos & Co' }).neighborhood).toBe('* El sector no puede contener el carácter &.');
+    expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'x'.repeat(81) }).neighborhood).toBe('* Máximo 80 caracteres.');
+    expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'x'.repeat(80) })).toEqual({});
+    expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'Villa 🏠' }).neighborhood).toBe('* No uses emojis ni caracteres especiales.');
+    // Chosen from the list, only presence is checked (the catalogue decides the rest).
+    expect(addressErrors(COUNTRIES.do, { ...address, neighborhood: '' }).neighborhood).toBe('* Selecciona el sector !');
+  });
+
+
   it('mx keeps the SPEC texts; do names the Provincia and the Sector its screen shows', () => {
     const empty = { ...address, state: '', city: '', neighborhood: '', street_name: '', street_number: '' };
     expect(addressErrors(COUNTRIES.mx, { ...empty, zip_code: '' })).toEqual({

@@ -104,7 +104,12 @@ export interface AddressValues {
   street_name: string;
   street_number: string;
   apartment_number: string;
+  /** 'Mi sector no aparece': the shopkeeper typed the neighbourhood instead of choosing it. */
+  neighborhood_typed?: boolean;
 }
+
+/** 'el sector' (do) / 'la colonia' (mx), for the messages of a typed neighbourhood. */
+const theNeighborhood = (country: CountryConfig) => (country.code === 'mx' ? 'la colonia' : 'el sector');
 
 export const ADDRESS_MESSAGES = {
   zip: '* Ingresa un código postal !',
@@ -128,7 +133,25 @@ export function addressMessages(country: CountryConfig): { [key in keyof typeof 
   return { ...ADDRESS_MESSAGES, ...ADDRESS_OVERRIDES[country.code] };
 }
 
-export const ADDRESS_LIMITS = { street: 80, number: 10, name: 100 } as const;
+/** A typed neighbourhood follows the street's rules (and its length). */
+export const ADDRESS_LIMITS = { street: 80, neighborhood: 80, number: 10, name: 100 } as const;
+
+/** The street's rules: required, no '&', no emoji or control characters, at most `max` characters. */
+function lineError(value: string, max: number, messages: { required: string; ampersand: string; tooLong: (max: number) => string }): string | undefined {
+  const line = value.trim();
+  if (!line) return messages.required;
+  if (line.includes('&')) return messages.ampersand;
+  if (hasUnsupportedCharacters(line)) return UNSUPPORTED_CHARACTERS_MESSAGE;
+  if (line.length > max) return messages.tooLong(max);
+  return undefined;
+}
+
+/** Messages of a typed neighbourhood ('Mi sector no aparece'). */
+export const typedNeighborhoodMessages = (country: CountryConfig) => ({
+  required: `* Ingresa ${theNeighborhood(country)} !`,
+  ampersand: `* ${theNeighborhood(country).replace(/^./, (c) => c.toUpperCase())} no puede contener el carácter &.`,
+  tooLong: ADDRESS_MESSAGES.tooLong,
+});
 
 export function addressErrors(country: CountryConfig, values: AddressValues): FieldErrors {
   const messages = addressMessages(country);
@@ -141,26 +164,21 @@ export function addressErrors(country: CountryConfig, values: AddressValues): Fi
     : values.zip_code === ZIP_CODE_NOT_INCLUDED
       ? undefined
       : messages.zipFormat;
-  const street = values.street_name.trim();
   const number = (value: string) =>
     hasUnsupportedCharacters(value) ? UNSUPPORTED_CHARACTERS_MESSAGE : value.length > ADDRESS_LIMITS.number ? messages.tooLong(ADDRESS_LIMITS.number) : undefined;
   return collect([
     ['zip_code', zip],
     ['state', values.state ? undefined : messages.state],
     ['city', values.city ? undefined : messages.city],
-    ['neighborhood', values.neighborhood ? undefined : messages.neighborhood],
     [
-      'street_name',
-      !street
-        ? messages.street
-        : street.includes('&')
-          ? messages.streetAmpersand
-          : hasUnsupportedCharacters(street)
-            ? UNSUPPORTED_CHARACTERS_MESSAGE
-            : street.length > ADDRESS_LIMITS.street
-              ? messages.tooLong(ADDRESS_LIMITS.street)
-              : undefined,
+      'neighborhood',
+      values.neighborhood_typed
+        ? lineError(values.neighborhood, ADDRESS_LIMITS.neighborhood, typedNeighborhoodMessages(country))
+        : values.neighborhood
+          ? undefined
+          : messages.neighborhood,
     ],
+    ['street_name', lineError(values.street_name, ADDRESS_LIMITS.street, { required: messages.street, ampersand: messages.streetAmpersand, tooLong: messages.tooLong })],
     ['street_number', !values.street_number.trim() ? messages.streetNumber : number(values.street_number)],
     ['apartment_number', number(values.apartment_number)],
   ]);

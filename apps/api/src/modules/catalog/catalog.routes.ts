@@ -2,14 +2,16 @@ import { z } from 'zod';
 import { AppError, errorResponseSchema } from '../../errors.js';
 import { PlacesError } from '../../providers/places/index.js';
 import type { App } from '../../types.js';
+import { CATALOG_CACHE_CONTROL, catalogEtag } from './catalog-cache.js';
 import { listBusinessTypes, listCities, listNeighborhoods, listSalesRanges, listStates, zipCodeItems } from './catalog.service.js';
 
 const id = z.coerce.number().int().min(1).max(2_147_483_647);
-const CACHE = 'public, max-age=3600';
+const CACHE = CATALOG_CACHE_CONTROL;
 
 /** Catalogues for the registration forms (public: nothing personal here). */
 export async function catalogRoutes(app: App): Promise<void> {
   const country = app.config.COUNTRY;
+  app.addHook('onSend', catalogEtag);
 
   app.get(
     '/v1/states',

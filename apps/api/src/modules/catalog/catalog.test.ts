@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inArray } from 'drizzle-orm';
+import { catalogNeighborhoods } from '../../db/schema.js';
 import { API_ROOT } from '../../paths.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { parseDelimited } from './csv.js';
@@ -34,7 +36,14 @@ describe('catalogue: seed and lists', () => {
     expect(cities).toEqual([{ id: expect.any(Number), name: 'Santo Domingo de Guzmán', allowed: true }]);
     const all = await t.app.inject({ method: 'GET', url: '/api/v1/cities' });
     expect(all.json().data).toHaveLength(158);
-    expect(all.headers['cache-control']).toContain('max-age');
+    expect(all.headers['cache-control']).toBe('no-cache');
+  });
+
+  it("address search works on a fresh start with nothing imported: 'Naco', 'centro de los heroes'", async () => {
+    const naco = (await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=Naco' })).json().data.map((item: { description: string }) => item.description);
+    expect(naco).toContain('Ensanche Naco, Santo Domingo de Guzmán, Distrito Nacional');
+    const heroes = (await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=centro%20de%20los%20heroes' })).json().data;
+    expect(heroes[0].description).toBe('Centro de Los Héroes, Santo Domingo de Guzmán, Distrito Nacional');
   });
 
   it('GET /v1/cities?only-allowed=true lists only the served municipalities', async () => {
@@ -67,15 +76,18 @@ describe('importer: ONE territorial division (the shared file)', () => {
   }, 120_000);
   afterAll(() => t.close());
 
-  it('loads 32 provinces, 158 municipalities and 12,675 neighbourhoods, and a second run adds nothing', async () => {
+  it('reads 32 provinces, 158 municipalities and 12,675 neighbourhoods: the shipped ones, so it adds only what went missing', async () => {
     const units = parseOneDo(readFileSync(ONE_FILE, 'utf8'));
-    const first = await importUnits(t.app.db, 'do', units);
-    expect(first).toMatchObject({
+    const fresh = await importUnits(t.app.db, 'do', units);
+    expect(fresh).toMatchObject({
       read: 12_675,
       states: { total: 32, added: 0 },
       municipalities: { total: 158, added: 0 },
-      neighborhoods: { total: 12_675, added: 12_675 },
+      neighborhoods: { total: 12_675, added: 0 },
     });
+    await t.app.db.delete(catalogNeighborhoods).where(inArray(catalogNeighborhoods.code, ['03100101010104200', '03100101010103800']));
+    const first = await importUnits(t.app.db, 'do', units);
+    expect(first.neighborhoods).toEqual({ total: 12_675, added: 2 });
     const again = await importUnits(t.app.db, 'do', units);
     expect(again.neighborhoods).toEqual({ total: 12_675, added: 0 });
   }, 120_000);
@@ -123,6 +135,46 @@ describe('importer: ONE territorial division (the shared file)', () => {
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/addresses/${first.place_id}` });
     expect(res.json().data).toEqual({ zip_code: '', street_name: '', street_number: '', neighborhood: 'Mata Hambre', city: 'Santo Domingo de Guzmán', state: 'Distrito Nacional' });
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/addresses/catalog:999999999' })).statusCode).toBe(404);
+  });
+});
+
+describe('catalogue answers: cached by the browser, revalidated by ETag', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers 304 while nothing changed, and a new ETag with the new list after an import', async () => {
+    const dn = (await t.app.inject({ method: 'GET', url: '/api/v1/cities?only-allowed=true' })).json().data.find((city: { name: string }) => city.name === 'Santo Domingo de Guzmán');
+    const url = `/api/v1/cities/${dn.id}/neighborhoods`;
+    const first = await t.app.inject({ method: 'GET', url });
+    expect(first.headers['cache-control']).toBe('no-cache');
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]{27}"$/);
+    expect(first.json().data.map((n: { name: string }) => n.name)).toContain('Ensanche Naco');
+
+    const unchanged = await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': etag } });
+    expect(unchanged.statusCode).toBe(304);
+    expect(unchanged.body).toBe('');
+    expect((await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': `W/${etag}` } })).statusCode).toBe(304);
+
+    // An import corrects a name: the browser's copy no longer matches, it gets the new list.
+    const naco = parseOneDo(readFileSync(ONE_FILE, 'utf8')).find((unit) => unit.code === '03100101010104200')!;
+    await importUnits(t.app.db, 'do', [{ ...naco, name: 'Ensanche Naco Norte' }]);
+    const after = await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': etag } });
+    expect(after.statusCode).toBe(200);
+    expect(after.headers.etag).not.toBe(etag);
+    expect(after.json().data.map((n: { name: string }) => n.name)).toContain('Ensanche Naco Norte');
+  });
+
+  it('the states, cities, business types and sales ranges carry an ETag too; address search does not', async () => {
+    for (const url of ['/api/v1/states', '/api/v1/cities', '/api/v1/business-types', '/api/v1/sales-ranges']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.headers.etag, url).toMatch(/^"/);
+      expect((await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': res.headers.etag as string } })).statusCode, url).toBe(304);
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=naco' })).headers.etag).toBeUndefined();
   });
 });
 

@@ -102,6 +102,8 @@ export async function registrationRoutes(app: App): Promise<void> {
           street_name: text(120),
           street_number: text(20),
           apartment_number: z.string().max(20).nullish().transform((value) => value ?? ''),
+          /** 'Mi sector no aparece': `neighborhood` was typed, not chosen from the catalogue. */
+          neighborhood_typed: z.boolean().optional(),
         }),
         response: { 200: stepAnswerSchema, ...errors },
       },

@@ -138,8 +138,11 @@ export async function saveAddress(app: FastifyInstance, user: UserRow, values: A
   const found = await resolveAddressNames(app.db, country.code, values);
   if (!found.state) throw invalidFields({ state: 'No encontramos este estado, elígelo de la lista.' });
   if (!found.city) throw invalidFields({ city: 'No encontramos este municipio, elígelo de la lista.' });
-  if (!found.neighborhood) throw invalidFields({ neighborhood: `No encontramos este ${country.neighborhoodLabel.toLowerCase()}, elígelo de la lista.` });
-  if (country.hasZipCode && found.neighborhood.zipCode && found.neighborhood.zipCode !== values.zip_code) {
+  // A typed neighbourhood that is in the catalogue after all is stored as the catalogue's.
+  if (!found.neighborhood && !values.neighborhood_typed) {
+    throw invalidFields({ neighborhood: `No encontramos este ${country.neighborhoodLabel.toLowerCase()}, elígelo de la lista.` });
+  }
+  if (country.hasZipCode && found.neighborhood?.zipCode && found.neighborhood.zipCode !== values.zip_code) {
     throw invalidFields({ zip_code: '* El código postal no corresponde a la colonia.' });
   }
   if (!found.city.allowed) {
@@ -150,7 +153,8 @@ export async function saveAddress(app: FastifyInstance, user: UserRow, values: A
     zipCode: values.zip_code,
     state: found.state.name,
     city: found.city.name,
-    neighborhood: found.neighborhood.name,
+    neighborhood: found.neighborhood?.name ?? values.neighborhood.trim().replace(/\s+/g, ' '),
+    neighborhoodTyped: !found.neighborhood,
     streetName: values.street_name.trim(),
     streetNumber: values.street_number.trim(),
     apartmentNumber: values.apartment_number.trim() || null,
@@ -164,7 +168,7 @@ export async function saveAddress(app: FastifyInstance, user: UserRow, values: A
     write: async (tx) => {
       await tx.insert(businessAddresses).values({ userId: user.id, ...row }).onConflictDoUpdate({ target: businessAddresses.userId, set: row });
     },
-    event: { payload: { municipality_id: found.city.id } },
+    event: { payload: { municipality_id: found.city.id, neighborhood_typed: !found.neighborhood } },
   });
   return moved.row;
 }

@@ -34,6 +34,9 @@ function createPersonalData(phone: string, overrides: Record<string, unknown> = 
   };
 }
 
+/** Rows of a raw query, from PGlite ({ rows }) or postgres.js (an array). */
+const rowsOf = (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
+
 const ADDRESS = {
   zip_code: '00000',
   state: 'Distrito Nacional',
@@ -50,13 +53,7 @@ describe('shopkeeper registration', () => {
   let salesRangeIds: number[];
   beforeAll(async () => {
     t = await createTestApp({}, undefined, { clock });
-    // Mata Hambre is a neighbourhood of the ONE file; a test adds just it to the seeded catalogue.
-    await t.app.db.execute(sql`insert into catalog_neighborhoods (municipality_id, code, name, search_text, name_key)
-      select m.id, 'test-mata-hambre', 'Mata Hambre', ' mata hambre | santo domingo de guzman | distrito nacional ', 'mata hambre'
-      from catalog_municipalities m join catalog_states s on s.id = m.state_id where s.country = 'do' and s.code = '01' and m.code = '01'`);
-    await t.app.db.execute(sql`insert into catalog_neighborhoods (municipality_id, code, name, search_text, name_key)
-      select m.id, 'test-azua', 'Centro de Azua', ' centro de azua | azua | azua ', 'centro de azua'
-      from catalog_municipalities m join catalog_states s on s.id = m.state_id where s.country = 'do' and s.code = '02' and m.code = '01'`);
+    // Mata Hambre (Distrito Nacional) and Los Cartones (Azua) are in the catalogue a fresh start has.
     salesRangeIds = (await t.app.inject({ method: 'GET', url: '/api/v1/sales-ranges' })).json().data.ranges.map((range: { id: number }) => range.id);
   });
   afterAll(() => t.close());
@@ -205,12 +202,48 @@ describe('shopkeeper registration', () => {
 
   it('step 4: outside the served municipalities → 412; inside → next step ABOUT_STORE', async () => {
     const { userId, auth } = await atAddress();
-    const outside = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, state: 'Azua', city: 'Azua', neighborhood: 'Centro de Azua' });
+    const outside = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, state: 'Azua', city: 'Azua', neighborhood: 'Los Cartones' });
     expect(outside.statusCode).toBe(412);
     expect(outside.json().code).toBe('OUT_OF_SERVICE_AREA');
     const inside = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, state: 'distrito nacional', neighborhood: 'MATA HAMBRE' });
     expect(inside.statusCode).toBe(200);
     expect(inside.json().data.next_step).toBe('ABOUT_STORE');
+  });
+
+  it("step 4, 'Mi sector no aparece': a typed sector is stored flagged; the street's rules and the served area still apply", async () => {
+    const typed = { ...ADDRESS, neighborhood: '  Villa  Esperanza del Norte ', neighborhood_typed: true };
+    const { userId, auth } = await atAddress();
+    // Without the flag, a name that is not in the catalogue is refused as before.
+    expect((await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...typed, neighborhood_typed: undefined })).statusCode).toBe(400);
+    const issue = async (payload: object) => {
+      const res = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, payload);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().readable_message).toMatch(/\S/);
+      return Object.fromEntries(res.json().issues.map((i: { field: string; message: string }) => [i.field, i.message]));
+    };
+    expect(await issue({ ...typed, neighborhood: '   ' })).toEqual({ 'body.neighborhood': '* Ingresa el sector !' });
+    expect(await issue({ ...typed, neighborhood: 'Los Pinos & Co' })).toEqual({ 'body.neighborhood': '* El sector no puede contener el carácter &.' });
+    expect(await issue({ ...typed, neighborhood: 'x'.repeat(81) })).toEqual({ 'body.neighborhood': '* Máximo 80 caracteres.' });
+    expect(await issue({ ...typed, neighborhood_typed: 'yes' })).toHaveProperty(['body.neighborhood_typed']);
+    // The province and municipality must still be the catalogue's.
+    expect(await issue({ ...typed, city: 'Ciudad Inventada' })).toEqual({ 'body.city': 'No encontramos este municipio, elígelo de la lista.' });
+    // Outside the served municipalities: 412, typed or not.
+    const outside = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...typed, state: 'Azua', city: 'Azua' });
+    expect(outside.statusCode).toBe(412);
+
+    const ok = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, typed);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().data.next_step).toBe('ABOUT_STORE');
+    const [row] = await t.app.db.execute(sql`select neighborhood, neighborhood_typed, city from business_addresses where user_id = ${userId}`).then(rowsOf);
+    expect(row).toEqual({ neighborhood: 'Villa Esperanza del Norte', neighborhood_typed: true, city: 'Santo Domingo de Guzmán' });
+  });
+
+  it('a typed sector that is in the catalogue after all is stored as the catalogue names it, not flagged', async () => {
+    const { userId, auth } = await atAddress();
+    const res = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, neighborhood: 'mata hambre', neighborhood_typed: true });
+    expect(res.statusCode).toBe(200);
+    const [row] = await t.app.db.execute(sql`select neighborhood, neighborhood_typed from business_addresses where user_id = ${userId}`).then(rowsOf);
+    expect(row).toEqual({ neighborhood: 'Mata Hambre', neighborhood_typed: false });
   });
 
   const atBusiness = async () => {

@@ -20,7 +20,9 @@ async function readBody(request: IncomingMessage): Promise<string> {
 beforeAll(async () => {
   server = createServer(async (request, response) => {
     calls.push({ url: request.url ?? '', authorization: request.headers.authorization ?? '', form: new URLSearchParams(await readBody(request)) });
-    response.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body);
+    // No keep-alive: a test app that takes longer to start than the server's 5 s idle timeout
+    // would otherwise reuse a socket the server is closing ('fetch failed').
+    response.writeHead(answer.status, { 'content-type': 'application/json', connection: 'close' }).end(answer.body);
   });
   // Idle keep-alive sockets outlive a slow test-app start: no race with the client reusing one.
   server.keepAliveTimeout = 120_000;

@@ -59,6 +59,8 @@ const es = {
   'address.state': 'Estado',
   'address.city': 'Municipio',
   'address.street': 'Calle',
+  'address.neighborhoodMissing': 'Mi colonia no aparece',
+  'address.neighborhoodPick': 'Elegir de la lista',
   'address.streetNumber': 'Número exterior',
   'address.apartment': 'Interior (opcional)',
   'address.consent': 'Al dar clic en Continuar autorizas a {appName} a consultar tu historial crediticio ante las sociedades de información crediticia.',
@@ -132,6 +134,7 @@ export type CopyKey = keyof typeof es;
 const overrides: Record<CountryCode, Partial<Record<CopyKey, string>>> = {
   do: {
     'address.state': 'Provincia',
+    'address.neighborhoodMissing': 'Mi sector no aparece',
     // 'la cédula' (feminine) where the generic texts say 'tu {label} … correcto'.
     'taxId.title': 'Confirma que tu cédula sea correcta',
     'taxId.subtitle': 'La usamos para revisar tu historial de crédito. Revísala con calma.',

@@ -24,11 +24,25 @@ interface Draft {
   street_name: string;
   street_number: string;
   apartment_number: string;
+  /** 'Mi sector no aparece': the sector is typed in `neighborhood_text` instead of chosen. */
+  neighborhood_typed: boolean;
+  neighborhood_text: string;
   /** The search result this draft was prefilled from, so a reload does not prefill twice. */
   prefilled: string;
 }
 
-const EMPTY: Draft = { zip_code: '', state_id: '', city_id: '', neighborhood_id: '', street_name: '', street_number: '', apartment_number: '', prefilled: '' };
+const EMPTY: Draft = {
+  zip_code: '',
+  state_id: '',
+  city_id: '',
+  neighborhood_id: '',
+  street_name: '',
+  street_number: '',
+  apartment_number: '',
+  neighborhood_typed: false,
+  neighborhood_text: '',
+  prefilled: '',
+};
 const byName = (items: Named[] | undefined, name: string) => items?.find((item) => searchKey(item.name) === searchKey(name));
 const options = (items: Named[] | undefined) => (items ?? []).map((item) => ({ value: String(item.id), label: item.name }));
 
@@ -49,6 +63,8 @@ function AboutLivingScreen() {
   const cities = useApiData(draft.state_id ? `cities:${draft.state_id}` : null, () => catalog.cities(Number(draft.state_id)));
   const neighborhoods = useApiData(draft.city_id ? `neighborhoods:${draft.city_id}` : null, () => catalog.neighborhoods(Number(draft.city_id)));
   const lastZip = useRef('');
+  /** Focus the typed sector when the shopkeeper asks for it, not when a reload restores it. */
+  const [toggled, setToggled] = useState(false);
 
   // Prefill once from the chosen search result: street and number, then province → municipality → sector.
   const placeId = params.get('placeId') ?? '';
@@ -68,7 +84,7 @@ function AboutLivingScreen() {
       if (!state) return;
       const city = byName(await catalog.cities(state.id), place.city);
       const neighborhood = city ? byName(await catalog.neighborhoods(city.id), place.neighborhood) : undefined;
-      update({ state_id: String(state.id), city_id: city ? String(city.id) : '', neighborhood_id: neighborhood ? String(neighborhood.id) : '' });
+      update({ state_id: String(state.id), city_id: city ? String(city.id) : '', neighborhood_id: neighborhood ? String(neighborhood.id) : '', neighborhood_typed: false });
     })().catch((error: unknown) => uiState.showError(error));
     // Runs when the search result changes, not when the draft does.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -85,7 +101,7 @@ function AboutLivingScreen() {
       const items = await catalog.zipCode(clean);
       const [first] = items;
       if (!first) return;
-      update({ state_id: String(first.state_id), city_id: String(first.city_id), neighborhood_id: items.length === 1 ? String(first.neighborhood_id) : '' });
+      update({ state_id: String(first.state_id), city_id: String(first.city_id), neighborhood_id: items.length === 1 ? String(first.neighborhood_id) : '', neighborhood_typed: false });
       setErrors({});
     } catch (error) {
       handleStepError(error, navigate, setErrors);
@@ -95,7 +111,7 @@ function AboutLivingScreen() {
   const names = {
     state: states?.find((item) => String(item.id) === draft.state_id)?.name ?? '',
     city: cities?.find((item) => String(item.id) === draft.city_id)?.name ?? '',
-    neighborhood: neighborhoods?.find((item) => String(item.id) === draft.neighborhood_id)?.name ?? '',
+    neighborhood: draft.neighborhood_typed ? draft.neighborhood_text.trim() : (neighborhoods?.find((item) => String(item.id) === draft.neighborhood_id)?.name ?? ''),
   };
 
   const onSubmit = async (event: FormEvent) => {
@@ -106,6 +122,7 @@ function AboutLivingScreen() {
       street_name: draft.street_name.trim(),
       street_number: draft.street_number.trim(),
       apartment_number: draft.apartment_number.trim(),
+      ...(draft.neighborhood_typed ? { neighborhood_typed: true } : {}),
     };
     const found = addressErrors(country, address);
     setErrors(found);
@@ -154,15 +171,44 @@ function AboutLivingScreen() {
           }}
           error={errors.city}
         />
-        <Select
-          label={country.neighborhoodLabel}
-          placeholder={t('common.select')}
-          options={options(neighborhoods)}
-          value={draft.neighborhood_id}
-          disabled={!draft.city_id}
-          onChange={(event) => change('neighborhood_id')(event.currentTarget.value)}
-          error={errors.neighborhood}
-        />
+        <div>
+          {draft.neighborhood_typed ? (
+            <TextField
+              label={country.neighborhoodLabel}
+              value={draft.neighborhood_text}
+              onChange={(value) => {
+                update({ neighborhood_text: value });
+                setErrors(({ neighborhood: _n, ...rest }) => rest);
+              }}
+              error={errors.neighborhood}
+              maxLength={ADDRESS_LIMITS.neighborhood}
+              autoComplete="address-level3"
+              autoFocus={toggled}
+              tidyOnBlur
+            />
+          ) : (
+            <Select
+              label={country.neighborhoodLabel}
+              placeholder={t('common.select')}
+              options={options(neighborhoods)}
+              value={draft.neighborhood_id}
+              disabled={!draft.city_id}
+              onChange={(event) => change('neighborhood_id')(event.currentTarget.value)}
+              error={errors.neighborhood}
+            />
+          )}
+          <Button
+            variant="link"
+            className="field-toggle"
+            onClick={() => {
+              update({ neighborhood_typed: !draft.neighborhood_typed });
+              setToggled(true);
+              setErrors(({ neighborhood: _n, ...rest }) => rest);
+            }}
+          >
+            {draft.neighborhood_typed ? t('address.neighborhoodPick') : t('address.neighborhoodMissing')}
+          </Button>
+        </div>
         <TextField label={t('address.street')} value={draft.street_name} onChange={change('street_name')} error={errors.street_name} maxLength={ADDRESS_LIMITS.street} autoComplete="address-line1" tidyOnBlur />
         <div className="two-columns">
           <TextField label={t('address.streetNumber')} value={draft.street_number} onChange={change('street_number')} error={errors.street_number} maxLength={ADDRESS_LIMITS.number} />
