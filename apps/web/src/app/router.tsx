@@ -1,24 +1,53 @@
 import { lazy, type ComponentType } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { HomeRoute } from '../features/entry/routes/home.js';
+import type { NextProps } from '../shared/hooks/use-prefetch.js';
+import { prefetch } from './prefetch.js';
 import { AppShell } from './shell.js';
 
 // The landing is in the entry bundle (first paint on 3G); every other screen loads on demand.
 const NotFoundRoute = lazy(() => import('../features/errors/routes/not-found.js').then((m) => ({ default: m.NotFoundRoute })));
 const CodeRoute = lazy(() => import('../features/entry/routes/code.js').then((m) => ({ default: m.CodeRoute })));
-const lazyRoute = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) => lazy(() => load().then((m) => ({ default: m[name] })));
-const AboutYouRoute = lazyRoute(() => import('../features/registration/routes/about-you.js'), 'AboutYouRoute');
-const AdditionalDataRoute = lazyRoute(() => import('../features/registration/routes/additional-data.js'), 'AdditionalDataRoute');
-const SearchAddressRoute = lazyRoute(() => import('../features/registration/routes/search-address.js'), 'SearchAddressRoute');
-const AboutLivingRoute = lazyRoute(() => import('../features/registration/routes/about-living.js'), 'AboutLivingRoute');
-const MoreAboutRoute = lazyRoute(() => import('../features/registration/routes/more-about.js'), 'MoreAboutRoute');
+const lazyRoute = <K extends string, P extends object>(load: () => Promise<Record<K, ComponentType<P>>>, name: K) => lazy(() => load().then((m) => ({ default: m[name] })));
+// The step screens' chunks, named so a screen can warm the next one (app/prefetch.ts).
+const load = {
+  aboutYou: () => import('../features/registration/routes/about-you.js'),
+  additionalData: () => import('../features/registration/routes/additional-data.js'),
+  searchAddress: () => import('../features/registration/routes/search-address.js'),
+  aboutLiving: () => import('../features/registration/routes/about-living.js'),
+  moreAbout: () => import('../features/registration/routes/more-about.js'),
+  sendNip: () => import('../features/credit/routes/send-nip.js'),
+  waiting: () => import('../features/credit/routes/waiting.js'),
+  congratulations: () => import('../features/credit/routes/congratulations.js'),
+  createPassword: () => import('../features/credit/routes/create-password.js'),
+  advisorContact: () => import('../features/advisor/routes/advisor-contact.js'),
+};
+const registrationApi = () => import('../features/registration/api/registration.js');
+const creditApi = () => import('../features/credit/api/credit.js');
+/** What each step screen warms for the screen its save usually leads to. */
+const next = {
+  aboutYou: prefetch(load.additionalData),
+  additionalData: prefetch(load.searchAddress),
+  searchAddress: prefetch(load.aboutLiving, () => registrationApi().then((api) => api.catalog.states({ spinner: false }))),
+  aboutLiving: prefetch(load.moreAbout, () => registrationApi().then((api) => Promise.all([api.catalog.businessTypes({ spinner: false }), api.catalog.salesRanges({ spinner: false })]))),
+  moreAbout: prefetch(load.sendNip, () => creditApi().then((api) => api.consentText({ spinner: false }))),
+  sendNip: prefetch(load.congratulations, load.waiting),
+  congratulations: prefetch(load.createPassword),
+  createPassword: prefetch(load.advisorContact),
+};
+const AboutYouRoute = lazyRoute(load.aboutYou, 'AboutYouRoute');
+const AdditionalDataRoute = lazyRoute(load.additionalData, 'AdditionalDataRoute');
+const SearchAddressRoute = lazyRoute(load.searchAddress, 'SearchAddressRoute');
+const AboutLivingRoute = lazyRoute(load.aboutLiving, 'AboutLivingRoute');
+const MoreAboutRoute = lazyRoute(load.moreAbout, 'MoreAboutRoute');
 const RejectedRoute = lazyRoute(() => import('../features/outcomes/routes/rejected.js'), 'RejectedRoute');
 const RejectedLocationRoute = lazyRoute(() => import('../features/outcomes/routes/rejected-location.js'), 'RejectedLocationRoute');
-const SendNipRoute = lazyRoute(() => import('../features/credit/routes/send-nip.js'), 'SendNipRoute');
-const WaitingRoute = lazyRoute(() => import('../features/credit/routes/waiting.js'), 'WaitingRoute');
-const CongratulationsRoute = lazyRoute(() => import('../features/credit/routes/congratulations.js'), 'CongratulationsRoute');
-const CreatePasswordRoute = lazyRoute(() => import('../features/credit/routes/create-password.js'), 'CreatePasswordRoute');
-const AdvisorContactRoute = lazyRoute(() => import('../features/advisor/routes/advisor-contact.js'), 'AdvisorContactRoute');
+const SendNipRoute = lazyRoute(load.sendNip, 'SendNipRoute');
+const WaitingRoute = lazyRoute(load.waiting, 'WaitingRoute');
+// Explicit props: the module's other export (formatAmount) would otherwise blur the inference.
+const CongratulationsRoute = lazyRoute<'CongratulationsRoute', NextProps>(load.congratulations, 'CongratulationsRoute');
+const CreatePasswordRoute = lazyRoute(load.createPassword, 'CreatePasswordRoute');
+const AdvisorContactRoute = lazyRoute(load.advisorContact, 'AdvisorContactRoute');
 const DownloadRoute = lazyRoute(() => import('../features/advisor/routes/download.js'), 'DownloadRoute');
 const AdvisorWelcomeRoute = lazyRoute(() => import('../features/advisor/routes/advisor-welcome.js'), 'AdvisorWelcomeRoute');
 const SomethingHappenedRoute = lazyRoute(() => import('../features/outcomes/routes/something-happened.js'), 'SomethingHappenedRoute');
@@ -33,15 +62,15 @@ export function AppRouter() {
           <Route path="/home" element={<HomeRoute />} />
           <Route path="/home/:phoneNumber" element={<HomeRoute />} />
           <Route path="/home/:phoneNumber/code" element={<CodeRoute />} />
-          <Route path="/:phoneNumber/about-you" element={<AboutYouRoute />} />
-          <Route path="/:phoneNumber/:userId/additional-data" element={<AdditionalDataRoute />} />
-          <Route path="/:phoneNumber/:userId/search-address" element={<SearchAddressRoute />} />
-          <Route path="/:phoneNumber/:userId/about-living" element={<AboutLivingRoute />} />
-          <Route path="/:phoneNumber/:userId/more-about" element={<MoreAboutRoute />} />
-          <Route path="/:phoneNumber/:userId/send-nip" element={<SendNipRoute />} />
+          <Route path="/:phoneNumber/about-you" element={<AboutYouRoute next={next.aboutYou} />} />
+          <Route path="/:phoneNumber/:userId/additional-data" element={<AdditionalDataRoute next={next.additionalData} />} />
+          <Route path="/:phoneNumber/:userId/search-address" element={<SearchAddressRoute next={next.searchAddress} />} />
+          <Route path="/:phoneNumber/:userId/about-living" element={<AboutLivingRoute next={next.aboutLiving} />} />
+          <Route path="/:phoneNumber/:userId/more-about" element={<MoreAboutRoute next={next.moreAbout} />} />
+          <Route path="/:phoneNumber/:userId/send-nip" element={<SendNipRoute next={next.sendNip} />} />
           <Route path="/:userId/waiting" element={<WaitingRoute />} />
-          <Route path="/:phoneNumber/:userId/congratulations" element={<CongratulationsRoute />} />
-          <Route path="/:phoneNumber/:userId/create-password" element={<CreatePasswordRoute />} />
+          <Route path="/:phoneNumber/:userId/congratulations" element={<CongratulationsRoute next={next.congratulations} />} />
+          <Route path="/:phoneNumber/:userId/create-password" element={<CreatePasswordRoute next={next.createPassword} />} />
           <Route path="/:phoneNumber/:userId/advisor-contact" element={<AdvisorContactRoute />} />
           <Route path="/:phoneNumber/:userId/download" element={<DownloadRoute />} />
           <Route path="/:phoneNumber/:userId/advisor-welcome" element={<AdvisorWelcomeRoute />} />

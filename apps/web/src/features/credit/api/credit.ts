@@ -1,10 +1,14 @@
+import { loadOnce } from '../../../shared/hooks/use-api-data.js';
 import { apiRequest } from '../../../shared/lib/api-client.js';
 
 export interface StepAnswer {
-  data: { user_id: string; next_step: string; status: string };
+  /** `path`: where SPEC §2.2 routes this state (the server computes it). */
+  data: { user_id: string; next_step: string; status: string; path?: string };
 }
 
-export const consentText = () => apiRequest<{ data: { version: string; text: string; sha256: string } }>('GET', '/api/v1/consents/text').then((r) => r.data);
+/** The consent text changes only with a release: one fetch per page (the business screen warms it). */
+export const consentText = (options: { spinner?: boolean } = {}) =>
+  loadOnce('/api/v1/consents/text', () => apiRequest<{ data: { version: string; text: string; sha256: string } }>('GET', '/api/v1/consents/text', options)).then((r) => r.data);
 
 export const sendNip = (userId: string) =>
   apiRequest<{ data: { expires_at: string; resend_after_seconds: number; default_nip?: string } }>('POST', `/api/v1/users/${userId}/SK/nip`).then((r) => r.data);

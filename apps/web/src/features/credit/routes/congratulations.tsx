@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
 import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { routeAfterLookup } from '@provee/domain';
@@ -16,7 +17,8 @@ export function formatAmount(amount: number, currency: string, locale: string): 
 }
 
 /** 'Felicidades' with the pre-approved amount (SPEC §2.3 item 7). */
-export function CongratulationsRoute() {
+export function CongratulationsRoute({ next }: NextProps) {
+  usePrefetch(next);
   return useStepGuard('congratulations') ? <CongratulationsScreen /> : null;
 }
 

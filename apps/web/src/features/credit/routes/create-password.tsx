@@ -1,6 +1,7 @@
 import { PASSWORD_LENGTH, passwordErrors } from '@provee/domain';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
 import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
 import { ApiError } from '../../../shared/lib/api-client.js';
 import { routeAfterSave } from '../../../shared/lib/application-state.js';
@@ -35,7 +36,8 @@ function PasswordField(props: { label: string; value: string; onChange: (value: 
 }
 
 /** Six digits and their confirmation (SPEC §2.3 item 9); the server refuses the obvious ones. */
-export function CreatePasswordRoute() {
+export function CreatePasswordRoute({ next }: NextProps) {
+  usePrefetch(next);
   return useStepGuard('create-password') ? <CreatePasswordScreen /> : null;
 }
 

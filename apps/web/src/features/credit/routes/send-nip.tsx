@@ -1,6 +1,7 @@
 import { NIP_LENGTH, NIP_RESENT_MESSAGE_MS, RESEND_WAIT_SECONDS } from '@provee/domain';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
 import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
 import { ApiError } from '../../../shared/lib/api-client.js';
 import { routeAfterSave } from '../../../shared/lib/application-state.js';
@@ -21,7 +22,8 @@ import { confirmNip, consentText, isApproval, sendNip } from '../api/credit.js';
  * 'NIP de Consulta' (SPEC §2.3 item 6): the PIN by SMS authorises the bureau query. Arriving
  * sends it, unless ?already-sent=true. Nothing here outlives the screen.
  */
-export function SendNipRoute() {
+export function SendNipRoute({ next }: NextProps) {
+  usePrefetch(next);
   return useStepGuard('send-nip') ? <SendNipScreen /> : null;
 }
 

@@ -1,8 +1,10 @@
+import { searchKey } from '@provee/domain';
 import { apiRequest } from '../../../shared/lib/api-client.js';
 import { loadOnce } from '../../../shared/hooks/use-api-data.js';
 
 export interface StepAnswer {
-  data: { user_id: string; next_step: string; status: string };
+  /** `path`: where SPEC §2.2 routes this state (the server computes it). */
+  data: { user_id: string; next_step: string; status: string; path?: string };
 }
 
 export interface CreatedUser {
@@ -25,21 +27,25 @@ export interface Named {
   name: string;
 }
 
+/** `spinner: false` for a load the user did not ask for (app/prefetch.ts warms the next screen). */
+type Quiet = { spinner?: boolean };
+
 /** Catalogues: cached for the page's life (they change only when an operator imports). */
 export const catalog = {
-  states: () => loadOnce('/api/v1/states', () => apiRequest<{ data: Named[] }>('GET', '/api/v1/states')).then((r) => r.data),
-  cities: (stateId: number) => loadOnce(`/api/v1/states/${stateId}/cities`, () => apiRequest<{ data: Named[] }>('GET', `/api/v1/states/${stateId}/cities`)).then((r) => r.data),
-  neighborhoods: (cityId: number) =>
-    loadOnce(`/api/v1/cities/${cityId}/neighborhoods`, () => apiRequest<{ data: (Named & { zip_code: string | null })[] }>('GET', `/api/v1/cities/${cityId}/neighborhoods`)).then(
+  states: (options: Quiet = {}) => loadOnce('/api/v1/states', () => apiRequest<{ data: Named[] }>('GET', '/api/v1/states', options)).then((r) => r.data),
+  cities: (stateId: number, options: Quiet = {}) =>
+    loadOnce(`/api/v1/states/${stateId}/cities`, () => apiRequest<{ data: Named[] }>('GET', `/api/v1/states/${stateId}/cities`, options)).then((r) => r.data),
+  neighborhoods: (cityId: number, options: Quiet = {}) =>
+    loadOnce(`/api/v1/cities/${cityId}/neighborhoods`, () => apiRequest<{ data: (Named & { zip_code: string | null })[] }>('GET', `/api/v1/cities/${cityId}/neighborhoods`, options)).then(
       (r) => r.data,
     ),
   zipCode: (zip: string) =>
     apiRequest<{ data: { neighborhood: string; city: string; state: string; neighborhood_id: number; city_id: number; state_id: number }[] }>('GET', `/api/v1/zip-codes/${zip}`).then(
       (r) => r.data,
     ),
-  businessTypes: () => loadOnce('/api/v1/business-types', () => apiRequest<{ data: string[] }>('GET', '/api/v1/business-types')).then((r) => r.data),
-  salesRanges: () =>
-    loadOnce('/api/v1/sales-ranges', () => apiRequest<{ data: { ranges: { id: number; range_description: string }[] } }>('GET', '/api/v1/sales-ranges')).then(
+  businessTypes: (options: Quiet = {}) => loadOnce('/api/v1/business-types', () => apiRequest<{ data: string[] }>('GET', '/api/v1/business-types', options)).then((r) => r.data),
+  salesRanges: (options: Quiet = {}) =>
+    loadOnce('/api/v1/sales-ranges', () => apiRequest<{ data: { ranges: { id: number; range_description: string }[] } }>('GET', '/api/v1/sales-ranges', options)).then(
       (r) => r.data.ranges,
     ),
 };
@@ -49,8 +55,27 @@ export const searchAddresses = (query: string) =>
     (r) => r.data,
   );
 
-export const placeDetails = (placeId: string) =>
-  apiRequest<{ data: { zip_code: string; street_name: string; street_number: string; neighborhood: string; city: string; state: string } }>(
-    'GET',
-    `/api/v1/addresses/${encodeURIComponent(placeId)}`,
+/** One place's details, fetched once per page: the search warms them, the address form reuses them. */
+export const placeDetails = (placeId: string, options: Quiet = {}) =>
+  loadOnce(`/api/v1/addresses/${placeId}`, () =>
+    apiRequest<{ data: { zip_code: string; street_name: string; street_number: string; neighborhood: string; city: string; state: string } }>(
+      'GET',
+      `/api/v1/addresses/${encodeURIComponent(placeId)}`,
+      options,
+    ),
   ).then((r) => r.data);
+
+/**
+ * The address form's prefill from a chosen place: its province, municipality and sector matched
+ * in the catalogues (all cached, so the search warms them and the form reads them from memory).
+ */
+export async function prefillFromPlace(placeId: string, options: Quiet = {}) {
+  const place = await placeDetails(placeId, options);
+  const state = byName(await catalog.states(options), place.state);
+  if (!state) return { place };
+  const city = byName(await catalog.cities(state.id, options), place.city);
+  const neighborhood = city ? byName(await catalog.neighborhoods(city.id, options), place.neighborhood) : undefined;
+  return { place, state, city, neighborhood };
+}
+
+const byName = <T extends Named>(items: T[] | undefined, name: string) => items?.find((item) => searchKey(item.name) === searchKey(name));

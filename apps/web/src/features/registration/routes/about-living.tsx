@@ -1,8 +1,9 @@
-import { ADDRESS_LIMITS, SESSION_KEYS, ZIP_CODE_LENGTH, ZIP_CODE_NOT_INCLUDED, addressErrors, searchKey } from '@provee/domain';
+import { ADDRESS_LIMITS, SESSION_KEYS, ZIP_CODE_LENGTH, ZIP_CODE_NOT_INCLUDED, addressErrors } from '@provee/domain';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useApiData } from '../../../shared/hooks/use-api-data.js';
 import { useStoredState } from '../../../shared/hooks/use-stored-state.js';
+import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
 import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
 import { routeAfterSave } from '../../../shared/lib/application-state.js';
 import { useConfig } from '../../../shared/lib/config.js';
@@ -12,7 +13,7 @@ import { Button } from '../../../shared/ui/button.js';
 import { Page } from '../../../shared/ui/page.js';
 import { Select } from '../../../shared/ui/select.js';
 import { TextField } from '../../../shared/ui/text-field.js';
-import { catalog, placeDetails, saveAddress, type Named } from '../api/registration.js';
+import { catalog, prefillFromPlace, saveAddress, type Named } from '../api/registration.js';
 import { RegistrationStepper } from '../components/registration-stepper.js';
 import { handleStepError, type FieldErrors } from '../../../shared/lib/step-errors.js';
 
@@ -43,11 +44,11 @@ const EMPTY: Draft = {
   neighborhood_text: '',
   prefilled: '',
 };
-const byName = (items: Named[] | undefined, name: string) => items?.find((item) => searchKey(item.name) === searchKey(name));
 const options = (items: Named[] | undefined) => (items ?? []).map((item) => ({ value: String(item.id), label: item.name }));
 
 /** Step 4: the business address (SPEC §2.3 item 4), prefilled from the search when there was one. */
-export function AboutLivingRoute() {
+export function AboutLivingRoute({ next }: NextProps) {
+  usePrefetch(next);
   return useStepGuard('about-living') ? <AboutLivingScreen /> : null;
 }
 
@@ -79,11 +80,9 @@ function AboutLivingScreen() {
     });
     if (!placeId) return;
     (async () => {
-      const place = await placeDetails(placeId);
-      const state = byName(await catalog.states(), place.state);
+      // The search warmed all of this when the place was chosen: read from memory, not the network.
+      const { state, city, neighborhood } = await prefillFromPlace(placeId);
       if (!state) return;
-      const city = byName(await catalog.cities(state.id), place.city);
-      const neighborhood = city ? byName(await catalog.neighborhoods(city.id), place.neighborhood) : undefined;
       update({ state_id: String(state.id), city_id: city ? String(city.id) : '', neighborhood_id: neighborhood ? String(neighborhood.id) : '', neighborhood_typed: false });
     })().catch((error: unknown) => uiState.showError(error));
     // Runs when the search result changes, not when the draft does.

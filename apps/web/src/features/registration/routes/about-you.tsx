@@ -15,6 +15,7 @@ import {
 } from '@provee/domain';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
 import { useStoredState } from '../../../shared/hooks/use-stored-state.js';
 import { ApiError } from '../../../shared/lib/api-client.js';
 import { routeAfterSave } from '../../../shared/lib/application-state.js';
@@ -58,7 +59,8 @@ function birthDateChoices(today: string, year: string, month: string) {
 }
 
 /** Step 1 'Sobre ti' (SPEC §2.3 item 1): kept under the `values` key so a reload restores it. */
-export function AboutYouRoute() {
+export function AboutYouRoute({ next }: NextProps) {
+  usePrefetch(next);
   const { phoneNumber = '' } = useParams();
   const navigate = useNavigate();
   const [values, update, clearValues] = useStoredState(SESSION_KEYS.values, EMPTY);

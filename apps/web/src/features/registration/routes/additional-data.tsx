@@ -1,6 +1,7 @@
 import { SESSION_KEYS, cleanRfc, formatCedula, taxIdError } from '@provee/domain';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
 import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
 import { useStoredState } from '../../../shared/hooks/use-stored-state.js';
 import { routeAfterSave } from '../../../shared/lib/application-state.js';
@@ -16,7 +17,8 @@ import { RegistrationStepper } from '../components/registration-stepper.js';
 import { handleStepError, type FieldErrors } from '../../../shared/lib/step-errors.js';
 
 /** Step 2: the tax id, checked by the country's rule (cédula 3-7-1 with check digit, or RFC). */
-export function AdditionalDataRoute() {
+export function AdditionalDataRoute({ next }: NextProps) {
+  usePrefetch(next);
   return useStepGuard('additional-data') ? <AdditionalDataScreen /> : null;
 }
 

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useApiData } from '../../../shared/hooks/use-api-data.js';
 import { useStoredState } from '../../../shared/hooks/use-stored-state.js';
+import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
 import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
 import { routeAfterSave } from '../../../shared/lib/application-state.js';
 import { useConfig } from '../../../shared/lib/config.js';
@@ -18,7 +19,8 @@ import { handleStepError, type FieldErrors } from '../../../shared/lib/step-erro
 const EMPTY: BusinessValues = { name: '', business_age: '', business_type: '', business_type_other: '', sales_average_range_id: '' };
 
 /** Step 5 'Negocio': name, age, type ('Otros' asks what it is) and weekly sales. */
-export function MoreAboutRoute() {
+export function MoreAboutRoute({ next }: NextProps) {
+  usePrefetch(next);
   return useStepGuard('more-about') ? <MoreAboutScreen /> : null;
 }
 

@@ -1,17 +1,19 @@
 import { useEffect, useId, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
+import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
 import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
 import { t } from '../../../shared/lib/copy.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { Button } from '../../../shared/ui/button.js';
 import { Page } from '../../../shared/ui/page.js';
-import { placeDetails, searchAddresses } from '../api/registration.js';
+import { prefillFromPlace, searchAddresses } from '../api/registration.js';
 import { RegistrationStepper } from '../components/registration-stepper.js';
 
 type Suggestion = { place_id: string; description: string };
 
 /** Step 3: address autocomplete (restricted to the country) → the address form, prefilled. */
-export function SearchAddressRoute() {
+export function SearchAddressRoute({ next }: NextProps) {
+  usePrefetch(next);
   return useStepGuard('search-address') ? <SearchAddressScreen /> : null;
 }
 
@@ -39,6 +41,8 @@ function SearchAddressScreen() {
 
   const items = !chosen && query.trim().length >= 3 && results.query === query.trim() ? results.items : [];
   const choose = (item: Suggestion) => {
+    // Warm the address form's prefill now (details, then its catalogues): Continuar only navigates.
+    prefillFromPlace(item.place_id, { spinner: false }).catch(() => undefined);
     setChosen(item);
     setQuery(item.description);
     setActive(-1);
@@ -46,12 +50,16 @@ function SearchAddressScreen() {
 
   const onContinue = async () => {
     if (!chosen) return;
+    // Usually answered already (warmed on choosing); otherwise the spinner shows while it comes.
+    uiState.startLoading();
     try {
-      const place = await placeDetails(chosen.place_id);
+      const { place } = await prefillFromPlace(chosen.place_id);
       const params = new URLSearchParams({ zipCode: place.zip_code, direction: place.street_name, streetNumber: place.street_number, placeId: chosen.place_id });
       navigate(`${base}?${params}`);
     } catch (error) {
       uiState.showError(error);
+    } finally {
+      uiState.stopLoading();
     }
   };
 
