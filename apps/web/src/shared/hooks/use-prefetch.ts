@@ -2,9 +2,13 @@ import { useEffect } from 'react';
 
 type IdleWindow = Window & { requestIdleCallback?: (callback: () => void, options?: { timeout: number }) => number; cancelIdleCallback?: (handle: number) => void };
 
+/** How long a screen shows before warming the next one unasked: its own arrival goes first. */
+const ARRIVAL_MS = 1000;
+
 /**
- * Warms the next screen (app/prefetch.ts) while the user is on this one: as soon as the page is
- * idle after arrival, or at the first focus or input, whichever comes first.
+ * Warms the next screen (app/prefetch.ts) while the user is on this one: at the first focus or
+ * input, or once the page is idle a second after arrival, whichever comes first. (Not at once: the
+ * screen just shown loads what it needs first, on 3G every request competes.)
  */
 export function usePrefetch(next: (() => void) | undefined): void {
   useEffect(() => {
@@ -17,12 +21,16 @@ export function usePrefetch(next: (() => void) | undefined): void {
       stop();
       next();
     };
-    const handle = idle.requestIdleCallback ? idle.requestIdleCallback(run, { timeout: 1500 }) : window.setTimeout(run, 200);
+    let handle: number | undefined;
+    const timer = window.setTimeout(() => {
+      handle = idle.requestIdleCallback ? idle.requestIdleCallback(run, { timeout: ARRIVAL_MS }) : undefined;
+      if (handle === undefined) run();
+    }, ARRIVAL_MS);
     document.addEventListener('focusin', run);
     document.addEventListener('input', run);
     function stop() {
-      if (idle.cancelIdleCallback) idle.cancelIdleCallback(handle);
-      else window.clearTimeout(handle);
+      window.clearTimeout(timer);
+      if (handle !== undefined) idle.cancelIdleCallback?.(handle);
       document.removeEventListener('focusin', run);
       document.removeEventListener('input', run);
     }
