@@ -1,5 +1,4 @@
 import js from '@eslint/js';
-import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -20,15 +19,10 @@ export default tseslint.config(
   {
     // Import boundaries (eslint-rules/boundaries.js) and no import cycles anywhere in apps and packages.
     files: ['apps/**/*.{ts,tsx,js,mjs}', 'packages/**/*.{ts,tsx,js,mjs}'],
-    plugins: { 'import-x': importX, provee },
-    settings: {
-      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [createNodeResolver({ extensionAlias: { '.js': ['.ts', '.tsx', '.js'] } })],
-    },
+    plugins: { provee },
     rules: {
       'provee/boundaries': 'error',
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'provee/no-cycle': 'error',
     },
   },
   {

@@ -3,6 +3,7 @@
 // - an API module reaches another module only through its index.ts;
 // - a provider never imports a module.
 import path from 'node:path';
+import { noCycle } from './no-cycle.js';
 
 function zone(file) {
   const p = file.split(path.sep).join('/');
@@ -58,4 +59,4 @@ export const boundaries = {
   },
 };
 
-export default { rules: { boundaries } };
+export default { rules: { boundaries, 'no-cycle': noCycle } };

@@ -92,14 +92,14 @@ describe('lint boundaries', () => {
         'apps/api/src/modules/credit/a.ts': "import { b } from './b.js';\nexport const a = () => b;\n",
         'apps/api/src/modules/credit/b.ts': "import { a } from './a.js';\nexport const b = () => a;\n",
       }),
-    ).toEqual(['import-x/no-cycle', 'import-x/no-cycle']);
+    ).toEqual(['provee/no-cycle', 'provee/no-cycle']);
     expect(
       await reported({
         'packages/domain/src/one.ts': "import { three } from './three.js';\nexport const one = () => three;\n",
         'packages/domain/src/two.ts': "import { one } from './one.js';\nexport const two = () => one;\n",
         'packages/domain/src/three.ts': "import { two } from './two.js';\nexport const three = () => two;\n",
       }),
-    ).toEqual(['import-x/no-cycle', 'import-x/no-cycle', 'import-x/no-cycle']);
+    ).toEqual(['provee/no-cycle', 'provee/no-cycle', 'provee/no-cycle']);
     expect(
       await reported({
         'apps/web/src/features/credit/api/c.ts': "import { d } from './d.js';\nexport const c = () => d;\n",
