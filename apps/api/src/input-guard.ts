@@ -1,6 +1,5 @@
 import { UNSUPPORTED_CHARACTERS_MESSAGE } from '@provee/domain';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { invalidFields } from './errors.js';
 
 /** C0 controls (NUL…US), DEL and C1 controls: nothing a person types, and NUL breaks PostgreSQL text. */
@@ -54,9 +53,5 @@ export function registerInputGuard(app: FastifyInstance): void {
   });
 }
 
-const INT32_MESSAGE = 'El número está fuera del rango permitido.';
-
-/** An integer a PostgreSQL `integer` column can hold; anything bigger is a 400, not a database error. */
-export function int32(min = -2_147_483_648, max = 2_147_483_647) {
-  return z.number().int().min(min, INT32_MESSAGE).max(max, INT32_MESSAGE);
-}
+/** An integer a PostgreSQL `integer` column can hold (the contract's helper). */
+export { int32 } from '@provee/domain';

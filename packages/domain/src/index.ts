@@ -11,3 +11,4 @@ export * from './routing.js';
 export * from './error-reporting.js';
 export * from './text.js';
 export * from './registration/index.js';
+export * from './contract/index.js';

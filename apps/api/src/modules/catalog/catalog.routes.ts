@@ -1,11 +1,25 @@
-import { z } from 'zod';
+import {
+  addressSearchQuery,
+  addressSearchResponse,
+  businessTypesResponse,
+  catalogIdParams,
+  citiesQuery,
+  citiesResponse,
+  neighborhoodsResponse,
+  placeParams,
+  placeResponse,
+  salesRangesResponse,
+  stateCitiesResponse,
+  statesResponse,
+  zipCodeParams,
+  zipCodeResponse,
+} from '@provee/domain';
 import { AppError, errorResponseSchema } from '../../errors.js';
 import { PlacesError } from '../../providers/places/index.js';
 import type { App } from '../../types.js';
 import { CATALOG_CACHE_CONTROL, catalogEtag } from './catalog-cache.js';
 import { listBusinessTypes, listCities, listNeighborhoods, listSalesRanges, listStates, zipCodeItems } from './catalog.service.js';
 
-const id = z.coerce.number().int().min(1).max(2_147_483_647);
 const CACHE = CATALOG_CACHE_CONTROL;
 
 /** Catalogues for the registration forms (public: nothing personal here). */
@@ -15,7 +29,7 @@ export async function catalogRoutes(app: App): Promise<void> {
 
   app.get(
     '/v1/states',
-    { schema: { summary: 'Provincias o estados del país', response: { 200: z.object({ data: z.array(z.object({ id: z.number(), name: z.string() })) }) } } },
+    { schema: { summary: 'Provincias o estados del país', response: { 200: statesResponse } } },
     async (_request, reply) => {
       reply.header('cache-control', CACHE);
       return { data: await listStates(app.db, country) };
@@ -27,8 +41,8 @@ export async function catalogRoutes(app: App): Promise<void> {
     {
       schema: {
         summary: 'Municipios de una provincia o estado',
-        params: z.object({ id }),
-        response: { 200: z.object({ data: z.array(z.object({ id: z.number(), name: z.string(), allowed: z.boolean() })) }) },
+        params: catalogIdParams,
+        response: { 200: stateCitiesResponse },
       },
     },
     async (request, reply) => {
@@ -43,8 +57,8 @@ export async function catalogRoutes(app: App): Promise<void> {
     {
       schema: {
         summary: 'Municipios; con only-allowed=true, solo los que el servicio atiende',
-        querystring: z.object({ 'only-allowed': z.enum(['true', 'false']).optional() }),
-        response: { 200: z.object({ data: z.array(z.object({ id: z.number(), name: z.string(), state: z.string(), allowed: z.boolean() })) }) },
+        querystring: citiesQuery,
+        response: { 200: citiesResponse },
       },
     },
     async (request, reply) => {
@@ -58,8 +72,8 @@ export async function catalogRoutes(app: App): Promise<void> {
     {
       schema: {
         summary: 'Sectores o colonias de un municipio',
-        params: z.object({ id }),
-        response: { 200: z.object({ data: z.array(z.object({ id: z.number(), name: z.string(), zip_code: z.string().nullable() })) }) },
+        params: catalogIdParams,
+        response: { 200: neighborhoodsResponse },
       },
     },
     async (request, reply) => {
@@ -73,13 +87,9 @@ export async function catalogRoutes(app: App): Promise<void> {
     {
       schema: {
         summary: 'Colonias, municipio y estado de un código postal',
-        params: z.object({ code: z.string().regex(/^\d{5}$/, 'El código postal tiene 5 dígitos.') }),
+        params: zipCodeParams,
         response: {
-          200: z.object({
-            data: z.array(
-              z.object({ neighborhood: z.string(), city: z.string(), state: z.string(), neighborhood_id: z.number(), city_id: z.number(), state_id: z.number() }),
-            ),
-          }),
+          200: zipCodeResponse,
           404: errorResponseSchema,
         },
       },
@@ -94,7 +104,7 @@ export async function catalogRoutes(app: App): Promise<void> {
 
   app.get(
     '/v1/business-types',
-    { schema: { summary: 'Giros de negocio', response: { 200: z.object({ data: z.array(z.string()) }) } } },
+    { schema: { summary: 'Giros de negocio', response: { 200: businessTypesResponse } } },
     async (_request, reply) => {
       reply.header('cache-control', CACHE);
       return { data: await listBusinessTypes(app.db, country) };
@@ -106,7 +116,7 @@ export async function catalogRoutes(app: App): Promise<void> {
     {
       schema: {
         summary: 'Rangos de ventas semanales',
-        response: { 200: z.object({ data: z.object({ ranges: z.array(z.object({ id: z.number(), range_description: z.string() })) }) }) },
+        response: { 200: salesRangesResponse },
       },
     },
     async (_request, reply) => {
@@ -129,8 +139,8 @@ export async function catalogRoutes(app: App): Promise<void> {
     {
       schema: {
         summary: 'Autocompletado de direcciones del país',
-        querystring: z.object({ q: z.string().trim().min(1).max(100) }),
-        response: { 200: z.object({ data: z.array(z.object({ place_id: z.string(), description: z.string() })) }) },
+        querystring: addressSearchQuery,
+        response: { 200: addressSearchResponse },
       },
     },
     async (request) => {
@@ -147,11 +157,9 @@ export async function catalogRoutes(app: App): Promise<void> {
     {
       schema: {
         summary: 'Detalle de una dirección elegida',
-        params: z.object({ placeId: z.string().min(1).max(320) }),
+        params: placeParams,
         response: {
-          200: z.object({
-            data: z.object({ zip_code: z.string(), street_name: z.string(), street_number: z.string(), neighborhood: z.string(), city: z.string(), state: z.string() }),
-          }),
+          200: placeResponse,
           404: errorResponseSchema,
         },
       },

@@ -1,3 +1,4 @@
+import { clientErrorBody } from '@provee/domain';
 import { z } from 'zod';
 import { clientErrors } from '../../db/schema.js';
 import { maskUrl } from '../../logger.js';
@@ -12,15 +13,7 @@ export async function clientErrorRoutes(app: App): Promise<void> {
       config: { rateLimit: { max: 60, timeWindow: 60_000 }, multilineFields: ['message'] },
       schema: {
         summary: 'Reporte de una llamada fallida desde la app web',
-        body: z.object({
-          level: z.enum(['warning', 'error']),
-          method: z.string().max(10),
-          path: z.string().max(500),
-          status: z.number().int().min(0).max(599),
-          code: z.string().max(100).optional(),
-          message: z.string().max(1000).optional(),
-          request_id: z.string().max(100).optional(),
-        }),
+        body: clientErrorBody,
         response: { 204: z.null() },
       },
     },

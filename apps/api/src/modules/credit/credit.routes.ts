@@ -1,6 +1,15 @@
-import { isPastPassword, passwordErrors } from '@provee/domain';
+import {
+  advisorEventBody,
+  advisorEventResponse,
+  confirmNipBody,
+  consentsResponse,
+  consentTextResponse,
+  isPastPassword,
+  nipSentResponse,
+  passwordBody,
+  passwordErrors,
+} from '@provee/domain';
 import { asc, eq } from 'drizzle-orm';
-import { z } from 'zod';
 import { advisorEvents, bureauConsents } from '../../db/schema.js';
 import { errorResponseSchema, invalidFields, notEligible } from '../../errors.js';
 import type { App } from '../../types.js';
@@ -18,7 +27,7 @@ export async function creditRoutes(app: App): Promise<void> {
     {
       schema: {
         summary: 'Texto vigente de la autorización de consulta al buró',
-        response: { 200: z.object({ data: z.object({ version: z.string(), text: z.string(), sha256: z.string() }) }) },
+        response: { 200: consentTextResponse },
       },
     },
     async () => ({ data: currentConsentText(app) }),
@@ -32,7 +41,7 @@ export async function creditRoutes(app: App): Promise<void> {
         security: [{ bearer: [] }],
         params: userParams,
         response: {
-          200: z.object({ data: z.object({ expires_at: z.string(), resend_after_seconds: z.number(), default_nip: z.string().optional() }) }),
+          200: nipSentResponse,
           ...errors,
         },
       },
@@ -56,7 +65,7 @@ export async function creditRoutes(app: App): Promise<void> {
         summary: 'Confirma el NIP: registra la autorización y consulta el buró (422 si no es elegible)',
         security: [{ bearer: [] }],
         params: userParams,
-        body: z.object({ nip: z.string().regex(/^\d{4}$/, 'El NIP tiene 4 dígitos.'), consent_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() }),
+        body: confirmNipBody,
         response: { 200: stepAnswerSchema, ...errors },
       },
     },
@@ -81,23 +90,7 @@ export async function creditRoutes(app: App): Promise<void> {
         security: [{ bearer: [] }],
         params: userParams,
         response: {
-          200: z.object({
-            data: z.array(
-              z.object({
-                id: z.string(),
-                person_type: z.string(),
-                consent_version: z.string(),
-                consent_text: z.string(),
-                consent_text_sha256: z.string(),
-                created_at: z.string(),
-                ip: z.string(),
-                user_agent: z.string().nullable(),
-                pin_verified: z.boolean(),
-                bureau_folio: z.string(),
-                authorized_until: z.string(),
-              }),
-            ),
-          }),
+          200: consentsResponse,
           ...errors,
         },
       },
@@ -130,7 +123,7 @@ export async function creditRoutes(app: App): Promise<void> {
         summary: 'Crea la contraseña de 6 dígitos (después de la pre-aprobación)',
         security: [{ bearer: [] }],
         params: userParams,
-        body: z.object({ password: z.string().max(20), password_confirmation: z.string().max(20).optional() }),
+        body: passwordBody,
         response: { 200: stepAnswerSchema, ...errors, 503: errorResponseSchema },
       },
     },
@@ -171,8 +164,8 @@ export async function creditRoutes(app: App): Promise<void> {
         summary: 'Cómo eligió continuar con un asesor',
         security: [{ bearer: [] }],
         params: userParams,
-        body: z.object({ contact_type: z.enum(['CALL_ADVISER', 'WITH_ADVISER', 'WHATSAPP_CHAT']) }),
-        response: { 201: z.object({ data: z.object({ contact_type: z.string(), created_at: z.string() }) }), ...errors },
+        body: advisorEventBody,
+        response: { 201: advisorEventResponse, ...errors },
       },
     },
     async (request, reply) => {

@@ -1,23 +1,11 @@
-import { fromE164 } from '@provee/domain';
+import { fromE164, leadResponse, leadSchema } from '@provee/domain';
 import { eq } from 'drizzle-orm';
-import { z } from 'zod';
 import { leads } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { hasOpsKey } from '../../plugins/app/ops-auth.js';
 import type { App } from '../../types.js';
 import { requirePhoneAccess } from '../auth/index.js';
-import { parsePhone, phoneNumberSchema } from '../phone-proof/index.js';
-
-const leadSchema = z.object({
-  lead_id: z.string().min(1).max(100),
-  lead_type: z.literal('INTERNAL'),
-  shopkeeper_phone: phoneNumberSchema,
-  utm_source: z.string().max(200).nullish(),
-  utm_medium: z.string().max(200).nullish(),
-  utm_campaign: z.string().max(200).nullish(),
-  created_at: z.iso.datetime({ offset: true }),
-  updated_at: z.iso.datetime({ offset: true }),
-});
+import { parsePhone } from '../phone-proof/index.js';
 
 /** SPEC §3 lead assignment: idempotent on lead_id (201 the first time, 200 with the stored lead after). */
 export async function leadRoutes(app: App): Promise<void> {
@@ -31,7 +19,7 @@ export async function leadRoutes(app: App): Promise<void> {
         summary: 'Asigna un prospecto al equipo comercial',
         security: [{ apiKey: [], bearer: [] }],
         body: leadSchema,
-        response: { 200: z.object({ data: leadSchema }), 201: z.object({ data: leadSchema }) },
+        response: { 200: leadResponse, 201: leadResponse },
       },
     },
     async (request, reply) => {

@@ -1,26 +1,21 @@
-import { anonymousId, fromE164 } from '@provee/domain';
+import {
+  anonymousId,
+  codeSentResponse,
+  confirmCodeBody,
+  fromE164,
+  phoneAuthenticationResponse,
+  pollReverseOtpBody,
+  reverseOtpPendingResponse,
+  reverseOtpStartedResponse,
+  sendCodeBody,
+  startReverseOtpBody,
+} from '@provee/domain';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { AppError, errorResponseSchema, invalidFields } from '../../errors.js';
 import type { App } from '../../types.js';
 import { confirmPhoneCode, sendPhoneCode } from './code.service.js';
-import { parsePhone, phoneNumberSchema } from './phone.js';
+import { parsePhone } from './phone.js';
 import { reverseOtpState, sessionView, startReverseOtp } from './reverse-otp.service.js';
-
-const authenticationSchema = z.object({
-  data: z.object({
-    authentication: z.object({ access_type: z.literal('Bearer'), access_token: z.string(), expires_at: z.string() }),
-    phone_number: z.string(),
-  }),
-});
-const sessionSchema = z.object({
-  session_id: z.uuid(),
-  message: z.string(),
-  destination: z.string(),
-  whatsapp_url: z.string(),
-  sms_url: z.string(),
-  expires_at: z.string(),
-});
 
 /** SPEC §3: anonymous_id is derived from the phone; anything else is a client bug or a forgery. */
 function checkAnonymousId(given: string | undefined, digits: string): void {
@@ -48,9 +43,9 @@ export async function phoneProofRoutes(app: App): Promise<void> {
     {
       schema: {
         summary: 'Envía un código de 6 dígitos por SMS',
-        body: z.object({ phone_number: phoneNumberSchema, anonymous_id: z.string().max(64).optional() }),
+        body: sendCodeBody,
         response: {
-          200: z.object({ data: z.object({ expires_at: z.string(), resend_after_seconds: z.number() }) }),
+          200: codeSentResponse,
           429: errorResponseSchema,
         },
       },
@@ -68,12 +63,8 @@ export async function phoneProofRoutes(app: App): Promise<void> {
     {
       schema: {
         summary: 'Confirma el código y entrega el token del teléfono',
-        body: z.object({
-          phone_number: phoneNumberSchema,
-          code: z.string().regex(/^\d{6}$/, 'El código tiene 6 dígitos.'),
-          anonymous_id: z.string().max(64).optional(),
-        }),
-        response: { 200: authenticationSchema, 400: errorResponseSchema, 429: errorResponseSchema },
+        body: confirmCodeBody,
+        response: { 200: phoneAuthenticationResponse, 400: errorResponseSchema, 429: errorResponseSchema },
       },
     },
     async (request) => {
@@ -89,12 +80,8 @@ export async function phoneProofRoutes(app: App): Promise<void> {
     {
       schema: {
         summary: 'Abre una verificación por mensaje enviado desde el teléfono',
-        body: z.object({
-          phone_number: phoneNumberSchema,
-          anonymous_id: z.string().max(64).optional(),
-          ip_address: z.string().max(64).optional(),
-        }),
-        response: { 200: z.object({ data: sessionSchema }), 429: errorResponseSchema },
+        body: startReverseOtpBody,
+        response: { 200: reverseOtpStartedResponse, 429: errorResponseSchema },
       },
     },
     async (request) => {
@@ -116,10 +103,10 @@ export async function phoneProofRoutes(app: App): Promise<void> {
     {
       schema: {
         summary: 'Estado de la verificación: 202 pendiente, 200 verificada (con token), 401 otro número, 410 vencida',
-        body: z.object({ session_id: z.uuid('La verificación no es válida.') }),
+        body: pollReverseOtpBody,
         response: {
-          200: authenticationSchema,
-          202: z.object({ data: sessionSchema.extend({ status: z.literal('PENDING') }) }),
+          200: phoneAuthenticationResponse,
+          202: reverseOtpPendingResponse,
           401: errorResponseSchema,
           404: errorResponseSchema,
           410: errorResponseSchema,

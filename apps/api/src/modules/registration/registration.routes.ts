@@ -1,16 +1,12 @@
-
-import { z } from 'zod';
+import { addressBody, businessBody, createdUserResponse, registerUserBody, taxInfoBody } from '@provee/domain';
 import { errorResponseSchema } from '../../errors.js';
-import { int32 } from '../../input-guard.js';
 import type { App } from '../../types.js';
 import { requirePhoneAccess } from '../auth/index.js';
-import { parsePhone, phoneNumberSchema } from '../phone-proof/index.js';
+import { parsePhone } from '../phone-proof/index.js';
 import { engineOf, stepAnswer, type ApplicationRow } from '../application/index.js';
 import { ownedUser, stepAnswerSchema, userParams } from '../users/index.js';
 import { registerShopkeeper, saveAddress, saveBusiness, saveTaxId } from './registration.service.js';
 
-const text = (max: number) => z.string().max(max, `* Máximo ${max} caracteres.`);
-const optionalText = (max: number) => z.string().max(max).nullish().transform((value) => value ?? null);
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 409: errorResponseSchema, 412: errorResponseSchema, 422: errorResponseSchema };
 
 export async function registrationRoutes(app: App): Promise<void> {
@@ -25,33 +21,9 @@ export async function registrationRoutes(app: App): Promise<void> {
       schema: {
         summary: 'Registra al comerciante (paso 1: datos personales)',
         security: [{ bearer: [] }],
-        body: z.object({
-          account_type_id: z.literal('SK'),
-          name: z.string().max(60),
-          lastname: z.string().max(60),
-          maternal_lastname: z.string().max(60).nullish().transform((value) => value ?? ''),
-          dob: z.string().max(10),
-          length_of_residency_in_years: int32(),
-          marital_status: z.string().max(20),
-          phone_number: phoneNumberSchema,
-          utm_source: optionalText(200),
-          utm_name: optionalText(200),
-          utm_medium: optionalText(200),
-          sales_identifier: z.string().max(100).nullish().transform((value) => value ?? ''),
-          anonymous_id: z.string().max(64).nullish().transform((value) => value ?? null),
-          kiban_flow_version_id: int32().nullish().transform((value) => value ?? null),
-        }),
+        body: registerUserBody,
         response: {
-          201: z.object({
-            data: z.object({
-              user_id: z.string(),
-              user_type: z.literal('SK'),
-              next_step: z.string(),
-              status: z.string(),
-              path: z.string(),
-              authentication: z.object({ access_type: z.literal('Bearer'), access_token: z.string(), expires_at: z.string() }),
-            }),
-          }),
+          201: createdUserResponse,
           ...errors,
         },
       },
@@ -78,7 +50,7 @@ export async function registrationRoutes(app: App): Promise<void> {
         summary: 'Paso 2: Cédula / RNC o RFC',
         security: [{ bearer: [] }],
         params: userParams,
-        body: z.object({ tax_payer_id: text(20) }),
+        body: taxInfoBody,
         response: { 200: stepAnswerSchema, ...errors },
       },
     },
@@ -94,17 +66,7 @@ export async function registrationRoutes(app: App): Promise<void> {
         summary: 'Paso 4: domicilio del negocio (412 fuera de la zona de servicio)',
         security: [{ bearer: [] }],
         params: userParams,
-        body: z.object({
-          zip_code: text(5),
-          state: text(100),
-          city: text(100),
-          neighborhood: text(100),
-          street_name: text(120),
-          street_number: text(20),
-          apartment_number: z.string().max(20).nullish().transform((value) => value ?? ''),
-          /** 'Mi sector no aparece': `neighborhood` was typed, not chosen from the catalogue. */
-          neighborhood_typed: z.boolean().optional(),
-        }),
+        body: addressBody,
         response: { 200: stepAnswerSchema, ...errors },
       },
     },
@@ -120,13 +82,7 @@ export async function registrationRoutes(app: App): Promise<void> {
         summary: 'Paso 5: datos del negocio',
         security: [{ bearer: [] }],
         params: userParams,
-        body: z.object({
-          name: text(100),
-          business_type: text(60),
-          business_type_other: z.string().max(80).nullish().transform((value) => value ?? ''),
-          sales_average_range_id: int32(),
-          business_age: int32(),
-        }),
+        body: businessBody,
         response: { 200: stepAnswerSchema, ...errors },
       },
     },

@@ -1,21 +1,10 @@
-import { z } from 'zod';
+import { lookupUserQuery, lookupUserResponse, userDetailResponse, userParams } from '@provee/domain';
 import { AppError, errorResponseSchema } from '../../errors.js';
 import type { App } from '../../types.js';
 import { requirePhoneAccess, requireUserAccess } from '../auth/index.js';
 import { latestApprovedDecision } from '../credit/index.js';
-import { parsePhone, phoneNumberSchema } from '../phone-proof/index.js';
+import { parsePhone } from '../phone-proof/index.js';
 import { findUserById, findUserByPhone, taxIdSuggestion, userResponse } from './users.service.js';
-
-const userSchema = z.object({
-  user_id: z.string(),
-  id: z.string(),
-  user_type: z.string(),
-  next_step: z.string(),
-  status: z.string(),
-  request: z.object({ next_step: z.string(), status: z.string(), welcome_screen_number: z.number() }),
-  avals: z.array(z.object({ aval_type: z.enum(['PARTNER', 'COLLATERAL']), phone: z.string().nullable() })),
-  phone_number: z.string(),
-});
 
 export async function userRoutes(app: App): Promise<void> {
   const country = app.config.COUNTRY;
@@ -26,8 +15,8 @@ export async function userRoutes(app: App): Promise<void> {
       schema: {
         summary: 'Busca al usuario del teléfono verificado; 404 si es nuevo',
         security: [{ bearer: [] }],
-        querystring: z.object({ phone_number: phoneNumberSchema, anonymous_id: z.string().max(64).optional() }),
-        response: { 200: z.object({ data: userSchema }), 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema },
+        querystring: lookupUserQuery,
+        response: { 200: lookupUserResponse, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema },
       },
     },
     async (request) => {
@@ -45,14 +34,9 @@ export async function userRoutes(app: App): Promise<void> {
       schema: {
         summary: 'Detalle del usuario (solo con su propio token)',
         security: [{ bearer: [] }],
-        params: z.object({ id: z.uuid('Usuario inválido.'), type: z.enum(['SK']) }),
+        params: userParams,
         response: {
-          200: z.object({
-            data: userSchema.extend({
-              tax_id_suggestion: z.string().nullable(),
-              pre_approval: z.object({ amount: z.number(), currency: z.string() }).nullable(),
-            }),
-          }),
+          200: userDetailResponse,
           401: errorResponseSchema,
           403: errorResponseSchema,
         },

@@ -1,4 +1,5 @@
 import { REQUEST_TIMEOUT_MS, SESSION_KEYS, classifyFailedCall, isErrorEnvelope } from '@provee/domain';
+import type { ClientErrorReport } from '@provee/domain';
 import { session } from './session.js';
 import { uiState } from './ui-state.js';
 
@@ -84,7 +85,7 @@ function reportFailedCall(method: string, path: string, error: ApiError): void {
     code: error.code,
     message: error.message.slice(0, 1000),
     ...(error.requestId ? { request_id: error.requestId } : {}),
-  };
+  } satisfies ClientErrorReport;
   fetch('/api/v1/client-errors', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

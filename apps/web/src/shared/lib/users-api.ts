@@ -1,19 +1,18 @@
-import { anonymousId, routeAfterLookup, type LookupUser } from '@provee/domain';
+import { anonymousId, routeAfterLookup } from '@provee/domain';
+import type { FoundUser, LookupUserQuery, UserDetail } from '@provee/domain';
 import { ApiError, apiRequest } from './api-client.js';
 import { applicationState, routeForState } from './application-state.js';
 import { rememberRejection } from './rejection.js';
 
 export const lookupUser = async (phone: string) => {
-  const answer = await apiRequest<{ data: LookupUser }>('GET', `/api/v1/users?phone_number=${phone}&anonymous_id=${anonymousId(phone)}`);
-  applicationState.fromUser({ phone_number: phone, ...answer.data });
+  const query = { phone_number: phone, anonymous_id: anonymousId(phone) } satisfies LookupUserQuery;
+  const answer = await apiRequest<{ data: FoundUser }>('GET', `/api/v1/users?phone_number=${query.phone_number}&anonymous_id=${query.anonymous_id}`);
+  // The answer carries the phone_number it was looked up by.
+  applicationState.fromUser(answer.data);
   return answer;
 };
 
-export interface UserDetail extends LookupUser {
-  phone_number?: string;
-  tax_id_suggestion?: string | null;
-  pre_approval?: { amount: number; currency: string } | null;
-}
+export type { UserDetail };
 
 /** The user's detail; every fetch updates the tab's application state. */
 export const getUser = async (userId: string, options: { spinner?: boolean } = {}) => {

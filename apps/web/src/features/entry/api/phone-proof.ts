@@ -1,38 +1,40 @@
 import { FALLBACK_IP, anonymousId } from '@provee/domain';
+import type {
+  CodeSent,
+  ConfirmCodeBody,
+  LeadPayload,
+  PhoneAuthentication,
+  PollReverseOtpBody,
+  ReverseOtpPending,
+  ReverseOtpSession,
+  ReverseOtpStarted,
+  SendCodeBody,
+  StartReverseOtpBody,
+} from '@provee/domain';
 import { apiRequest } from '../../../shared/lib/api-client.js';
 
-export interface Authentication {
-  data: { authentication: { access_type: 'Bearer'; access_token: string; expires_at: string }; phone_number: string };
-}
-
-export interface ReverseOtpSession {
-  session_id: string;
-  message: string;
-  destination: string;
-  whatsapp_url: string;
-  sms_url: string;
-  expires_at: string;
-}
+export type Authentication = PhoneAuthentication;
+export type { ReverseOtpSession };
 
 export const requestCode = (phone: string) =>
-  apiRequest<{ data: { expires_at: string; resend_after_seconds: number } }>('POST', '/api/v1/users/code', {
-    body: { anonymous_id: anonymousId(phone), phone_number: phone },
+  apiRequest<CodeSent>('POST', '/api/v1/users/code', {
+    body: { anonymous_id: anonymousId(phone), phone_number: phone } satisfies SendCodeBody,
   });
 
 export const confirmCode = (phone: string, code: string) =>
   apiRequest<Authentication>('PUT', '/api/v1/users/code', {
-    body: { code, phone_number: phone, anonymous_id: anonymousId(phone) },
+    body: { code, phone_number: phone, anonymous_id: anonymousId(phone) } satisfies ConfirmCodeBody,
   });
 
 export const startReverseOtp = (phone: string, ip: string) =>
-  apiRequest<{ data: ReverseOtpSession }>('POST', '/api/v1/users/reverse-otp', {
-    body: { phone_number: phone, anonymous_id: anonymousId(phone), ip_address: ip },
+  apiRequest<ReverseOtpStarted>('POST', '/api/v1/users/reverse-otp', {
+    body: { phone_number: phone, anonymous_id: anonymousId(phone), ip_address: ip } satisfies StartReverseOtpBody,
   });
 
 /** 202 pending (with the session), 200 verified; 401, 404 and 410 are outcomes the screen shows. */
 export const pollReverseOtp = (sessionId: string) =>
-  apiRequest<Authentication | { data: ReverseOtpSession & { status: 'PENDING' } }>('PUT', '/api/v1/users/reverse-otp', {
-    body: { session_id: sessionId },
+  apiRequest<PhoneAuthentication | ReverseOtpPending>('PUT', '/api/v1/users/reverse-otp', {
+    body: { session_id: sessionId } satisfies PollReverseOtpBody,
     spinner: false,
     report: false,
   });
@@ -58,7 +60,7 @@ export interface LeadInput {
 
 export const assignLead = (apiKey: string, lead: LeadInput) => {
   const now = new Date().toISOString();
-  return apiRequest('POST', '/ops/v1/lead-assignment', {
+  return apiRequest<{ data: LeadPayload }>('POST', '/ops/v1/lead-assignment', {
     headers: { 'x-api-key': apiKey },
     spinner: false,
     body: {
@@ -70,6 +72,6 @@ export const assignLead = (apiKey: string, lead: LeadInput) => {
       utm_campaign: lead.utmCampaign,
       created_at: now,
       updated_at: now,
-    },
+    } satisfies LeadPayload,
   });
 };

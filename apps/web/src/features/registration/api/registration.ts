@@ -1,31 +1,34 @@
 import { searchKey } from '@provee/domain';
+import type {
+  AddressPayload,
+  AddressSuggestion,
+  BusinessPayload,
+  CreatedUser,
+  Named,
+  Neighborhood,
+  PlaceDetail,
+  RegisterUserPayload,
+  SalesRange,
+  StateCity,
+  StepAnswer,
+  TaxInfoPayload,
+  ZipCodeItem,
+} from '@provee/domain';
 import { apiRequest } from '../../../shared/lib/api-client.js';
 import { loadOnce } from '../../../shared/hooks/use-api-data.js';
 
-export interface StepAnswer {
-  /** `path`: where SPEC §2.2 routes this state (the server computes it). */
-  data: { user_id: string; next_step: string; status: string; path?: string };
-}
+export type { AddressPayload, BusinessPayload, CreatedUser, Named, RegisterUserPayload, StepAnswer };
 
-export interface CreatedUser {
-  data: StepAnswer['data'] & { user_type: 'SK'; authentication: { access_type: 'Bearer'; access_token: string } };
-}
-
-export const createUser = (payload: object) => apiRequest<CreatedUser>('POST', '/api/v2/users', { body: payload });
+export const createUser = (payload: RegisterUserPayload) => apiRequest<CreatedUser>('POST', '/api/v2/users', { body: payload });
 
 export const saveTaxId = (userId: string, taxPayerId: string) =>
-  apiRequest<StepAnswer>('POST', `/api/v1/users/${userId}/SK/tax_info`, { body: { tax_payer_id: taxPayerId } });
+  apiRequest<StepAnswer>('POST', `/api/v1/users/${userId}/SK/tax_info`, { body: { tax_payer_id: taxPayerId } satisfies TaxInfoPayload });
 
-export const saveAddress = (userId: string, address: object) =>
+export const saveAddress = (userId: string, address: AddressPayload) =>
   apiRequest<StepAnswer>('POST', `/api/v1/users/${userId}/SK/businesses/address`, { body: address });
 
-export const saveBusiness = (userId: string, business: object) =>
+export const saveBusiness = (userId: string, business: BusinessPayload) =>
   apiRequest<StepAnswer>('POST', `/api/v1/users/${userId}/SK/businesses`, { body: business });
-
-export interface Named {
-  id: number;
-  name: string;
-}
 
 /** `spinner: false` for a load the user did not ask for (app/prefetch.ts warms the next screen). */
 type Quiet = { spinner?: boolean };
@@ -34,31 +37,31 @@ type Quiet = { spinner?: boolean };
 export const catalog = {
   states: (options: Quiet = {}) => loadOnce('/api/v1/states', () => apiRequest<{ data: Named[] }>('GET', '/api/v1/states', options)).then((r) => r.data),
   cities: (stateId: number, options: Quiet = {}) =>
-    loadOnce(`/api/v1/states/${stateId}/cities`, () => apiRequest<{ data: Named[] }>('GET', `/api/v1/states/${stateId}/cities`, options)).then((r) => r.data),
+    loadOnce(`/api/v1/states/${stateId}/cities`, () => apiRequest<{ data: StateCity[] }>('GET', `/api/v1/states/${stateId}/cities`, options)).then((r) => r.data),
   neighborhoods: (cityId: number, options: Quiet = {}) =>
-    loadOnce(`/api/v1/cities/${cityId}/neighborhoods`, () => apiRequest<{ data: (Named & { zip_code: string | null })[] }>('GET', `/api/v1/cities/${cityId}/neighborhoods`, options)).then(
+    loadOnce(`/api/v1/cities/${cityId}/neighborhoods`, () => apiRequest<{ data: Neighborhood[] }>('GET', `/api/v1/cities/${cityId}/neighborhoods`, options)).then(
       (r) => r.data,
     ),
   zipCode: (zip: string) =>
-    apiRequest<{ data: { neighborhood: string; city: string; state: string; neighborhood_id: number; city_id: number; state_id: number }[] }>('GET', `/api/v1/zip-codes/${zip}`).then(
+    apiRequest<{ data: ZipCodeItem[] }>('GET', `/api/v1/zip-codes/${zip}`).then(
       (r) => r.data,
     ),
   businessTypes: (options: Quiet = {}) => loadOnce('/api/v1/business-types', () => apiRequest<{ data: string[] }>('GET', '/api/v1/business-types', options)).then((r) => r.data),
   salesRanges: (options: Quiet = {}) =>
-    loadOnce('/api/v1/sales-ranges', () => apiRequest<{ data: { ranges: { id: number; range_description: string }[] } }>('GET', '/api/v1/sales-ranges', options)).then(
+    loadOnce('/api/v1/sales-ranges', () => apiRequest<{ data: { ranges: SalesRange[] } }>('GET', '/api/v1/sales-ranges', options)).then(
       (r) => r.data.ranges,
     ),
 };
 
 export const searchAddresses = (query: string) =>
-  apiRequest<{ data: { place_id: string; description: string }[] }>('GET', `/api/v1/addresses/search?q=${encodeURIComponent(query)}`, { spinner: false }).then(
+  apiRequest<{ data: AddressSuggestion[] }>('GET', `/api/v1/addresses/search?q=${encodeURIComponent(query)}`, { spinner: false }).then(
     (r) => r.data,
   );
 
 /** One place's details, fetched once per page: the search warms them, the address form reuses them. */
 export const placeDetails = (placeId: string, options: Quiet = {}) =>
   loadOnce(`/api/v1/addresses/${placeId}`, () =>
-    apiRequest<{ data: { zip_code: string; street_name: string; street_number: string; neighborhood: string; city: string; state: string } }>(
+    apiRequest<{ data: PlaceDetail }>(
       'GET',
       `/api/v1/addresses/${encodeURIComponent(placeId)}`,
       options,

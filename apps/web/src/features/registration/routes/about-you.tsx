@@ -95,7 +95,8 @@ export function AboutYouRoute({ next }: NextProps) {
         name: values.name,
         lastname: values.lastname,
         maternal_lastname: values.maternal_lastname,
-        dob: isoDate(Number(values.year), Number(values.month), Number(values.day)),
+        // aboutYouErrors checked the date; '' would get the server's field message.
+        dob: isoDate(Number(values.year), Number(values.month), Number(values.day)) ?? '',
         length_of_residency_in_years: Number(values.length_of_residency_in_years),
         marital_status: values.marital_status,
         phone_number: phoneNumber,

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+/** GET /v1/consents/text */
+export const consentTextResponse = z.object({ data: z.object({ version: z.string(), text: z.string(), sha256: z.string() }) });
+export type ConsentText = z.infer<typeof consentTextResponse>['data'];
+
+/** POST /v1/users/:id/:type/nip */
+export const nipSentResponse = z.object({ data: z.object({ expires_at: z.string(), resend_after_seconds: z.number(), default_nip: z.string().optional() }) });
+export type NipSent = z.infer<typeof nipSentResponse>['data'];
+
+/** PUT /v1/users/:id/:type/nip (answer: stepAnswerSchema; 422 not eligible) */
+export const confirmNipBody = z.object({ nip: z.string().regex(/^\d{4}$/, 'El NIP tiene 4 dígitos.'), consent_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() });
+export type ConfirmNipPayload = z.input<typeof confirmNipBody>;
+
+/** GET /v1/users/:id/:type/consents */
+export const consentsResponse = z.object({
+  data: z.array(
+    z.object({
+      id: z.string(),
+      person_type: z.string(),
+      consent_version: z.string(),
+      consent_text: z.string(),
+      consent_text_sha256: z.string(),
+      created_at: z.string(),
+      ip: z.string(),
+      user_agent: z.string().nullable(),
+      pin_verified: z.boolean(),
+      bureau_folio: z.string(),
+      authorized_until: z.string(),
+    }),
+  ),
+});
+export type Consents = z.infer<typeof consentsResponse>;
+
+/** PUT /v1/users/:id/:type/password (answer: stepAnswerSchema) */
+export const passwordBody = z.object({ password: z.string().max(20), password_confirmation: z.string().max(20).optional() });
+export type PasswordPayload = z.input<typeof passwordBody>;
+
+/** POST /v1/users/:id/:type/advisor-events */
+export const advisorEventBody = z.object({ contact_type: z.enum(['CALL_ADVISER', 'WITH_ADVISER', 'WHATSAPP_CHAT']) });
+export type AdvisorEventPayload = z.input<typeof advisorEventBody>;
+export type ContactType = AdvisorEventPayload['contact_type'];
+export const advisorEventResponse = z.object({ data: z.object({ contact_type: z.string(), created_at: z.string() }) });
+export type AdvisorEvent = z.infer<typeof advisorEventResponse>;

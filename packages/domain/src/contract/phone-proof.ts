@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { anonymousIdSchema, bearerAuthenticationSchema, phoneNumberSchema } from './common.js';
+
+/** POST /v1/users/code */
+export const sendCodeBody = z.object({ phone_number: phoneNumberSchema, anonymous_id: anonymousIdSchema.optional() });
+export type SendCodeBody = z.input<typeof sendCodeBody>;
+export const codeSentResponse = z.object({ data: z.object({ expires_at: z.string(), resend_after_seconds: z.number() }) });
+export type CodeSent = z.infer<typeof codeSentResponse>;
+
+/** PUT /v1/users/code */
+export const confirmCodeBody = z.object({
+  phone_number: phoneNumberSchema,
+  code: z.string().regex(/^\d{6}$/, 'El código tiene 6 dígitos.'),
+  anonymous_id: anonymousIdSchema.optional(),
+});
+export type ConfirmCodeBody = z.input<typeof confirmCodeBody>;
+
+/** 200 of PUT /v1/users/code and of a verified PUT /v1/users/reverse-otp. */
+export const phoneAuthenticationResponse = z.object({
+  data: z.object({ authentication: bearerAuthenticationSchema, phone_number: z.string() }),
+});
+export type PhoneAuthentication = z.infer<typeof phoneAuthenticationResponse>;
+
+export const reverseOtpSessionSchema = z.object({
+  session_id: z.uuid(),
+  message: z.string(),
+  destination: z.string(),
+  whatsapp_url: z.string(),
+  sms_url: z.string(),
+  expires_at: z.string(),
+});
+export type ReverseOtpSession = z.infer<typeof reverseOtpSessionSchema>;
+
+/** POST /v1/users/reverse-otp */
+export const startReverseOtpBody = z.object({
+  phone_number: phoneNumberSchema,
+  anonymous_id: anonymousIdSchema.optional(),
+  ip_address: z.string().max(64).optional(),
+});
+export type StartReverseOtpBody = z.input<typeof startReverseOtpBody>;
+export const reverseOtpStartedResponse = z.object({ data: reverseOtpSessionSchema });
+export type ReverseOtpStarted = z.infer<typeof reverseOtpStartedResponse>;
+
+/** PUT /v1/users/reverse-otp: 200 phoneAuthenticationResponse, 202 pending. */
+export const pollReverseOtpBody = z.object({ session_id: z.uuid('La verificación no es válida.') });
+export type PollReverseOtpBody = z.input<typeof pollReverseOtpBody>;
+export const reverseOtpPendingResponse = z.object({ data: reverseOtpSessionSchema.extend({ status: z.literal('PENDING') }) });
+export type ReverseOtpPending = z.infer<typeof reverseOtpPendingResponse>;

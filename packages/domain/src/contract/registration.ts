@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { anonymousIdSchema, bearerAuthenticationSchema, int32, phoneNumberSchema } from './common.js';
+
+const text = (max: number) => z.string().max(max, `* Máximo ${max} caracteres.`);
+const optionalText = (max: number) => z.string().max(max).nullish().transform((value) => value ?? null);
+
+/** POST /v2/users: step 1, personal data */
+export const registerUserBody = z.object({
+  account_type_id: z.literal('SK'),
+  name: z.string().max(60),
+  lastname: z.string().max(60),
+  maternal_lastname: z.string().max(60).nullish().transform((value) => value ?? ''),
+  dob: z.string().max(10),
+  length_of_residency_in_years: int32(),
+  marital_status: z.string().max(20),
+  phone_number: phoneNumberSchema,
+  utm_source: optionalText(200),
+  utm_name: optionalText(200),
+  utm_medium: optionalText(200),
+  sales_identifier: z.string().max(100).nullish().transform((value) => value ?? ''),
+  anonymous_id: anonymousIdSchema.nullish().transform((value) => value ?? null),
+  kiban_flow_version_id: int32().nullish().transform((value) => value ?? null),
+});
+/** What the app sends. */
+export type RegisterUserPayload = z.input<typeof registerUserBody>;
+/** What the API reads after the transforms. */
+export type RegisterUserInput = z.output<typeof registerUserBody>;
+export const createdUserResponse = z.object({
+  data: z.object({
+    user_id: z.string(),
+    user_type: z.literal('SK'),
+    next_step: z.string(),
+    status: z.string(),
+    path: z.string(),
+    authentication: bearerAuthenticationSchema,
+  }),
+});
+export type CreatedUser = z.infer<typeof createdUserResponse>;
+
+/** POST /v1/users/:id/:type/tax_info: step 2 (answer: stepAnswerSchema) */
+export const taxInfoBody = z.object({ tax_payer_id: text(20) });
+export type TaxInfoPayload = z.input<typeof taxInfoBody>;
+
+/** POST /v1/users/:id/:type/businesses/address: step 4 (412 outside the service area) */
+export const addressBody = z.object({
+  zip_code: text(5),
+  state: text(100),
+  city: text(100),
+  neighborhood: text(100),
+  street_name: text(120),
+  street_number: text(20),
+  apartment_number: z.string().max(20).nullish().transform((value) => value ?? ''),
+  /** 'Mi sector no aparece': `neighborhood` was typed, not chosen from the catalogue. */
+  neighborhood_typed: z.boolean().optional(),
+});
+export type AddressPayload = z.input<typeof addressBody>;
+export type AddressInput = z.output<typeof addressBody>;
+
+/** POST /v1/users/:id/:type/businesses: step 5 */
+export const businessBody = z.object({
+  name: text(100),
+  business_type: text(60),
+  business_type_other: z.string().max(80).nullish().transform((value) => value ?? ''),
+  sales_average_range_id: int32(),
+  business_age: int32(),
+});
+export type BusinessPayload = z.input<typeof businessBody>;
+export type BusinessInput = z.output<typeof businessBody>;
