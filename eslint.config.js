@@ -13,7 +13,10 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       // Only config.ts reads the environment (CONVENTIONS: one way to do each thing).
-      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through apps/api/src/config.ts.' }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read configuration through apps/api/src/config.ts.' },
+      ],
     },
   },
   {
@@ -26,7 +29,18 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/api/src/config.ts', 'apps/api/src/server.ts', 'apps/api/src/catalog-import.ts', '**/*.test.ts', '**/test/**', 'e2e/**', 'scripts/**', '*.config.ts', 'apps/*/*.config.ts', 'apps/*/scripts/**'],
+    files: [
+      'apps/api/src/config.ts',
+      'apps/api/src/server.ts',
+      'apps/api/src/catalog-import.ts',
+      '**/*.test.ts',
+      '**/test/**',
+      'e2e/**',
+      'scripts/**',
+      '*.config.ts',
+      'apps/*/*.config.ts',
+      'apps/*/scripts/**',
+    ],
     rules: { 'no-restricted-properties': 'off' },
   },
   {
@@ -42,7 +56,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['react', 'react-*', 'drizzle-orm*', 'fastify*', '@electric-sql/*', 'postgres'], message: 'The domain package depends on zod only.' }] },
+        {
+          patterns: [
+            {
+              group: ['react', 'react-*', 'drizzle-orm*', 'fastify*', '@electric-sql/*', 'postgres'],
+              message: 'The domain package depends on zod only.',
+            },
+          ],
+        },
       ],
     },
   },

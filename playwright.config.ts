@@ -18,9 +18,19 @@ export default defineConfig({
   // Mexican journey against the second server of the global setup (COUNTRY=mx).
   projects: [
     { name: 'do-412x823', testIgnore: 'mexico.spec.ts', metadata: { server: 'do' } },
-    { name: 'do-360x640', testIgnore: 'mexico.spec.ts', metadata: { server: 'do-small' }, use: { viewport: { width: 360, height: 640 } } },
+    {
+      name: 'do-360x640',
+      testIgnore: 'mexico.spec.ts',
+      metadata: { server: 'do-small' },
+      use: { viewport: { width: 360, height: 640 } },
+    },
     { name: 'mx-412x823', testMatch: 'mexico.spec.ts', metadata: { server: 'mx' }, use: { locale: 'es-MX' } },
-    { name: 'mx-360x640', testMatch: 'mexico.spec.ts', metadata: { server: 'mx' }, use: { locale: 'es-MX', viewport: { width: 360, height: 640 } } },
+    {
+      name: 'mx-360x640',
+      testMatch: 'mexico.spec.ts',
+      metadata: { server: 'mx' },
+      use: { locale: 'es-MX', viewport: { width: 360, height: 640 } },
+    },
   ],
   use: {
     browserName: 'chromium',

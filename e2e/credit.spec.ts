@@ -50,7 +50,9 @@ test.describe('bureau consent and decision', () => {
     await page.getByLabel('Contraseña de 6 dígitos').fill('123456');
     await page.getByLabel('Confirma tu contraseña').fill('123456');
     await page.getByRole('button', { name: 'Continuar' }).click();
-    await expect(page.getByRole('alert')).toHaveText('* Elige una contraseña menos obvia: no repitas un número ni uses números seguidos.');
+    await expect(page.getByRole('alert')).toHaveText(
+      '* Elige una contraseña menos obvia: no repitas un número ni uses números seguidos.',
+    );
     await page.getByLabel('Contraseña de 6 dígitos').fill('583920');
     await page.getByLabel('Confirma tu contraseña').fill('583920');
     await page.getByRole('button', { name: 'Mostrar contraseña' }).first().click();
@@ -63,7 +65,10 @@ test.describe('bureau consent and decision', () => {
     await expect(page.getByRole('heading', { name: 'Tu préstamo fue pre aprobado' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Continuar por llamada' })).toHaveAttribute('href', 'tel:+18095550101');
     await expectStepper(page, 'Paso 2/3 Evaluación', 1);
-    await expect(page.getByRole('link', { name: 'Continuar por WhatsApp' })).toHaveAttribute('href', /text=Mi%20pr%C3%A9stamo%20fue%20pre%20aprobado$/);
+    await expect(page.getByRole('link', { name: 'Continuar por WhatsApp' })).toHaveAttribute(
+      'href',
+      /text=Mi%20pr%C3%A9stamo%20fue%20pre%20aprobado$/,
+    );
     await screenshot(page, 'advisor-contact');
     await expectAccessible(page);
     const recorded = page.waitForResponse((response) => response.url().endsWith('/advisor-events'));
@@ -71,7 +76,10 @@ test.describe('bureau consent and decision', () => {
     expect((await recorded).status()).toBe(201);
 
     await expect(page).toHaveURL(`/${phone}/${userId}/download`);
-    await expect(page.getByRole('link', { name: 'Descargar la app' })).toHaveAttribute('href', /^https:\/\/play\.google\.com\//);
+    await expect(page.getByRole('link', { name: 'Descargar la app' })).toHaveAttribute(
+      'href',
+      /^https:\/\/play\.google\.com\//,
+    );
     await screenshot(page, 'download');
     await expectAccessible(page);
   });
@@ -81,7 +89,10 @@ test.describe('bureau consent and decision', () => {
     await typeNip(page, phone);
     await expect(page).toHaveURL(/\/rejected$/);
     await expect(page.getByRole('heading', { name: 'Lo sentimos' })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Contactar a soporte' })).toHaveAttribute('href', /^https:\/\/wa\.me\/18095550100\?text=/);
+    await expect(page.getByRole('link', { name: 'Contactar a soporte' })).toHaveAttribute(
+      'href',
+      /^https:\/\/wa\.me\/18095550100\?text=/,
+    );
     await screenshot(page, 'rejected');
     await expectAccessible(page);
   });
@@ -97,7 +108,9 @@ test.describe('bureau consent and decision', () => {
     await expect(page).toHaveURL(`/${phone}/${userId}/congratulations`, { timeout: 30_000 });
   });
 
-  test('failing bureau: /waiting gives up after 12 checks, and the retry records the decision later', async ({ page }) => {
+  test('failing bureau: /waiting gives up after 12 checks, and the retry records the decision later', async ({
+    page,
+  }) => {
     test.setTimeout(60_000);
     // The browser's clock is ours: 12 checks 5 s apart take a moment, while the server (real
     // time) is still retrying the bureau.
@@ -122,21 +135,31 @@ test.describe('bureau consent and decision', () => {
     const token = await page.evaluate(() => sessionStorage.getItem('clientToken'));
     await expect
       .poll(
-        async () => (await (await page.request.get(`/api/v1/users/${userId}/SK`, { headers: { authorization: token! } })).json()).data,
+        async () =>
+          (await (await page.request.get(`/api/v1/users/${userId}/SK`, { headers: { authorization: token! } })).json())
+            .data,
         { timeout: 20_000 },
       )
-      .toMatchObject({ next_step: 'PASSWORD', status: 'IN_PROGRESS', pre_approval: { amount: 10_000, currency: 'DOP' } });
+      .toMatchObject({
+        next_step: 'PASSWORD',
+        status: 'IN_PROGRESS',
+        pre_approval: { amount: 10_000, currency: 'DOP' },
+      });
   });
 });
 
-test('advisor welcome: the call promise with the advisor number and the download button, no video when none is set', async ({ page }) => {
+test('advisor welcome: the call promise with the advisor number and the download button, no video when none is set', async ({
+  page,
+}) => {
   const phone = uniquePhone();
   const userId = await seedUser(page.request, { phone, nextStep: 'INVENTORY' });
   await proveWithSms(page, phone);
   await expect(page).toHaveURL(`/${phone}/${userId}/download`);
   await page.goto(`/${phone}/${userId}/advisor-welcome`);
   await expect(page.getByText('Paso 2/3 Evaluación')).toBeVisible();
-  await expect(page.getByText('Un asesor te llamará en menos de 5 minutos desde el número +1 809 555 0101.')).toBeVisible();
+  await expect(
+    page.getByText('Un asesor te llamará en menos de 5 minutos desde el número +1 809 555 0101.'),
+  ).toBeVisible();
   await expect(page.locator('video')).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Descargar la app' })).toBeVisible();
   await screenshot(page, 'advisor-welcome');

@@ -19,9 +19,18 @@ interface AxeViolation {
 export async function expectAccessible(page: Page): Promise<void> {
   await page.evaluate(axeSource);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map((node) => ({ target: node.target })) }));
+    return result.violations.map(({ id, impact, help, nodes }) => ({
+      id,
+      impact,
+      help,
+      nodes: nodes.map((node) => ({ target: node.target })),
+    }));
   });
   const blocking = violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
   expect(blocking, JSON.stringify(blocking, null, 2)).toEqual([]);
@@ -48,7 +57,11 @@ export const test = base.extend({
   baseURL: async ({}, use, testInfo) => {
     // Each project has its server in the global setup (playwright.config.ts names it).
     const server = testInfo.project.metadata.server as 'do' | 'do-small' | 'mx';
-    await use({ do: process.env.E2E_BASE_URL, 'do-small': process.env.E2E_SMALL_BASE_URL, mx: process.env.E2E_MX_BASE_URL }[server]);
+    await use(
+      { do: process.env.E2E_BASE_URL, 'do-small': process.env.E2E_SMALL_BASE_URL, mx: process.env.E2E_MX_BASE_URL }[
+        server
+      ],
+    );
   },
   page: async ({ page, baseURL }, use) => {
     const problems: string[] = [];
@@ -56,7 +69,11 @@ export const test = base.extend({
     page.on('console', (message) => {
       // Chromium logs every 4xx answer; those are the API's documented answers (404 new user,
       // 400 wrong code…). 5xx answers are caught below.
-      if (message.type() !== 'error' || /^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())) return;
+      if (
+        message.type() !== 'error' ||
+        /^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text())
+      )
+        return;
       problems.push(`console.error: ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));

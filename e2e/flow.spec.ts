@@ -16,7 +16,9 @@ async function fillAboutYou(page: Page, name = 'María José') {
   await page.getByLabel('Mes').selectOption({ label: 'Febrero' });
   await page.getByLabel('Día').selectOption('28');
   await page.getByLabel('Año').selectOption('1985');
-  await page.getByLabel('¿Cuánto tiempo llevas viviendo en tu domicilio actual?').selectOption({ label: '4 o más años' });
+  await page
+    .getByLabel('¿Cuánto tiempo llevas viviendo en tu domicilio actual?')
+    .selectOption({ label: '4 o más años' });
   await page.getByLabel('Estado civil').selectOption({ label: 'Casado(a)' });
 }
 
@@ -27,7 +29,9 @@ async function smsCount(page: Page, phone: string): Promise<number> {
 }
 
 test.describe('the phone field (issue 8 item 2)', () => {
-  test('pasted or typed with formatting or +1, the 10 national digits; check only for a number the plan accepts', async ({ page }) => {
+  test('pasted or typed with formatting or +1, the 10 national digits; check only for a number the plan accepts', async ({
+    page,
+  }) => {
     await page.goto('/home');
     const phone = page.getByLabel('Teléfono celular');
     const check = page.getByRole('img', { name: 'Número válido' });
@@ -67,7 +71,9 @@ test.describe('the phone field (issue 8 item 2)', () => {
 });
 
 test.describe('back, reload and shared phones (issue 8 item 3)', () => {
-  test('back to /home after the proof sends no new code and returns where the application stands; the tax id survives a reload', async ({ page }) => {
+  test('back to /home after the proof sends no new code and returns where the application stands; the tax id survives a reload', async ({
+    page,
+  }) => {
     const phone = uniquePhone();
     await proveWithSms(page, phone);
     await expect(page).toHaveURL(`/${phone}/about-you`);
@@ -106,7 +112,9 @@ test.describe('back, reload and shared phones (issue 8 item 3)', () => {
     expect(await page.evaluate(() => sessionStorage.getItem('draft_tax_id'))).toBeNull();
   });
 
-  test('a screen the application is past sends the user where it stands, on back and on a 409, without a modal', async ({ page }) => {
+  test('a screen the application is past sends the user where it stands, on back and on a 409, without a modal', async ({
+    page,
+  }) => {
     const phone = uniquePhone();
     const userId = await seedUser(page.request, { phone, nextStep: 'BUSINESS_ADDRESS' });
     await proveWithSms(page, phone);
@@ -116,14 +124,28 @@ test.describe('back, reload and shared phones (issue 8 item 3)', () => {
 
     // The step is saved elsewhere (another tab): the form's own save answers 409.
     const token = await page.evaluate(() => sessionStorage.getItem('clientToken'));
-    const states = (await (await page.request.get('/api/v1/states')).json()) as { data: { id: number; name: string }[] };
+    const states = (await (await page.request.get('/api/v1/states')).json()) as {
+      data: { id: number; name: string }[];
+    };
     const state = states.data.find((item) => item.name === 'Distrito Nacional')!;
-    const cities = (await (await page.request.get(`/api/v1/states/${state.id}/cities`)).json()) as { data: { id: number; name: string }[] };
+    const cities = (await (await page.request.get(`/api/v1/states/${state.id}/cities`)).json()) as {
+      data: { id: number; name: string }[];
+    };
     const city = cities.data.find((item) => item.name === 'Santo Domingo de Guzmán')!;
-    const hoods = (await (await page.request.get(`/api/v1/cities/${city.id}/neighborhoods`)).json()) as { data: { id: number; name: string }[] };
+    const hoods = (await (await page.request.get(`/api/v1/cities/${city.id}/neighborhoods`)).json()) as {
+      data: { id: number; name: string }[];
+    };
     const saved = await page.request.post(`/api/v1/users/${userId}/SK/businesses/address`, {
       headers: { authorization: token! },
-      data: { zip_code: '00000', state: state.name, city: city.name, neighborhood: hoods.data[0]!.name, street_name: 'Calle Uno', street_number: '1', apartment_number: '' },
+      data: {
+        zip_code: '00000',
+        state: state.name,
+        city: city.name,
+        neighborhood: hoods.data[0]!.name,
+        street_name: 'Calle Uno',
+        street_number: '1',
+        apartment_number: '',
+      },
     });
     expect(saved.status()).toBe(200);
 
@@ -176,7 +198,12 @@ test.describe('the right reason, and no pre-approval for the rejected (issue 8 i
     const phone = uniquePhone();
     await proveWithSms(page, phone);
     await expect(page).toHaveURL(`/${phone}/about-you`);
-    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Santo_Domingo', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+    const today = new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'America/Santo_Domingo',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }).format(new Date());
     const [year, month, day] = today.split('-').map(Number) as [number, number, number];
     const newest = String(year - 18);
 

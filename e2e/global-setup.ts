@@ -16,7 +16,10 @@ async function freePort(): Promise<number> {
 }
 
 /** The built server on a random port with this data dir (PGlite) and the simulators. */
-async function startServer(dataDir: string, env: Record<string, string> = {}): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+async function startServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const child = spawn(process.execPath, [serverJs], {
     env: {

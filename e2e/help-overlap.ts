@@ -11,7 +11,8 @@ import type { Page } from '@playwright/test';
  * fold, not under the button: the bottom position shows it whole.
  */
 function installChecker(): void {
-  const CONTROLS = 'a[href], button, input:not([type=hidden]), select, textarea, label, [role=button], [role=checkbox], [role=combobox], [role=option]';
+  const CONTROLS =
+    'a[href], button, input:not([type=hidden]), select, textarea, label, [role=button], [role=checkbox], [role=combobox], [role=option]';
   const report = (window as unknown as { __helpOverlap: (message: string) => void }).__helpOverlap;
   const reported = new Set<string>();
 
@@ -46,7 +47,8 @@ function installChecker(): void {
           const bottom = top + box.height;
           if (top < 0 || bottom > window.innerHeight) continue;
           const buttonTop = fixed ? button.top : button.top + window.scrollY - scrollY;
-          const meets = box.left < button.right && box.right > button.left && top < buttonTop + button.height && bottom > buttonTop;
+          const meets =
+            box.left < button.right && box.right > button.left && top < buttonTop + button.height && bottom > buttonTop;
           if (!meets) continue;
           const text = (element.textContent || element.getAttribute('aria-label') || '').trim().slice(0, 40);
           const message = `the help button covers <${element.tagName.toLowerCase()}> "${text}" on ${location.pathname} (scrolled to the ${name}, ${window.innerWidth}×${window.innerHeight})`;
@@ -87,7 +89,12 @@ function installChecker(): void {
   };
   (window as unknown as { __checkHelpOverlap: () => string[] }).__checkHelpOverlap = check;
   const start = () => {
-    new MutationObserver(soon).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    new MutationObserver(soon).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true,
+    });
     window.addEventListener('resize', soon);
     soon();
   };
@@ -104,5 +111,7 @@ export async function watchHelpButton(page: Page, onOverlap: (message: string) =
 /** The same check, now (where screenshots are taken and when a test ends): what it found. */
 export async function checkHelpButton(page: Page): Promise<string[]> {
   if (page.isClosed()) return [];
-  return page.evaluate(() => (window as unknown as { __checkHelpOverlap?: () => string[] }).__checkHelpOverlap?.() ?? []).catch(() => []);
+  return page
+    .evaluate(() => (window as unknown as { __checkHelpOverlap?: () => string[] }).__checkHelpOverlap?.() ?? [])
+    .catch(() => []);
 }

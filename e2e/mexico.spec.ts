@@ -58,7 +58,9 @@ test('Mexico: from /home to the download, with +52, the RFC, the zip code, the t
   await page.getByLabel('Mes').selectOption({ label: 'Septiembre' });
   await page.getByLabel('Día').selectOption(String(day));
   await page.getByLabel('Año').selectOption(String(year));
-  await page.getByLabel('¿Cuánto tiempo llevas viviendo en tu domicilio actual?').selectOption({ label: '4 o más años' });
+  await page
+    .getByLabel('¿Cuánto tiempo llevas viviendo en tu domicilio actual?')
+    .selectOption({ label: '4 o más años' });
   await page.getByLabel('Estado civil').selectOption({ label: 'Casado(a)' });
   await look(page, 'about-you');
   await page.getByRole('button', { name: 'Continuar' }).click();
@@ -70,7 +72,10 @@ test('Mexico: from /home to the download, with +52, the RFC, the zip code, the t
   const dateDigits = `${String(year).slice(2)}09${String(day).padStart(2, '0')}`;
   await expect(page.getByRole('textbox', { name: 'RFC' })).toHaveValue(new RegExp(`^HELJ${dateDigits}[A-Z0-9]{3}$`));
   await expect(page.getByText('13 de 13 caracteres')).toBeVisible();
-  await expect(page.getByRole('link', { name: '¿No conoces tu RFC? Consúltalo aquí' })).toHaveAttribute('href', /sat\.gob\.mx/);
+  await expect(page.getByRole('link', { name: '¿No conoces tu RFC? Consúltalo aquí' })).toHaveAttribute(
+    'href',
+    /sat\.gob\.mx/,
+  );
   await page.getByRole('checkbox', { name: 'Mi RFC es correcto' }).check();
   await look(page, 'rfc');
   await page.getByRole('button', { name: 'Continuar' }).click();

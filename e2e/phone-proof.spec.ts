@@ -14,7 +14,10 @@ test.describe('phone proof', () => {
     expect(message).toMatch(/^Verificar Provee: [A-Z2-9]{8}$/);
     const whatsapp = page.getByRole('link', { name: 'Enviar por WhatsApp' });
     await expect(whatsapp).toHaveAttribute('href', `https://wa.me/18095550111?text=${encodeURIComponent(message)}`);
-    await expect(page.getByRole('link', { name: 'Enviar por SMS' })).toHaveAttribute('href', `sms:+18095550111?&body=${encodeURIComponent(message)}`);
+    await expect(page.getByRole('link', { name: 'Enviar por SMS' })).toHaveAttribute(
+      'href',
+      `sms:+18095550111?&body=${encodeURIComponent(message)}`,
+    );
     // On a phone-sized screen there is no QR code (it is for computers).
     await expect(page.getByRole('img', { name: /Código QR/ })).toHaveCount(0);
     await screenshot(page, 'reverse-otp');
@@ -23,13 +26,21 @@ test.describe('phone proof', () => {
     // The tester's simulated phone sends the message.
     const phonePage = await context.newPage();
     await phonePage.goto('/dev/phone');
-    await phonePage.locator('li', { hasText: `+1${phone}` }).getByRole('button', { name: 'Enviar mensaje' }).click();
+    await phonePage
+      .locator('li', { hasText: `+1${phone}` })
+      .getByRole('button', { name: 'Enviar mensaje' })
+      .click();
     await expect(phonePage.getByText('Mensaje enviado.')).toBeVisible();
     await phonePage.close();
 
     await expect(page).toHaveURL(new RegExp(`/${phone}/about-you$`), { timeout: 10_000 });
     const stored = await page.evaluate(() => ({ ...sessionStorage }));
-    expect(stored).toMatchObject({ phone_number: phone, anonymous_id: `anon-${phone}`, utm_source: 'radio', utm_campaign: 'colmados' });
+    expect(stored).toMatchObject({
+      phone_number: phone,
+      anonymous_id: `anon-${phone}`,
+      utm_source: 'radio',
+      utm_campaign: 'colmados',
+    });
     expect(stored.clientToken).toMatch(/^Bearer .+/);
   });
 
@@ -57,7 +68,9 @@ test.describe('phone proof', () => {
     await page.evaluate((text) => {
       const data = new DataTransfer();
       data.setData('text/plain', text);
-      document.activeElement!.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+      document.activeElement!.dispatchEvent(
+        new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+      );
     }, code);
     await expect(boxes.nth(5)).toHaveValue(code[5]!);
     await expect(continuar).toBeEnabled();
@@ -86,22 +99,32 @@ test.describe('phone proof', () => {
     await expect(page.getByLabel('Teléfono celular')).toHaveValue('');
   });
 
-  test('a message from another number: the SPEC §8 advice without the QR a phone never shows, and its button goes to /home', async ({ page }) => {
+  test('a message from another number: the SPEC §8 advice without the QR a phone never shows, and its button goes to /home', async ({
+    page,
+  }) => {
     const phone = uniquePhone();
     await page.goto('/home');
     await page.getByLabel('Teléfono celular').fill(phone);
     await page.getByRole('button', { name: 'Continuar' }).click();
     const message = (await page.locator('.message-text').textContent())!;
-    const res = await page.request.post('/dev/reverse-otp/inbound', { data: { from: `+1${uniquePhone()}`, text: message } });
+    const res = await page.request.post('/dev/reverse-otp/inbound', {
+      data: { from: `+1${uniquePhone()}`, text: message },
+    });
     expect(res.ok()).toBe(true);
     const dialog = page.getByRole('dialog', { name: '¡Parece que hubo un error!' });
-    await expect(dialog).toContainText('La verificación es incorrecta. Regresa a la página de inicio y vuelve a intentarlo desde el celular con el que hiciste la solicitud.');
+    await expect(dialog).toContainText(
+      'La verificación es incorrecta. Regresa a la página de inicio y vuelve a intentarlo desde el celular con el que hiciste la solicitud.',
+    );
     await expect(dialog).not.toContainText('QR');
     await dialog.getByRole('button', { name: 'Entendido' }).click();
     await expect(page).toHaveURL(/\/home$/);
   });
 
-  test('/home/{phone}?sessionUuid={id} resumes the session on another device, with a QR on a computer', async ({ page, browser, baseURL }) => {
+  test('/home/{phone}?sessionUuid={id} resumes the session on another device, with a QR on a computer', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     const phone = uniquePhone();
     await page.goto('/home');
     await page.getByLabel('Teléfono celular').fill(phone);

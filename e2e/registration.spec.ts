@@ -18,7 +18,9 @@ async function fillAboutYou(page: Page) {
   await page.getByLabel('Mes').selectOption({ label: 'Febrero' });
   await page.getByLabel('Día').selectOption('28');
   await page.getByLabel('Año').selectOption('1985');
-  await page.getByLabel('¿Cuánto tiempo llevas viviendo en tu domicilio actual?').selectOption({ label: '4 o más años' });
+  await page
+    .getByLabel('¿Cuánto tiempo llevas viviendo en tu domicilio actual?')
+    .selectOption({ label: '4 o más años' });
   await page.getByLabel('Estado civil').selectOption({ label: 'Casado(a)' });
 }
 
@@ -117,7 +119,17 @@ test.describe('shopkeeper registration', () => {
     await proveWithSms(page, phone);
     await expect(page).toHaveURL(new RegExp(`/${phone}/about-you$`));
     await fillAboutYou(page);
-    await page.route('**/api/v2/users', (route) => route.fulfill({ status: 429, contentType: 'application/json', body: JSON.stringify({ code: 'RATE_LIMITED', message: 'too many', readable_message: 'Hiciste demasiados intentos. Espera un momento e intenta de nuevo.' }) }));
+    await page.route('**/api/v2/users', (route) =>
+      route.fulfill({
+        status: 429,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          code: 'RATE_LIMITED',
+          message: 'too many',
+          readable_message: 'Hiciste demasiados intentos. Espera un momento e intenta de nuevo.',
+        }),
+      }),
+    );
     await page.getByRole('button', { name: 'Continuar' }).click();
     const dialog = page.getByRole('dialog', { name: '¡Parece que hubo un error!' });
     await expect(dialog).toContainText('Hiciste demasiados intentos. Espera un momento e intenta de nuevo.');
@@ -129,7 +141,9 @@ test.describe('shopkeeper registration', () => {
     await expect(page).toHaveURL(/\/additional-data$/);
   });
 
-  test("'Mi sector no aparece': the shopkeeper types the sector, a reload keeps it, the address is accepted", async ({ page }) => {
+  test("'Mi sector no aparece': the shopkeeper types the sector, a reload keeps it, the address is accepted", async ({
+    page,
+  }) => {
     test.setTimeout(60_000);
     const phone = uniquePhone();
     await proveWithSms(page, phone);

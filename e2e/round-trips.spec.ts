@@ -26,7 +26,12 @@ function recorder(page: Page) {
   return {
     /** Waits until nothing has been in flight for 300 ms (the prefetch of the next screen included). */
     async settle() {
-      await expect.poll(() => (Date.now() - lastChange >= 300 ? [...inFlight].map((request) => request.url()) : ['busy']), { timeout: 10_000, intervals: [100] }).toEqual([]);
+      await expect
+        .poll(() => (Date.now() - lastChange >= 300 ? [...inFlight].map((request) => request.url()) : ['busy']), {
+          timeout: 10_000,
+          intervals: [100],
+        })
+        .toEqual([]);
     },
     /**
      * Taps Continuar, waits for `heading` plus 300 ms, answers the API calls made meanwhile. The
@@ -36,21 +41,29 @@ function recorder(page: Page) {
     async step(heading: string, chunk: string) {
       await this.settle();
       const from = seen.length;
-      const isChunk = (request: Request) => new RegExp(`/assets/${chunk}-[\\w-]+\\.js$`).test(new URL(request.url()).pathname);
+      const isChunk = (request: Request) =>
+        new RegExp(`/assets/${chunk}-[\\w-]+\\.js$`).test(new URL(request.url()).pathname);
       expect(seen.some(isChunk), `${chunk} warmed before the tap`).toBe(true);
       await page.getByRole('button', { name: 'Continuar' }).click();
       await expect(page.getByRole('heading', { name: heading })).toBeVisible();
       await page.waitForTimeout(300);
       const after = seen.slice(from);
-      expect(after.filter(isChunk).map((request) => request.url()), `${chunk} loaded after the tap`).toEqual([]);
-      return after.filter((request) => new URL(request.url()).pathname.startsWith('/api/')).map((request) => `${request.method()} ${new URL(request.url()).pathname}`);
+      expect(
+        after.filter(isChunk).map((request) => request.url()),
+        `${chunk} loaded after the tap`,
+      ).toEqual([]);
+      return after
+        .filter((request) => new URL(request.url()).pathname.startsWith('/api/'))
+        .map((request) => `${request.method()} ${new URL(request.url()).pathname}`);
     },
   };
 }
 
 const uuid = '[0-9a-f-]{36}';
 
-test('each registration step costs one API call (the save) from the tap to the next screen, and no chunk', async ({ page }) => {
+test('each registration step costs one API call (the save) from the tap to the next screen, and no chunk', async ({
+  page,
+}) => {
   test.setTimeout(60_000);
   const record = recorder(page);
   const phone = uniquePhone();
@@ -63,7 +76,9 @@ test('each registration step costs one API call (the save) from the tap to the n
   await page.getByLabel('Mes').selectOption({ label: 'Febrero' });
   await page.getByLabel('Día').selectOption('28');
   await page.getByLabel('Año').selectOption('1985');
-  await page.getByLabel('¿Cuánto tiempo llevas viviendo en tu domicilio actual?').selectOption({ label: '4 o más años' });
+  await page
+    .getByLabel('¿Cuánto tiempo llevas viviendo en tu domicilio actual?')
+    .selectOption({ label: '4 o más años' });
   await page.getByLabel('Estado civil').selectOption({ label: 'Casado(a)' });
   let api = await record.step('Confirma que tu cédula sea correcta', 'additional-data');
   expect(api).toEqual(['POST /api/v2/users']);
@@ -97,7 +112,10 @@ test('each registration step costs one API call (the save) from the tap to the n
   await page.getByLabel('Giro del negocio').selectOption({ index: 1 });
   await page.getByLabel('Ventas promedio por semana').selectOption({ index: 1 });
   api = await record.step('NIP de Consulta', 'send-nip');
-  expect(api).toEqual([expect.stringMatching(new RegExp(`^POST /api/v1/users/${uuid}/SK/businesses$`)), expect.stringMatching(new RegExp(`^POST /api/v1/users/${uuid}/SK/nip$`))]);
+  expect(api).toEqual([
+    expect.stringMatching(new RegExp(`^POST /api/v1/users/${uuid}/SK/businesses$`)),
+    expect.stringMatching(new RegExp(`^POST /api/v1/users/${uuid}/SK/nip$`)),
+  ]);
   await expect(page).toHaveURL(new RegExp(`/${phone}/${uuid}/send-nip$`));
   await expect(page.locator('.consent-text')).toBeVisible();
 });

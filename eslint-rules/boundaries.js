@@ -20,8 +20,10 @@ function zone(file) {
 const ENTRY = new Set(['', 'index', 'index.js', 'index.ts']);
 
 function problem(from, to, target) {
-  if (from.kind === 'feature' && to.kind === 'feature' && from.name !== to.name) return { messageId: 'feature', data: { from: from.name, to: to.name } };
-  if (from.kind === 'shared' && (to.kind === 'feature' || to.kind === 'app')) return { messageId: 'shared', data: { to: target } };
+  if (from.kind === 'feature' && to.kind === 'feature' && from.name !== to.name)
+    return { messageId: 'feature', data: { from: from.name, to: to.name } };
+  if (from.kind === 'shared' && (to.kind === 'feature' || to.kind === 'app'))
+    return { messageId: 'shared', data: { to: target } };
   if (from.kind === 'module' && to.kind === 'module' && from.name !== to.name && !ENTRY.has(to.rest)) {
     return { messageId: 'module', data: { to: to.name } };
   }
@@ -35,7 +37,8 @@ export const boundaries = {
     docs: { description: 'Imports point one way between web features, API modules and providers.' },
     schema: [],
     messages: {
-      feature: "Feature '{{from}}' imports feature '{{to}}': compose features in app/ (router), not inside another feature.",
+      feature:
+        "Feature '{{from}}' imports feature '{{to}}': compose features in app/ (router), not inside another feature.",
       shared: "shared/ imports '{{to}}': shared never depends on features or app.",
       module: "Import module '{{to}}' through its index.ts, not its internals.",
       provider: "A provider imports module '{{to}}': providers never depend on modules.",
@@ -45,7 +48,8 @@ export const boundaries = {
     const from = zone(context.filename);
     if (from.kind === 'other' || from.kind === 'app') return {};
     const check = (source) => {
-      if (!source || source.type !== 'Literal' || typeof source.value !== 'string' || !source.value.startsWith('.')) return;
+      if (!source || source.type !== 'Literal' || typeof source.value !== 'string' || !source.value.startsWith('.'))
+        return;
       const target = path.resolve(path.dirname(context.filename), source.value);
       const found = problem(from, zone(target), source.value);
       if (found) context.report({ node: source, ...found });

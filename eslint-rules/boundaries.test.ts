@@ -35,7 +35,8 @@ describe('lint boundaries', () => {
     expect(
       await reported({
         'apps/web/src/features/registration/api/save.ts': 'export const save = 1;\n',
-        'apps/web/src/features/credit/routes/nip.tsx': "import { save } from '../../registration/api/save.js';\nexport const x = save;\n",
+        'apps/web/src/features/credit/routes/nip.tsx':
+          "import { save } from '../../registration/api/save.js';\nexport const x = save;\n",
       }),
     ).toEqual(['provee/boundaries']);
     expect(
@@ -53,19 +54,23 @@ describe('lint boundaries', () => {
       await reported({
         'apps/web/src/app/router.tsx': 'export const router = 1;\n',
         'apps/web/src/features/credit/api/nip.ts': 'export const nip = 1;\n',
-        'apps/web/src/shared/lib/uses.ts': "import { router } from '../../app/router.js';\nimport { nip } from '../../features/credit/api/nip.js';\nexport const x = [router, nip];\n",
+        'apps/web/src/shared/lib/uses.ts':
+          "import { router } from '../../app/router.js';\nimport { nip } from '../../features/credit/api/nip.js';\nexport const x = [router, nip];\n",
       }),
     ).toEqual(['provee/boundaries', 'provee/boundaries']);
   });
 
-  it("(b) an API module reaches another module only through its index.ts", async () => {
+  it('(b) an API module reaches another module only through its index.ts', async () => {
     plant({
       'apps/api/src/modules/users/users.service.ts': 'export const findUserById = 1;\n',
       'apps/api/src/modules/users/index.ts': "export { findUserById } from './users.service.js';\n",
       'apps/api/src/errors.ts': 'export const AppError = 1;\n',
     });
     expect(
-      await reported({ 'apps/api/src/modules/credit/inside.ts': "import { findUserById } from '../users/users.service.js';\nexport const x = findUserById;\n" }),
+      await reported({
+        'apps/api/src/modules/credit/inside.ts':
+          "import { findUserById } from '../users/users.service.js';\nexport const x = findUserById;\n",
+      }),
     ).toEqual(['provee/boundaries']);
     expect(
       await reported({
@@ -77,12 +82,21 @@ describe('lint boundaries', () => {
   });
 
   it('(c) a provider may not import a module, not even its index.ts', async () => {
-    plant({ 'apps/api/src/modules/sms/index.ts': 'export const sendSms = 1;\n', 'apps/api/src/config.ts': 'export const loadConfig = 1;\n' });
+    plant({
+      'apps/api/src/modules/sms/index.ts': 'export const sendSms = 1;\n',
+      'apps/api/src/config.ts': 'export const loadConfig = 1;\n',
+    });
     expect(
-      await reported({ 'apps/api/src/providers/sms/outbox.ts': "import { sendSms } from '../../modules/sms/index.js';\nexport const x = sendSms;\n" }),
+      await reported({
+        'apps/api/src/providers/sms/outbox.ts':
+          "import { sendSms } from '../../modules/sms/index.js';\nexport const x = sendSms;\n",
+      }),
     ).toEqual(['provee/boundaries']);
     expect(
-      await reported({ 'apps/api/src/providers/sms/twilio.ts': "import { loadConfig } from '../../config.js';\nexport const x = loadConfig;\n" }),
+      await reported({
+        'apps/api/src/providers/sms/twilio.ts':
+          "import { loadConfig } from '../../config.js';\nexport const x = loadConfig;\n",
+      }),
     ).toEqual([]);
   });
 

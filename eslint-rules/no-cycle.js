@@ -12,7 +12,16 @@ const STATIC_IMPORT = /^\s*(?:import|export)\s+(?!type\s)(?:[^'"]*?\sfrom\s+)?['
 function resolve(fromFile, specifier) {
   const base = path.resolve(path.dirname(fromFile), specifier);
   const stem = base.replace(/\.(js|mjs|jsx)$/, '');
-  const candidates = [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.js`, `${stem}.mjs`, path.join(base, 'index.ts'), path.join(base, 'index.tsx'), path.join(base, 'index.js')];
+  const candidates = [
+    base,
+    `${stem}.ts`,
+    `${stem}.tsx`,
+    `${stem}.js`,
+    `${stem}.mjs`,
+    path.join(base, 'index.ts'),
+    path.join(base, 'index.tsx'),
+    path.join(base, 'index.js'),
+  ];
   return candidates.find((file) => existsSync(file) && statSync(file).isFile());
 }
 
@@ -60,10 +69,22 @@ export const noCycle = {
     edgesCache.clear();
     const check = (node) => {
       const source = node.source;
-      if (!source || typeof source.value !== 'string' || !source.value.startsWith('.') || node.importKind === 'type' || node.exportKind === 'type') return;
+      if (
+        !source ||
+        typeof source.value !== 'string' ||
+        !source.value.startsWith('.') ||
+        node.importKind === 'type' ||
+        node.exportKind === 'type'
+      )
+        return;
       const target = resolve(self, source.value);
       const trail = target && pathBack(target, self);
-      if (trail) context.report({ node: source, messageId: 'cycle', data: { trail: [self, ...trail].map((file) => path.relative(context.cwd, file)).join(' → ') } });
+      if (trail)
+        context.report({
+          node: source,
+          messageId: 'cycle',
+          data: { trail: [self, ...trail].map((file) => path.relative(context.cwd, file)).join(' → ') },
+        });
     };
     return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check };
   },

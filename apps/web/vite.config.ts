@@ -1,8 +1,10 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-const FIRST_LOAD = /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]|[\\/]src[\\/](app|shared)[\\/]|[\\/]packages[\\/]domain[\\/]src[\\/](?!registration)/;
-const LATER = /[\\/]src[\\/]shared[\\/](hooks|lib[\\/](users-api|format|step-errors)|ui[\\/](code-input|countdown|select|text-field|stepper|checkbox))/;
+const FIRST_LOAD =
+  /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]|[\\/]src[\\/](app|shared)[\\/]|[\\/]packages[\\/]domain[\\/]src[\\/](?!registration)/;
+const LATER =
+  /[\\/]src[\\/]shared[\\/](hooks|lib[\\/](users-api|format|step-errors)|ui[\\/](code-input|countdown|select|text-field|stepper|checkbox))/;
 
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? 3001}`;
 

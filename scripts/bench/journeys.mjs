@@ -86,7 +86,10 @@ function client(baseUrl) {
   return async function call(method, path, { token, body } = {}) {
     const response = await fetch(`${baseUrl}${path}`, {
       method,
-      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
     const json = await response.json().catch(() => undefined);
@@ -100,7 +103,9 @@ async function servedAddress(call) {
   const states = (await call('GET', '/api/v1/states')).data;
   const state = states.find((item) => item.name === 'Distrito Nacional');
   if (!state) throw new Error('Distrito Nacional is not in the catalogue');
-  const city = (await call('GET', `/api/v1/states/${state.id}/cities`)).data.find((item) => item.name === 'Santo Domingo de Guzmán');
+  const city = (await call('GET', `/api/v1/states/${state.id}/cities`)).data.find(
+    (item) => item.name === 'Santo Domingo de Guzmán',
+  );
   if (!city) throw new Error('Santo Domingo de Guzmán is not in the catalogue');
   const neighborhoods = (await call('GET', `/api/v1/cities/${city.id}/neighborhoods`)).data;
   return { state: state.name, city: city.name, neighborhoods };
@@ -124,25 +129,44 @@ async function journey(call, index, setup) {
   const sms = (await call('GET', `/dev/outbox.json?to=${encodeURIComponent(`+1${phone}`)}`)).messages[0]?.body ?? '';
   const code = /\b(\d{6})\b/.exec(sms)?.[1];
   if (!code) throw new Error(`no code in the outbox for ${phone}`);
-  const proof = await timed('sms_confirm', () => call('PUT', '/api/v1/users/code', { body: { phone_number: phone, code } }));
+  const proof = await timed('sms_confirm', () =>
+    call('PUT', '/api/v1/users/code', { body: { phone_number: phone, code } }),
+  );
   const registered = await timed('personal_data', () =>
     call('POST', '/api/v2/users', {
       token: proof.data.authentication.access_token,
       body: {
-        account_type_id: 'SK', name: 'María José', lastname: 'Peña', maternal_lastname: 'Núñez', dob: '1985-02-28',
-        length_of_residency_in_years: 4, marital_status: 'MARRIED', phone_number: phone,
+        account_type_id: 'SK',
+        name: 'María José',
+        lastname: 'Peña',
+        maternal_lastname: 'Núñez',
+        dob: '1985-02-28',
+        length_of_residency_in_years: 4,
+        marital_status: 'MARRIED',
+        phone_number: phone,
       },
     }),
   );
   const { user_id: id, authentication } = registered.data;
   const token = authentication.access_token;
-  const step = (name, method, path, body) => timed(name, () => call(method, `/api/v1/users/${id}/SK${path}`, { token, body }));
+  const step = (name, method, path, body) =>
+    timed(name, () => call(method, `/api/v1/users/${id}/SK${path}`, { token, body }));
   await step('tax_id', 'POST', '/tax_info', { tax_payer_id: taxId });
   await step('address', 'POST', '/businesses/address', {
-    zip_code: place.zip_code ?? '00000', state: setup.address.state, city: setup.address.city, neighborhood: place.name,
-    street_name: 'Calle Respaldo Los Robles', street_number: String(index + 1), apartment_number: '',
+    zip_code: place.zip_code ?? '00000',
+    state: setup.address.state,
+    city: setup.address.city,
+    neighborhood: place.name,
+    street_name: 'Calle Respaldo Los Robles',
+    street_number: String(index + 1),
+    apartment_number: '',
   });
-  await step('business', 'POST', '/businesses', { name: `Colmado ${index}`, business_type: setup.businessType, sales_average_range_id: setup.salesRange, business_age: 3 });
+  await step('business', 'POST', '/businesses', {
+    name: `Colmado ${index}`,
+    business_type: setup.businessType,
+    sales_average_range_id: setup.salesRange,
+    business_age: 3,
+  });
   const sent = await step('nip_send', 'POST', '/nip');
   const nip = sent.data.default_nip;
   if (!nip) throw new Error('no default_nip: the bench runs with NIP_PREFILL=true');
@@ -181,11 +205,15 @@ async function main() {
     if (address.neighborhoods.length === 0) {
       // A fresh catalogue has no neighbourhoods: load the ONE file as the e2e setup does.
       await stopServer(server);
-      execFileSync(process.execPath, [IMPORT_JS, '--format', 'one-do', ONE_FILE], { env: { PATH: env.PATH, DATA_DIR: dataDir, ...(pg ? { DATABASE_URL: pg.url } : {}) }, stdio: 'ignore' });
+      execFileSync(process.execPath, [IMPORT_JS, '--format', 'one-do', ONE_FILE], {
+        env: { PATH: env.PATH, DATA_DIR: dataDir, ...(pg ? { DATABASE_URL: pg.url } : {}) },
+        stdio: 'ignore',
+      });
       server = startServer(env, loopFile);
       await waitReady(baseUrl, server);
       address = await servedAddress(call);
-      if (address.neighborhoods.length === 0) throw new Error('no neighbourhood in Santo Domingo de Guzmán after the import');
+      if (address.neighborhoods.length === 0)
+        throw new Error('no neighbourhood in Santo Domingo de Guzmán after the import');
     }
     const businessType = (await call('GET', '/api/v1/business-types')).data[0];
     const salesRange = (await call('GET', '/api/v1/sales-ranges')).data.ranges.at(-1).id;
@@ -195,13 +223,17 @@ async function main() {
     const setup = { salt: Math.floor(Math.random() * 1000), address, businessType, salesRange };
 
     server.kill('SIGUSR2'); // the loop-delay window starts with the journeys
-    const probe = new Worker(join(import.meta.dirname, 'static-probe.mjs'), { workerData: { url: `${baseUrl}${asset}`, everyMs: 50 } });
+    const probe = new Worker(join(import.meta.dirname, 'static-probe.mjs'), {
+      workerData: { url: `${baseUrl}${asset}`, everyMs: 50 },
+    });
     const probed = new Promise((resolve, reject) => {
       probe.once('message', resolve);
       probe.once('error', reject);
     });
     const started = performance.now();
-    const results = await Promise.allSettled(Array.from({ length: JOURNEYS }, (_, index) => journey(call, index, setup)));
+    const results = await Promise.allSettled(
+      Array.from({ length: JOURNEYS }, (_, index) => journey(call, index, setup)),
+    );
     const wallSeconds = (performance.now() - started) / 1000;
     probe.postMessage('stop');
     const staticLatencies = await probed;
@@ -214,25 +246,68 @@ async function main() {
     const rows = [];
     for (const step of Object.keys(timings[0] ?? {})) {
       const values = timings.map((timing) => timing[step]);
-      rows.push({ measure: `${step} (ms)`, n: values.length, p50: percentile(values, 50), p95: percentile(values, 95), p99: percentile(values, 99), target: step === 'password' ? `p95 ≤ ${TARGETS.passwordP95}` : '' });
+      rows.push({
+        measure: `${step} (ms)`,
+        n: values.length,
+        p50: percentile(values, 50),
+        p95: percentile(values, 95),
+        p99: percentile(values, 99),
+        target: step === 'password' ? `p95 ≤ ${TARGETS.passwordP95}` : '',
+      });
     }
-    rows.push({ measure: `static ${asset} (ms)`, n: staticLatencies.length, p50: percentile(staticLatencies, 50), p95: percentile(staticLatencies, 95), p99: percentile(staticLatencies, 99), target: `p99 ≤ ${TARGETS.staticP99}` });
-    rows.push({ measure: 'event-loop delay (ms)', n: loop.count, p50: loop.p50, p95: loop.p95, p99: loop.p99, target: `p99 ≤ ${TARGETS.loopDelayP99} (max ${loop.max})` });
+    rows.push({
+      measure: `static ${asset} (ms)`,
+      n: staticLatencies.length,
+      p50: percentile(staticLatencies, 50),
+      p95: percentile(staticLatencies, 95),
+      p99: percentile(staticLatencies, 99),
+      target: `p99 ≤ ${TARGETS.staticP99}`,
+    });
+    rows.push({
+      measure: 'event-loop delay (ms)',
+      n: loop.count,
+      p50: loop.p50,
+      p95: loop.p95,
+      p99: loop.p99,
+      target: `p99 ≤ ${TARGETS.loopDelayP99} (max ${loop.max})`,
+    });
 
     const password = timings.map((timing) => timing.password);
     const missed = [
       failures.length > 0 && `${failures.length} of ${JOURNEYS} journeys failed`,
-      !(percentile(password, 95) <= TARGETS.passwordP95) && `password p95 ${percentile(password, 95).toFixed(0)} ms > ${TARGETS.passwordP95} ms`,
+      !(percentile(password, 95) <= TARGETS.passwordP95) &&
+        `password p95 ${percentile(password, 95).toFixed(0)} ms > ${TARGETS.passwordP95} ms`,
       !(loop.p99 <= TARGETS.loopDelayP99) && `event-loop delay p99 ${loop.p99} ms > ${TARGETS.loopDelayP99} ms`,
-      !(percentile(staticLatencies, 99) <= TARGETS.staticP99) && `static p99 ${percentile(staticLatencies, 99).toFixed(1)} ms > ${TARGETS.staticP99} ms`,
+      !(percentile(staticLatencies, 99) <= TARGETS.staticP99) &&
+        `static p99 ${percentile(staticLatencies, 99).toFixed(1)} ms > ${TARGETS.staticP99} ms`,
     ].filter(Boolean);
 
     const fixed = (value) => (typeof value === 'number' ? value.toFixed(1) : String(value));
-    console.log(`\n${JOURNEYS} concurrent journeys (phone proof → password) on ${pg ? 'PostgreSQL' : 'PGlite'}: ${timings.length} completed in ${wallSeconds.toFixed(1)} s`);
+    console.log(
+      `\n${JOURNEYS} concurrent journeys (phone proof → password) on ${pg ? 'PostgreSQL' : 'PGlite'}: ${timings.length} completed in ${wallSeconds.toFixed(1)} s`,
+    );
     // Other work on the machine skews every figure: say how busy it was.
-    console.log(`machine: ${availableParallelism()} cores, load average ${loadavg().map((value) => value.toFixed(1)).join(' / ')} (1 / 5 / 15 min)\n`);
-    console.log(['measure'.padEnd(44), 'n'.padStart(6), 'p50'.padStart(8), 'p95'.padStart(8), 'p99'.padStart(8), '  target'].join(''));
-    for (const row of rows) console.log([row.measure.padEnd(44), String(row.n).padStart(6), fixed(row.p50).padStart(8), fixed(row.p95).padStart(8), fixed(row.p99).padStart(8), `  ${row.target}`].join(''));
+    console.log(
+      `machine: ${availableParallelism()} cores, load average ${loadavg()
+        .map((value) => value.toFixed(1))
+        .join(' / ')} (1 / 5 / 15 min)\n`,
+    );
+    console.log(
+      ['measure'.padEnd(44), 'n'.padStart(6), 'p50'.padStart(8), 'p95'.padStart(8), 'p99'.padStart(8), '  target'].join(
+        '',
+      ),
+    );
+    for (const row of rows)
+      console.log(
+        [
+          row.measure.padEnd(44),
+          String(row.n).padStart(6),
+          fixed(row.p50).padStart(8),
+          fixed(row.p95).padStart(8),
+          fixed(row.p99).padStart(8),
+          `  ${row.target}`,
+        ].join(''),
+      );
     for (const failure of failures.slice(0, 5)) console.log(`failed: ${failure.reason?.message ?? failure.reason}`);
     console.log(missed.length === 0 ? '\nAll targets met.' : `\nMissed: ${missed.join('; ')}`);
     process.exitCode = missed.length === 0 ? 0 : 1;

@@ -12,7 +12,13 @@ if (file) {
   process.prependListener('SIGTERM', () => {
     histogram.disable();
     const ms = (ns) => Math.round(ns / 1e4) / 100;
-    const summary = { count: histogram.count, p50: ms(histogram.percentile(50)), p95: ms(histogram.percentile(95)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) };
+    const summary = {
+      count: histogram.count,
+      p50: ms(histogram.percentile(50)),
+      p95: ms(histogram.percentile(95)),
+      p99: ms(histogram.percentile(99)),
+      max: ms(histogram.max),
+    };
     writeFileSync(file, JSON.stringify(summary));
   });
 }

@@ -12,8 +12,11 @@ const source = resolve(process.argv[2] ?? resolve(API_ROOT, '../../../shared/dat
 const units = parseOneDo(readFileSync(source, 'utf8'));
 const json = JSON.stringify(encodeDoCatalog(units));
 const read = new Map(units.map((unit) => [unit.code, `${unit.stateName}|${unit.cityName}|${unit.name}`]));
-const back = decodeDoCatalog(json).provinces.flatMap((p) => p.municipalities.flatMap((m) => m.neighborhoods.map((n) => [n.code, `${p.name}|${m.name}|${n.name}`] as const)));
-if (back.length !== read.size || back.some(([code, names]) => read.get(code) !== names)) throw new Error('the compact file does not give back the units read');
+const back = decodeDoCatalog(json).provinces.flatMap((p) =>
+  p.municipalities.flatMap((m) => m.neighborhoods.map((n) => [n.code, `${p.name}|${m.name}|${n.name}`] as const)),
+);
+if (back.length !== read.size || back.some(([code, names]) => read.get(code) !== names))
+  throw new Error('the compact file does not give back the units read');
 const gz = gzipSync(json, { level: 9 });
 writeFileSync(DO_CATALOG_FILE, gz);
 console.log(`${DO_CATALOG_FILE}: ${units.length} sectores, ${json.length} bytes JSON, ${gz.length} bytes gzip`);

@@ -59,9 +59,9 @@ describe('API conventions', () => {
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.paths['/api/health'].get.responses['200']).toBeDefined();
-    expect(doc.paths['/api/v1/config'].get.responses['200'].content['application/json'].schema.properties).toHaveProperty(
-      'country',
-    );
+    expect(
+      doc.paths['/api/v1/config'].get.responses['200'].content['application/json'].schema.properties,
+    ).toHaveProperty('country');
     expect(doc.paths['/ops/v1/audit/{applicationId}']).toBeDefined();
   });
 
@@ -69,10 +69,15 @@ describe('API conventions', () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/test/echo', payload: { name: 'a' } });
     expect(res.statusCode).toBe(400);
     const body = res.json();
-    expect(body).toMatchObject({ code: 'VALIDATION_ERROR', readable_message: 'Revisa los datos marcados e intenta de nuevo.' });
+    expect(body).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      readable_message: 'Revisa los datos marcados e intenta de nuevo.',
+    });
     const fields = body.issues.map((issue: { field: string }) => issue.field);
     expect(fields).toEqual(expect.arrayContaining(['body.name', 'body.phone_number']));
-    expect(body.issues.find((issue: { field: string }) => issue.field === 'body.name').message).toMatch(/Demasiado pequeño/);
+    expect(body.issues.find((issue: { field: string }) => issue.field === 'body.name').message).toMatch(
+      /Demasiado pequeño/,
+    );
   });
 
   it('malformed JSON → 400 envelope', async () => {
@@ -155,10 +160,14 @@ describe('rate limit', () => {
     const t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '2' });
     try {
       const statuses = [];
-      for (let i = 0; i < 3; i++) statuses.push((await t.app.inject({ method: 'GET', url: '/api/v1/config' })).statusCode);
+      for (let i = 0; i < 3; i++)
+        statuses.push((await t.app.inject({ method: 'GET', url: '/api/v1/config' })).statusCode);
       expect(statuses).toEqual([200, 200, 429]);
       const res = await t.app.inject({ method: 'GET', url: '/api/v1/config' });
-      expect(res.json()).toMatchObject({ code: 'RATE_LIMITED', readable_message: expect.stringMatching(/demasiados intentos/i) });
+      expect(res.json()).toMatchObject({
+        code: 'RATE_LIMITED',
+        readable_message: expect.stringMatching(/demasiados intentos/i),
+      });
     } finally {
       await t.close();
     }
@@ -197,19 +206,30 @@ describe('SPA serving', () => {
   });
   afterAll(() => t.close());
 
-  it.each(['/', '/home', '/home/8095551234', '/some/unknown/path'])('GET %s renders the SPA with its config', async (url) => {
-    const res = await t.app.inject({ method: 'GET', url });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toContain('text/html');
-    expect(res.headers['cache-control']).toBe('no-cache');
-    const content = /<meta name="app-config" content="([^"]*)">/.exec(res.body)?.[1];
-    expect(content).toBeDefined();
-    const decoded = content!.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-    expect(JSON.parse(decoded).appName).toBe('Provee "&" <Co>');
-  });
+  it.each(['/', '/home', '/home/8095551234', '/some/unknown/path'])(
+    'GET %s renders the SPA with its config',
+    async (url) => {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toContain('text/html');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      const content = /<meta name="app-config" content="([^"]*)">/.exec(res.body)?.[1];
+      expect(content).toBeDefined();
+      const decoded = content!
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&amp;/g, '&');
+      expect(JSON.parse(decoded).appName).toBe('Provee "&" <Co>');
+    },
+  );
 
   it('serves hashed assets pre-compressed and cached for a year', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/assets/app-abc123.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-encoding']).toBe('gzip');
     expect(res.headers['cache-control']).toContain('immutable');
@@ -236,7 +256,10 @@ describe('development tools', () => {
       for (const url of ['/dev/outbox', '/dev/outbox.json', '/dev/phone']) {
         expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
       }
-      expect((await t.app.inject({ method: 'POST', url: '/dev/reverse-otp/inbound', payload: { from: '+1', text: 'x' } })).statusCode).toBe(404);
+      expect(
+        (await t.app.inject({ method: 'POST', url: '/dev/reverse-otp/inbound', payload: { from: '+1', text: 'x' } }))
+          .statusCode,
+      ).toBe(404);
     } finally {
       await t.close();
     }
@@ -245,7 +268,11 @@ describe('development tools', () => {
   it('test factories exist only when enabled', async () => {
     const t = await createTestApp();
     try {
-      const res = await t.app.inject({ method: 'POST', url: '/dev/test/users', payload: { phone_number: '8095551234', next_step: 'INVENTORY' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/dev/test/users',
+        payload: { phone_number: '8095551234', next_step: 'INVENTORY' },
+      });
       expect(res.statusCode).toBe(404);
     } finally {
       await t.close();

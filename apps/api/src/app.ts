@@ -72,15 +72,28 @@ export async function buildApp(config: Config, database: Database, options: Buil
   app.decorate('clock', options.clock ?? (() => new Date()));
   const secrets = createSecrets(config);
   app.decorate('secrets', secrets);
-  app.decorate('tokens', createTokenService(secrets.key('tokens'), config.TOKEN_TTL_SECONDS, () => app.clock().getTime()));
+  app.decorate(
+    'tokens',
+    createTokenService(secrets.key('tokens'), config.TOKEN_TTL_SECONDS, () => app.clock().getTime()),
+  );
   app.decorate('sms', createSmsProvider(config, database.db));
-  const webhookKey = config.REVERSE_OTP_WEBHOOK_SECRET ? Buffer.from(config.REVERSE_OTP_WEBHOOK_SECRET) : secrets.key('reverse-otp-webhook');
+  const webhookKey = config.REVERSE_OTP_WEBHOOK_SECRET
+    ? Buffer.from(config.REVERSE_OTP_WEBHOOK_SECRET)
+    : secrets.key('reverse-otp-webhook');
   app.decorate('reverseOtp', createReverseOtpProvider(config, webhookKey));
   app.decorate('places', createAddressSearch(config, database.db));
-  const encryptionKey = config.DATA_ENCRYPTION_KEY ? Buffer.from(config.DATA_ENCRYPTION_KEY, 'base64') : secrets.key('data-encryption');
+  const encryptionKey = config.DATA_ENCRYPTION_KEY
+    ? Buffer.from(config.DATA_ENCRYPTION_KEY, 'base64')
+    : secrets.key('data-encryption');
   app.decorate('cipher', createFieldCipher(encryptionKey, secrets.key('lookup-hash')));
   app.decorate('policy', loadPolicy(config.CREDIT_POLICY_FILE));
-  app.decorate('passwords', createPasswordHasher({ concurrency: config.PASSWORD_HASH_CONCURRENCY, maxWaiting: config.PASSWORD_HASH_MAX_WAITING }));
+  app.decorate(
+    'passwords',
+    createPasswordHasher({
+      concurrency: config.PASSWORD_HASH_CONCURRENCY,
+      maxWaiting: config.PASSWORD_HASH_MAX_WAITING,
+    }),
+  );
   app.decorate('bureau', options.bureau ?? createBureau(config));
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -43,5 +43,10 @@ export function createConcurrencyLimit(concurrency: number, maxWaiting: number):
 }
 
 function busy(): AppError {
-  return new AppError(503, 'BUSY', 'too many requests waiting', 'Hay muchas solicitudes en este momento. Intenta de nuevo en un minuto.');
+  return new AppError(
+    503,
+    'BUSY',
+    'too many requests waiting',
+    'Hay muchas solicitudes en este momento. Intenta de nuevo en un minuto.',
+  );
 }

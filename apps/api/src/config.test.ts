@@ -4,7 +4,13 @@ import { ConfigError, loadConfig } from './config.js';
 describe('config', () => {
   it('has working defaults for a fresh clone', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ PORT: 3000, DATA_DIR: './data', COUNTRY: 'do', APP_NAME: 'Provee', CORS_ORIGINS: [] });
+    expect(config).toMatchObject({
+      PORT: 3000,
+      DATA_DIR: './data',
+      COUNTRY: 'do',
+      APP_NAME: 'Provee',
+      CORS_ORIGINS: [],
+    });
     expect(config.DATABASE_URL).toBeUndefined();
   });
 
@@ -24,7 +30,9 @@ describe('config', () => {
 
   it('test mode (the /dev tools, the fixed ops key) is on outside production only', () => {
     expect(loadConfig({}).TEST_MODE).toBe(true);
-    expect(loadConfig({ NODE_ENV: 'production', OPS_API_KEY: 'k'.repeat(32), APP_SECRET: 's'.repeat(32) }).TEST_MODE).toBe(false);
+    expect(
+      loadConfig({ NODE_ENV: 'production', OPS_API_KEY: 'k'.repeat(32), APP_SECRET: 's'.repeat(32) }).TEST_MODE,
+    ).toBe(false);
   });
 
   it('the replaced PROOF_STARTS_PER_IP_PER_HOUR stops start-up naming its successor', () => {
@@ -34,17 +42,30 @@ describe('config', () => {
 
   it('production needs real secrets and no test factories', () => {
     const secrets = { OPS_API_KEY: 'k'.repeat(32), APP_SECRET: 's'.repeat(32) };
-    expect(() => loadConfig({ NODE_ENV: 'production', APP_SECRET: secrets.APP_SECRET })).toThrow(/OPS_API_KEY: es obligatoria/);
-    expect(() => loadConfig({ NODE_ENV: 'production', OPS_API_KEY: secrets.OPS_API_KEY })).toThrow(/APP_SECRET: es obligatoria/);
-    expect(() => loadConfig({ NODE_ENV: 'production', ...secrets, ENABLE_TEST_FACTORIES: 'true' })).toThrow(/ENABLE_TEST_FACTORIES/);
+    expect(() => loadConfig({ NODE_ENV: 'production', APP_SECRET: secrets.APP_SECRET })).toThrow(
+      /OPS_API_KEY: es obligatoria/,
+    );
+    expect(() => loadConfig({ NODE_ENV: 'production', OPS_API_KEY: secrets.OPS_API_KEY })).toThrow(
+      /APP_SECRET: es obligatoria/,
+    );
+    expect(() => loadConfig({ NODE_ENV: 'production', ...secrets, ENABLE_TEST_FACTORIES: 'true' })).toThrow(
+      /ENABLE_TEST_FACTORIES/,
+    );
     expect(loadConfig({ NODE_ENV: 'production', ...secrets }).OPS_API_KEY).toBe(secrets.OPS_API_KEY);
   });
 
   it('twilio needs its account, token and sender', () => {
-    expect(() => loadConfig({ SMS_PROVIDER: 'twilio' })).toThrow(/TWILIO_ACCOUNT_SID[\s\S]*TWILIO_AUTH_TOKEN[\s\S]*TWILIO_FROM/);
-    expect(loadConfig({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 't', TWILIO_FROM: '+18095550000' }).SMS_PROVIDER).toBe(
-      'twilio',
+    expect(() => loadConfig({ SMS_PROVIDER: 'twilio' })).toThrow(
+      /TWILIO_ACCOUNT_SID[\s\S]*TWILIO_AUTH_TOKEN[\s\S]*TWILIO_FROM/,
     );
+    expect(
+      loadConfig({
+        SMS_PROVIDER: 'twilio',
+        TWILIO_ACCOUNT_SID: 'AC1',
+        TWILIO_AUTH_TOKEN: 't',
+        TWILIO_FROM: '+18095550000',
+      }).SMS_PROVIDER,
+    ).toBe('twilio');
   });
 
   it('tokens live at most 12 hours', () => {

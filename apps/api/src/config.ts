@@ -15,32 +15,59 @@ const envSchema = z.object({
     .optional(),
   COUNTRY: countryCodeSchema.default('do'),
   APP_NAME: z.string().min(1).default('Provee'),
-  SUPPORT_CHAT_NUMBER: z.string().regex(/^\+?\d{8,15}$/, 'debe ser un número de teléfono').default('18095550100'),
-  ADVISOR_PHONE: z.string().regex(/^\+?\d{8,15}$/, 'debe ser un número de teléfono').default('+18095550101'),
+  SUPPORT_CHAT_NUMBER: z
+    .string()
+    .regex(/^\+?\d{8,15}$/, 'debe ser un número de teléfono')
+    .default('18095550100'),
+  ADVISOR_PHONE: z
+    .string()
+    .regex(/^\+?\d{8,15}$/, 'debe ser un número de teléfono')
+    .default('+18095550101'),
   PRIVACY_NOTICE_URL: z.url().default('https://provee.example/aviso-de-privacidad'),
   APP_STORE_URL: z.url().default('https://play.google.com/store/apps/details?id=example.provee'),
   PUBLIC_SITE_URL: z.url().default('https://provee.example'),
   CORS_ORIGINS: z
     .string()
     .default('')
-    .transform((value) => value.split(',').map((origin) => origin.trim()).filter(Boolean))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.url())),
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(10 * 1024 * 1024)
+    .default(1024 * 1024),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
   TRUST_PROXY: bool.default(false),
   OPS_API_KEY: z.string().min(16, 'debe tener al menos 16 caracteres').optional(),
   WEB_DIST_DIR: z.string().min(1).optional(),
   APP_SECRET: z.string().min(32, 'debe tener al menos 32 caracteres').optional(),
-  TOKEN_TTL_SECONDS: z.coerce.number().int().min(60).max(12 * 3600, 'como máximo 43200 (12 h)').default(12 * 3600),
+  TOKEN_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(12 * 3600, 'como máximo 43200 (12 h)')
+    .default(12 * 3600),
 
   SMS_PROVIDER: z.enum(['outbox', 'twilio']).default('outbox'),
   TWILIO_ACCOUNT_SID: z.string().min(1).optional(),
   TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
-  TWILIO_FROM: z.string().regex(/^\+\d{8,15}$/, 'debe ser un número E.164').optional(),
+  TWILIO_FROM: z
+    .string()
+    .regex(/^\+\d{8,15}$/, 'debe ser un número E.164')
+    .optional(),
   TWILIO_API_URL: z.url().default('https://api.twilio.com'),
 
   REVERSE_OTP_PROVIDER: z.enum(['simulator']).default('simulator'),
-  REVERSE_OTP_DESTINATION: z.string().regex(/^\+\d{8,15}$/, 'debe ser un número E.164').default('+18095550111'),
+  REVERSE_OTP_DESTINATION: z
+    .string()
+    .regex(/^\+\d{8,15}$/, 'debe ser un número E.164')
+    .default('+18095550111'),
   REVERSE_OTP_WEBHOOK_SECRET: z.string().min(16, 'debe tener al menos 16 caracteres').optional(),
   REVERSE_OTP_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(600),
 
@@ -96,12 +123,17 @@ export function loadConfig(env: Record<string, string | undefined>) {
   const problems: string[] = [];
   // Its meaning changed (docs/decisions/009): a value set for the old one must not be silently dropped.
   if (present.PROOF_STARTS_PER_IP_PER_HOUR !== undefined) {
-    problems.push('PROOF_STARTS_PER_IP_PER_HOUR: ya no existe; usa SMS_NUMBERS_PER_IP_PER_HOUR (números distintos por IP por hora)');
+    problems.push(
+      'PROOF_STARTS_PER_IP_PER_HOUR: ya no existe; usa SMS_NUMBERS_PER_IP_PER_HOUR (números distintos por IP por hora)',
+    );
   }
   // Test mode: the /dev tools (simulated phone, SMS outbox) and the fixed ops key. They let anyone
   // prove any number, so never in production and only while a simulator is what is configured.
-  const testMode = config.NODE_ENV !== 'production' && (config.SMS_PROVIDER === 'outbox' || config.REVERSE_OTP_PROVIDER === 'simulator');
-  if (!testMode && config.NODE_ENV !== 'production' && !config.OPS_API_KEY) problems.push('OPS_API_KEY: es obligatoria fuera del modo de prueba');
+  const testMode =
+    config.NODE_ENV !== 'production' &&
+    (config.SMS_PROVIDER === 'outbox' || config.REVERSE_OTP_PROVIDER === 'simulator');
+  if (!testMode && config.NODE_ENV !== 'production' && !config.OPS_API_KEY)
+    problems.push('OPS_API_KEY: es obligatoria fuera del modo de prueba');
   if (config.NODE_ENV === 'production') {
     if (!config.OPS_API_KEY) problems.push('OPS_API_KEY: es obligatoria en producción');
     if (!config.APP_SECRET) problems.push('APP_SECRET: es obligatoria en producción');

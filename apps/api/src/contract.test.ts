@@ -26,9 +26,24 @@ type Call = {
 const user = '/api/v1/users/{id}/{type}';
 const calls: Record<string, Call[]> = {
   'phone-proof': [
-    { method: 'post', path: '/api/v1/users/code', body: contract.sendCodeBody, responses: { 200: contract.codeSentResponse } },
-    { method: 'put', path: '/api/v1/users/code', body: contract.confirmCodeBody, responses: { 200: contract.phoneAuthenticationResponse } },
-    { method: 'post', path: '/api/v1/users/reverse-otp', body: contract.startReverseOtpBody, responses: { 200: contract.reverseOtpStartedResponse } },
+    {
+      method: 'post',
+      path: '/api/v1/users/code',
+      body: contract.sendCodeBody,
+      responses: { 200: contract.codeSentResponse },
+    },
+    {
+      method: 'put',
+      path: '/api/v1/users/code',
+      body: contract.confirmCodeBody,
+      responses: { 200: contract.phoneAuthenticationResponse },
+    },
+    {
+      method: 'post',
+      path: '/api/v1/users/reverse-otp',
+      body: contract.startReverseOtpBody,
+      responses: { 200: contract.reverseOtpStartedResponse },
+    },
     {
       method: 'put',
       path: '/api/v1/users/reverse-otp',
@@ -37,35 +52,118 @@ const calls: Record<string, Call[]> = {
     },
   ],
   users: [
-    { method: 'get', path: '/api/v1/users', query: contract.lookupUserQuery, responses: { 200: contract.lookupUserResponse } },
+    {
+      method: 'get',
+      path: '/api/v1/users',
+      query: contract.lookupUserQuery,
+      responses: { 200: contract.lookupUserResponse },
+    },
     { method: 'get', path: user, params: contract.userParams, responses: { 200: contract.userDetailResponse } },
   ],
   registration: [
-    { method: 'post', path: '/api/v2/users', body: contract.registerUserBody, responses: { 201: contract.createdUserResponse } },
-    { method: 'post', path: `${user}/tax_info`, params: contract.userParams, body: contract.taxInfoBody, responses: { 200: contract.stepAnswerSchema } },
-    { method: 'post', path: `${user}/businesses/address`, params: contract.userParams, body: contract.addressBody, responses: { 200: contract.stepAnswerSchema } },
-    { method: 'post', path: `${user}/businesses`, params: contract.userParams, body: contract.businessBody, responses: { 200: contract.stepAnswerSchema } },
+    {
+      method: 'post',
+      path: '/api/v2/users',
+      body: contract.registerUserBody,
+      responses: { 201: contract.createdUserResponse },
+    },
+    {
+      method: 'post',
+      path: `${user}/tax_info`,
+      params: contract.userParams,
+      body: contract.taxInfoBody,
+      responses: { 200: contract.stepAnswerSchema },
+    },
+    {
+      method: 'post',
+      path: `${user}/businesses/address`,
+      params: contract.userParams,
+      body: contract.addressBody,
+      responses: { 200: contract.stepAnswerSchema },
+    },
+    {
+      method: 'post',
+      path: `${user}/businesses`,
+      params: contract.userParams,
+      body: contract.businessBody,
+      responses: { 200: contract.stepAnswerSchema },
+    },
   ],
   credit: [
     { method: 'get', path: '/api/v1/consents/text', responses: { 200: contract.consentTextResponse } },
     { method: 'post', path: `${user}/nip`, params: contract.userParams, responses: { 200: contract.nipSentResponse } },
-    { method: 'put', path: `${user}/nip`, params: contract.userParams, body: contract.confirmNipBody, responses: { 200: contract.stepAnswerSchema } },
-    { method: 'get', path: `${user}/consents`, params: contract.userParams, responses: { 200: contract.consentsResponse } },
-    { method: 'put', path: `${user}/password`, params: contract.userParams, body: contract.passwordBody, responses: { 200: contract.stepAnswerSchema } },
-    { method: 'post', path: `${user}/advisor-events`, params: contract.userParams, body: contract.advisorEventBody, responses: { 201: contract.advisorEventResponse } },
+    {
+      method: 'put',
+      path: `${user}/nip`,
+      params: contract.userParams,
+      body: contract.confirmNipBody,
+      responses: { 200: contract.stepAnswerSchema },
+    },
+    {
+      method: 'get',
+      path: `${user}/consents`,
+      params: contract.userParams,
+      responses: { 200: contract.consentsResponse },
+    },
+    {
+      method: 'put',
+      path: `${user}/password`,
+      params: contract.userParams,
+      body: contract.passwordBody,
+      responses: { 200: contract.stepAnswerSchema },
+    },
+    {
+      method: 'post',
+      path: `${user}/advisor-events`,
+      params: contract.userParams,
+      body: contract.advisorEventBody,
+      responses: { 201: contract.advisorEventResponse },
+    },
   ],
   catalog: [
     { method: 'get', path: '/api/v1/states', responses: { 200: contract.statesResponse } },
-    { method: 'get', path: '/api/v1/states/{id}/cities', params: contract.catalogIdParams, responses: { 200: contract.stateCitiesResponse } },
+    {
+      method: 'get',
+      path: '/api/v1/states/{id}/cities',
+      params: contract.catalogIdParams,
+      responses: { 200: contract.stateCitiesResponse },
+    },
     { method: 'get', path: '/api/v1/cities', query: contract.citiesQuery, responses: { 200: contract.citiesResponse } },
-    { method: 'get', path: '/api/v1/cities/{id}/neighborhoods', params: contract.catalogIdParams, responses: { 200: contract.neighborhoodsResponse } },
-    { method: 'get', path: '/api/v1/zip-codes/{code}', params: contract.zipCodeParams, responses: { 200: contract.zipCodeResponse } },
+    {
+      method: 'get',
+      path: '/api/v1/cities/{id}/neighborhoods',
+      params: contract.catalogIdParams,
+      responses: { 200: contract.neighborhoodsResponse },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/zip-codes/{code}',
+      params: contract.zipCodeParams,
+      responses: { 200: contract.zipCodeResponse },
+    },
     { method: 'get', path: '/api/v1/business-types', responses: { 200: contract.businessTypesResponse } },
     { method: 'get', path: '/api/v1/sales-ranges', responses: { 200: contract.salesRangesResponse } },
-    { method: 'get', path: '/api/v1/addresses/search', query: contract.addressSearchQuery, responses: { 200: contract.addressSearchResponse } },
-    { method: 'get', path: '/api/v1/addresses/{placeId}', params: contract.placeParams, responses: { 200: contract.placeResponse } },
+    {
+      method: 'get',
+      path: '/api/v1/addresses/search',
+      query: contract.addressSearchQuery,
+      responses: { 200: contract.addressSearchResponse },
+    },
+    {
+      method: 'get',
+      path: '/api/v1/addresses/{placeId}',
+      params: contract.placeParams,
+      responses: { 200: contract.placeResponse },
+    },
   ],
-  leads: [{ method: 'post', path: '/ops/v1/lead-assignment', body: contract.leadSchema, responses: { 200: contract.leadResponse, 201: contract.leadResponse } }],
+  leads: [
+    {
+      method: 'post',
+      path: '/ops/v1/lead-assignment',
+      body: contract.leadSchema,
+      responses: { 200: contract.leadResponse, 201: contract.leadResponse },
+    },
+  ],
   'client-errors': [{ method: 'post', path: '/api/v1/client-errors', body: contract.clientErrorBody, responses: {} }],
   config: [{ method: 'get', path: '/api/v1/config', responses: { 200: contract.publicConfigSchema } }],
 };
@@ -73,7 +171,12 @@ const calls: Record<string, Call[]> = {
 /** The OpenAPI parameters a params/query schema becomes: one per property, in order. */
 function parameters(schema: z.ZodType, where: 'path' | 'query') {
   const { properties = {}, required = [] } = json(schema, 'input');
-  return Object.entries(properties).map(([name, property]) => ({ schema: property, in: where, name, required: required.includes(name) }));
+  return Object.entries(properties).map(([name, property]) => ({
+    schema: property,
+    in: where,
+    name,
+    required: required.includes(name),
+  }));
 }
 
 describe('one contract: the API serves the schemas of @provee/domain', () => {
@@ -94,12 +197,15 @@ describe('one contract: the API serves the schemas of @provee/domain', () => {
           const requestBody = operation!.requestBody as { content: Record<string, { schema: unknown }> } | undefined;
           if (call.body) expect(requestBody?.content['application/json']?.schema).toEqual(json(call.body, 'input'));
           else expect(requestBody).toBeUndefined();
-          const documented = (where: string) => (operation!.parameters ?? []).filter((parameter) => parameter.in === where);
+          const documented = (where: string) =>
+            (operation!.parameters ?? []).filter((parameter) => parameter.in === where);
           expect(documented('path')).toEqual(call.params ? parameters(call.params, 'path') : []);
           expect(documented('query')).toEqual(call.query ? parameters(call.query, 'query') : []);
           const responses = operation!.responses as Record<string, { content?: Record<string, { schema: unknown }> }>;
           for (const [status, schema] of Object.entries(call.responses)) {
-            expect(responses[status]?.content?.['application/json']?.schema, `response ${status}`).toEqual(json(schema, 'output'));
+            expect(responses[status]?.content?.['application/json']?.schema, `response ${status}`).toEqual(
+              json(schema, 'output'),
+            );
           }
         });
       }
@@ -107,7 +213,8 @@ describe('one contract: the API serves the schemas of @provee/domain', () => {
   }
 
   it('the comparison bites: a schema that differs from the route is told apart', () => {
-    const body = (doc.paths['/api/v1/users/code']!.put!.requestBody as { content: Record<string, { schema: unknown }> }).content['application/json']!.schema;
+    const body = (doc.paths['/api/v1/users/code']!.put!.requestBody as { content: Record<string, { schema: unknown }> })
+      .content['application/json']!.schema;
     expect(body).not.toEqual(json(contract.confirmCodeBody.extend({ code: z.string().regex(/^\d{4}$/) }), 'input'));
     expect(body).not.toEqual(json(contract.sendCodeBody, 'input'));
   });

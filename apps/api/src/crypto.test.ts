@@ -23,6 +23,8 @@ describe('field cipher', () => {
 
   it('hashes the same value the same way (exact lookups) and depends on the key', () => {
     expect(cipher.lookupHash('00113918205')).toBe(cipher.lookupHash('00113918205'));
-    expect(createFieldCipher(randomBytes(32), randomBytes(32)).lookupHash('00113918205')).not.toBe(cipher.lookupHash('00113918205'));
+    expect(createFieldCipher(randomBytes(32), randomBytes(32)).lookupHash('00113918205')).not.toBe(
+      cipher.lookupHash('00113918205'),
+    );
   });
 });

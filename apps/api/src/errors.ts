@@ -1,4 +1,10 @@
-import { GENERIC_ERROR_MESSAGE, VALIDATION_ERROR_MESSAGE, errorEnvelopeSchema, type ErrorEnvelope, type FieldErrors } from '@provee/domain';
+import {
+  GENERIC_ERROR_MESSAGE,
+  VALIDATION_ERROR_MESSAGE,
+  errorEnvelopeSchema,
+  type ErrorEnvelope,
+  type FieldErrors,
+} from '@provee/domain';
 import { STATUS_CODES as HTTP_STATUS_TEXT } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -33,13 +39,22 @@ export function assertNoErrors(errors: FieldErrors): void {
 }
 
 /** A refusal of the credit policy (SPEC §8: the app shows /rejected). */
-export function notEligible(code: string, status: 412 | 422 = 422, readableMessage = 'Por ahora tu negocio no cumple con los requisitos para el crédito.'): AppError {
+export function notEligible(
+  code: string,
+  status: 412 | 422 = 422,
+  readableMessage = 'Por ahora tu negocio no cumple con los requisitos para el crédito.',
+): AppError {
   return new AppError(status, code, 'not eligible', readableMessage);
 }
 
 /** The application is past (or not yet at) the step a call is for; the app reloads and routes. */
 export function stepNotCurrent(): AppError {
-  return new AppError(409, 'STEP_NOT_CURRENT', 'step is not the current one', 'Este paso ya fue completado. Te llevamos a donde te quedaste.');
+  return new AppError(
+    409,
+    'STEP_NOT_CURRENT',
+    'step is not the current one',
+    'Este paso ya fue completado. Te llevamos a donde te quedaste.',
+  );
 }
 
 /** Response schema of every error status a route documents; extra fields (retry_after_seconds…) pass. */
@@ -75,7 +90,11 @@ function statusEnvelope(status: number): ErrorEnvelope {
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
   const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
   request.log.info({ err: error }, 'request refused');
-  void reply.status(status).header('cache-control', 'no-store').header('x-request-id', request.id).send(statusEnvelope(status));
+  void reply
+    .status(status)
+    .header('cache-control', 'no-store')
+    .header('x-request-id', request.id)
+    .send(statusEnvelope(status));
 }
 
 /**
@@ -106,8 +125,11 @@ function fieldName(path: readonly PropertyKey[]): string {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      if (typeof error.extra.retry_after_seconds === 'number') reply.header('retry-after', error.extra.retry_after_seconds);
-      return reply.status(error.statusCode).send({ ...envelope(error.code, error.message, error.readableMessage), ...error.extra });
+      if (typeof error.extra.retry_after_seconds === 'number')
+        reply.header('retry-after', error.extra.retry_after_seconds);
+      return reply
+        .status(error.statusCode)
+        .send({ ...envelope(error.code, error.message, error.readableMessage), ...error.extra });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = error.validation.map((issue) => ({

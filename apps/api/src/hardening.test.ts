@@ -28,7 +28,10 @@ describe('no personal data in the logs, whatever fails', () => {
     expect(text).not.toContain('8095559876');
     expect(text).not.toContain('Zoraida');
     expect(text).not.toContain('Quisqueya');
-    const logged = t.logs.find((line) => line.msg === 'unexpected error') as { reqId: string; err: { type: string; stack: string; cause?: { errorCode?: string } } };
+    const logged = t.logs.find((line) => line.msg === 'unexpected error') as {
+      reqId: string;
+      err: { type: string; stack: string; cause?: { errorCode?: string } };
+    };
     expect(logged.reqId).toBe(res.headers['x-request-id']);
     expect(logged.err.cause?.errorCode).toMatch(/^[0-9A-Z]{5}$/); // the SQLSTATE
     expect(logged.err.stack).toMatch(/^\s+at /);
@@ -47,18 +50,29 @@ describe('Cache-Control: no-store on answers carrying a token or personal data',
     await t.app.inject(codeRequest(phone));
     const confirmed = await t.app.inject(codeConfirm(phone, await lastSmsCode(t.app, phone)));
     const user = await createUser(t.app);
-    const auth = { authorization: `Bearer ${t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` }).token}` };
+    const auth = {
+      authorization: `Bearer ${t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` }).token}`,
+    };
     const answers = {
       confirm: confirmed,
-      lookup: await t.app.inject({ method: 'GET', url: `/api/v1/users?phone_number=${user.phone}&anonymous_id=${anonymousId(user.phone)}`, headers: auth }),
+      lookup: await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/users?phone_number=${user.phone}&anonymous_id=${anonymousId(user.phone)}`,
+        headers: auth,
+      }),
       detail: await t.app.inject({ method: 'GET', url: `/api/v1/users/${user.id}/SK`, headers: auth }),
       consents: await t.app.inject({ method: 'GET', url: `/api/v1/users/${user.id}/SK/consents`, headers: auth }),
-      audit: await t.app.inject({ method: 'GET', url: `/ops/v1/audit/${user.id}`, headers: { 'x-api-key': t.app.config.OPS_API_KEY } }),
+      audit: await t.app.inject({
+        method: 'GET',
+        url: `/ops/v1/audit/${user.id}`,
+        headers: { 'x-api-key': t.app.config.OPS_API_KEY },
+      }),
       outbox: await t.app.inject({ method: 'GET', url: '/dev/outbox.json' }),
       error: await t.app.inject({ method: 'GET', url: '/api/v1/users/not-a-uuid/SK', headers: auth }),
       notFound: await t.app.inject({ method: 'GET', url: '/api/v1/nothing' }),
     };
-    for (const [name, res] of Object.entries(answers)) expect(res.headers['cache-control'], `${name} (${res.statusCode})`).toBe('no-store');
+    for (const [name, res] of Object.entries(answers))
+      expect(res.headers['cache-control'], `${name} (${res.statusCode})`).toBe('no-store');
     expect(answers.confirm.statusCode).toBe(200);
     expect(answers.detail.statusCode).toBe(200);
   });
@@ -89,13 +103,17 @@ describe('the flood guard counts only the API (docs/decisions/009)', () => {
       }
     }
     const api = [];
-    for (let i = 0; i < 6; i++) api.push((await t.app.inject({ method: 'GET', url: '/api/v1/config', remoteAddress: ip })).statusCode);
+    for (let i = 0; i < 6; i++)
+      api.push((await t.app.inject({ method: 'GET', url: '/api/v1/config', remoteAddress: ip })).statusCode);
     expect(api).toEqual([200, 200, 200, 200, 200, 429]);
   });
 
   it('an API path disguised by percent-encoding (/%61pi/…) is still counted, and not cached', async () => {
     const answers = [];
-    for (let i = 0; i < 6; i++) answers.push(await t.app.inject({ method: 'GET', url: '/%61pi/v1/users?phone_number=1', remoteAddress: '10.30.0.2' }));
+    for (let i = 0; i < 6; i++)
+      answers.push(
+        await t.app.inject({ method: 'GET', url: '/%61pi/v1/users?phone_number=1', remoteAddress: '10.30.0.2' }),
+      );
     expect(answers.map((res) => res.statusCode)).toEqual([400, 400, 400, 400, 400, 429]);
     expect(answers[0]!.headers['cache-control']).toBe('no-store');
   });
@@ -103,7 +121,8 @@ describe('the flood guard counts only the API (docs/decisions/009)', () => {
 
 describe('test mode: the /dev tools and the banner', () => {
   const get = (t: TestApp, url: string) => t.app.inject({ method: 'GET', url });
-  const inbound = (t: TestApp) => t.app.inject({ method: 'POST', url: '/dev/reverse-otp/inbound', payload: { from: '+18095551234', text: 'x' } });
+  const inbound = (t: TestApp) =>
+    t.app.inject({ method: 'POST', url: '/dev/reverse-otp/inbound', payload: { from: '+18095551234', text: 'x' } });
   /** One app per configuration, built in a hook (its generous timeout covers a slow start). */
   const appWith = (env: Record<string, string>) => {
     const holder = {} as { t: TestApp };
@@ -129,14 +148,20 @@ describe('test mode: the /dev tools and the banner', () => {
     const off = appWith({ NODE_ENV: 'production', OPS_API_KEY: 'k'.repeat(32) });
     it('no tools and no banner flag, whatever the providers', async () => {
       expect(off.t.app.config.TEST_MODE).toBe(false);
-      for (const url of ['/dev/outbox', '/dev/outbox.json', '/dev/phone']) expect((await get(off.t, url)).statusCode, url).toBe(404);
+      for (const url of ['/dev/outbox', '/dev/outbox.json', '/dev/phone'])
+        expect((await get(off.t, url)).statusCode, url).toBe(404);
       expect((await inbound(off.t)).statusCode).toBe(404);
       expect((await get(off.t, '/api/v1/config')).json().testMode).toBe(false);
     });
   });
 
   describe('with SMS_PROVIDER=twilio', () => {
-    const twilio = appWith({ SMS_PROVIDER: 'twilio', TWILIO_ACCOUNT_SID: 'AC1', TWILIO_AUTH_TOKEN: 'tok', TWILIO_FROM: '+18095550000' });
+    const twilio = appWith({
+      SMS_PROVIDER: 'twilio',
+      TWILIO_ACCOUNT_SID: 'AC1',
+      TWILIO_AUTH_TOKEN: 'tok',
+      TWILIO_FROM: '+18095550000',
+    });
     it('no SMS outbox; the simulated phone stays while the reverse-OTP simulator is configured', async () => {
       expect((await get(twilio.t, '/dev/outbox')).statusCode).toBe(404);
       expect((await get(twilio.t, '/dev/outbox.json')).statusCode).toBe(404);

@@ -46,9 +46,14 @@ export function findControlCharacters(input: unknown, multiline: readonly string
 export function registerInputGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
     const multiline = request.routeOptions.config.multilineFields ?? [];
-    for (const [part, value] of [['params', request.params], ['querystring', request.query], ['body', request.body]] as const) {
+    for (const [part, value] of [
+      ['params', request.params],
+      ['querystring', request.query],
+      ['body', request.body],
+    ] as const) {
       const fields = findControlCharacters(value, part === 'body' ? multiline : []);
-      if (fields.length > 0) throw invalidFields(Object.fromEntries(fields.map((field) => [field, CONTROL_CHARACTER_MESSAGE])), part);
+      if (fields.length > 0)
+        throw invalidFields(Object.fromEntries(fields.map((field) => [field, CONTROL_CHARACTER_MESSAGE])), part);
     }
   });
 }

@@ -44,7 +44,10 @@ function isDatabaseError(error: Error): boolean {
  * A database error's message, query, parameters and detail hold the values it was given (phone
  * numbers, names), so none of them is written; other messages have long digit runs masked.
  */
-export function serializeError(error: unknown, depth = 0): { type: string; message: string; stack: string; [key: string]: unknown } {
+export function serializeError(
+  error: unknown,
+  depth = 0,
+): { type: string; message: string; stack: string; [key: string]: unknown } {
   if (!(error instanceof Error)) return { type: typeof error, message: 'not an Error (value left out)', stack: '' };
   const { code, statusCode } = error as { code?: unknown; statusCode?: unknown };
   const database = isDatabaseError(error);

@@ -14,12 +14,19 @@ function expectEnvelope(res: Response, status?: number) {
   if (status !== undefined) expect(res.statusCode).toBe(status);
   expect(res.statusCode).toBeGreaterThanOrEqual(400);
   expect(res.statusCode).toBeLessThan(500);
-  expect(res.json()).toMatchObject({ code: expect.any(String), message: expect.any(String), readable_message: expect.any(String) });
+  expect(res.json()).toMatchObject({
+    code: expect.any(String),
+    message: expect.any(String),
+    readable_message: expect.any(String),
+  });
 }
 
 function expectFieldRefused(res: Response, field: string) {
   expectEnvelope(res, 400);
-  expect(res.json()).toMatchObject({ code: 'VALIDATION_ERROR', issues: expect.arrayContaining([expect.objectContaining({ field })]) });
+  expect(res.json()).toMatchObject({
+    code: 'VALIDATION_ERROR',
+    issues: expect.arrayContaining([expect.objectContaining({ field })]),
+  });
 }
 
 const NUL = '\u0000';
@@ -39,7 +46,9 @@ describe('malformed input', () => {
     phoneAuth = { authorization: `Bearer ${await phoneToken(t.app, phone)}` };
     const user = await createUser(t.app, { nextStep: 'BUSINESS_ADDRESS' });
     userUrl = `/api/v1/users/${user.id}/SK`;
-    userAuth = { authorization: `Bearer ${t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` }).token}` };
+    userAuth = {
+      authorization: `Bearer ${t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` }).token}`,
+    };
   });
   afterAll(() => t.close());
 
@@ -54,40 +63,105 @@ describe('malformed input', () => {
     utm_source: 'radio',
     ...overrides,
   });
-  const address = { zip_code: '00000', state: 'Distrito Nacional', city: 'Santo Domingo', neighborhood: 'Gazcue', street_name: 'Calle 1', street_number: '2', apartment_number: '' };
-  const business = { name: 'Colmado', business_type: 'COLMADO', business_type_other: '', sales_average_range_id: 1, business_age: 2 };
+  const address = {
+    zip_code: '00000',
+    state: 'Distrito Nacional',
+    city: 'Santo Domingo',
+    neighborhood: 'Gazcue',
+    street_name: 'Calle 1',
+    street_number: '2',
+    apartment_number: '',
+  };
+  const business = {
+    name: 'Colmado',
+    business_type: 'COLMADO',
+    business_type_other: '',
+    sales_average_range_id: 1,
+    business_age: 2,
+  };
   const lead = () => {
     const now = new Date().toISOString();
-    return { lead_id: 'lead-1', lead_type: 'INTERNAL', shopkeeper_phone: phone, utm_source: 'a', utm_medium: 'b', utm_campaign: 'c', created_at: now, updated_at: now };
+    return {
+      lead_id: 'lead-1',
+      lead_type: 'INTERNAL',
+      shopkeeper_phone: phone,
+      utm_source: 'a',
+      utm_medium: 'b',
+      utm_campaign: 'c',
+      created_at: now,
+      updated_at: now,
+    };
   };
-  const clientError = { level: 'error', method: 'GET', path: '/api/v1/x', status: 500, code: 'X', message: 'boom', request_id: 'r-1' };
+  const clientError = {
+    level: 'error',
+    method: 'GET',
+    path: '/api/v1/x',
+    status: 500,
+    code: 'X',
+    message: 'boom',
+    request_id: 'r-1',
+  };
 
-  it.each(['level', 'method', 'path', 'code', 'message', 'request_id'])('NUL in client-errors %s → 400 on the field', async (field) => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/client-errors', payload: { ...clientError, [field]: `a${NUL}b` } });
-    expectFieldRefused(res, `body.${field}`);
-  });
+  it.each(['level', 'method', 'path', 'code', 'message', 'request_id'])(
+    'NUL in client-errors %s → 400 on the field',
+    async (field) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/client-errors',
+        payload: { ...clientError, [field]: `a${NUL}b` },
+      });
+      expectFieldRefused(res, `body.${field}`);
+    },
+  );
 
   it('a client-error message may span lines (tab, line breaks), but not hold other control characters', async () => {
-    const ok = await t.app.inject({ method: 'POST', url: '/api/v1/client-errors', payload: { ...clientError, message: 'línea 1\n\tlínea 2\r\n' } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/client-errors',
+      payload: { ...clientError, message: 'línea 1\n\tlínea 2\r\n' },
+    });
     expect(ok.statusCode).toBe(204);
-    const bell = await t.app.inject({ method: 'POST', url: '/api/v1/client-errors', payload: { ...clientError, message: 'a\u0007b' } });
+    const bell = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/client-errors',
+      payload: { ...clientError, message: 'a\u0007b' },
+    });
     expectFieldRefused(bell, 'body.message');
-    const newlineElsewhere = await t.app.inject({ method: 'POST', url: '/api/v1/client-errors', payload: { ...clientError, path: '/a\nb' } });
+    const newlineElsewhere = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/client-errors',
+      payload: { ...clientError, path: '/a\nb' },
+    });
     expectFieldRefused(newlineElsewhere, 'body.path');
   });
 
   it.each(['ip_address', 'anonymous_id'])('NUL in reverse-otp %s → 400 on the field', async (field) => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/users/reverse-otp', payload: { phone_number: createPhone(), [field]: `1.2.3.4${NUL}` } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/reverse-otp',
+      payload: { phone_number: createPhone(), [field]: `1.2.3.4${NUL}` },
+    });
     expectFieldRefused(res, `body.${field}`);
   });
 
-  it.each(['utm_source', 'utm_name', 'utm_medium', 'sales_identifier', 'name', 'lastname', 'maternal_lastname', 'marital_status'])(
-    'NUL in registration %s → 400 on the field',
-    async (field) => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: phoneAuth, payload: personal({ [field]: `x${NUL}` }) });
-      expectFieldRefused(res, `body.${field}`);
-    },
-  );
+  it.each([
+    'utm_source',
+    'utm_name',
+    'utm_medium',
+    'sales_identifier',
+    'name',
+    'lastname',
+    'maternal_lastname',
+    'marital_status',
+  ])('NUL in registration %s → 400 on the field', async (field) => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/users',
+      headers: phoneAuth,
+      payload: personal({ [field]: `x${NUL}` }),
+    });
+    expectFieldRefused(res, `body.${field}`);
+  });
 
   it.each([
     ['DEL', '\u007f'],
@@ -96,52 +170,107 @@ describe('malformed input', () => {
     ['ESC', '\u001b'],
     ['line feed', '\n'],
   ])('%s in a name → 400', async (_name, character) => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: phoneAuth, payload: personal({ name: `Ma${character}ría` }) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/users',
+      headers: phoneAuth,
+      payload: personal({ name: `Ma${character}ría` }),
+    });
     expectFieldRefused(res, 'body.name');
   });
 
   it.each([INT32_OVER, -(2 ** 31) - 1, 1e300])('kiban_flow_version_id = %d → 400 on the field', async (value) => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: phoneAuth, payload: personal({ kiban_flow_version_id: value }) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/users',
+      headers: phoneAuth,
+      payload: personal({ kiban_flow_version_id: value }),
+    });
     expectFieldRefused(res, 'body.kiban_flow_version_id');
   });
 
   it('an integer out of range says so in Spanish', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: phoneAuth, payload: personal({ kiban_flow_version_id: INT32_OVER }) });
-    expect(res.json()).toMatchObject({ issues: [{ field: 'body.kiban_flow_version_id', message: 'El número está fuera del rango permitido.' }] });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/users',
+      headers: phoneAuth,
+      payload: personal({ kiban_flow_version_id: INT32_OVER }),
+    });
+    expect(res.json()).toMatchObject({
+      issues: [{ field: 'body.kiban_flow_version_id', message: 'El número está fuera del rango permitido.' }],
+    });
   });
 
   it('length_of_residency_in_years = 2^31 → 400 on the field', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: phoneAuth, payload: personal({ length_of_residency_in_years: INT32_OVER }) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/users',
+      headers: phoneAuth,
+      payload: personal({ length_of_residency_in_years: INT32_OVER }),
+    });
     expectFieldRefused(res, 'body.length_of_residency_in_years');
   });
 
   it.each(Object.keys(address))('NUL in address %s → 400 on the field', async (field) => {
-    const res = await t.app.inject({ method: 'POST', url: `${userUrl}/businesses/address`, headers: userAuth, payload: { ...address, [field]: `1${NUL}` } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${userUrl}/businesses/address`,
+      headers: userAuth,
+      payload: { ...address, [field]: `1${NUL}` },
+    });
     expectFieldRefused(res, `body.${field}`);
   });
 
   it.each(['name', 'business_type', 'business_type_other'])('NUL in business %s → 400 on the field', async (field) => {
-    const res = await t.app.inject({ method: 'POST', url: `${userUrl}/businesses`, headers: userAuth, payload: { ...business, [field]: `x${NUL}` } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${userUrl}/businesses`,
+      headers: userAuth,
+      payload: { ...business, [field]: `x${NUL}` },
+    });
     expectFieldRefused(res, `body.${field}`);
   });
 
   it.each(['sales_average_range_id', 'business_age'])('business %s = 2^31 → 400 on the field', async (field) => {
-    const res = await t.app.inject({ method: 'POST', url: `${userUrl}/businesses`, headers: userAuth, payload: { ...business, [field]: INT32_OVER } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${userUrl}/businesses`,
+      headers: userAuth,
+      payload: { ...business, [field]: INT32_OVER },
+    });
     expectFieldRefused(res, `body.${field}`);
   });
 
   it('NUL in the tax id → 400 on the field', async () => {
-    const res = await t.app.inject({ method: 'POST', url: `${userUrl}/tax_info`, headers: userAuth, payload: { tax_payer_id: `001${NUL}` } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${userUrl}/tax_info`,
+      headers: userAuth,
+      payload: { tax_payer_id: `001${NUL}` },
+    });
     expectFieldRefused(res, 'body.tax_payer_id');
   });
 
-  it.each(['lead_id', 'utm_source', 'utm_medium', 'utm_campaign'])('NUL in lead %s → 400 on the field', async (field) => {
-    const res = await t.app.inject({ method: 'POST', url: '/ops/v1/lead-assignment', headers: opsKey(), payload: { ...lead(), [field]: `x${NUL}` } });
-    expectFieldRefused(res, `body.${field}`);
-  });
+  it.each(['lead_id', 'utm_source', 'utm_medium', 'utm_campaign'])(
+    'NUL in lead %s → 400 on the field',
+    async (field) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/ops/v1/lead-assignment',
+        headers: opsKey(),
+        payload: { ...lead(), [field]: `x${NUL}` },
+      });
+      expectFieldRefused(res, `body.${field}`);
+    },
+  );
 
-  it('every field holding a control character is named, with the screens\' message', async () => {
-    const res = await t.app.inject({ method: 'POST', url: `${userUrl}/businesses/address`, headers: userAuth, payload: { ...address, city: `a${NUL}`, street_name: 'b\u0085' } });
+  it("every field holding a control character is named, with the screens' message", async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `${userUrl}/businesses/address`,
+      headers: userAuth,
+      payload: { ...address, city: `a${NUL}`, street_name: 'b\u0085' },
+    });
     expect(res.json().issues).toEqual([
       { field: 'body.city', message: '* No uses emojis ni caracteres especiales.' },
       { field: 'body.street_name', message: '* No uses emojis ni caracteres especiales.' },
@@ -149,7 +278,11 @@ describe('malformed input', () => {
   });
 
   it('NUL in an object key → 400', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/client-errors', payload: { ...clientError, [`x${NUL}`]: 1 } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/client-errors',
+      payload: { ...clientError, [`x${NUL}`]: 1 },
+    });
     expectEnvelope(res, 400);
   });
 
@@ -176,9 +309,19 @@ describe('malformed input', () => {
   });
 
   it('malformed JSON, a wrong content type, an unknown path and an unknown method → envelopes', async () => {
-    const json = await t.app.inject({ method: 'POST', url: '/api/v1/client-errors', headers: { 'content-type': 'application/json' }, payload: '{"level":' });
+    const json = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/client-errors',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"level":',
+    });
     expectEnvelope(json, 400);
-    const type = await t.app.inject({ method: 'POST', url: '/api/v1/client-errors', headers: { 'content-type': 'text/xml' }, payload: '<a/>' });
+    const type = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/client-errors',
+      headers: { 'content-type': 'text/xml' },
+      payload: '<a/>',
+    });
     expectEnvelope(type, 415);
     expectEnvelope(await t.app.inject({ method: 'GET', url: '/api/v1/nothing' }), 404);
     expectEnvelope(await t.app.inject({ method: 'DELETE', url: '/api/v1/users/code' }), 404);
@@ -209,7 +352,11 @@ describe('malformed input', () => {
       const answer = parse(await raw(`GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
       expect(answer.status).toBe(431);
       expect(answer.head).toContain('content-type: application/json');
-      expect(answer.body).toMatchObject({ code: 'HEADERS_TOO_LARGE', message: expect.any(String), readable_message: expect.any(String) });
+      expect(answer.body).toMatchObject({
+        code: 'HEADERS_TOO_LARGE',
+        message: expect.any(String),
+        readable_message: expect.any(String),
+      });
     });
 
     it('a malformed request line → 400 envelope', async () => {

@@ -18,7 +18,9 @@ describe('catalog:import command', () => {
 
   it('loads the shared ONE file and reports the counts; the product ships that file, so nothing is new', async () => {
     const first = await run(process.execPath, [cli, '--format', 'one-do', ONE_FILE], { env });
-    expect(first.stdout).toMatch(/12675 filas leídas; estados 32 \(0 nuevos\), municipios 158 \(0 nuevos\), sectores\/colonias 12675 \(0 nuevos\)/);
+    expect(first.stdout).toMatch(
+      /12675 filas leídas; estados 32 \(0 nuevos\), municipios 158 \(0 nuevos\), sectores\/colonias 12675 \(0 nuevos\)/,
+    );
     const second = await run(process.execPath, [cli, '--format', 'one-do', ONE_FILE], { env });
     expect(second.stdout).toMatch(/sectores\/colonias 12675 \(0 nuevos\)/);
   }, 120_000);
@@ -36,7 +38,12 @@ describe('catalog:import command', () => {
   }, 60_000);
 
   it('says how to use it when the arguments are wrong', async () => {
-    const error = await run(process.execPath, [cli, '--format', 'xml', 'file'], { env }).catch((e: { code: number; stderr: string }) => e);
-    expect(error).toMatchObject({ code: 2, stderr: expect.stringContaining('Uso: npm run catalog:import -- --format one-do|sepomex <archivo>') });
+    const error = await run(process.execPath, [cli, '--format', 'xml', 'file'], { env }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(error).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('Uso: npm run catalog:import -- --format one-do|sepomex <archivo>'),
+    });
   });
 });

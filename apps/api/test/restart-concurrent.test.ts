@@ -73,16 +73,34 @@ async function journey(url: string, n: number, registeredOne: () => void): Promi
   await json('POST', '/api/v1/users/code', { phone_number: phone, anonymous_id: anonymousId(phone) });
   const outbox = await json('GET', `/dev/outbox.json?to=%2B1${phone}`);
   const code = /\b(\d{6})\b/.exec(outbox.messages[0].body)![1];
-  const proof = await json('PUT', '/api/v1/users/code', { phone_number: phone, code, anonymous_id: anonymousId(phone) });
+  const proof = await json('PUT', '/api/v1/users/code', {
+    phone_number: phone,
+    code,
+    anonymous_id: anonymousId(phone),
+  });
   const registered = await json(
     'POST',
     '/api/v2/users',
-    { account_type_id: 'SK', name: 'Ana', lastname: 'Peña', dob: '1985-02-28', length_of_residency_in_years: 3, marital_status: 'SINGLE', phone_number: phone, sales_identifier: '' },
+    {
+      account_type_id: 'SK',
+      name: 'Ana',
+      lastname: 'Peña',
+      dob: '1985-02-28',
+      length_of_residency_in_years: 3,
+      marital_status: 'SINGLE',
+      phone_number: phone,
+      sales_identifier: '',
+    },
     proof.data.authentication.access_token,
   );
   registeredOne();
   const ten = `4${String(n).padStart(3, '0')}${randomBytes(3).readUIntBE(0, 3).toString().padStart(6, '0').slice(0, 6)}`;
-  await json('POST', `/api/v1/users/${registered.data.user_id}/SK/tax_info`, { tax_payer_id: `${ten}${cedulaCheckDigit(ten)}` }, registered.data.authentication.access_token);
+  await json(
+    'POST',
+    `/api/v1/users/${registered.data.user_id}/SK/tax_info`,
+    { tax_payer_id: `${ten}${cedulaCheckDigit(ten)}` },
+    registered.data.authentication.access_token,
+  );
 }
 
 /** Every change that committed has its audit event: nothing half-written survives a SIGKILL. */
@@ -91,15 +109,24 @@ async function expectEveryStepAudited(database: Database): Promise<number> {
   const rows = await db.select().from(users);
   for (const user of rows) {
     const events = await db.select().from(auditEvents).where(eq(auditEvents.applicationId, user.id));
-    expect(events.filter((event) => event.type === 'user.registered'), user.id).toHaveLength(1);
+    expect(
+      events.filter((event) => event.type === 'user.registered'),
+      user.id,
+    ).toHaveLength(1);
     const taxSaved = events.filter((event) => event.type === 'step.saved' && event.payload.transition === 'tax-id');
     expect(taxSaved, `${user.id} at ${user.nextStep}`).toHaveLength(user.nextStep === 'TAX_ACCOUNT' ? 0 : 1);
     // The tax id and the move past its step are one change.
     expect(user.taxIdHash === null, user.id).toBe(user.nextStep === 'TAX_ACCOUNT');
     expect(await verifyAuditChain(db, user.id)).toMatchObject({ valid: true });
   }
-  const consumed = await db.select({ id: phoneCodes.id }).from(phoneCodes).where(and(eq(phoneCodes.purpose, 'phone-proof'), isNotNull(phoneCodes.consumedAt)));
-  const proven = await db.select({ id: auditEvents.id }).from(auditEvents).where(and(eq(auditEvents.type, 'phone.proven'), sql`${auditEvents.payload}->>'channel' = 'sms-code'`));
+  const consumed = await db
+    .select({ id: phoneCodes.id })
+    .from(phoneCodes)
+    .where(and(eq(phoneCodes.purpose, 'phone-proof'), isNotNull(phoneCodes.consumedAt)));
+  const proven = await db
+    .select({ id: auditEvents.id })
+    .from(auditEvents)
+    .where(and(eq(auditEvents.type, 'phone.proven'), sql`${auditEvents.payload}->>'channel' = 'sms-code'`));
   expect(proven.length).toBe(consumed.length);
   return rows.length;
 }
@@ -157,7 +184,9 @@ describe('SIGKILL during concurrent registrations', () => {
     const url = new URL(serverUrl);
     url.pathname = `/${name}`;
     try {
-      await killDuringJourneys({ DATABASE_URL: url.toString() }, () => openDatabase({ databaseUrl: url.toString(), dataDir: 'unused' }));
+      await killDuringJourneys({ DATABASE_URL: url.toString() }, () =>
+        openDatabase({ databaseUrl: url.toString(), dataDir: 'unused' }),
+      );
     } finally {
       await admin.unsafe(`drop database if exists "${name}" with (force)`);
     }

@@ -62,7 +62,13 @@ describe('built server on PGlite', () => {
 
     // Write while the server is down (PGlite is single-process), then bring the server back.
     const database = openDatabase({ dataDir });
-    await appendAuditEvent(database.db, { applicationId: 'restart', actor: 'system', type: 'test.written', payload: {}, at: new Date() });
+    await appendAuditEvent(database.db, {
+      applicationId: 'restart',
+      actor: 'system',
+      type: 'test.written',
+      payload: {},
+      at: new Date(),
+    });
     await database.close();
 
     const second = await startServer(dataDir);
@@ -78,7 +84,9 @@ describe('built server on PGlite', () => {
     const migrations = await reopened.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
     expect(await verifyAuditChain(reopened.db, 'restart')).toEqual({ valid: true, events: 1 });
     await reopened.close();
-    const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as { entries: unknown[] };
+    const journal = JSON.parse(readFileSync(join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8')) as {
+      entries: unknown[];
+    };
     expect(JSON.stringify(migrations)).toContain(`"n":${journal.entries.length}`);
   }, 60_000);
 });

@@ -17,10 +17,7 @@ let count = 0;
 for (const file of walk(dist).filter((path) => compressible.test(path))) {
   const content = readFileSync(file);
   writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
-  writeFileSync(
-    `${file}.br`,
-    brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-  );
+  writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
   count++;
 }
 console.log(`web compressed: ${count} files (.br and .gz)`);

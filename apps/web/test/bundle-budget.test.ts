@@ -50,7 +50,9 @@ describe('bundle budget', () => {
 
     const bytes = files.reduce((sum, file) => sum + gzipSync(readFileSync(join(dist, file))).length, 0);
     const kb = bytes / 1024;
-    console.log(`bundle budget: /home loads ${files.length} JS file(s), ${kb.toFixed(1)} KB gzip (budget ${BUDGET_KB} KB)`);
+    console.log(
+      `bundle budget: /home loads ${files.length} JS file(s), ${kb.toFixed(1)} KB gzip (budget ${BUDGET_KB} KB)`,
+    );
     expect(kb).toBeLessThanOrEqual(BUDGET_KB);
   });
 });

@@ -1,8 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { APPLICATION_STATUSES, INITIAL_STATE, NEXT_STEPS, TRANSITIONS, allows, reachableStates, type ApplicationState } from './application.js';
+import {
+  APPLICATION_STATUSES,
+  INITIAL_STATE,
+  NEXT_STEPS,
+  TRANSITIONS,
+  allows,
+  reachableStates,
+  type ApplicationState,
+} from './application.js';
 import { routeAfterLookup } from './routing.js';
 
-const state = (step: ApplicationState['step'], status: ApplicationState['status'] = 'IN_PROGRESS'): ApplicationState => ({ step, status });
+const state = (
+  step: ApplicationState['step'],
+  status: ApplicationState['status'] = 'IN_PROGRESS',
+): ApplicationState => ({ step, status });
 
 describe('the application state machine', () => {
   it('registration moves one step at a time, in the SPEC §4 order', () => {
@@ -23,7 +34,9 @@ describe('the application state machine', () => {
   });
 
   it('only the system decides; every other move is the applicant’s', () => {
-    const system = Object.entries(TRANSITIONS).filter(([, t]) => t.actor === 'system').map(([name]) => name);
+    const system = Object.entries(TRANSITIONS)
+      .filter(([, t]) => t.actor === 'system')
+      .map(([name]) => name);
     expect(system).toEqual(['decision']);
   });
 
@@ -31,7 +44,11 @@ describe('the application state machine', () => {
     for (const reached of reachableStates()) {
       expect(NEXT_STEPS).toContain(reached.step);
       expect(APPLICATION_STATUSES).toContain(reached.status);
-      const path = routeAfterLookup({ kind: 'user', phone: '8095551234', user: { user_id: 'u', next_step: reached.step, status: reached.status } });
+      const path = routeAfterLookup({
+        kind: 'user',
+        phone: '8095551234',
+        user: { user_id: 'u', next_step: reached.step, status: reached.status },
+      });
       expect(path.startsWith('/')).toBe(true);
     }
   });

@@ -62,7 +62,11 @@ export const TRANSITIONS = {
   /** The PIN proved the consent: the bureau is queried while the application waits. */
   consent: { from: at('ACCOUNT_BUREAU'), to: [at('ACCOUNT_BUREAU', 'WAITING')], actor: 'user' },
   /** The credit policy decided on the bureau's answer. */
-  decision: { from: at('ACCOUNT_BUREAU', 'WAITING'), to: [at('PASSWORD'), at('PASSWORD', 'REJECTED')], actor: 'system' },
+  decision: {
+    from: at('ACCOUNT_BUREAU', 'WAITING'),
+    to: [at('PASSWORD'), at('PASSWORD', 'REJECTED')],
+    actor: 'system',
+  },
   /** Step 9: the password; the journey continues with an advisor and the mobile app. */
   password: { from: at('PASSWORD'), to: [at('INVENTORY')], actor: 'user' },
 } as const satisfies Record<string, Transition>;

@@ -78,5 +78,10 @@ export function getCountry(code: CountryCode): CountryConfig {
 
 /** 'yyyy-MM-dd' of `now` in the country's time zone. */
 export function countryToday(country: CountryConfig, now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: country.timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: country.timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
 }

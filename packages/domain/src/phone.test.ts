@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { anonymousId, formatNationalNumber, fromE164, isValidHomePhone, isValidNationalNumber, normalizePhone, phoneTypingChars, sanitizePhoneInput, toE164 } from './phone.js';
+import {
+  anonymousId,
+  formatNationalNumber,
+  fromE164,
+  isValidHomePhone,
+  isValidNationalNumber,
+  normalizePhone,
+  phoneTypingChars,
+  sanitizePhoneInput,
+  toE164,
+} from './phone.js';
 
 describe('home phone rule (SPEC §5)', () => {
   it.each(['8095551234', '5512345678', '+809555123'.slice(1) + '4'])('accepts %s', (value) => {
@@ -45,7 +55,10 @@ describe('numbering plans and E.164', () => {
 
   it('fromE164 gives back the national number', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^(809|829|849)[2-9]\d{6}$/), (digits) => fromE164('do', toE164('do', digits)) === digits),
+      fc.property(
+        fc.stringMatching(/^(809|829|849)[2-9]\d{6}$/),
+        (digits) => fromE164('do', toE164('do', digits)) === digits,
+      ),
     );
   });
 
@@ -60,13 +73,22 @@ const mxNumber = fc.stringMatching(/^[1-9]\d{9}$/);
 const written = (digits: string) =>
   fc
     .tuple(fc.constantFrom('', ' ', '-', '.', ') '), fc.constantFrom('', ' ', '-', '.'), fc.boolean())
-    .map(([first, second, brackets]) => `${brackets ? '(' : ''}${digits.slice(0, 3)}${brackets && first === ') ' ? '' : brackets ? ')' : ''}${first}${digits.slice(3, 6)}${second}${digits.slice(6)}`);
+    .map(
+      ([first, second, brackets]) =>
+        `${brackets ? '(' : ''}${digits.slice(0, 3)}${brackets && first === ') ' ? '' : brackets ? ')' : ''}${first}${digits.slice(3, 6)}${second}${digits.slice(6)}`,
+    );
 
 describe('normalizePhone: what people paste or type → the 10 national digits', () => {
   it('do: formatting and a leading +1 or 1 are dropped', () => {
     fc.assert(
       fc.property(
-        doNumber.chain((digits) => fc.tuple(fc.constant(digits), written(digits), fc.constantFrom('', '1', '1 ', '+1', '+1 ', '+1-', ' +1 (', '1-'))),
+        doNumber.chain((digits) =>
+          fc.tuple(
+            fc.constant(digits),
+            written(digits),
+            fc.constantFrom('', '1', '1 ', '+1', '+1 ', '+1-', ' +1 (', '1-'),
+          ),
+        ),
         ([digits, text, prefix]) => normalizePhone('do', `${prefix}${text}`) === digits,
       ),
     );
@@ -75,7 +97,9 @@ describe('normalizePhone: what people paste or type → the 10 national digits',
   it('mx: +52 (and the old mobile 1) dropped, a number starting with 52 kept', () => {
     fc.assert(
       fc.property(
-        mxNumber.chain((digits) => fc.tuple(fc.constant(digits), written(digits), fc.constantFrom('', '+52', '+52 ', '52 ', '+52 1 ', '521'))),
+        mxNumber.chain((digits) =>
+          fc.tuple(fc.constant(digits), written(digits), fc.constantFrom('', '+52', '+52 ', '52 ', '+52 1 ', '521')),
+        ),
         ([digits, text, prefix]) => normalizePhone('mx', `${prefix}${text}`) === digits,
       ),
     );
@@ -83,7 +107,11 @@ describe('normalizePhone: what people paste or type → the 10 national digits',
   });
 
   it('never gives more than 10 digits or anything but digits', () => {
-    fc.assert(fc.property(fc.string(), fc.constantFrom('do' as const, 'mx' as const), (value, country) => /^\d{0,10}$/.test(normalizePhone(country, value))));
+    fc.assert(
+      fc.property(fc.string(), fc.constantFrom('do' as const, 'mx' as const), (value, country) =>
+        /^\d{0,10}$/.test(normalizePhone(country, value)),
+      ),
+    );
   });
 
   it.each([
@@ -97,10 +125,14 @@ describe('normalizePhone: what people paste or type → the 10 national digits',
 
   it('typing +18095551234 key by key is a valid number only at the last key', () => {
     const typed = '+18095551234';
-    const valid = Array.from({ length: typed.length }, (_, i) => isValidNationalNumber('do', normalizePhone('do', typed.slice(0, i + 1))));
+    const valid = Array.from({ length: typed.length }, (_, i) =>
+      isValidNationalNumber('do', normalizePhone('do', typed.slice(0, i + 1))),
+    );
     expect(valid).toEqual([...Array<boolean>(typed.length - 1).fill(false), true]);
     const mx = '+525512345678';
-    const mxValid = Array.from({ length: mx.length }, (_, i) => isValidNationalNumber('mx', normalizePhone('mx', mx.slice(0, i + 1))));
+    const mxValid = Array.from({ length: mx.length }, (_, i) =>
+      isValidNationalNumber('mx', normalizePhone('mx', mx.slice(0, i + 1))),
+    );
     expect(mxValid).toEqual([...Array<boolean>(mx.length - 1).fill(false), true]);
   });
 
@@ -124,10 +156,16 @@ describe('formatNationalNumber: grouped the country way', () => {
 
   it('keeps every digit in order, three groups', () => {
     fc.assert(
-      fc.property(fc.oneof(doNumber.map((d) => ['do', d] as const), mxNumber.map((d) => ['mx', d] as const)), ([country, digits]) => {
-        const shown = formatNationalNumber(country, digits);
-        return shown.replace(/ /g, '') === digits && shown.split(' ').length === 3;
-      }),
+      fc.property(
+        fc.oneof(
+          doNumber.map((d) => ['do', d] as const),
+          mxNumber.map((d) => ['mx', d] as const),
+        ),
+        ([country, digits]) => {
+          const shown = formatNationalNumber(country, digits);
+          return shown.replace(/ /g, '') === digits && shown.split(' ').length === 3;
+        },
+      ),
     );
   });
 });

@@ -31,7 +31,14 @@ const DOWNLOAD_STEPS: ReadonlySet<string> = new Set([
 ]);
 
 /** Steps up to and including the password: the application is not pre-approved yet. */
-const BEFORE_ADVISOR_STEPS: ReadonlySet<string> = new Set(['TAX_ACCOUNT', 'BUSINESS_ADDRESS', 'ABOUT_STORE', 'ACCOUNT_NIP', 'ACCOUNT_BUREAU', 'PASSWORD']);
+const BEFORE_ADVISOR_STEPS: ReadonlySet<string> = new Set([
+  'TAX_ACCOUNT',
+  'BUSINESS_ADDRESS',
+  'ABOUT_STORE',
+  'ACCOUNT_NIP',
+  'ACCOUNT_BUREAU',
+  'PASSWORD',
+]);
 
 /** Advisor contact, advisor welcome and the download: only past the password, still IN_PROGRESS. */
 export function isPastPassword(state: { next_step?: string | null; status?: string | null }): boolean {

@@ -33,7 +33,9 @@ export const ENTRY_SESSION_KEYS: readonly SessionKey[] = [
 ];
 
 /** Every other key belongs to the person of the proven number (values, drafts, tokens, lead…). */
-export const PERSONAL_SESSION_KEYS: readonly SessionKey[] = Object.values(SESSION_KEYS).filter((key) => !ENTRY_SESSION_KEYS.includes(key));
+export const PERSONAL_SESSION_KEYS: readonly SessionKey[] = Object.values(SESSION_KEYS).filter(
+  (key) => !ENTRY_SESSION_KEYS.includes(key),
+);
 
 /** The default otp-vendor value (spelled as SPEC §2.1 spells it): the reverse-OTP flow. */
 export const DEFAULT_OTP_VENDOR = 'veriphone';

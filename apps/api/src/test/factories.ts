@@ -11,13 +11,28 @@ export interface UserOverrides {
 }
 
 /** A complete registration at ACCOUNT_NIP (or another step), with this tax id. */
-export async function createApplication(app: App, overrides: { taxId: string; nextStep?: string; status?: string; dob?: string; businessAgeYears?: number; salesRange?: number }) {
+export async function createApplication(
+  app: App,
+  overrides: {
+    taxId: string;
+    nextStep?: string;
+    status?: string;
+    dob?: string;
+    businessAgeYears?: number;
+    salesRange?: number;
+  },
+) {
   const phone = createPhone();
   const user = await seedApplication(app, {
     phone,
     nextStep: overrides.nextStep ?? 'ACCOUNT_NIP',
     status: overrides.status,
-    complete: { taxId: overrides.taxId, dob: overrides.dob, businessAgeYears: overrides.businessAgeYears, salesRange: overrides.salesRange },
+    complete: {
+      taxId: overrides.taxId,
+      dob: overrides.dob,
+      businessAgeYears: overrides.businessAgeYears,
+      salesRange: overrides.salesRange,
+    },
   });
   return { ...user, phone };
 }
@@ -25,12 +40,21 @@ export async function createApplication(app: App, overrides: { taxId: string; ne
 /** A user at any step, without registration data (what the phone proof and routing need). */
 export async function createUser(app: App, overrides: UserOverrides = {}) {
   const phone = overrides.phone ?? createPhone();
-  const user = await seedApplication(app, { phone, nextStep: overrides.nextStep ?? 'TAX_ACCOUNT', status: overrides.status, avals: overrides.avals });
+  const user = await seedApplication(app, {
+    phone,
+    nextStep: overrides.nextStep ?? 'TAX_ACCOUNT',
+    status: overrides.status,
+    avals: overrides.avals,
+  });
   return { ...user, phone };
 }
 
 /** The bearer header of a user's own token, as the registration answer would hand it over. */
 export function userAuth(app: App, user: { id: string; phone: string }): { authorization: string } {
-  const { token } = app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: toE164(app.config.COUNTRY, user.phone) });
+  const { token } = app.tokens.issue({
+    kind: 'user',
+    userId: user.id,
+    phoneE164: toE164(app.config.COUNTRY, user.phone),
+  });
   return { authorization: `Bearer ${token}` };
 }

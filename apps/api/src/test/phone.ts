@@ -9,7 +9,10 @@ export function createPhone(): string {
 }
 
 export async function lastSmsCode(app: App, phone: string): Promise<string> {
-  const res = await app.inject({ method: 'GET', url: `/dev/outbox.json?to=${encodeURIComponent(toE164(app.config.COUNTRY, phone))}` });
+  const res = await app.inject({
+    method: 'GET',
+    url: `/dev/outbox.json?to=${encodeURIComponent(toE164(app.config.COUNTRY, phone))}`,
+  });
   const body = res.json() as { messages: { body: string }[] };
   const code = /\b(\d{6})\b/.exec(body.messages[0]?.body ?? '')?.[1];
   if (!code) throw new Error(`no code in the outbox for ${phone}`);
@@ -35,7 +38,9 @@ export function codeConfirm(phone: string, code: string) {
 
 /** Proves the phone through the SMS code and returns its bearer token. */
 export async function phoneToken(app: App, phone: string): Promise<string> {
-  const sent = await app.inject(codeRequest(phone, `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`));
+  const sent = await app.inject(
+    codeRequest(phone, `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`),
+  );
   if (sent.statusCode !== 200) throw new Error(`code not sent: ${sent.body}`);
   const res = await app.inject(codeConfirm(phone, await lastSmsCode(app, phone)));
   if (res.statusCode !== 200) throw new Error(`code not confirmed: ${res.body}`);

@@ -6,9 +6,12 @@ import { prefetch } from './prefetch.js';
 import { AppShell } from './shell.js';
 
 // The landing is in the entry bundle (first paint on 3G); every other screen loads on demand.
-const NotFoundRoute = lazy(() => import('../features/errors/routes/not-found.js').then((m) => ({ default: m.NotFoundRoute })));
+const NotFoundRoute = lazy(() =>
+  import('../features/errors/routes/not-found.js').then((m) => ({ default: m.NotFoundRoute })),
+);
 const CodeRoute = lazy(() => import('../features/entry/routes/code.js').then((m) => ({ default: m.CodeRoute })));
-const lazyRoute = <K extends string, P extends object>(load: () => Promise<Record<K, ComponentType<P>>>, name: K) => lazy(() => load().then((m) => ({ default: m[name] })));
+const lazyRoute = <K extends string, P extends object>(load: () => Promise<Record<K, ComponentType<P>>>, name: K) =>
+  lazy(() => load().then((m) => ({ default: m[name] })));
 // The step screens' chunks, named so a screen can warm the next one (app/prefetch.ts).
 const load = {
   aboutYou: () => import('../features/registration/routes/about-you.js'),
@@ -28,8 +31,14 @@ const creditApi = () => import('../features/credit/api/credit.js');
 const next = {
   aboutYou: prefetch(load.additionalData),
   additionalData: prefetch(load.searchAddress),
-  searchAddress: prefetch(load.aboutLiving, () => registrationApi().then((api) => api.catalog.states({ spinner: false }))),
-  aboutLiving: prefetch(load.moreAbout, () => registrationApi().then((api) => Promise.all([api.catalog.businessTypes({ spinner: false }), api.catalog.salesRanges({ spinner: false })]))),
+  searchAddress: prefetch(load.aboutLiving, () =>
+    registrationApi().then((api) => api.catalog.states({ spinner: false })),
+  ),
+  aboutLiving: prefetch(load.moreAbout, () =>
+    registrationApi().then((api) =>
+      Promise.all([api.catalog.businessTypes({ spinner: false }), api.catalog.salesRanges({ spinner: false })]),
+    ),
+  ),
   moreAbout: prefetch(load.sendNip, () => creditApi().then((api) => api.consentText({ spinner: false }))),
   sendNip: prefetch(load.congratulations, load.waiting),
   congratulations: prefetch(load.createPassword),
@@ -41,7 +50,10 @@ const SearchAddressRoute = lazyRoute(load.searchAddress, 'SearchAddressRoute');
 const AboutLivingRoute = lazyRoute(load.aboutLiving, 'AboutLivingRoute');
 const MoreAboutRoute = lazyRoute(load.moreAbout, 'MoreAboutRoute');
 const RejectedRoute = lazyRoute(() => import('../features/outcomes/routes/rejected.js'), 'RejectedRoute');
-const RejectedLocationRoute = lazyRoute(() => import('../features/outcomes/routes/rejected-location.js'), 'RejectedLocationRoute');
+const RejectedLocationRoute = lazyRoute(
+  () => import('../features/outcomes/routes/rejected-location.js'),
+  'RejectedLocationRoute',
+);
 const SendNipRoute = lazyRoute(load.sendNip, 'SendNipRoute');
 const WaitingRoute = lazyRoute(load.waiting, 'WaitingRoute');
 // Explicit props: the module's other export (formatAmount) would otherwise blur the inference.
@@ -49,9 +61,17 @@ const CongratulationsRoute = lazyRoute<'CongratulationsRoute', NextProps>(load.c
 const CreatePasswordRoute = lazyRoute(load.createPassword, 'CreatePasswordRoute');
 const AdvisorContactRoute = lazyRoute(load.advisorContact, 'AdvisorContactRoute');
 const DownloadRoute = lazyRoute(() => import('../features/advisor/routes/download.js'), 'DownloadRoute');
-const AdvisorWelcomeRoute = lazyRoute(() => import('../features/advisor/routes/advisor-welcome.js'), 'AdvisorWelcomeRoute');
-const SomethingHappenedRoute = lazyRoute(() => import('../features/outcomes/routes/something-happened.js'), 'SomethingHappenedRoute');
-const FallbackRoute = lazy(() => import('../features/errors/routes/fallback.js').then((m) => ({ default: m.FallbackRoute })));
+const AdvisorWelcomeRoute = lazyRoute(
+  () => import('../features/advisor/routes/advisor-welcome.js'),
+  'AdvisorWelcomeRoute',
+);
+const SomethingHappenedRoute = lazyRoute(
+  () => import('../features/outcomes/routes/something-happened.js'),
+  'SomethingHappenedRoute',
+);
+const FallbackRoute = lazy(() =>
+  import('../features/errors/routes/fallback.js').then((m) => ({ default: m.FallbackRoute })),
+);
 
 export function AppRouter() {
   return (
@@ -63,14 +83,26 @@ export function AppRouter() {
           <Route path="/home/:phoneNumber" element={<HomeRoute />} />
           <Route path="/home/:phoneNumber/code" element={<CodeRoute />} />
           <Route path="/:phoneNumber/about-you" element={<AboutYouRoute next={next.aboutYou} />} />
-          <Route path="/:phoneNumber/:userId/additional-data" element={<AdditionalDataRoute next={next.additionalData} />} />
-          <Route path="/:phoneNumber/:userId/search-address" element={<SearchAddressRoute next={next.searchAddress} />} />
+          <Route
+            path="/:phoneNumber/:userId/additional-data"
+            element={<AdditionalDataRoute next={next.additionalData} />}
+          />
+          <Route
+            path="/:phoneNumber/:userId/search-address"
+            element={<SearchAddressRoute next={next.searchAddress} />}
+          />
           <Route path="/:phoneNumber/:userId/about-living" element={<AboutLivingRoute next={next.aboutLiving} />} />
           <Route path="/:phoneNumber/:userId/more-about" element={<MoreAboutRoute next={next.moreAbout} />} />
           <Route path="/:phoneNumber/:userId/send-nip" element={<SendNipRoute next={next.sendNip} />} />
           <Route path="/:userId/waiting" element={<WaitingRoute />} />
-          <Route path="/:phoneNumber/:userId/congratulations" element={<CongratulationsRoute next={next.congratulations} />} />
-          <Route path="/:phoneNumber/:userId/create-password" element={<CreatePasswordRoute next={next.createPassword} />} />
+          <Route
+            path="/:phoneNumber/:userId/congratulations"
+            element={<CongratulationsRoute next={next.congratulations} />}
+          />
+          <Route
+            path="/:phoneNumber/:userId/create-password"
+            element={<CreatePasswordRoute next={next.createPassword} />}
+          />
           <Route path="/:phoneNumber/:userId/advisor-contact" element={<AdvisorContactRoute />} />
           <Route path="/:phoneNumber/:userId/download" element={<DownloadRoute />} />
           <Route path="/:phoneNumber/:userId/advisor-welcome" element={<AdvisorWelcomeRoute />} />

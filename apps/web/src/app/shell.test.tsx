@@ -53,7 +53,9 @@ describe('AppShell', () => {
 
   it('shows the test-mode banner only while the dev tools are on', () => {
     renderShell({ testMode: true });
-    expect(screen.getByRole('complementary', { name: 'Modo de prueba' }).textContent).toBe('Modo de prueba: los mensajes son simulados.');
+    expect(screen.getByRole('complementary', { name: 'Modo de prueba' }).textContent).toBe(
+      'Modo de prueba: los mensajes son simulados.',
+    );
   });
 
   it('shows no test-mode banner otherwise', () => {

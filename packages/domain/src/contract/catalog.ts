@@ -27,7 +27,16 @@ export type Neighborhood = z.infer<typeof neighborhoodsResponse>['data'][number]
 /** GET /v1/zip-codes/:code */
 export const zipCodeParams = z.object({ code: z.string().regex(/^\d{5}$/, 'El código postal tiene 5 dígitos.') });
 export const zipCodeResponse = z.object({
-  data: z.array(z.object({ neighborhood: z.string(), city: z.string(), state: z.string(), neighborhood_id: z.number(), city_id: z.number(), state_id: z.number() })),
+  data: z.array(
+    z.object({
+      neighborhood: z.string(),
+      city: z.string(),
+      state: z.string(),
+      neighborhood_id: z.number(),
+      city_id: z.number(),
+      state_id: z.number(),
+    }),
+  ),
 });
 export type ZipCodeItem = z.infer<typeof zipCodeResponse>['data'][number];
 
@@ -35,18 +44,29 @@ export type ZipCodeItem = z.infer<typeof zipCodeResponse>['data'][number];
 export const businessTypesResponse = z.object({ data: z.array(z.string()) });
 
 /** GET /v1/sales-ranges */
-export const salesRangesResponse = z.object({ data: z.object({ ranges: z.array(z.object({ id: z.number(), range_description: z.string() })) }) });
+export const salesRangesResponse = z.object({
+  data: z.object({ ranges: z.array(z.object({ id: z.number(), range_description: z.string() })) }),
+});
 export type SalesRange = z.infer<typeof salesRangesResponse>['data']['ranges'][number];
 
 /** GET /v1/addresses/search */
 export const addressSearchQuery = z.object({ q: z.string().trim().min(1).max(100) });
 export type AddressSearchQuery = z.input<typeof addressSearchQuery>;
-export const addressSearchResponse = z.object({ data: z.array(z.object({ place_id: z.string(), description: z.string() })) });
+export const addressSearchResponse = z.object({
+  data: z.array(z.object({ place_id: z.string(), description: z.string() })),
+});
 export type AddressSuggestion = z.infer<typeof addressSearchResponse>['data'][number];
 
 /** GET /v1/addresses/:placeId */
 export const placeParams = z.object({ placeId: z.string().min(1).max(320) });
 export const placeResponse = z.object({
-  data: z.object({ zip_code: z.string(), street_name: z.string(), street_number: z.string(), neighborhood: z.string(), city: z.string(), state: z.string() }),
+  data: z.object({
+    zip_code: z.string(),
+    street_name: z.string(),
+    street_number: z.string(),
+    neighborhood: z.string(),
+    city: z.string(),
+    state: z.string(),
+  }),
 });
 export type PlaceDetail = z.infer<typeof placeResponse>['data'];

@@ -2,7 +2,10 @@ import { z } from 'zod';
 import { PHONE_INVALID_MESSAGE } from '../phone.js';
 
 /** The national number as the app sends it: 10 digits (the API checks the country plan in `parsePhone`). */
-export const phoneNumberSchema = z.string().trim().regex(/^\d{10}$/, PHONE_INVALID_MESSAGE);
+export const phoneNumberSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{10}$/, PHONE_INVALID_MESSAGE);
 
 /** The anonymous id the app derives from the phone (SPEC §3). */
 export const anonymousIdSchema = z.string().max(64);
@@ -19,9 +22,15 @@ export const userParams = z.object({ id: z.uuid('Usuario inválido.'), type: z.e
 export type UserParams = z.input<typeof userParams>;
 
 /** What a saved step answers: where the application now stands. */
-export const stepAnswerSchema = z.object({ data: z.object({ user_id: z.string(), next_step: z.string(), status: z.string(), path: z.string() }) });
+export const stepAnswerSchema = z.object({
+  data: z.object({ user_id: z.string(), next_step: z.string(), status: z.string(), path: z.string() }),
+});
 export type StepAnswer = z.infer<typeof stepAnswerSchema>;
 
 /** The bearer token a proof or a registration hands out. */
-export const bearerAuthenticationSchema = z.object({ access_type: z.literal('Bearer'), access_token: z.string(), expires_at: z.string() });
+export const bearerAuthenticationSchema = z.object({
+  access_type: z.literal('Bearer'),
+  access_token: z.string(),
+  expires_at: z.string(),
+});
 export type BearerAuthentication = z.infer<typeof bearerAuthenticationSchema>;

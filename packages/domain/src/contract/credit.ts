@@ -1,15 +1,25 @@
 import { z } from 'zod';
 
 /** GET /v1/consents/text */
-export const consentTextResponse = z.object({ data: z.object({ version: z.string(), text: z.string(), sha256: z.string() }) });
+export const consentTextResponse = z.object({
+  data: z.object({ version: z.string(), text: z.string(), sha256: z.string() }),
+});
 export type ConsentText = z.infer<typeof consentTextResponse>['data'];
 
 /** POST /v1/users/:id/:type/nip */
-export const nipSentResponse = z.object({ data: z.object({ expires_at: z.string(), resend_after_seconds: z.number(), default_nip: z.string().optional() }) });
+export const nipSentResponse = z.object({
+  data: z.object({ expires_at: z.string(), resend_after_seconds: z.number(), default_nip: z.string().optional() }),
+});
 export type NipSent = z.infer<typeof nipSentResponse>['data'];
 
 /** PUT /v1/users/:id/:type/nip (answer: stepAnswerSchema; 422 not eligible) */
-export const confirmNipBody = z.object({ nip: z.string().regex(/^\d{4}$/, 'El NIP tiene 4 dígitos.'), consent_sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() });
+export const confirmNipBody = z.object({
+  nip: z.string().regex(/^\d{4}$/, 'El NIP tiene 4 dígitos.'),
+  consent_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional(),
+});
 export type ConfirmNipPayload = z.input<typeof confirmNipBody>;
 
 /** GET /v1/users/:id/:type/consents */
@@ -33,7 +43,10 @@ export const consentsResponse = z.object({
 export type Consents = z.infer<typeof consentsResponse>;
 
 /** PUT /v1/users/:id/:type/password (answer: stepAnswerSchema) */
-export const passwordBody = z.object({ password: z.string().max(20), password_confirmation: z.string().max(20).optional() });
+export const passwordBody = z.object({
+  password: z.string().max(20),
+  password_confirmation: z.string().max(20).optional(),
+});
 export type PasswordPayload = z.input<typeof passwordBody>;
 
 /** POST /v1/users/:id/:type/advisor-events */

@@ -4,7 +4,9 @@ import { anonymousIdSchema, bearerAuthenticationSchema, phoneNumberSchema } from
 /** POST /v1/users/code */
 export const sendCodeBody = z.object({ phone_number: phoneNumberSchema, anonymous_id: anonymousIdSchema.optional() });
 export type SendCodeBody = z.input<typeof sendCodeBody>;
-export const codeSentResponse = z.object({ data: z.object({ expires_at: z.string(), resend_after_seconds: z.number() }) });
+export const codeSentResponse = z.object({
+  data: z.object({ expires_at: z.string(), resend_after_seconds: z.number() }),
+});
 export type CodeSent = z.infer<typeof codeSentResponse>;
 
 /** PUT /v1/users/code */
@@ -44,5 +46,7 @@ export type ReverseOtpStarted = z.infer<typeof reverseOtpStartedResponse>;
 /** PUT /v1/users/reverse-otp: 200 phoneAuthenticationResponse, 202 pending. */
 export const pollReverseOtpBody = z.object({ session_id: z.uuid('La verificación no es válida.') });
 export type PollReverseOtpBody = z.input<typeof pollReverseOtpBody>;
-export const reverseOtpPendingResponse = z.object({ data: reverseOtpSessionSchema.extend({ status: z.literal('PENDING') }) });
+export const reverseOtpPendingResponse = z.object({
+  data: reverseOtpSessionSchema.extend({ status: z.literal('PENDING') }),
+});
 export type ReverseOtpPending = z.infer<typeof reverseOtpPendingResponse>;

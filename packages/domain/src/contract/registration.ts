@@ -2,14 +2,23 @@ import { z } from 'zod';
 import { anonymousIdSchema, bearerAuthenticationSchema, int32, phoneNumberSchema } from './common.js';
 
 const text = (max: number) => z.string().max(max, `* Máximo ${max} caracteres.`);
-const optionalText = (max: number) => z.string().max(max).nullish().transform((value) => value ?? null);
+const optionalText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .nullish()
+    .transform((value) => value ?? null);
 
 /** POST /v2/users: step 1, personal data */
 export const registerUserBody = z.object({
   account_type_id: z.literal('SK'),
   name: z.string().max(60),
   lastname: z.string().max(60),
-  maternal_lastname: z.string().max(60).nullish().transform((value) => value ?? ''),
+  maternal_lastname: z
+    .string()
+    .max(60)
+    .nullish()
+    .transform((value) => value ?? ''),
   dob: z.string().max(10),
   length_of_residency_in_years: int32(),
   marital_status: z.string().max(20),
@@ -17,9 +26,15 @@ export const registerUserBody = z.object({
   utm_source: optionalText(200),
   utm_name: optionalText(200),
   utm_medium: optionalText(200),
-  sales_identifier: z.string().max(100).nullish().transform((value) => value ?? ''),
+  sales_identifier: z
+    .string()
+    .max(100)
+    .nullish()
+    .transform((value) => value ?? ''),
   anonymous_id: anonymousIdSchema.nullish().transform((value) => value ?? null),
-  kiban_flow_version_id: int32().nullish().transform((value) => value ?? null),
+  kiban_flow_version_id: int32()
+    .nullish()
+    .transform((value) => value ?? null),
 });
 /** What the app sends. */
 export type RegisterUserPayload = z.input<typeof registerUserBody>;
@@ -49,7 +64,11 @@ export const addressBody = z.object({
   neighborhood: text(100),
   street_name: text(120),
   street_number: text(20),
-  apartment_number: z.string().max(20).nullish().transform((value) => value ?? ''),
+  apartment_number: z
+    .string()
+    .max(20)
+    .nullish()
+    .transform((value) => value ?? ''),
   /** 'Mi sector no aparece': `neighborhood` was typed, not chosen from the catalogue. */
   neighborhood_typed: z.boolean().optional(),
 });
@@ -60,7 +79,11 @@ export type AddressInput = z.output<typeof addressBody>;
 export const businessBody = z.object({
   name: text(100),
   business_type: text(60),
-  business_type_other: z.string().max(80).nullish().transform((value) => value ?? ''),
+  business_type_other: z
+    .string()
+    .max(80)
+    .nullish()
+    .transform((value) => value ?? ''),
   sales_average_range_id: int32(),
   business_age: int32(),
 });

@@ -13,7 +13,10 @@ const userSchema = z.object({
 });
 
 /** GET /v1/users (404 when the phone is new) */
-export const lookupUserQuery = z.object({ phone_number: phoneNumberSchema, anonymous_id: anonymousIdSchema.optional() });
+export const lookupUserQuery = z.object({
+  phone_number: phoneNumberSchema,
+  anonymous_id: anonymousIdSchema.optional(),
+});
 export type LookupUserQuery = z.input<typeof lookupUserQuery>;
 export const lookupUserResponse = z.object({ data: userSchema });
 export type FoundUser = z.infer<typeof userSchema>;

@@ -44,6 +44,8 @@ describe('cédula check digit (JCE)', () => {
   it('formats as it is typed: 3-7-1, digits only, 13 characters at most', () => {
     expect(formatCedula('0011')).toBe('001-1');
     expect(formatCedula('00112345678999')).toBe('001-1234567-8');
-    fc.assert(fc.property(fc.string(), (value) => formatCedula(value).length <= 13 && /^[\d-]*$/.test(formatCedula(value))));
+    fc.assert(
+      fc.property(fc.string(), (value) => formatCedula(value).length <= 13 && /^[\d-]*$/.test(formatCedula(value))),
+    );
   });
 });

@@ -1,8 +1,18 @@
 import { BIRTH_YEAR_OPTIONS, MIN_AGE_YEARS } from '../constants.js';
 
 export const MONTHS = [
-  'Enero', 'Febrero', 'Marzo', 'Abril', 'Mayo', 'Junio',
-  'Julio', 'Agosto', 'Septiembre', 'Octubre', 'Noviembre', 'Diciembre',
+  'Enero',
+  'Febrero',
+  'Marzo',
+  'Abril',
+  'Mayo',
+  'Junio',
+  'Julio',
+  'Agosto',
+  'Septiembre',
+  'Octubre',
+  'Noviembre',
+  'Diciembre',
 ] as const;
 
 /** Days the day list offers for a month (1–12): February always offers 29. */
@@ -38,7 +48,10 @@ export function todayIn(timeZone: string, now: Date): string {
 }
 
 /** The newest birth date of someone `minAge` years old on `today` ('yyyy-MM-dd'); 29 February → 28. */
-export function newestBirthDate(today: string, minAge: number = MIN_AGE_YEARS): { year: number; month: number; day: number } {
+export function newestBirthDate(
+  today: string,
+  minAge: number = MIN_AGE_YEARS,
+): { year: number; month: number; day: number } {
   const now = parseIsoDate(today)!;
   const year = now.year - minAge;
   const day = isoDate(year, now.month, now.day) ? now.day : now.day - 1;

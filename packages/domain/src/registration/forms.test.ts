@@ -22,7 +22,18 @@ describe('step 1 rules', () => {
   });
 
   it('every required field has its SPEC message', () => {
-    expect(aboutYouErrors({ name: '', lastname: '', maternal_lastname: '', day: '', month: '', year: '', length_of_residency_in_years: '', marital_status: '' })).toEqual({
+    expect(
+      aboutYouErrors({
+        name: '',
+        lastname: '',
+        maternal_lastname: '',
+        day: '',
+        month: '',
+        year: '',
+        length_of_residency_in_years: '',
+        marital_status: '',
+      }),
+    ).toEqual({
       name: '* Ingresa los nombres !',
       lastname: '* Ingresa el apellido paterno !',
       day: '* Ingresa tu día de nacimiento !',
@@ -36,7 +47,9 @@ describe('step 1 rules', () => {
   it('February offers 29 days, but 29 February of a common year does not exist', () => {
     expect(dayOptions(2)).toBe(29);
     expect(dayOptions(4)).toBe(30);
-    expect(aboutYouErrors({ ...aboutYou, day: '29', year: '2001' }).day).toBe('* La fecha de nacimiento no existe, revísala.');
+    expect(aboutYouErrors({ ...aboutYou, day: '29', year: '2001' }).day).toBe(
+      '* La fecha de nacimiento no existe, revísala.',
+    );
     expect(aboutYouErrors({ ...aboutYou, day: '29', year: '2000' })).toEqual({});
   });
 
@@ -55,7 +68,9 @@ describe('step 1 rules', () => {
   });
 
   it('a date under 18 on the day says so before any call (issue 8: a 17-year-old ended on /rejected)', () => {
-    expect(aboutYouErrors({ ...aboutYou, day: '22', month: '11', year: '2008' }, '2026-11-21').day).toBe('Debes tener al menos 18 años');
+    expect(aboutYouErrors({ ...aboutYou, day: '22', month: '11', year: '2008' }, '2026-11-21').day).toBe(
+      'Debes tener al menos 18 años',
+    );
     expect(aboutYouErrors({ ...aboutYou, day: '21', month: '11', year: '2008' }, '2026-11-21')).toEqual({});
   });
 
@@ -86,7 +101,9 @@ describe('tax id rule per country', () => {
     expect(taxIdError(COUNTRIES.do, '')).toBe('* Ingresa la cédula !');
     expect(taxIdError(COUNTRIES.do, '402-000')).toBe('* La cédula debe tener 13 caracteres.');
     expect(taxIdError(COUNTRIES.do, good)).toBeUndefined();
-    expect(taxIdError(COUNTRIES.do, `${good.slice(0, -1)}${(cedulaCheckDigit(ten) + 1) % 10}`)).toBe('* La cédula no es válida, revísala.');
+    expect(taxIdError(COUNTRIES.do, `${good.slice(0, -1)}${(cedulaCheckDigit(ten) + 1) % 10}`)).toBe(
+      '* La cédula no es válida, revísala.',
+    );
   });
 
   it('mx: required, 13 characters, the RFC check digit, with the masculine article', () => {
@@ -98,32 +115,51 @@ describe('tax id rule per country', () => {
 });
 
 describe('address rules', () => {
-  const address = { zip_code: '00000', state: 'Distrito Nacional', city: 'Santo Domingo de Guzmán', neighborhood: 'Mata Hambre', street_name: 'Calle 1', street_number: '5', apartment_number: '' };
+  const address = {
+    zip_code: '00000',
+    state: 'Distrito Nacional',
+    city: 'Santo Domingo de Guzmán',
+    neighborhood: 'Mata Hambre',
+    street_name: 'Calle 1',
+    street_number: '5',
+    apartment_number: '',
+  };
 
   it('do uses the fixed zip code; mx needs five digits', () => {
     expect(addressErrors(COUNTRIES.do, address)).toEqual({});
     expect(addressErrors(COUNTRIES.mx, { ...address, zip_code: '' }).zip_code).toBe('* Ingresa un código postal !');
-    expect(addressErrors(COUNTRIES.mx, { ...address, zip_code: '5501' }).zip_code).toBe('* El código postal tiene 5 dígitos.');
+    expect(addressErrors(COUNTRIES.mx, { ...address, zip_code: '5501' }).zip_code).toBe(
+      '* El código postal tiene 5 dígitos.',
+    );
     expect(addressErrors(COUNTRIES.mx, { ...address, zip_code: '55010' })).toEqual({});
   });
 
   it("the street may not contain '&'", () => {
-    expect(addressErrors(COUNTRIES.do, { ...address, street_name: 'Calle 1 & 2' }).street_name).toBe('* La calle no puede contener el carácter &.');
+    expect(addressErrors(COUNTRIES.do, { ...address, street_name: 'Calle 1 & 2' }).street_name).toBe(
+      '* La calle no puede contener el carácter &.',
+    );
   });
 
   it("a typed sector ('Mi sector no aparece') follows the street's rules", () => {
     const typed = { ...address, neighborhood_typed: true };
     expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'Villa Nueva del Sur' })).toEqual({});
     expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: '   ' }).neighborhood).toBe('* Ingresa el sector !');
-    expect(addressErrors(COUNTRIES.mx, { ...typed, zip_code: '55010', neighborhood: '' }).neighborhood).toBe('* Ingresa la colonia !');
-    expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'Los Ríos & Co' }).neighborhood).toBe('* El sector no puede contener el carácter &.');
-    expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'x'.repeat(81) }).neighborhood).toBe('* Máximo 80 caracteres.');
+    expect(addressErrors(COUNTRIES.mx, { ...typed, zip_code: '55010', neighborhood: '' }).neighborhood).toBe(
+      '* Ingresa la colonia !',
+    );
+    expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'Los Ríos & Co' }).neighborhood).toBe(
+      '* El sector no puede contener el carácter &.',
+    );
+    expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'x'.repeat(81) }).neighborhood).toBe(
+      '* Máximo 80 caracteres.',
+    );
     expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'x'.repeat(80) })).toEqual({});
-    expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'Villa 🏠' }).neighborhood).toBe('* No uses emojis ni caracteres especiales.');
+    expect(addressErrors(COUNTRIES.do, { ...typed, neighborhood: 'Villa 🏠' }).neighborhood).toBe(
+      '* No uses emojis ni caracteres especiales.',
+    );
     // Chosen from the list, only presence is checked (the catalogue decides the rest).
     expect(addressErrors(COUNTRIES.do, { ...address, neighborhood: '' }).neighborhood).toBe('* Selecciona el sector !');
   });
-
 
   it('mx keeps the SPEC texts; do names the Provincia and the Sector its screen shows', () => {
     const empty = { ...address, state: '', city: '', neighborhood: '', street_name: '', street_number: '' };
@@ -149,13 +185,38 @@ describe('address rules', () => {
     expect(addressErrors(COUNTRIES.do, { ...address, street_name: 'Calle 🏠 1' }).street_name).toBe(refused);
     expect(addressErrors(COUNTRIES.do, { ...address, street_number: '5\u0007' }).street_number).toBe(refused);
     expect(addressErrors(COUNTRIES.do, { ...address, apartment_number: '👍' }).apartment_number).toBe(refused);
-    expect(addressErrors(COUNTRIES.do, { ...address, street_name: 'Av. 27 de Febrero #12, Ens. Naco', street_number: 'Km 9½', apartment_number: 'B-2' })).toEqual({});
+    expect(
+      addressErrors(COUNTRIES.do, {
+        ...address,
+        street_name: 'Av. 27 de Febrero #12, Ens. Naco',
+        street_number: 'Km 9½',
+        apartment_number: 'B-2',
+      }),
+    ).toEqual({});
   });
 });
 
 /** Emoji (pictographs, flags, keycaps, skin tones), control and invisible characters. */
-const unsupported = fc.constantFrom('😀', '🏪', '👍🏽', '🇩🇴', '1️⃣', '❤️', '\u0000', '\u0007', '\n', '\t', '\u007f', '\u200b', '\u200d', '\u202e', '\ue000');
-const withUnsupported = fc.tuple(fc.string({ maxLength: 8 }), unsupported, fc.string({ maxLength: 8 })).map(([before, bad, after]) => `Ab${before}${bad}${after}Cd`);
+const unsupported = fc.constantFrom(
+  '😀',
+  '🏪',
+  '👍🏽',
+  '🇩🇴',
+  '1️⃣',
+  '❤️',
+  '\u0000',
+  '\u0007',
+  '\n',
+  '\t',
+  '\u007f',
+  '\u200b',
+  '\u200d',
+  '\u202e',
+  '\ue000',
+);
+const withUnsupported = fc
+  .tuple(fc.string({ maxLength: 8 }), unsupported, fc.string({ maxLength: 8 }))
+  .map(([before, bad, after]) => `Ab${before}${bad}${after}Cd`);
 
 describe('emoji and control characters (property)', () => {
   it('any text holding one is refused in names, street, numbers and business names', () => {
@@ -167,9 +228,30 @@ describe('emoji and control characters (property)', () => {
           lastname: expect.any(String),
           maternal_lastname: expect.any(String),
         });
-        const address = { zip_code: '00000', state: 'a', city: 'b', neighborhood: 'c', street_name: value, street_number: value, apartment_number: value };
-        expect(Object.keys(addressErrors(COUNTRIES.do, address))).toEqual(['street_name', 'street_number', 'apartment_number']);
-        const named = businessErrors({ name: value.slice(0, 60), business_age: '2', business_type: 'Otros', business_type_other: value.slice(0, 40), sales_average_range_id: '7' }, ['Otros']);
+        const address = {
+          zip_code: '00000',
+          state: 'a',
+          city: 'b',
+          neighborhood: 'c',
+          street_name: value,
+          street_number: value,
+          apartment_number: value,
+        };
+        expect(Object.keys(addressErrors(COUNTRIES.do, address))).toEqual([
+          'street_name',
+          'street_number',
+          'apartment_number',
+        ]);
+        const named = businessErrors(
+          {
+            name: value.slice(0, 60),
+            business_age: '2',
+            business_type: 'Otros',
+            business_type_other: value.slice(0, 40),
+            sales_average_range_id: '7',
+          },
+          ['Otros'],
+        );
         expect(Object.keys(named)).toEqual(['name', 'business_type_other']);
       }),
     );
@@ -180,7 +262,18 @@ describe('emoji and control characters (property)', () => {
     fc.assert(
       fc.property(sign, (value) => {
         expect(hasUnsupportedCharacters(value)).toBe(false);
-        expect(businessErrors({ name: value, business_age: '2', business_type: 'Otros', business_type_other: value, sales_average_range_id: '7' }, ['Otros'])).toEqual({});
+        expect(
+          businessErrors(
+            {
+              name: value,
+              business_age: '2',
+              business_type: 'Otros',
+              business_type_other: value,
+              sales_average_range_id: '7',
+            },
+            ['Otros'],
+          ),
+        ).toEqual({});
       }),
     );
   });
@@ -188,29 +281,59 @@ describe('emoji and control characters (property)', () => {
 
 describe('business rules', () => {
   const types = ['Colmado', 'Otros'];
-  const business = { name: "Colmado Don José's", business_age: '2', business_type: 'Colmado', business_type_other: '', sales_average_range_id: '7' };
+  const business = {
+    name: "Colmado Don José's",
+    business_age: '2',
+    business_type: 'Colmado',
+    business_type_other: '',
+    sales_average_range_id: '7',
+  };
 
   it('accepts a complete business', () => {
     expect(businessErrors(business, types)).toEqual({});
   });
 
   it("'Otros' needs a description; the type must be one of the catalogue", () => {
-    expect(businessErrors({ ...business, business_type: 'Otros' }, types).business_type_other).toBe('* Escribe a qué se dedica tu negocio !');
-    expect(businessErrors({ ...business, business_type: 'Casino' }, types).business_type).toBe('* Selecciona el giro de tu negocio !');
+    expect(businessErrors({ ...business, business_type: 'Otros' }, types).business_type_other).toBe(
+      '* Escribe a qué se dedica tu negocio !',
+    );
+    expect(businessErrors({ ...business, business_type: 'Casino' }, types).business_type).toBe(
+      '* Selecciona el giro de tu negocio !',
+    );
   });
 
   it('the name takes what shop signs use: digits, #, quotes, &, . , - / and accents', () => {
-    for (const name of ['Colmado #2', 'Colmado "La Bendición"', 'Tienda “El Güero”', 'D’Óscar & Hijos', "Abarrotes Doña Mary's", '24/7 Minisúper', 'Farmacia Núm. 3, S.A.', '"El Rey"', '7-Eleven']) {
+    for (const name of [
+      'Colmado #2',
+      'Colmado "La Bendición"',
+      'Tienda “El Güero”',
+      'D’Óscar & Hijos',
+      "Abarrotes Doña Mary's",
+      '24/7 Minisúper',
+      'Farmacia Núm. 3, S.A.',
+      '"El Rey"',
+      '7-Eleven',
+    ]) {
       expect(businessErrors({ ...business, name }, types), name).toEqual({});
     }
   });
 
   it('the name refuses other symbols, and emoji with their own message', () => {
-    expect(businessErrors({ ...business, name: 'Colmado <script>' }, types).name).toBe('* El nombre solo acepta letras, números, espacios y . , - / # & \' "');
-    expect(businessErrors({ ...business, name: '***' }, types).name).toBe('* El nombre solo acepta letras, números, espacios y . , - / # & \' "');
-    expect(businessErrors({ ...business, name: '"##"' }, types).name).toBe('* El nombre solo acepta letras, números, espacios y . , - / # & \' "');
-    expect(businessErrors({ ...business, name: 'Colmado 🛒' }, types).name).toBe('* No uses emojis ni caracteres especiales.');
-    expect(businessErrors({ ...business, name: 'Colmado\u200bLuz' }, types).name).toBe('* No uses emojis ni caracteres especiales.');
+    expect(businessErrors({ ...business, name: 'Colmado <script>' }, types).name).toBe(
+      '* El nombre solo acepta letras, números, espacios y . , - / # & \' "',
+    );
+    expect(businessErrors({ ...business, name: '***' }, types).name).toBe(
+      '* El nombre solo acepta letras, números, espacios y . , - / # & \' "',
+    );
+    expect(businessErrors({ ...business, name: '"##"' }, types).name).toBe(
+      '* El nombre solo acepta letras, números, espacios y . , - / # & \' "',
+    );
+    expect(businessErrors({ ...business, name: 'Colmado 🛒' }, types).name).toBe(
+      '* No uses emojis ni caracteres especiales.',
+    );
+    expect(businessErrors({ ...business, name: 'Colmado\u200bLuz' }, types).name).toBe(
+      '* No uses emojis ni caracteres especiales.',
+    );
     expect(businessErrors({ ...business, name: 'x'.repeat(61) }, types).name).toBe('* Máximo 60 caracteres.');
   });
 });

@@ -49,20 +49,39 @@ export function aboutYouErrors(values: AboutYouValues, today?: string): FieldErr
     ['name', nameError('name', values.name)],
     ['lastname', nameError('lastname', values.lastname)],
     ['maternal_lastname', nameError('maternal_lastname', values.maternal_lastname)],
-    ['day', !day ? ABOUT_YOU_MESSAGES.day : dateInvalid ? ABOUT_YOU_MESSAGES.dateInvalid : underAge ? ABOUT_YOU_MESSAGES.underAge : undefined],
+    [
+      'day',
+      !day
+        ? ABOUT_YOU_MESSAGES.day
+        : dateInvalid
+          ? ABOUT_YOU_MESSAGES.dateInvalid
+          : underAge
+            ? ABOUT_YOU_MESSAGES.underAge
+            : undefined,
+    ],
     ['month', !month ? ABOUT_YOU_MESSAGES.month : undefined],
     ['year', !year ? ABOUT_YOU_MESSAGES.year : undefined],
-    ['length_of_residency_in_years', inChoices(values.length_of_residency_in_years, 4) ? undefined : ABOUT_YOU_MESSAGES.residency],
-    ['marital_status', (CIVIL_STATUS_VALUES as readonly string[]).includes(values.marital_status) ? undefined : ABOUT_YOU_MESSAGES.maritalStatus],
+    [
+      'length_of_residency_in_years',
+      inChoices(values.length_of_residency_in_years, 4) ? undefined : ABOUT_YOU_MESSAGES.residency,
+    ],
+    [
+      'marital_status',
+      (CIVIL_STATUS_VALUES as readonly string[]).includes(values.marital_status)
+        ? undefined
+        : ABOUT_YOU_MESSAGES.maritalStatus,
+    ],
   ]);
 }
-
 
 /**
  * Tax-id messages with the article and gender of each country's document: 'la cédula' (do),
  * 'el RFC' (mx). SPEC §5 gives the pattern '* Ingresa el {tax id label} !'.
  */
-export const TAX_ID_MESSAGES: Record<CountryCode, { required: string; length: (length: number) => string; invalid: string; inUse: string }> = {
+export const TAX_ID_MESSAGES: Record<
+  CountryCode,
+  { required: string; length: (length: number) => string; invalid: string; inUse: string }
+> = {
   do: {
     required: '* Ingresa la cédula !',
     length: (length) => `* La cédula debe tener ${length} caracteres.`,
@@ -88,7 +107,8 @@ export function taxIdError(country: CountryConfig, value: string): string | unde
 }
 
 /** Emoji, control and invisible formatting characters: never part of a name, street or number. */
-const UNSUPPORTED_CHARACTERS = /[\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Extended_Pictographic}\u{FE0F}\u{20E3}\u{1F1E6}-\u{1F1FF}]/u;
+const UNSUPPORTED_CHARACTERS =
+  /[\p{Cc}\p{Cf}\p{Co}\p{Cs}\p{Extended_Pictographic}\u{FE0F}\u{20E3}\u{1F1E6}-\u{1F1FF}]/u;
 
 export function hasUnsupportedCharacters(value: string): boolean {
   return UNSUPPORTED_CHARACTERS.test(value);
@@ -129,7 +149,9 @@ const ADDRESS_OVERRIDES: Record<CountryCode, Partial<Record<'state' | 'neighborh
   mx: {},
 };
 
-export function addressMessages(country: CountryConfig): { [key in keyof typeof ADDRESS_MESSAGES]: key extends 'tooLong' ? (max: number) => string : string } {
+export function addressMessages(country: CountryConfig): {
+  [key in keyof typeof ADDRESS_MESSAGES]: key extends 'tooLong' ? (max: number) => string : string;
+} {
   return { ...ADDRESS_MESSAGES, ...ADDRESS_OVERRIDES[country.code] };
 }
 
@@ -137,7 +159,11 @@ export function addressMessages(country: CountryConfig): { [key in keyof typeof 
 export const ADDRESS_LIMITS = { street: 80, neighborhood: 80, number: 10, name: 100 } as const;
 
 /** The street's rules: required, no '&', no emoji or control characters, at most `max` characters. */
-function lineError(value: string, max: number, messages: { required: string; ampersand: string; tooLong: (max: number) => string }): string | undefined {
+function lineError(
+  value: string,
+  max: number,
+  messages: { required: string; ampersand: string; tooLong: (max: number) => string },
+): string | undefined {
   const line = value.trim();
   if (!line) return messages.required;
   if (line.includes('&')) return messages.ampersand;
@@ -165,7 +191,11 @@ export function addressErrors(country: CountryConfig, values: AddressValues): Fi
       ? undefined
       : messages.zipFormat;
   const number = (value: string) =>
-    hasUnsupportedCharacters(value) ? UNSUPPORTED_CHARACTERS_MESSAGE : value.length > ADDRESS_LIMITS.number ? messages.tooLong(ADDRESS_LIMITS.number) : undefined;
+    hasUnsupportedCharacters(value)
+      ? UNSUPPORTED_CHARACTERS_MESSAGE
+      : value.length > ADDRESS_LIMITS.number
+        ? messages.tooLong(ADDRESS_LIMITS.number)
+        : undefined;
   return collect([
     ['zip_code', zip],
     ['state', values.state ? undefined : messages.state],
@@ -178,7 +208,14 @@ export function addressErrors(country: CountryConfig, values: AddressValues): Fi
           ? undefined
           : messages.neighborhood,
     ],
-    ['street_name', lineError(values.street_name, ADDRESS_LIMITS.street, { required: messages.street, ampersand: messages.streetAmpersand, tooLong: messages.tooLong })],
+    [
+      'street_name',
+      lineError(values.street_name, ADDRESS_LIMITS.street, {
+        required: messages.street,
+        ampersand: messages.streetAmpersand,
+        tooLong: messages.tooLong,
+      }),
+    ],
     ['street_number', !values.street_number.trim() ? messages.streetNumber : number(values.street_number)],
     ['apartment_number', number(values.apartment_number)],
   ]);
@@ -234,8 +271,8 @@ export function businessErrors(values: BusinessValues, businessTypes: readonly s
           : hasUnsupportedCharacters(other)
             ? UNSUPPORTED_CHARACTERS_MESSAGE
             : other.length > BUSINESS_LIMITS.typeOther
-            ? BUSINESS_MESSAGES.tooLong(BUSINESS_LIMITS.typeOther)
-            : undefined,
+              ? BUSINESS_MESSAGES.tooLong(BUSINESS_LIMITS.typeOther)
+              : undefined,
     ],
     ['sales_average_range_id', values.sales_average_range_id ? undefined : BUSINESS_MESSAGES.sales],
   ]);

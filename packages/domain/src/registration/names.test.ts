@@ -13,8 +13,16 @@ describe('name rules (SPEC §5)', () => {
   });
 
   it('refuses digits, symbols, one-letter words and double spaces', () => {
-    fc.assert(fc.property(word, fc.constantFrom('1', '-', '.', "'", '_'), word, (a, bad, b) => !isValidName(`${a}${bad}${b}`)));
-    fc.assert(fc.property(word, word, (a, b) => !isValidName(`${a}  ${b}`) && !isValidName(` ${a}`) && !isValidName(`${a} ${b} `)));
+    fc.assert(
+      fc.property(word, fc.constantFrom('1', '-', '.', "'", '_'), word, (a, bad, b) => !isValidName(`${a}${bad}${b}`)),
+    );
+    fc.assert(
+      fc.property(
+        word,
+        word,
+        (a, b) => !isValidName(`${a}  ${b}`) && !isValidName(` ${a}`) && !isValidName(`${a} ${b} `),
+      ),
+    );
     expect(isValidName('Juan P')).toBe(false);
   });
 
@@ -23,8 +31,12 @@ describe('name rules (SPEC §5)', () => {
     expect(nameError('lastname', '')).toBe('* Ingresa el apellido paterno !');
     expect(nameError('maternal_lastname', '')).toBeUndefined();
     expect(nameError('name', 'Juan2')).toBe('* El formato del nombre es inválido, solo se aceptan letras y espacios');
-    expect(nameError('lastname', 'Pérez-Gómez')).toBe('* El formato del apellido paterno es inválido, solo se aceptan letras.');
-    expect(nameError('maternal_lastname', 'G.')).toBe('* El formato del apellido materno es inválido, solo se aceptan letras.');
+    expect(nameError('lastname', 'Pérez-Gómez')).toBe(
+      '* El formato del apellido paterno es inválido, solo se aceptan letras.',
+    );
+    expect(nameError('maternal_lastname', 'G.')).toBe(
+      '* El formato del apellido materno es inválido, solo se aceptan letras.',
+    );
     expect(nameError('name', 'a'.repeat(31))).toBe('* Máximo 30 caracteres.');
     expect(nameError('lastname', 'a'.repeat(26))).toBe('* Máximo 25 caracteres.');
   });

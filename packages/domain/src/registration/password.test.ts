@@ -7,9 +7,12 @@ describe('password rules', () => {
     expect(passwordErrors('583920', '583920', { dob: '1985-02-28', phone: '8095551234' })).toEqual({});
   });
 
-  it.each(['111111', '000000', '123456', '234567', '654321', '987654', '890123', '210987'])('refuses the obvious %s', (password) => {
-    expect(passwordErrors(password, password).password).toBe(PASSWORD_MESSAGES.obvious);
-  });
+  it.each(['111111', '000000', '123456', '234567', '654321', '987654', '890123', '210987'])(
+    'refuses the obvious %s',
+    (password) => {
+      expect(passwordErrors(password, password).password).toBe(PASSWORD_MESSAGES.obvious);
+    },
+  );
 
   it('refuses the birth date as DDMMYY or YYMMDD, and the phone’s last six digits', () => {
     expect(passwordErrors('280285', '280285', { dob: '1985-02-28' }).password).toBe(PASSWORD_MESSAGES.birthDate);
@@ -18,13 +21,18 @@ describe('password rules', () => {
   });
 
   it('needs exactly six digits and a matching confirmation', () => {
-    expect(passwordErrors('', '')).toEqual({ password: PASSWORD_MESSAGES.required, password_confirmation: PASSWORD_MESSAGES.confirmation });
+    expect(passwordErrors('', '')).toEqual({
+      password: PASSWORD_MESSAGES.required,
+      password_confirmation: PASSWORD_MESSAGES.confirmation,
+    });
     expect(passwordErrors('58392', '58392').password).toBe(PASSWORD_MESSAGES.format);
     expect(passwordErrors('58392a', '58392a').password).toBe(PASSWORD_MESSAGES.format);
     expect(passwordErrors('583920', '583921').password_confirmation).toBe(PASSWORD_MESSAGES.mismatch);
   });
 
   it('never accepts anything but six digits', () => {
-    fc.assert(fc.property(fc.string(), (value) => /^\d{6}$/.test(value) || passwordErrors(value, value).password !== undefined));
+    fc.assert(
+      fc.property(fc.string(), (value) => /^\d{6}$/.test(value) || passwordErrors(value, value).password !== undefined),
+    );
   });
 });

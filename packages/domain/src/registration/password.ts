@@ -25,13 +25,18 @@ export interface PasswordContext {
 }
 
 /** SPEC §5: 6 digits and its confirmation; refuses what is easy to guess (the server checks all of it). */
-export function passwordErrors(password: string, confirmation: string, context: PasswordContext = {}): Record<string, string> {
+export function passwordErrors(
+  password: string,
+  confirmation: string,
+  context: PasswordContext = {},
+): Record<string, string> {
   const errors: Record<string, string> = {};
   if (!password) errors.password = PASSWORD_MESSAGES.required;
   else if (!new RegExp(`^\\d{${PASSWORD_LENGTH}}$`).test(password)) errors.password = PASSWORD_MESSAGES.format;
   else if (isObvious(password)) errors.password = PASSWORD_MESSAGES.obvious;
   else if (context.dob && birthDateForms(context.dob).includes(password)) errors.password = PASSWORD_MESSAGES.birthDate;
-  else if (context.phone && context.phone.slice(-PASSWORD_LENGTH) === password) errors.password = PASSWORD_MESSAGES.phone;
+  else if (context.phone && context.phone.slice(-PASSWORD_LENGTH) === password)
+    errors.password = PASSWORD_MESSAGES.phone;
   if (!confirmation) errors.password_confirmation = PASSWORD_MESSAGES.confirmation;
   else if (password && confirmation !== password) errors.password_confirmation = PASSWORD_MESSAGES.mismatch;
   return errors;

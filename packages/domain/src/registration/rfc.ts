@@ -4,14 +4,72 @@
  */
 
 /** Particles left out of the four letters (not out of the homonymy key). */
-const PARTICLES = new Set(['DA', 'DAS', 'DE', 'DEL', 'DER', 'DI', 'DIE', 'DD', 'EL', 'LA', 'LAS', 'LE', 'LES', 'LOS', 'MAC', 'MC', 'VAN', 'VON', 'Y']);
+const PARTICLES = new Set([
+  'DA',
+  'DAS',
+  'DE',
+  'DEL',
+  'DER',
+  'DI',
+  'DIE',
+  'DD',
+  'EL',
+  'LA',
+  'LAS',
+  'LE',
+  'LES',
+  'LOS',
+  'MAC',
+  'MC',
+  'VAN',
+  'VON',
+  'Y',
+]);
 /** A first name that is this common gives way to the second name. */
 const COMMON_FIRST_NAMES = new Set(['JOSE', 'J', 'MARIA', 'MA']);
 /** Four-letter words the SAT does not issue: the last letter becomes X. */
 const INCONVENIENT = new Set([
-  'BUEI', 'BUEY', 'CACA', 'CACO', 'CAGA', 'CAGO', 'CAKA', 'CAKO', 'COGE', 'COJA', 'COJE', 'COJI', 'COJO', 'CULO',
-  'FETO', 'GUEY', 'JOTO', 'KACA', 'KACO', 'KAGA', 'KAGO', 'KOGE', 'KOJO', 'KAKA', 'KULO', 'MAME', 'MAMO', 'MEAR',
-  'MEAS', 'MEON', 'MION', 'MOCO', 'MULA', 'PEDA', 'PEDO', 'PENE', 'PUTA', 'PUTO', 'QULO', 'RATA', 'RUIN',
+  'BUEI',
+  'BUEY',
+  'CACA',
+  'CACO',
+  'CAGA',
+  'CAGO',
+  'CAKA',
+  'CAKO',
+  'COGE',
+  'COJA',
+  'COJE',
+  'COJI',
+  'COJO',
+  'CULO',
+  'FETO',
+  'GUEY',
+  'JOTO',
+  'KACA',
+  'KACO',
+  'KAGA',
+  'KAGO',
+  'KOGE',
+  'KOJO',
+  'KAKA',
+  'KULO',
+  'MAME',
+  'MAMO',
+  'MEAR',
+  'MEAS',
+  'MEON',
+  'MION',
+  'MOCO',
+  'MULA',
+  'PEDA',
+  'PEDO',
+  'PENE',
+  'PUTA',
+  'PUTO',
+  'QULO',
+  'RATA',
+  'RUIN',
 ]);
 
 /** Upper case, accents off (Ñ kept), no punctuation, single spaces. */
@@ -39,9 +97,14 @@ function firstInnerVowel(word: string): string {
 /** The first ten characters: four letters and YYMMDD. */
 export function rfcBase(person: RfcPerson): string {
   const paternal = withoutParticles(person.lastname).join(' ').replace(/Ñ/g, 'X');
-  const maternal = withoutParticles(person.maternalLastname ?? '').join(' ').replace(/Ñ/g, 'X');
+  const maternal = withoutParticles(person.maternalLastname ?? '')
+    .join(' ')
+    .replace(/Ñ/g, 'X');
   const names = withoutParticles(person.name);
-  const given = (names.length > 1 && COMMON_FIRST_NAMES.has(names[0]!) ? names[1]! : names[0] ?? '').replace(/Ñ/g, 'X');
+  const given = (names.length > 1 && COMMON_FIRST_NAMES.has(names[0]!) ? names[1]! : (names[0] ?? '')).replace(
+    /Ñ/g,
+    'X',
+  );
 
   let letters: string;
   if (!maternal) letters = paternal.slice(0, 2) + given.slice(0, 2);
@@ -55,10 +118,45 @@ export function rfcBase(person: RfcPerson): string {
 }
 
 const HOMONYMY_VALUES: Record<string, string> = {
-  ' ': '00', '0': '00', '1': '01', '2': '02', '3': '03', '4': '04', '5': '05', '6': '06', '7': '07', '8': '08', '9': '09',
-  '&': '10', A: '11', B: '12', C: '13', D: '14', E: '15', F: '16', G: '17', H: '18', I: '19', J: '21', K: '22', L: '23',
-  M: '24', N: '25', O: '26', P: '27', Q: '28', R: '29', S: '32', T: '33', U: '34', V: '35', W: '36', X: '37', Y: '38',
-  Z: '39', Ñ: '40',
+  ' ': '00',
+  '0': '00',
+  '1': '01',
+  '2': '02',
+  '3': '03',
+  '4': '04',
+  '5': '05',
+  '6': '06',
+  '7': '07',
+  '8': '08',
+  '9': '09',
+  '&': '10',
+  A: '11',
+  B: '12',
+  C: '13',
+  D: '14',
+  E: '15',
+  F: '16',
+  G: '17',
+  H: '18',
+  I: '19',
+  J: '21',
+  K: '22',
+  L: '23',
+  M: '24',
+  N: '25',
+  O: '26',
+  P: '27',
+  Q: '28',
+  R: '29',
+  S: '32',
+  T: '33',
+  U: '34',
+  V: '35',
+  W: '36',
+  X: '37',
+  Y: '38',
+  Z: '39',
+  Ñ: '40',
 };
 const HOMONYMY_DIGITS = '123456789ABCDEFGHIJKLMNPQRSTUVWXYZ';
 
@@ -108,5 +206,8 @@ export function isValidRfc(value: string): boolean {
 
 /** What the field keeps: letters, digits, Ñ and &, upper case, at most 13. */
 export function cleanRfc(value: string): string {
-  return value.toUpperCase().replace(/[^A-Z0-9Ñ&]/g, '').slice(0, 13);
+  return value
+    .toUpperCase()
+    .replace(/[^A-Z0-9Ñ&]/g, '')
+    .slice(0, 13);
 }

@@ -18,7 +18,10 @@ import { AppError } from '../../errors.js';
 import { appendAuditEvent } from '../audit/index.js';
 
 export type ApplicationRow = typeof users.$inferSelect;
-type Columns = Omit<Partial<typeof users.$inferInsert>, 'id' | 'nextStep' | 'status' | 'stepClaim' | 'stepClaimedUntil'>;
+type Columns = Omit<
+  Partial<typeof users.$inferInsert>,
+  'id' | 'nextStep' | 'status' | 'stepClaim' | 'stepClaimedUntil'
+>;
 
 /** What the step engine needs: the database and the app's clock (never the Fastify instance). */
 export interface EngineDeps {
@@ -40,10 +43,15 @@ export interface StepAnswer {
   path: string;
 }
 
-export async function stepAnswer(deps: { db: Executor; country: CountryCode }, row: ApplicationRow): Promise<StepAnswer> {
+export async function stepAnswer(
+  deps: { db: Executor; country: CountryCode },
+  row: ApplicationRow,
+): Promise<StepAnswer> {
   // Only the guarantor steps route on the guarantors' phones.
   const needsAvals = row.nextStep === 'PARTNER_NIP' || row.nextStep === 'COLLATERAL_NIP';
-  const named = needsAvals ? await deps.db.select().from(avals).where(eq(avals.userId, row.id)).orderBy(asc(avals.createdAt)) : [];
+  const named = needsAvals
+    ? await deps.db.select().from(avals).where(eq(avals.userId, row.id)).orderBy(asc(avals.createdAt))
+    : [];
   const path = routeAfterLookup({
     kind: 'user',
     phone: fromE164(deps.country, row.phoneE164),
@@ -51,7 +59,10 @@ export async function stepAnswer(deps: { db: Executor; country: CountryCode }, r
       user_id: row.id,
       next_step: row.nextStep,
       status: row.status,
-      avals: named.map((aval) => ({ aval_type: aval.avalType as 'PARTNER' | 'COLLATERAL', phone: aval.phoneE164 ? fromE164(deps.country, aval.phoneE164) : null })),
+      avals: named.map((aval) => ({
+        aval_type: aval.avalType as 'PARTNER' | 'COLLATERAL',
+        phone: aval.phoneE164 ? fromE164(deps.country, aval.phoneE164) : null,
+      })),
     },
   });
   return { user_id: row.id, next_step: row.nextStep, status: row.status, path };
@@ -59,7 +70,11 @@ export async function stepAnswer(deps: { db: Executor; country: CountryCode }, r
 
 /** 409 with where the application stands, so the screen can go there (SPEC §2.2). */
 export class StepConflict extends AppError {
-  constructor(answer: StepAnswer | null, code = 'STEP_NOT_CURRENT', readable = 'Este paso ya fue completado. Te llevamos a donde te quedaste.') {
+  constructor(
+    answer: StepAnswer | null,
+    code = 'STEP_NOT_CURRENT',
+    readable = 'Este paso ya fue completado. Te llevamos a donde te quedaste.',
+  ) {
     super(409, code, 'step is not the current one', readable, answer ? { current: answer } : {});
   }
 }
@@ -73,7 +88,11 @@ async function conflict(db: Executor, country: CountryCode, userId: string): Pro
 /** The name of the unique constraint a database error violated, or null (PGlite and postgres.js alike). */
 export function uniqueViolation(error: unknown): string | null {
   for (let cause: unknown = error; cause && typeof cause === 'object'; cause = (cause as { cause?: unknown }).cause) {
-    const { code, constraint, constraint_name: constraintName } = cause as { code?: unknown; constraint?: unknown; constraint_name?: unknown };
+    const {
+      code,
+      constraint,
+      constraint_name: constraintName,
+    } = cause as { code?: unknown; constraint?: unknown; constraint_name?: unknown };
     if (code === '23505') return String(constraintName ?? constraint ?? '');
   }
   return null;
@@ -109,7 +128,10 @@ export interface MoveOptions<T> {
  * if it is still at the transition's starting state), the step's rows and the audit event. Zero
  * rows updated means someone else moved it first: 409 with where it stands.
  */
-export async function moveApplication<T = undefined>(deps: EngineDeps, options: MoveOptions<T>): Promise<{ row: ApplicationRow; result: T }> {
+export async function moveApplication<T = undefined>(
+  deps: EngineDeps,
+  options: MoveOptions<T>,
+): Promise<{ row: ApplicationRow; result: T }> {
   const transition = TRANSITIONS[options.transition];
   const to = options.to ?? transition.to[0];
   if (!transition.to.some((target: ApplicationState) => sameState(target, to))) {
@@ -120,7 +142,14 @@ export async function moveApplication<T = undefined>(deps: EngineDeps, options: 
     return await deps.db.transaction(async (tx) => {
       const [row] = await tx
         .update(users)
-        .set({ ...options.set, nextStep: to.step, status: to.status, stepClaim: null, stepClaimedUntil: null, updatedAt: now })
+        .set({
+          ...options.set,
+          nextStep: to.step,
+          status: to.status,
+          stepClaim: null,
+          stepClaimedUntil: null,
+          updatedAt: now,
+        })
         .where(
           and(
             eq(users.id, options.userId),
@@ -136,7 +165,12 @@ export async function moveApplication<T = undefined>(deps: EngineDeps, options: 
         applicationId: row.id,
         actor: options.actor,
         type: options.event?.type ?? 'step.saved',
-        payload: { transition: options.transition, step: transition.from.step, to: { step: to.step, status: to.status }, ...options.event?.payload },
+        payload: {
+          transition: options.transition,
+          step: transition.from.step,
+          to: { step: to.step, status: to.status },
+          ...options.event?.payload,
+        },
         at: now,
       });
       return { row, result };
@@ -152,7 +186,12 @@ export async function moveApplication<T = undefined>(deps: EngineDeps, options: 
  * Claims the step before slow work (hashing a password), so duplicates are refused at once and
  * without the work. The claim lapses after `seconds`, so a crash mid-work never blocks the user.
  */
-export async function claimStep(deps: EngineDeps, userId: string, transition: TransitionName, seconds = 30): Promise<string> {
+export async function claimStep(
+  deps: EngineDeps,
+  userId: string,
+  transition: TransitionName,
+  seconds = 30,
+): Promise<string> {
   const { from } = TRANSITIONS[transition];
   const now = deps.clock();
   const claim = randomUUID();
@@ -180,7 +219,10 @@ export async function claimStep(deps: EngineDeps, userId: string, transition: Tr
 
 /** Gives a claim back when the work failed (e.g. a refused password), so the user can try again. */
 export async function releaseClaim(deps: EngineDeps, userId: string, claim: string): Promise<void> {
-  await deps.db.update(users).set({ stepClaim: null, stepClaimedUntil: null }).where(and(eq(users.id, userId), eq(users.stepClaim, claim)));
+  await deps.db
+    .update(users)
+    .set({ stepClaim: null, stepClaimedUntil: null })
+    .where(and(eq(users.id, userId), eq(users.stepClaim, claim)));
 }
 
 export interface CreateOptions {
@@ -196,18 +238,37 @@ export interface CreateOptions {
 /** A new application with its first audit event, in one transaction; one application per phone. */
 export async function createApplication(deps: EngineDeps, options: CreateOptions): Promise<ApplicationRow> {
   const state = options.at ?? INITIAL_STATE;
-  if (!isNextStep(state.step) || !isApplicationStatus(state.status)) throw new Error(`unknown state ${state.step}/${state.status}`);
+  if (!isNextStep(state.step) || !isApplicationStatus(state.status))
+    throw new Error(`unknown state ${state.step}/${state.status}`);
   const now = deps.clock();
   return deps.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(users)
-      .values({ ...options.set, phoneE164: options.phoneE164, nextStep: state.step, status: state.status, createdAt: now, updatedAt: now })
+      .values({
+        ...options.set,
+        phoneE164: options.phoneE164,
+        nextStep: state.step,
+        status: state.status,
+        createdAt: now,
+        updatedAt: now,
+      })
       .onConflictDoNothing({ target: users.phoneE164 })
       .returning();
     if (!row) {
-      throw new AppError(409, 'USER_EXISTS', 'phone already registered', 'Este número ya tiene un registro. Te llevamos a donde te quedaste.');
+      throw new AppError(
+        409,
+        'USER_EXISTS',
+        'phone already registered',
+        'Este número ya tiene un registro. Te llevamos a donde te quedaste.',
+      );
     }
-    await appendAuditEvent(tx, { applicationId: row.id, actor: options.actor ?? `user:${row.id}`, type: options.event.type, payload: options.event.payload, at: now });
+    await appendAuditEvent(tx, {
+      applicationId: row.id,
+      actor: options.actor ?? `user:${row.id}`,
+      type: options.event.type,
+      payload: options.event.payload,
+      at: now,
+    });
     return row;
   });
 }

@@ -34,7 +34,13 @@ describe('the step engine under parallel saves', () => {
     const rows = await t.app.db
       .select({ id: auditEvents.id })
       .from(auditEvents)
-      .where(and(eq(auditEvents.applicationId, userId), eq(auditEvents.type, 'step.saved'), sql`${auditEvents.payload}->>'transition' = ${transition}`));
+      .where(
+        and(
+          eq(auditEvents.applicationId, userId),
+          eq(auditEvents.type, 'step.saved'),
+          sql`${auditEvents.payload}->>'transition' = ${transition}`,
+        ),
+      );
     return rows.length;
   };
   const post = (user: { id: string; phone: string }, path: string, payload: object, method: 'POST' | 'PUT' = 'POST') =>
@@ -44,7 +50,10 @@ describe('the step engine under parallel saves', () => {
   it('registration: one phone, 20 different people at once → one 201, the rest 409, the acknowledged name stored', async () => {
     const phone = createPhone();
     const token = await phoneToken(t.app, phone);
-    const names = Array.from({ length: PARALLEL }, (_, i) => `Persona ${String.fromCharCode(65 + i)}${String.fromCharCode(97 + i)}`);
+    const names = Array.from(
+      { length: PARALLEL },
+      (_, i) => `Persona ${String.fromCharCode(65 + i)}${String.fromCharCode(97 + i)}`,
+    );
     const responses = await Promise.all(
       names.map((name) =>
         t.app.inject({
@@ -68,7 +77,10 @@ describe('the step engine under parallel saves', () => {
     const winner = responses.find((res) => res.statusCode === 201)!.json().data;
     expect(winner.path).toBe(`/${phone}/${winner.user_id}/additional-data`);
     expect((await row(winner.user_id)).name).toBe(names[responses.findIndex((res) => res.statusCode === 201)]);
-    const registered = await t.app.db.select().from(auditEvents).where(and(eq(auditEvents.applicationId, winner.user_id), eq(auditEvents.type, 'user.registered')));
+    const registered = await t.app.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.applicationId, winner.user_id), eq(auditEvents.type, 'user.registered')));
     expect(registered).toHaveLength(1);
   });
 
@@ -80,7 +92,10 @@ describe('the step engine under parallel saves', () => {
     expect(statuses(responses)).toEqual([200, ...Array(PARALLEL - 1).fill(409)]);
     const acknowledged = ids[responses.findIndex((res) => res.statusCode === 200)]!;
     expect(t.app.cipher.decrypt((await row(user.id)).taxIdEncrypted!)).toBe(acknowledged);
-    expect(responses.find((res) => res.statusCode === 409)!.json().current).toMatchObject({ next_step: 'BUSINESS_ADDRESS', path: `/${user.phone}/${user.id}/search-address` });
+    expect(responses.find((res) => res.statusCode === 409)!.json().current).toMatchObject({
+      next_step: 'BUSINESS_ADDRESS',
+      path: `/${user.phone}/${user.id}/search-address`,
+    });
     expect(await saved(user.id, 'tax-id')).toBe(1);
   });
 
@@ -112,7 +127,9 @@ describe('the step engine under parallel saves', () => {
       street_number: String(n + 1),
       apartment_number: '',
     });
-    const responses = await Promise.all(Array.from({ length: PARALLEL }, (_, n) => post(user, '/businesses/address', address(n))));
+    const responses = await Promise.all(
+      Array.from({ length: PARALLEL }, (_, n) => post(user, '/businesses/address', address(n))),
+    );
     expect(statuses(responses)).toEqual([200, ...Array(PARALLEL - 1).fill(409)]);
     const [stored] = await t.app.db.select().from(businessAddresses).where(eq(businessAddresses.userId, user.id));
     expect(stored!.streetNumber).toBe(String(responses.findIndex((res) => res.statusCode === 200) + 1));
@@ -124,7 +141,12 @@ describe('the step engine under parallel saves', () => {
     await t.app.db.delete(businesses).where(eq(businesses.userId, user.id));
     const responses = await Promise.all(
       Array.from({ length: PARALLEL }, (_, n) =>
-        post(user, '/businesses', { name: `Colmado Número ${n + 1}`, business_type: 'Colmado', sales_average_range_id: salesRange, business_age: 3 }),
+        post(user, '/businesses', {
+          name: `Colmado Número ${n + 1}`,
+          business_type: 'Colmado',
+          sales_average_range_id: salesRange,
+          business_age: 3,
+        }),
       ),
     );
     expect(statuses(responses)).toEqual([200, ...Array(PARALLEL - 1).fill(409)]);
@@ -139,22 +161,30 @@ describe('the step engine under parallel saves', () => {
     // A send that arrives once the first one moved the application is a resend: 429 until the resend interval.
     expect(statuses(sends).filter((status) => status === 200)).toHaveLength(1);
     expect(statuses(sends).every((status) => status === 200 || status === 409 || status === 429)).toBe(true);
-    const outbox = (await t.app.inject({ method: 'GET', url: `/dev/outbox.json?to=%2B1${user.phone}` })).json().messages;
+    const outbox = (await t.app.inject({ method: 'GET', url: `/dev/outbox.json?to=%2B1${user.phone}` })).json()
+      .messages;
     expect(outbox).toHaveLength(1);
     const pin = sends.find((res) => res.statusCode === 200)!.json().data.default_nip;
     const confirms = await Promise.all(Array.from({ length: PARALLEL }, () => post(user, '/nip', { nip: pin }, 'PUT')));
     expect(statuses(confirms).filter((status) => status !== 409)).toHaveLength(1);
     expect(statuses(confirms).every((status) => status < 500)).toBe(true);
-    const consents = await t.app.db.execute(sql`select count(*)::int as n from bureau_consents where user_id = ${user.id}`);
+    const consents = await t.app.db.execute(
+      sql`select count(*)::int as n from bureau_consents where user_id = ${user.id}`,
+    );
     expect(JSON.stringify(consents)).toContain('"n":1');
-    const given = await t.app.db.select().from(auditEvents).where(and(eq(auditEvents.applicationId, user.id), eq(auditEvents.type, 'consent.given')));
+    const given = await t.app.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.applicationId, user.id), eq(auditEvents.type, 'consent.given')));
     expect(given).toHaveLength(1);
   });
 
   it('password: 20 different passwords at once → one 200 whose password is stored, 19 × 409', async () => {
     const user = await createApplication(t.app, { taxId: cedula(randomTen()), nextStep: 'PASSWORD' });
     const passwords = Array.from({ length: PARALLEL }, (_, n) => String(583920 + n * 7));
-    const responses = await Promise.all(passwords.map((password) => post(user, '/password', { password, password_confirmation: password }, 'PUT')));
+    const responses = await Promise.all(
+      passwords.map((password) => post(user, '/password', { password, password_confirmation: password }, 'PUT')),
+    );
     expect(statuses(responses)).toEqual([200, ...Array(PARALLEL - 1).fill(409)]);
     const acknowledged = passwords[responses.findIndex((res) => res.statusCode === 200)]!;
     expect(await verifyPassword(acknowledged, (await row(user.id)).passwordHash!)).toBe(true);
@@ -165,9 +195,14 @@ describe('the step engine under parallel saves', () => {
     const user = await createApplication(t.app, { taxId: cedula(randomTen()), nextStep: 'PASSWORD' });
     const engine = engineOf(t.app);
     const claim = await claimStep(engine, user.id, 'password');
-    await expect(claimStep(engine, user.id, 'password')).rejects.toMatchObject({ statusCode: 409, code: 'STEP_IN_PROGRESS' });
+    await expect(claimStep(engine, user.id, 'password')).rejects.toMatchObject({
+      statusCode: 409,
+      code: 'STEP_IN_PROGRESS',
+    });
     // Without the claim the move is refused too.
-    await expect(moveApplication(engine, { userId: user.id, transition: 'password', actor: 'test', claim: crypto.randomUUID() })).rejects.toMatchObject({ statusCode: 409 });
+    await expect(
+      moveApplication(engine, { userId: user.id, transition: 'password', actor: 'test', claim: crypto.randomUUID() }),
+    ).rejects.toMatchObject({ statusCode: 409 });
     await releaseClaim(engine, user.id, claim);
     const again = await claimStep(engine, user.id, 'password', 0);
     // A lapsed claim (0 s) can be taken over.

@@ -75,11 +75,7 @@ export async function appendAuditEvent(db: Executor, { at, ...input }: AuditEven
 }
 
 export async function listAuditEvents(db: Executor, applicationId: string): Promise<AuditEvent[]> {
-  return db
-    .select()
-    .from(auditEvents)
-    .where(eq(auditEvents.applicationId, applicationId))
-    .orderBy(asc(auditEvents.id));
+  return db.select().from(auditEvents).where(eq(auditEvents.applicationId, applicationId)).orderBy(asc(auditEvents.id));
 }
 
 /** Recomputes every hash and link of an application's chain; the first break is reported. */

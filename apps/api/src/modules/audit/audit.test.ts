@@ -33,7 +33,9 @@ describe('audit trail', () => {
   });
 
   it('keeps one chain under concurrent appends', async () => {
-    await Promise.all(Array.from({ length: 15 }, (_, i) => appendAuditEvent(t.app.db, event('app-busy', 'step.saved', { i }))));
+    await Promise.all(
+      Array.from({ length: 15 }, (_, i) => appendAuditEvent(t.app.db, event('app-busy', 'step.saved', { i }))),
+    );
     const events = await listAuditEvents(t.app.db, 'app-busy');
     expect(events).toHaveLength(15);
     expect(await verifyAuditChain(t.app.db, 'app-busy')).toEqual({ valid: true, events: 15 });
@@ -41,7 +43,9 @@ describe('audit trail', () => {
 
   it('the database refuses UPDATE, DELETE and TRUNCATE', async () => {
     await appendAuditEvent(t.app.db, event('app-locked', 'consent.given'));
-    await expect(t.app.db.execute(sql`update audit_events set actor = 'x' where application_id = 'app-locked'`)).rejects.toThrow();
+    await expect(
+      t.app.db.execute(sql`update audit_events set actor = 'x' where application_id = 'app-locked'`),
+    ).rejects.toThrow();
     await expect(t.app.db.execute(sql`delete from audit_events where application_id = 'app-locked'`)).rejects.toThrow();
     await expect(t.app.db.execute(sql`truncate audit_events`)).rejects.toThrow();
     expect(await listAuditEvents(t.app.db, 'app-locked')).toHaveLength(1);
@@ -67,7 +71,11 @@ describe('audit trail', () => {
     await t.app.db.execute(sql`alter table audit_events disable trigger audit_events_no_update_or_delete`);
     await t.app.db.execute(sql`delete from audit_events where id = ${middle!.id}`);
     await t.app.db.execute(sql`alter table audit_events enable trigger audit_events_no_update_or_delete`);
-    expect(await verifyAuditChain(t.app.db, 'app-deleted')).toMatchObject({ valid: false, brokenAt: last!.id, reason: 'link-mismatch' });
+    expect(await verifyAuditChain(t.app.db, 'app-deleted')).toMatchObject({
+      valid: false,
+      brokenAt: last!.id,
+      reason: 'link-mismatch',
+    });
   });
 
   it('the operations API shows the trail and its verification, with the API key only', async () => {
@@ -105,7 +113,10 @@ describe('no code path changes the evidence (audit trail, consents, decisions)',
   ])('no source file updates or deletes %s', (table, sqlName) => {
     const offenders = sourceFiles(join(API_ROOT, 'src')).filter((file) => {
       const text = readFileSync(file, 'utf8');
-      return new RegExp(`\\.(update|delete)\\(\\s*${table}\\b`).test(text) || new RegExp(`(update|delete\\s+from|truncate)\\s+"?${sqlName}`, 'i').test(text);
+      return (
+        new RegExp(`\\.(update|delete)\\(\\s*${table}\\b`).test(text) ||
+        new RegExp(`(update|delete\\s+from|truncate)\\s+"?${sqlName}`, 'i').test(text)
+      );
     });
     expect(offenders).toEqual([]);
   });

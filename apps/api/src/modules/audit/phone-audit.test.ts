@@ -17,12 +17,28 @@ describe('audit chains of a phone hold no phone number', () => {
     expect((await t.app.inject(codeConfirm(bySms, await lastSmsCode(t.app, bySms)))).statusCode).toBe(200);
 
     const byMessage = createPhone();
-    const started = await t.app.inject({ method: 'POST', url: '/api/v1/users/reverse-otp', payload: { phone_number: byMessage } });
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/reverse-otp',
+      payload: { phone_number: byMessage },
+    });
     const { message } = started.json().data;
-    await t.app.inject({ method: 'POST', url: '/dev/reverse-otp/inbound', payload: { from: `+1${byMessage}`, text: message } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/dev/reverse-otp/inbound',
+      payload: { from: `+1${byMessage}`, text: message },
+    });
     const wrongSender = createPhone();
-    const other = await t.app.inject({ method: 'POST', url: '/api/v1/users/reverse-otp', payload: { phone_number: wrongSender } });
-    await t.app.inject({ method: 'POST', url: '/dev/reverse-otp/inbound', payload: { from: `+1${createPhone()}`, text: other.json().data.message } });
+    const other = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/reverse-otp',
+      payload: { phone_number: wrongSender },
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: '/dev/reverse-otp/inbound',
+      payload: { from: `+1${createPhone()}`, text: other.json().data.message },
+    });
 
     const tooYoung = createPhone();
     const refused = await t.app.inject({
@@ -41,14 +57,19 @@ describe('audit chains of a phone hold no phone number', () => {
     });
     expect(refused.statusCode).toBeGreaterThanOrEqual(412);
 
-    const rows = (await t.app.db.execute(sql`select * from audit_events`)) as unknown as { rows?: unknown[] } | unknown[];
+    const rows = (await t.app.db.execute(sql`select * from audit_events`)) as unknown as
+      { rows?: unknown[] } | unknown[];
     const table = JSON.stringify(Array.isArray(rows) ? rows : rows.rows);
     for (const phone of [bySms, byMessage, wrongSender, tooYoung]) expect(table).not.toContain(phone.slice(3));
 
     const chainOf = async (phone: string) => {
       const id = phoneAuditId(t.app, `+1${phone}`);
       expect(id).toMatch(/^phone:[0-9a-f]{64}$/);
-      const res = await t.app.inject({ method: 'GET', url: `/ops/v1/audit/${id}`, headers: { 'x-api-key': t.app.config.OPS_API_KEY } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/ops/v1/audit/${id}`,
+        headers: { 'x-api-key': t.app.config.OPS_API_KEY },
+      });
       return res.json().data as { chain: { valid: boolean }; events: { type: string }[] };
     };
     expect((await chainOf(bySms)).events.map((event) => event.type)).toEqual(['phone.proven']);

@@ -30,5 +30,6 @@ export function requirePhoneAccess(request: FastifyRequest, phoneE164: string): 
 export function requireUserAccess(request: FastifyRequest, user: { id: string; phoneE164: string } | undefined): void {
   const principal = requirePrincipal(request);
   if (!user) throw FORBIDDEN;
-  if (principal.kind === 'user' ? principal.userId !== user.id : principal.phoneE164 !== user.phoneE164) throw FORBIDDEN;
+  if (principal.kind === 'user' ? principal.userId !== user.id : principal.phoneE164 !== user.phoneE164)
+    throw FORBIDDEN;
 }

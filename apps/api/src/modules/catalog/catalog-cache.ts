@@ -24,7 +24,13 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 
 /** onSend hook: answers marked with CATALOG_CACHE_CONTROL get an ETag, and a 304 when the browser has them. */
 export async function catalogEtag(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<unknown> {
-  if (request.method !== 'GET' || reply.statusCode !== 200 || reply.getHeader('cache-control') !== CATALOG_CACHE_CONTROL || typeof payload !== 'string') return payload;
+  if (
+    request.method !== 'GET' ||
+    reply.statusCode !== 200 ||
+    reply.getHeader('cache-control') !== CATALOG_CACHE_CONTROL ||
+    typeof payload !== 'string'
+  )
+    return payload;
   const etag = etagOf(payload);
   reply.header('etag', etag);
   if (!matches(request.headers['if-none-match'], etag)) return payload;

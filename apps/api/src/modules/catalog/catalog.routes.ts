@@ -18,7 +18,14 @@ import { AppError, errorResponseSchema } from '../../errors.js';
 import { PlacesError } from '../../providers/places/index.js';
 import type { App } from '../../types.js';
 import { CATALOG_CACHE_CONTROL, catalogEtag } from './catalog-cache.js';
-import { listBusinessTypes, listCities, listNeighborhoods, listSalesRanges, listStates, zipCodeItems } from './catalog.service.js';
+import {
+  listBusinessTypes,
+  listCities,
+  listNeighborhoods,
+  listSalesRanges,
+  listStates,
+  zipCodeItems,
+} from './catalog.service.js';
 
 const CACHE = CATALOG_CACHE_CONTROL;
 
@@ -96,7 +103,13 @@ export async function catalogRoutes(app: App): Promise<void> {
     },
     async (request, reply) => {
       const items = await zipCodeItems(app.db, country, request.params.code);
-      if (items.length === 0) throw new AppError(404, 'ZIP_CODE_NOT_FOUND', 'zip code not found', 'No encontramos ese código postal. Revísalo.');
+      if (items.length === 0)
+        throw new AppError(
+          404,
+          'ZIP_CODE_NOT_FOUND',
+          'zip code not found',
+          'No encontramos ese código postal. Revísalo.',
+        );
       reply.header('cache-control', CACHE);
       return { data: items };
     },
@@ -122,14 +135,21 @@ export async function catalogRoutes(app: App): Promise<void> {
     async (_request, reply) => {
       reply.header('cache-control', CACHE);
       const ranges = await listSalesRanges(app.db, country);
-      return { data: { ranges: ranges.map(({ id: rangeId, range_description }) => ({ id: rangeId, range_description })) } };
+      return {
+        data: { ranges: ranges.map(({ id: rangeId, range_description }) => ({ id: rangeId, range_description })) },
+      };
     },
   );
 
   const unavailable = (error: unknown) => {
     if (error instanceof PlacesError) {
       app.log.error({ err: error }, 'address search provider failed');
-      return new AppError(503, 'ADDRESS_SEARCH_UNAVAILABLE', 'address search failed', 'La búsqueda de direcciones no está disponible. Usa "No encontre mi domicilio".');
+      return new AppError(
+        503,
+        'ADDRESS_SEARCH_UNAVAILABLE',
+        'address search failed',
+        'La búsqueda de direcciones no está disponible. Usa "No encontre mi domicilio".',
+      );
     }
     return error;
   };

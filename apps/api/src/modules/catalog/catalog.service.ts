@@ -1,14 +1,29 @@
 import { searchKey, type CountryCode } from '@provee/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { catalogBusinessTypes, catalogMunicipalities, catalogNeighborhoods, catalogSalesRanges, catalogStates } from '../../db/schema.js';
+import {
+  catalogBusinessTypes,
+  catalogMunicipalities,
+  catalogNeighborhoods,
+  catalogSalesRanges,
+  catalogStates,
+} from '../../db/schema.js';
 
 export const listStates = (db: Db, country: CountryCode) =>
-  db.select({ id: catalogStates.id, name: catalogStates.name }).from(catalogStates).where(eq(catalogStates.country, country)).orderBy(asc(catalogStates.name));
+  db
+    .select({ id: catalogStates.id, name: catalogStates.name })
+    .from(catalogStates)
+    .where(eq(catalogStates.country, country))
+    .orderBy(asc(catalogStates.name));
 
 export const listCities = (db: Db, country: CountryCode, filter: { stateId?: number; onlyAllowed?: boolean }) =>
   db
-    .select({ id: catalogMunicipalities.id, name: catalogMunicipalities.name, state: catalogStates.name, allowed: catalogMunicipalities.allowed })
+    .select({
+      id: catalogMunicipalities.id,
+      name: catalogMunicipalities.name,
+      state: catalogStates.name,
+      allowed: catalogMunicipalities.allowed,
+    })
     .from(catalogMunicipalities)
     .innerJoin(catalogStates, eq(catalogStates.id, catalogMunicipalities.stateId))
     .where(
@@ -46,13 +61,21 @@ export const zipCodeItems = (db: Db, country: CountryCode, zip: string) =>
     .orderBy(asc(catalogNeighborhoods.name));
 
 export const listBusinessTypes = async (db: Db, country: CountryCode) =>
-  (await db.select({ name: catalogBusinessTypes.name }).from(catalogBusinessTypes).where(eq(catalogBusinessTypes.country, country)).orderBy(asc(catalogBusinessTypes.position))).map(
-    (row) => row.name,
-  );
+  (
+    await db
+      .select({ name: catalogBusinessTypes.name })
+      .from(catalogBusinessTypes)
+      .where(eq(catalogBusinessTypes.country, country))
+      .orderBy(asc(catalogBusinessTypes.position))
+  ).map((row) => row.name);
 
 export const listSalesRanges = (db: Db, country: CountryCode) =>
   db
-    .select({ id: catalogSalesRanges.id, range_description: catalogSalesRanges.description, position: catalogSalesRanges.position })
+    .select({
+      id: catalogSalesRanges.id,
+      range_description: catalogSalesRanges.description,
+      position: catalogSalesRanges.position,
+    })
     .from(catalogSalesRanges)
     .where(eq(catalogSalesRanges.country, country))
     .orderBy(asc(catalogSalesRanges.position));
@@ -67,7 +90,11 @@ export interface ResolvedAddress {
  * The catalogue rows behind the names an address was sent with (matched without accents or case),
  * as far as they go: a missing level means the name is not in the catalogue.
  */
-export async function resolveAddressNames(db: Db, country: CountryCode, names: { state: string; city: string; neighborhood: string }): Promise<ResolvedAddress> {
+export async function resolveAddressNames(
+  db: Db,
+  country: CountryCode,
+  names: { state: string; city: string; neighborhood: string },
+): Promise<ResolvedAddress> {
   const states = await listStates(db, country);
   const state = states.find((row) => searchKey(row.name) === searchKey(names.state));
   if (!state) return {};
@@ -77,7 +104,12 @@ export async function resolveAddressNames(db: Db, country: CountryCode, names: {
   const [neighborhood] = await db
     .select({ id: catalogNeighborhoods.id, name: catalogNeighborhoods.name, zipCode: catalogNeighborhoods.zipCode })
     .from(catalogNeighborhoods)
-    .where(and(eq(catalogNeighborhoods.municipalityId, city.id), eq(catalogNeighborhoods.nameKey, searchKey(names.neighborhood))))
+    .where(
+      and(
+        eq(catalogNeighborhoods.municipalityId, city.id),
+        eq(catalogNeighborhoods.nameKey, searchKey(names.neighborhood)),
+      ),
+    )
     .limit(1);
   return { state, city, ...(neighborhood ? { neighborhood } : {}) };
 }

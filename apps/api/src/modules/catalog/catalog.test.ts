@@ -40,16 +40,30 @@ describe('catalogue: seed and lists', () => {
   });
 
   it("address search works on a fresh start with nothing imported: 'Naco', 'centro de los heroes'", async () => {
-    const naco = (await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=Naco' })).json().data.map((item: { description: string }) => item.description);
+    const naco = (await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=Naco' }))
+      .json()
+      .data.map((item: { description: string }) => item.description);
     expect(naco).toContain('Ensanche Naco, Santo Domingo de Guzmán, Distrito Nacional');
-    const heroes = (await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=centro%20de%20los%20heroes' })).json().data;
+    const heroes = (
+      await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=centro%20de%20los%20heroes' })
+    ).json().data;
     expect(heroes[0].description).toBe('Centro de Los Héroes, Santo Domingo de Guzmán, Distrito Nacional');
   });
 
   it('GET /v1/cities?only-allowed=true lists only the served municipalities', async () => {
     const allowed = (await t.app.inject({ method: 'GET', url: '/api/v1/cities?only-allowed=true' })).json().data;
     expect(allowed.map((city: { name: string }) => city.name).sort()).toEqual(
-      ['Boca Chica', 'Los Alcarrizos', 'Pedro Brand', 'San Antonio de Guerra', 'Santiago', 'Santo Domingo Este', 'Santo Domingo Norte', 'Santo Domingo Oeste', 'Santo Domingo de Guzmán'].sort(),
+      [
+        'Boca Chica',
+        'Los Alcarrizos',
+        'Pedro Brand',
+        'San Antonio de Guerra',
+        'Santiago',
+        'Santo Domingo Este',
+        'Santo Domingo Norte',
+        'Santo Domingo Oeste',
+        'Santo Domingo de Guzmán',
+      ].sort(),
     );
     expect(allowed.every((city: { allowed: boolean }) => city.allowed)).toBe(true);
   });
@@ -85,7 +99,9 @@ describe('importer: ONE territorial division (the shared file)', () => {
       municipalities: { total: 158, added: 0 },
       neighborhoods: { total: 12_675, added: 0 },
     });
-    await t.app.db.delete(catalogNeighborhoods).where(inArray(catalogNeighborhoods.code, ['03100101010104200', '03100101010103800']));
+    await t.app.db
+      .delete(catalogNeighborhoods)
+      .where(inArray(catalogNeighborhoods.code, ['03100101010104200', '03100101010103800']));
     const first = await importUnits(t.app.db, 'do', units);
     expect(first.neighborhoods).toEqual({ total: 12_675, added: 2 });
     const again = await importUnits(t.app.db, 'do', units);
@@ -103,7 +119,9 @@ describe('importer: ONE territorial division (the shared file)', () => {
   });
 
   it("finds 'mata hambre' → Mata Hambre, the served one first", async () => {
-    const [first, second] = (await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=mata%20hambre' })).json().data;
+    const [first, second] = (
+      await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=mata%20hambre' })
+    ).json().data;
     expect(first.description).toBe('Mata Hambre, Santo Domingo de Guzmán, Distrito Nacional');
     expect(second.description).toMatch(/^Mata Hambre, /);
   });
@@ -111,7 +129,8 @@ describe('importer: ONE territorial division (the shared file)', () => {
   it('is accent- and case-insensitive and matches the municipality too', async () => {
     const data = (await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=PIANTINI' })).json().data;
     expect(data[0].description).toMatch(/^Piantini, /);
-    const both = (await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=los%20heroes%20bonao' })).json().data;
+    const both = (await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=los%20heroes%20bonao' })).json()
+      .data;
     expect(both.length).toBeGreaterThan(0);
     expect(both.every((item: { description: string }) => /Los Héroes/.test(item.description))).toBe(true);
   });
@@ -126,14 +145,24 @@ describe('importer: ONE territorial division (the shared file)', () => {
     }
     timings.sort((a, b) => a - b);
     const median = timings[Math.floor(timings.length / 2)]!;
-    console.log(`address search: median ${median.toFixed(1)} ms, slowest ${timings.at(-1)!.toFixed(1)} ms over ${timings.length} queries`);
+    console.log(
+      `address search: median ${median.toFixed(1)} ms, slowest ${timings.at(-1)!.toFixed(1)} ms over ${timings.length} queries`,
+    );
     expect(median).toBeLessThan(50);
   });
 
   it('the chosen place fills the form: neighbourhood, municipality, province', async () => {
-    const [first] = (await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=mata%20hambre' })).json().data;
+    const [first] = (await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=mata%20hambre' })).json()
+      .data;
     const res = await t.app.inject({ method: 'GET', url: `/api/v1/addresses/${first.place_id}` });
-    expect(res.json().data).toEqual({ zip_code: '', street_name: '', street_number: '', neighborhood: 'Mata Hambre', city: 'Santo Domingo de Guzmán', state: 'Distrito Nacional' });
+    expect(res.json().data).toEqual({
+      zip_code: '',
+      street_name: '',
+      street_number: '',
+      neighborhood: 'Mata Hambre',
+      city: 'Santo Domingo de Guzmán',
+      state: 'Distrito Nacional',
+    });
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/addresses/catalog:999999999' })).statusCode).toBe(404);
   });
 });
@@ -146,7 +175,9 @@ describe('catalogue answers: cached by the browser, revalidated by ETag', () => 
   afterAll(() => t.close());
 
   it('answers 304 while nothing changed, and a new ETag with the new list after an import', async () => {
-    const dn = (await t.app.inject({ method: 'GET', url: '/api/v1/cities?only-allowed=true' })).json().data.find((city: { name: string }) => city.name === 'Santo Domingo de Guzmán');
+    const dn = (await t.app.inject({ method: 'GET', url: '/api/v1/cities?only-allowed=true' }))
+      .json()
+      .data.find((city: { name: string }) => city.name === 'Santo Domingo de Guzmán');
     const url = `/api/v1/cities/${dn.id}/neighborhoods`;
     const first = await t.app.inject({ method: 'GET', url });
     expect(first.headers['cache-control']).toBe('no-cache');
@@ -157,7 +188,9 @@ describe('catalogue answers: cached by the browser, revalidated by ETag', () => 
     const unchanged = await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': etag } });
     expect(unchanged.statusCode).toBe(304);
     expect(unchanged.body).toBe('');
-    expect((await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': `W/${etag}` } })).statusCode).toBe(304);
+    expect((await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': `W/${etag}` } })).statusCode).toBe(
+      304,
+    );
 
     // An import corrects a name: the browser's copy no longer matches, it gets the new list.
     const naco = parseOneDo(readFileSync(ONE_FILE, 'utf8')).find((unit) => unit.code === '03100101010104200')!;
@@ -172,9 +205,15 @@ describe('catalogue answers: cached by the browser, revalidated by ETag', () => 
     for (const url of ['/api/v1/states', '/api/v1/cities', '/api/v1/business-types', '/api/v1/sales-ranges']) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.headers.etag, url).toMatch(/^"/);
-      expect((await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': res.headers.etag as string } })).statusCode, url).toBe(304);
+      expect(
+        (await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': res.headers.etag as string } }))
+          .statusCode,
+        url,
+      ).toBe(304);
     }
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=naco' })).headers.etag).toBeUndefined();
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=naco' })).headers.etag,
+    ).toBeUndefined();
   });
 });
 
@@ -191,7 +230,10 @@ describe('importer: SEPOMEX', () => {
       expect((await importUnits(t.app.db, 'mx', units)).neighborhoods.added).toBe(0);
 
       const res = await t.app.inject({ method: 'GET', url: '/api/v1/zip-codes/55010' });
-      expect(res.json().data.map((item: { neighborhood: string }) => item.neighborhood)).toEqual(['La Mora', 'Los Laureles']);
+      expect(res.json().data.map((item: { neighborhood: string }) => item.neighborhood)).toEqual([
+        'La Mora',
+        'Los Laureles',
+      ]);
       expect(res.json().data[0]).toMatchObject({ city: 'Ecatepec de Morelos', state: 'México' });
       // A municipality new to the catalogue is not served until an operator says so.
       const allowed = (await t.app.inject({ method: 'GET', url: '/api/v1/cities?only-allowed=true' })).json().data;

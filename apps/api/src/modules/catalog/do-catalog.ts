@@ -13,12 +13,21 @@ import type { ImportedUnit } from './import.js';
  * Shape: `[[provinceCode, provinceName, regionPrefix, [[municipalityCode, name, [suffix, name, suffix, name, ...]]]]]`
  * where a neighbourhood's ONE code is `regionPrefix + provinceCode + municipalityCode + suffix + '00'`.
  */
-export type DoCatalogFile = [code: string, name: string, prefix: string, municipalities: [code: string, name: string, neighborhoods: string[]][]][];
+export type DoCatalogFile = [
+  code: string,
+  name: string,
+  prefix: string,
+  municipalities: [code: string, name: string, neighborhoods: string[]][],
+][];
 
 export interface DoCatalog {
   /** SHA-256 of the file's content: the seed loads a version once. */
   version: string;
-  provinces: { code: string; name: string; municipalities: { code: string; name: string; neighborhoods: { code: string; name: string }[] }[] }[];
+  provinces: {
+    code: string;
+    name: string;
+    municipalities: { code: string; name: string; neighborhoods: { code: string; name: string }[] }[];
+  }[];
 }
 
 /** Units of `parseOneDo` → the compact file (the generator's half). */
@@ -26,7 +35,8 @@ export function encodeDoCatalog(units: ImportedUnit[]): DoCatalogFile {
   const provinces = new Map<string, DoCatalogFile[number]>();
   for (const unit of units) {
     const match = /^(\d{4})(\d{2})(\d{2})(\d{7})00$/.exec(unit.code);
-    if (!match || match[2] !== unit.stateCode || match[3] !== unit.cityCode) throw new Error(`unexpected ONE code ${unit.code} for ${unit.stateCode}/${unit.cityCode}`);
+    if (!match || match[2] !== unit.stateCode || match[3] !== unit.cityCode)
+      throw new Error(`unexpected ONE code ${unit.code} for ${unit.stateCode}/${unit.cityCode}`);
     const prefix = match[1]!;
     let province = provinces.get(unit.stateCode);
     if (!province) provinces.set(unit.stateCode, (province = [unit.stateCode, unit.stateName, prefix, []]));
@@ -47,7 +57,8 @@ export function decodeDoCatalog(json: string): DoCatalog {
       name,
       municipalities: municipalities.map(([cityCode, cityName, flat]) => {
         const neighborhoods = [];
-        for (let i = 0; i < flat.length; i += 2) neighborhoods.push({ code: `${prefix}${code}${cityCode}${flat[i]}00`, name: flat[i + 1]! });
+        for (let i = 0; i < flat.length; i += 2)
+          neighborhoods.push({ code: `${prefix}${code}${cityCode}${flat[i]}00`, name: flat[i + 1]! });
         return { code: cityCode, name: cityName, neighborhoods };
       }),
     })),

@@ -29,20 +29,32 @@ export class ImportFormatError extends Error {}
 /** ONE territorial division CSV (SPEC data README): the neighbourhood rows and the levels above. */
 export function parseOneDo(text: string): ImportedUnit[] {
   const [header, ...rows] = parseDelimited(text.replace(/^\uFEFF/, ''));
-  const columns = ['province', 'municipality', 'municipal_district', 'section', 'neighborhood', 'sub_neighborhood', 'name', 'geo_code'];
+  const columns = [
+    'province',
+    'municipality',
+    'municipal_district',
+    'section',
+    'neighborhood',
+    'sub_neighborhood',
+    'name',
+    'geo_code',
+  ];
   const at = Object.fromEntries(columns.map((name) => [name, header?.indexOf(name) ?? -1]));
-  if (Object.values(at).some((index) => index < 0)) throw new ImportFormatError(`not the ONE format: the header must name ${columns.join(', ')}`);
+  if (Object.values(at).some((index) => index < 0))
+    throw new ImportFormatError(`not the ONE format: the header must name ${columns.join(', ')}`);
   const cell = (row: string[], name: string) => row[at[name]!] ?? '';
   const provinces = new Map<string, string>();
   const municipalities = new Map<string, string>();
   for (const row of rows) {
     if (cell(row, 'province') === '00') continue;
     if (cell(row, 'municipality') === '00') provinces.set(cell(row, 'province'), cell(row, 'name'));
-    else if (cell(row, 'municipal_district') === '00') municipalities.set(`${cell(row, 'province')}:${cell(row, 'municipality')}`, cell(row, 'name'));
+    else if (cell(row, 'municipal_district') === '00')
+      municipalities.set(`${cell(row, 'province')}:${cell(row, 'municipality')}`, cell(row, 'name'));
   }
   const units: ImportedUnit[] = [];
   for (const row of rows) {
-    const isNeighborhood = cell(row, 'neighborhood') !== '000' && cell(row, 'sub_neighborhood') === '00' && cell(row, 'province') !== '00';
+    const isNeighborhood =
+      cell(row, 'neighborhood') !== '000' && cell(row, 'sub_neighborhood') === '00' && cell(row, 'province') !== '00';
     if (!isNeighborhood) continue;
     const stateCode = cell(row, 'province');
     const cityCode = cell(row, 'municipality');
@@ -67,7 +79,8 @@ export function parseSepomex(text: string): ImportedUnit[] {
   const header = lines[headerAt]!.split('|');
   const at = (name: string) => header.indexOf(name);
   const need = ['d_codigo', 'd_asenta', 'D_mnpio', 'd_estado', 'c_estado', 'c_mnpio'];
-  if (need.some((name) => at(name) < 0)) throw new ImportFormatError(`not the SEPOMEX format: the header must name ${need.join(', ')}`);
+  if (need.some((name) => at(name) < 0))
+    throw new ImportFormatError(`not the SEPOMEX format: the header must name ${need.join(', ')}`);
   return lines
     .slice(headerAt + 1)
     .filter((line) => line.includes('|'))
@@ -83,7 +96,10 @@ export function parseSepomex(text: string): ImportedUnit[] {
     }));
 }
 
-async function total(tx: Tx, table: typeof catalogStates | typeof catalogMunicipalities | typeof catalogNeighborhoods): Promise<number> {
+async function total(
+  tx: Tx,
+  table: typeof catalogStates | typeof catalogMunicipalities | typeof catalogNeighborhoods,
+): Promise<number> {
   const [row] = await tx.select({ n: count() }).from(table);
   return row?.n ?? 0;
 }
@@ -97,7 +113,11 @@ const BATCH = 1_000;
 export async function importUnits(db: Db, country: 'do' | 'mx', units: ImportedUnit[]): Promise<ImportReport> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(727002)`);
-    const before = { states: await total(tx, catalogStates), municipalities: await total(tx, catalogMunicipalities), neighborhoods: await total(tx, catalogNeighborhoods) };
+    const before = {
+      states: await total(tx, catalogStates),
+      municipalities: await total(tx, catalogMunicipalities),
+      neighborhoods: await total(tx, catalogNeighborhoods),
+    };
 
     const states = new Map(units.map((unit) => [unit.stateCode, unit.stateName]));
     if (states.size > 0) {
@@ -106,15 +126,24 @@ export async function importUnits(db: Db, country: 'do' | 'mx', units: ImportedU
         .values([...states].map(([code, name]) => ({ country, code, name })))
         .onConflictDoUpdate({ target: [catalogStates.country, catalogStates.code], set: { name: sql`excluded.name` } });
     }
-    const stateIds = new Map((await tx.select().from(catalogStates).where(eq(catalogStates.country, country))).map((row) => [row.code, row]));
+    const stateIds = new Map(
+      (await tx.select().from(catalogStates).where(eq(catalogStates.country, country))).map((row) => [row.code, row]),
+    );
 
     const cities = new Map(units.map((unit) => [`${unit.stateCode}:${unit.cityCode}`, unit]));
-    const cityRows = [...cities.values()].map((unit) => ({ stateId: stateIds.get(unit.stateCode)!.id, code: unit.cityCode, name: unit.cityName }));
+    const cityRows = [...cities.values()].map((unit) => ({
+      stateId: stateIds.get(unit.stateCode)!.id,
+      code: unit.cityCode,
+      name: unit.cityName,
+    }));
     for (let i = 0; i < cityRows.length; i += BATCH) {
       await tx
         .insert(catalogMunicipalities)
         .values(cityRows.slice(i, i + BATCH))
-        .onConflictDoUpdate({ target: [catalogMunicipalities.stateId, catalogMunicipalities.code], set: { name: sql`excluded.name` } });
+        .onConflictDoUpdate({
+          target: [catalogMunicipalities.stateId, catalogMunicipalities.code],
+          set: { name: sql`excluded.name` },
+        });
     }
     const cityIds = new Map(
       (await tx.select().from(catalogMunicipalities)).map((row) => [`${row.stateId}:${row.code}`, row.id]),
@@ -143,11 +172,20 @@ export async function importUnits(db: Db, country: 'do' | 'mx', units: ImportedU
         .values(neighborhoodRows.slice(i, i + BATCH))
         .onConflictDoUpdate({
           target: [catalogNeighborhoods.municipalityId, catalogNeighborhoods.code],
-          set: { name: sql`excluded.name`, zipCode: sql`excluded.zip_code`, nameKey: sql`excluded.name_key`, searchText: sql`excluded.search_text` },
+          set: {
+            name: sql`excluded.name`,
+            zipCode: sql`excluded.zip_code`,
+            nameKey: sql`excluded.name_key`,
+            searchText: sql`excluded.search_text`,
+          },
         });
     }
 
-    const after = { states: await total(tx, catalogStates), municipalities: await total(tx, catalogMunicipalities), neighborhoods: await total(tx, catalogNeighborhoods) };
+    const after = {
+      states: await total(tx, catalogStates),
+      municipalities: await total(tx, catalogMunicipalities),
+      neighborhoods: await total(tx, catalogNeighborhoods),
+    };
     return {
       read: units.length,
       states: { total: states.size, added: after.states - before.states },

@@ -38,7 +38,11 @@ async function emptyDatabases(n: number): Promise<{ databases: Database[]; drop:
 async function doCounts(database: Database) {
   const { db } = database;
   const [states] = await db.select({ n: count() }).from(catalogStates).where(eq(catalogStates.country, 'do'));
-  const [cities] = await db.select({ n: count() }).from(catalogMunicipalities).innerJoin(catalogStates, eq(catalogStates.id, catalogMunicipalities.stateId)).where(eq(catalogStates.country, 'do'));
+  const [cities] = await db
+    .select({ n: count() })
+    .from(catalogMunicipalities)
+    .innerJoin(catalogStates, eq(catalogStates.id, catalogMunicipalities.stateId))
+    .where(eq(catalogStates.country, 'do'));
   const [neighborhoods] = await db
     .select({ n: count() })
     .from(catalogNeighborhoods)
@@ -91,7 +95,11 @@ describe('start-up seed: the whole Dominican catalogue with nothing imported', (
 
     // Importing the same ONE file afterwards changes nothing either: the shipped file is that file.
     const report = await importUnits(database.db, 'do', parseOneDo(readFileSync(ONE_FILE, 'utf8')));
-    expect(report).toMatchObject({ states: { added: 0 }, municipalities: { added: 0 }, neighborhoods: { total: 12_675, added: 0 } });
+    expect(report).toMatchObject({
+      states: { added: 0 },
+      municipalities: { added: 0 },
+      neighborhoods: { total: 12_675, added: 0 },
+    });
     expect(await fingerprint(database)).toBe(before);
   }, 60_000);
 
@@ -107,14 +115,23 @@ describe('start-up seed: the whole Dominican catalogue with nothing imported', (
       .innerJoin(catalogStates, eq(catalogStates.id, catalogMunicipalities.stateId))
       .where(and(eq(catalogStates.country, 'do'), eq(catalogStates.code, '02'), eq(catalogMunicipalities.code, '01')));
     await db.update(catalogMunicipalities).set({ allowed: true }).where(eq(catalogMunicipalities.id, azua!.id));
-    await db.update(catalogNeighborhoods).set({ name: 'Ensanche Naco (corregido)' }).where(eq(catalogNeighborhoods.code, '03100101010104200'));
+    await db
+      .update(catalogNeighborhoods)
+      .set({ name: 'Ensanche Naco (corregido)' })
+      .where(eq(catalogNeighborhoods.code, '03100101010104200'));
     await db.delete(catalogNeighborhoods).where(eq(catalogNeighborhoods.code, '03100101010103800'));
     // As if a newer file shipped: the seed runs again over what is there.
     await db.update(catalogSeeds).set({ version: 'older' });
     await prepareDatabase(database);
-    const [city] = await db.select({ allowed: catalogMunicipalities.allowed }).from(catalogMunicipalities).where(eq(catalogMunicipalities.id, azua!.id));
+    const [city] = await db
+      .select({ allowed: catalogMunicipalities.allowed })
+      .from(catalogMunicipalities)
+      .where(eq(catalogMunicipalities.id, azua!.id));
     expect(city!.allowed).toBe(true);
-    const [naco] = await db.select({ name: catalogNeighborhoods.name }).from(catalogNeighborhoods).where(eq(catalogNeighborhoods.code, '03100101010104200'));
+    const [naco] = await db
+      .select({ name: catalogNeighborhoods.name })
+      .from(catalogNeighborhoods)
+      .where(eq(catalogNeighborhoods.code, '03100101010104200'));
     expect(naco!.name).toBe('Ensanche Naco (corregido)');
     // What is missing comes back.
     expect(await doCounts(database)).toEqual({ states: 32, municipalities: 158, neighborhoods: 12_675 });
@@ -125,7 +142,9 @@ describe('start-up seed: the whole Dominican catalogue with nothing imported', (
     cleanups.push(drop);
     // PGlite is one connection in one process (its migration cannot race); PostgreSQL: two full starts.
     if (databases[0]!.kind === 'pglite') await databases[0]!.migrate();
-    await Promise.all(databases.map((database) => (database.kind === 'pglite' ? seedCatalog(database.db) : prepareDatabase(database))));
+    await Promise.all(
+      databases.map((database) => (database.kind === 'pglite' ? seedCatalog(database.db) : prepareDatabase(database))),
+    );
     expect(await doCounts(databases[0]!)).toEqual({ states: 32, municipalities: 158, neighborhoods: 12_675 });
     const [seeds] = await databases[0]!.db.select({ n: count() }).from(catalogSeeds);
     expect(seeds!.n).toBe(1);

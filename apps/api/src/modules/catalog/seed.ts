@@ -1,6 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { catalogBusinessTypes, catalogMunicipalities, catalogNeighborhoods, catalogSalesRanges, catalogSeeds, catalogStates } from '../../db/schema.js';
+import {
+  catalogBusinessTypes,
+  catalogMunicipalities,
+  catalogNeighborhoods,
+  catalogSalesRanges,
+  catalogSeeds,
+  catalogStates,
+} from '../../db/schema.js';
 import { neighborhoodCode, neighborhoodSearchText } from './search-text.js';
 import { searchKey } from '@provee/domain';
 import { loadDoCatalog } from './do-catalog.js';
@@ -14,7 +21,12 @@ interface SeedState {
   country: 'do' | 'mx';
   code: string;
   name: string;
-  municipalities: { code: string; name: string; allowed: boolean; neighborhoods: { code: string; name: string; zipCode: string | null }[] }[];
+  municipalities: {
+    code: string;
+    name: string;
+    allowed: boolean;
+    neighborhoods: { code: string; name: string; zipCode: string | null }[];
+  }[];
 }
 
 /**
@@ -41,12 +53,22 @@ export async function seedCatalog(db: Db): Promise<void> {
       country: 'mx',
       code: state.code,
       name: state.name,
-      municipalities: state.municipalities.map((m) => ({ ...m, neighborhoods: m.neighborhoods.map(([zip, name]) => ({ code: neighborhoodCode(zip, name), name, zipCode: zip })) })),
+      municipalities: state.municipalities.map((m) => ({
+        ...m,
+        neighborhoods: m.neighborhoods.map(([zip, name]) => ({
+          code: neighborhoodCode(zip, name),
+          name,
+          zipCode: zip,
+        })),
+      })),
     }));
     await seedStates(tx, mx);
 
     const doCatalog = loadDoCatalog();
-    const [loaded] = await tx.select({ version: catalogSeeds.version }).from(catalogSeeds).where(eq(catalogSeeds.name, 'do'));
+    const [loaded] = await tx
+      .select({ version: catalogSeeds.version })
+      .from(catalogSeeds)
+      .where(eq(catalogSeeds.name, 'do'));
     if (loaded?.version === doCatalog.version) return;
     const served = new Set(DO_SERVED_MUNICIPALITIES.map(([province, municipality]) => `${province}:${municipality}`));
     await seedStates(
@@ -55,7 +77,11 @@ export async function seedCatalog(db: Db): Promise<void> {
         country: 'do',
         code: province.code,
         name: province.name,
-        municipalities: province.municipalities.map((m) => ({ ...m, allowed: served.has(`${province.code}:${m.code}`), neighborhoods: m.neighborhoods.map((n) => ({ ...n, zipCode: null })) })),
+        municipalities: province.municipalities.map((m) => ({
+          ...m,
+          allowed: served.has(`${province.code}:${m.code}`),
+          neighborhoods: m.neighborhoods.map((n) => ({ ...n, zipCode: null })),
+        })),
       })),
     );
     await tx
@@ -75,7 +101,16 @@ async function seedStates(tx: Tx, states: SeedState[]): Promise<void> {
   const stateId = new Map(stateRows.map((row) => [`${row.country}:${row.code}`, row.id]));
   await tx
     .insert(catalogMunicipalities)
-    .values(states.flatMap((state) => state.municipalities.map((m) => ({ stateId: stateId.get(`${state.country}:${state.code}`)!, code: m.code, name: m.name, allowed: m.allowed }))))
+    .values(
+      states.flatMap((state) =>
+        state.municipalities.map((m) => ({
+          stateId: stateId.get(`${state.country}:${state.code}`)!,
+          code: m.code,
+          name: m.name,
+          allowed: m.allowed,
+        })),
+      ),
+    )
     .onConflictDoNothing();
   if (!states.some((state) => state.municipalities.some((m) => m.neighborhoods.length > 0))) return;
   const municipalityRows = await tx.select().from(catalogMunicipalities);

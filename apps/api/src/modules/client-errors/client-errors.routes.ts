@@ -32,7 +32,9 @@ export async function clientErrorRoutes(app: App): Promise<void> {
         userAgent: request.headers['user-agent']?.slice(0, 300),
         ip: request.ip,
       });
-      const entry = { client: { method: body.method, path, status: body.status, errorCode: body.code, requestId: body.request_id } };
+      const entry = {
+        client: { method: body.method, path, status: body.status, errorCode: body.code, requestId: body.request_id },
+      };
       if (body.level === 'error') request.log.error(entry, 'client reported a failed call');
       else request.log.warn(entry, 'client reported a failed call');
       return reply.status(204).send(null);

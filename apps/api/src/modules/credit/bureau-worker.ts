@@ -13,7 +13,9 @@ export function startBureauWorker(app: FastifyInstance): void {
   let running: Promise<unknown> = Promise.resolve();
   app.addHook('onReady', async () => {
     timer = setInterval(() => {
-      running = running.then(() => processDueBureauQueries(app)).catch((error: unknown) => app.log.error({ err: error }, 'bureau worker tick failed'));
+      running = running
+        .then(() => processDueBureauQueries(app))
+        .catch((error: unknown) => app.log.error({ err: error }, 'bureau worker tick failed'));
     }, interval);
     timer.unref();
   });

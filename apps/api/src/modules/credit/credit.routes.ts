@@ -13,15 +13,29 @@ import { asc, eq } from 'drizzle-orm';
 import { advisorEvents, bureauConsents } from '../../db/schema.js';
 import { errorResponseSchema, invalidFields, notEligible } from '../../errors.js';
 import type { App } from '../../types.js';
-import { assertAt, claimStep, engineOf, moveApplication, releaseClaim, stepAnswer, StepConflict } from '../application/index.js';
+import {
+  assertAt,
+  claimStep,
+  engineOf,
+  moveApplication,
+  releaseClaim,
+  stepAnswer,
+  StepConflict,
+} from '../application/index.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { ownedUser, stepAnswerSchema, userParams } from '../users/index.js';
 import { confirmConsentNip, currentConsentText, sendConsentNip } from './credit.service.js';
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 409: errorResponseSchema, 422: errorResponseSchema, 429: errorResponseSchema };
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  409: errorResponseSchema,
+  422: errorResponseSchema,
+  429: errorResponseSchema,
+};
 
 export async function creditRoutes(app: App): Promise<void> {
-
   app.get(
     '/v1/consents/text',
     {
@@ -97,7 +111,11 @@ export async function creditRoutes(app: App): Promise<void> {
     },
     async (request) => {
       const user = await ownedUser(request, request.params.id);
-      const rows = await app.db.select().from(bureauConsents).where(eq(bureauConsents.userId, user.id)).orderBy(asc(bureauConsents.createdAt));
+      const rows = await app.db
+        .select()
+        .from(bureauConsents)
+        .where(eq(bureauConsents.userId, user.id))
+        .orderBy(asc(bureauConsents.createdAt));
       return {
         data: rows.map((row) => ({
           id: row.id,
@@ -172,14 +190,28 @@ export async function creditRoutes(app: App): Promise<void> {
       const user = await ownedUser(request, request.params.id);
       // Only a pre-approved application that set its password talks to an advisor.
       if (!isPastPassword({ next_step: user.nextStep, status: user.status })) {
-        throw new StepConflict(await stepAnswer(engineOf(app), user), 'STEP_NOT_CURRENT', 'Tu solicitud aún no está lista para hablar con un asesor. Te llevamos a donde te quedaste.');
+        throw new StepConflict(
+          await stepAnswer(engineOf(app), user),
+          'STEP_NOT_CURRENT',
+          'Tu solicitud aún no está lista para hablar con un asesor. Te llevamos a donde te quedaste.',
+        );
       }
       const now = app.clock();
       await app.db.transaction(async (tx) => {
-        await tx.insert(advisorEvents).values({ userId: user.id, contactType: request.body.contact_type, createdAt: now });
-        await appendAuditEvent(tx, { applicationId: user.id, actor: `user:${user.id}`, type: 'advisor.contact', payload: { contact_type: request.body.contact_type }, at: now });
+        await tx
+          .insert(advisorEvents)
+          .values({ userId: user.id, contactType: request.body.contact_type, createdAt: now });
+        await appendAuditEvent(tx, {
+          applicationId: user.id,
+          actor: `user:${user.id}`,
+          type: 'advisor.contact',
+          payload: { contact_type: request.body.contact_type },
+          at: now,
+        });
       });
-      return reply.status(201).send({ data: { contact_type: request.body.contact_type, created_at: now.toISOString() } });
+      return reply
+        .status(201)
+        .send({ data: { contact_type: request.body.contact_type, created_at: now.toISOString() } });
     },
   );
 }

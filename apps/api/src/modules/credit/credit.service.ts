@@ -2,10 +2,27 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { ageOn, countryToday, getCountry } from '@provee/domain';
 import { and, desc, eq, lt, lte, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { bureauConsents, bureauQueries, businessAddresses, businesses, catalogMunicipalities, catalogSalesRanges, creditDecisions, users } from '../../db/schema.js';
+import {
+  bureauConsents,
+  bureauQueries,
+  businessAddresses,
+  businesses,
+  catalogMunicipalities,
+  catalogSalesRanges,
+  creditDecisions,
+  users,
+} from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { BureauError, type BureauReport } from '../../providers/bureau/index.js';
-import { assertAt, claimStep, engineOf, moveApplication, releaseClaim, StepConflict, type ApplicationRow } from '../application/index.js';
+import {
+  assertAt,
+  claimStep,
+  engineOf,
+  moveApplication,
+  releaseClaim,
+  StepConflict,
+  type ApplicationRow,
+} from '../application/index.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { consumeCode, issueCode } from '../one-time-codes/index.js';
 import { sendSms } from '../sms/index.js';
@@ -25,7 +42,8 @@ export async function sendConsentNip(app: FastifyInstance, user: UserRow) {
   const event = { type: 'consent.nip_sent', payload: { resend } };
   // The first send moves the application before anything is sent, so parallel sends give one SMS
   // and 409s; a resend stays at ACCOUNT_BUREAU, limited by the code's resend interval.
-  if (resend) await appendAuditEvent(app.db, { applicationId: user.id, actor: `user:${user.id}`, ...event, at: app.clock() });
+  if (resend)
+    await appendAuditEvent(app.db, { applicationId: user.id, actor: `user:${user.id}`, ...event, at: app.clock() });
   else await moveApplication(engine, { userId: user.id, transition: 'nip-sent', actor: `user:${user.id}`, event });
   const issued = await issueCode(app, { phoneE164: user.phoneE164, purpose: 'consent-nip' });
   await sendSms(
@@ -48,12 +66,22 @@ export interface ConsentEvidence {
  * under) before any bureau call; then one attempt runs while the shopkeeper waits a little, and
  * the background worker takes over if the bureau is slow or down.
  */
-export async function confirmConsentNip(app: FastifyInstance, user: UserRow, nip: string, evidence: ConsentEvidence): Promise<ApplicationRow> {
+export async function confirmConsentNip(
+  app: FastifyInstance,
+  user: UserRow,
+  nip: string,
+  evidence: ConsentEvidence,
+): Promise<ApplicationRow> {
   const engine = engineOf(app);
   await assertAt(engine, user, 'consent');
   const consent = currentConsentText(app);
   if (evidence.shownSha256 && evidence.shownSha256 !== consent.sha256) {
-    throw new AppError(409, 'CONSENT_TEXT_CHANGED', 'consent text changed', 'El texto de la autorización cambió. Recarga la página y léelo de nuevo.');
+    throw new AppError(
+      409,
+      'CONSENT_TEXT_CHANGED',
+      'consent text changed',
+      'El texto de la autorización cambió. Recarga la página y léelo de nuevo.',
+    );
   }
   // Claimed first: a duplicate confirmation is a 409, not a second try at the PIN.
   const claim = await claimStep(engine, user.id, 'consent');
@@ -92,11 +120,21 @@ export async function confirmConsentNip(app: FastifyInstance, user: UserRow, nip
         .returning({ id: bureauConsents.id });
       const [query] = await tx
         .insert(bureauQueries)
-        .values({ userId: user.id, consentId: row!.id, status: 'PENDING', nextAttemptAt: now, createdAt: now, updatedAt: now })
+        .values({
+          userId: user.id,
+          consentId: row!.id,
+          status: 'PENDING',
+          nextAttemptAt: now,
+          createdAt: now,
+          updatedAt: now,
+        })
         .returning({ id: bureauQueries.id });
       return query!.id;
     },
-    event: { type: 'consent.given', payload: { folio, version: consent.version, sha256: consent.sha256, pin_verified: true } },
+    event: {
+      type: 'consent.given',
+      payload: { folio, version: consent.version, sha256: consent.sha256, pin_verified: true },
+    },
   });
 
   const attempt = runBureauAttempt(app, queryId);
@@ -118,7 +156,10 @@ export async function runBureauAttempt(app: FastifyInstance, queryId: string): P
     .where(
       and(
         eq(bureauQueries.id, queryId),
-        or(and(eq(bureauQueries.status, 'PENDING'), lte(bureauQueries.nextAttemptAt, now)), and(eq(bureauQueries.status, 'RUNNING'), lt(bureauQueries.lockedUntil, now))),
+        or(
+          and(eq(bureauQueries.status, 'PENDING'), lte(bureauQueries.nextAttemptAt, now)),
+          and(eq(bureauQueries.status, 'RUNNING'), lt(bureauQueries.lockedUntil, now)),
+        ),
       ),
     )
     .returning();
@@ -147,7 +188,13 @@ export async function runBureauAttempt(app: FastifyInstance, queryId: string): P
         .where(eq(bureauQueries.id, claimed.id));
       if (exhausted) {
         const payload = { query_id: claimed.id, attempts: attempt, last_error: message.slice(0, 200) };
-        await appendAuditEvent(tx, { applicationId: claimed.userId, actor: 'system', type: 'bureau.gave_up', payload, at: failedAt });
+        await appendAuditEvent(tx, {
+          applicationId: claimed.userId,
+          actor: 'system',
+          type: 'bureau.gave_up',
+          payload,
+          at: failedAt,
+        });
       }
     });
     if (error instanceof BureauError) app.log.warn({ queryId, attempt, exhausted }, 'bureau query failed');
@@ -176,9 +223,19 @@ async function bureauSubject(app: FastifyInstance, userId: string, consentId: st
   };
 }
 
-async function decisionInputs(app: FastifyInstance, userId: string, dob: string, report: BureauReport): Promise<DecisionInputs> {
+async function decisionInputs(
+  app: FastifyInstance,
+  userId: string,
+  dob: string,
+  report: BureauReport,
+): Promise<DecisionInputs> {
   const [row] = await app.db
-    .select({ city: businessAddresses.city, allowed: catalogMunicipalities.allowed, businessAge: businesses.businessAgeYears, salesPosition: catalogSalesRanges.position })
+    .select({
+      city: businessAddresses.city,
+      allowed: catalogMunicipalities.allowed,
+      businessAge: businesses.businessAgeYears,
+      salesPosition: catalogSalesRanges.position,
+    })
     .from(users)
     .leftJoin(businessAddresses, eq(businessAddresses.userId, users.id))
     .leftJoin(catalogMunicipalities, eq(catalogMunicipalities.id, businessAddresses.municipalityId))
@@ -201,13 +258,27 @@ async function decisionInputs(app: FastifyInstance, userId: string, dob: string,
 }
 
 /** The policy's decision, stored with its inputs and every rule's outcome; the application moves on. */
-async function decide(app: FastifyInstance, queryId: string, userId: string, consentId: string, attempt: number, report: BureauReport) {
+async function decide(
+  app: FastifyInstance,
+  queryId: string,
+  userId: string,
+  consentId: string,
+  attempt: number,
+  report: BureauReport,
+) {
   const [user] = await app.db.select().from(users).where(eq(users.id, userId)).limit(1);
   const inputs = await decisionInputs(app, userId, app.cipher.decrypt(user!.dobEncrypted!), report);
   const evaluation = evaluate(app.policy, inputs);
   const currency = getCountry(app.config.COUNTRY).currency;
   const now = app.clock();
-  const done = { status: 'DONE', attempts: attempt, report: { ...report }, lockedUntil: null, lastError: null, updatedAt: now };
+  const done = {
+    status: 'DONE',
+    attempts: attempt,
+    report: { ...report },
+    lockedUntil: null,
+    lastError: null,
+    updatedAt: now,
+  };
   const decisionId = randomUUID();
   try {
     await moveApplication(engineOf(app), {
@@ -233,7 +304,14 @@ async function decide(app: FastifyInstance, queryId: string, userId: string, con
       },
       event: {
         type: 'decision.made',
-        payload: { decision_id: decisionId, result: evaluation.result, amount: evaluation.amount, currency, policy_version: app.policy.version, bureau_report_folio: report.folio },
+        payload: {
+          decision_id: decisionId,
+          result: evaluation.result,
+          amount: evaluation.amount,
+          currency,
+          policy_version: app.policy.version,
+          bureau_report_folio: report.folio,
+        },
       },
     });
   } catch (error) {
@@ -249,7 +327,12 @@ export async function processDueBureauQueries(app: FastifyInstance, limit = 10):
   const due = await app.db
     .select({ id: bureauQueries.id })
     .from(bureauQueries)
-    .where(or(and(eq(bureauQueries.status, 'PENDING'), lte(bureauQueries.nextAttemptAt, now)), and(eq(bureauQueries.status, 'RUNNING'), lt(bureauQueries.lockedUntil, now))))
+    .where(
+      or(
+        and(eq(bureauQueries.status, 'PENDING'), lte(bureauQueries.nextAttemptAt, now)),
+        and(eq(bureauQueries.status, 'RUNNING'), lt(bureauQueries.lockedUntil, now)),
+      ),
+    )
     .orderBy(bureauQueries.nextAttemptAt)
     .limit(limit);
   for (const { id } of due) await runBureauAttempt(app, id);

@@ -14,19 +14,33 @@ function cedula(ten: string): string {
   return `${ten}${cedulaCheckDigit(ten)}`;
 }
 const randomTen = () => `4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
-const IDENTITY = { strong: '9990000001', delinquent: '9990000002', thin: '9990000003', slow: '9990000004', failing: '9990000005' };
+const IDENTITY = {
+  strong: '9990000001',
+  delinquent: '9990000002',
+  thin: '9990000003',
+  slow: '9990000004',
+  failing: '9990000005',
+};
 
 describe('consent PIN, bureau and decision', () => {
   const clock = manualClock(new Date('2026-11-21T15:00:00Z'));
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '1000', BUREAU_SLOW_MS: '1500' }, undefined, { clock });
+    t = await createTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '1000', BUREAU_SLOW_MS: '1500' }, undefined, {
+      clock,
+    });
   });
   afterAll(() => t.close());
 
-  const userToken = (user: { id: string; phone: string }) => t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` }).token;
+  const userToken = (user: { id: string; phone: string }) =>
+    t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` }).token;
   const call = (method: 'GET' | 'POST' | 'PUT', user: { id: string; phone: string }, path: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/v1/users/${user.id}/SK${path}`, headers: { authorization: `Bearer ${userToken(user)}` }, ...(payload ? { payload } : {}) });
+    t.app.inject({
+      method,
+      url: `/api/v1/users/${user.id}/SK${path}`,
+      headers: { authorization: `Bearer ${userToken(user)}` },
+      ...(payload ? { payload } : {}),
+    });
 
   /** Through the PIN: sent, read from the outbox, confirmed. */
   const consent = async (taxTen: string) => {
@@ -57,7 +71,11 @@ describe('consent PIN, bureau and decision', () => {
     try {
       const user = await createApplication(other.app, { taxId: cedula(randomTen()) });
       const { token } = other.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` });
-      const res = await other.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: { authorization: `Bearer ${token}` } });
+      const res = await other.app.inject({
+        method: 'POST',
+        url: `/api/v1/users/${user.id}/SK/nip`,
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json().data.default_nip).toBeUndefined();
     } finally {
@@ -75,7 +93,7 @@ describe('consent PIN, bureau and decision', () => {
     expect(first.json().readable_message).toBe('El NIP no es correcto. Te quedan 4 intentos.');
     for (let i = 0; i < 4; i++) await call('PUT', user, '/nip', { nip: wrong });
     expect((await call('PUT', user, '/nip', { nip: pin })).statusCode).toBe(429);
-    expect((await t.app.db.select().from(bureauConsents).where(eq(bureauConsents.userId, user.id)))).toHaveLength(0);
+    expect(await t.app.db.select().from(bureauConsents).where(eq(bureauConsents.userId, user.id))).toHaveLength(0);
   });
 
   it('a clean report is approved for 10,000 DOP: consent, decision and pre-approval recorded', async () => {
@@ -88,12 +106,29 @@ describe('consent PIN, bureau and decision', () => {
     const [row] = consents;
     expect(row.consent_text).toMatch(/^Por este medio autorizo expresamente a Provee/);
     expect(row.consent_text_sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(row).toMatchObject({ person_type: 'titular', pin_verified: true, consent_version: '2026-11-01', bureau_folio: expect.stringMatching(/^PRV-20261121-/) });
+    expect(row).toMatchObject({
+      person_type: 'titular',
+      pin_verified: true,
+      consent_version: '2026-11-01',
+      bureau_folio: expect.stringMatching(/^PRV-20261121-/),
+    });
     expect(row.authorized_until).toBe('2029-11-21T15:00:00.000Z');
 
     const [decision] = await t.app.db.select().from(creditDecisions).where(eq(creditDecisions.userId, user.id));
-    expect(decision).toMatchObject({ result: 'APPROVED', amount: 10_000, currency: 'DOP', policyVersion: '2026-11-01', consentId: row.id });
-    expect(decision!.inputs).toMatchObject({ age: 41, city_allowed: true, business_age_years: 3, sales_range: 3, delinquencies: 0 });
+    expect(decision).toMatchObject({
+      result: 'APPROVED',
+      amount: 10_000,
+      currency: 'DOP',
+      policyVersion: '2026-11-01',
+      consentId: row.id,
+    });
+    expect(decision!.inputs).toMatchObject({
+      age: 41,
+      city_allowed: true,
+      business_age_years: 3,
+      sales_range: 3,
+      delinquencies: 0,
+    });
     expect(decision!.rules.every((rule) => rule.passed)).toBe(true);
     expect((await call('GET', user, '')).json().data.pre_approval).toEqual({ amount: 10_000, currency: 'DOP' });
   });
@@ -109,10 +144,17 @@ describe('consent PIN, bureau and decision', () => {
     const { user, res } = await consent(IDENTITY.delinquent);
     expect(res.statusCode).toBe(422);
     expect(res.json().code).toBe('NOT_ELIGIBLE');
-    expect((await call('GET', user, '')).json().data).toMatchObject({ next_step: 'PASSWORD', status: 'REJECTED', pre_approval: null });
+    expect((await call('GET', user, '')).json().data).toMatchObject({
+      next_step: 'PASSWORD',
+      status: 'REJECTED',
+      pre_approval: null,
+    });
     const [decision] = await t.app.db.select().from(creditDecisions).where(eq(creditDecisions.userId, user.id));
     expect(decision!.result).toBe('REJECTED');
-    expect(decision!.rules.filter((rule) => !rule.passed).map((rule) => rule.rule)).toEqual(['min_score', 'max_delinquencies']);
+    expect(decision!.rules.filter((rule) => !rule.passed).map((rule) => rule.rule)).toEqual([
+      'min_score',
+      'max_delinquencies',
+    ]);
   });
 
   it('test identity "thin file" gets no score and the default policy approves it', async () => {
@@ -127,14 +169,17 @@ describe('consent PIN, bureau and decision', () => {
     const { user, res } = await consent(IDENTITY.slow);
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toMatchObject({ next_step: 'ACCOUNT_BUREAU', status: 'WAITING' });
-    await expect.poll(async () => (await call('GET', user, '')).json().data.status, { timeout: 5_000 }).toBe('IN_PROGRESS');
+    await expect
+      .poll(async () => (await call('GET', user, '')).json().data.status, { timeout: 5_000 })
+      .toBe('IN_PROGRESS');
     expect((await call('GET', user, '')).json().data.next_step).toBe('PASSWORD');
   });
 
   it('test identity "failing": WAITING, retried with back-off, the decision recorded by the retry', async () => {
     const { user, res } = await consent(IDENTITY.failing);
     expect(res.json().data.status).toBe('WAITING');
-    const query = async () => (await t.app.db.select().from(bureauQueries).where(eq(bureauQueries.userId, user.id)))[0]!;
+    const query = async () =>
+      (await t.app.db.select().from(bureauQueries).where(eq(bureauQueries.userId, user.id)))[0]!;
     let row = await query();
     expect(row).toMatchObject({ status: 'PENDING', attempts: 1 });
     expect(row.nextAttemptAt.getTime() - clock().getTime()).toBe(5_000);
@@ -162,13 +207,24 @@ describe('consent PIN, bureau and decision', () => {
     expect((await call('POST', user, '/nip')).statusCode).toBe(409);
     const other = await createApplication(t.app, { taxId: cedula(randomTen()) });
     const { token } = t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` });
-    expect((await t.app.inject({ method: 'POST', url: `/api/v1/users/${other.id}/SK/nip`, headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(403);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/users/${other.id}/SK/nip`,
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).statusCode,
+    ).toBe(403);
   });
 
   it('a consent text that changed since the screen showed it is refused (409)', async () => {
     const user = await createApplication(t.app, { taxId: cedula(randomTen()) });
     await call('POST', user, '/nip');
-    const res = await call('PUT', user, '/nip', { nip: await lastSmsCode4(user.phone), consent_sha256: '0'.repeat(64) });
+    const res = await call('PUT', user, '/nip', {
+      nip: await lastSmsCode4(user.phone),
+      consent_sha256: '0'.repeat(64),
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json().code).toBe('CONSENT_TEXT_CHANGED');
   });
@@ -179,7 +235,10 @@ describe('consent PIN, bureau and decision', () => {
     expect(data.text).toContain('3 años');
     const user = await createApplication(t.app, { taxId: cedula(randomTen()) });
     await call('POST', user, '/nip');
-    expect((await call('PUT', user, '/nip', { nip: await lastSmsCode4(user.phone), consent_sha256: data.sha256 })).statusCode).toBe(200);
+    expect(
+      (await call('PUT', user, '/nip', { nip: await lastSmsCode4(user.phone), consent_sha256: data.sha256 }))
+        .statusCode,
+    ).toBe(200);
   });
 });
 
@@ -192,7 +251,10 @@ describe('consent evidence', () => {
     const watching: BureauProvider = {
       name: 'watching',
       async query(subject, signal) {
-        const rows = await box.t!.app.db.select().from(bureauConsents).where(eq(bureauConsents.bureauFolio, subject.consentFolio));
+        const rows = await box
+          .t!.app.db.select()
+          .from(bureauConsents)
+          .where(eq(bureauConsents.bureauFolio, subject.consentFolio));
         seen.push(rows.length);
         return simulator.query(subject, signal);
       },
@@ -206,7 +268,16 @@ describe('consent evidence', () => {
       await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth });
       const outbox = (await t.app.inject({ method: 'GET', url: `/dev/outbox.json?to=%2B1${user.phone}` })).json();
       const pin = /\b(\d{4})\b/.exec(outbox.messages[0].body)![1];
-      expect((await t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth, payload: { nip: pin } })).statusCode).toBe(200);
+      expect(
+        (
+          await t.app.inject({
+            method: 'PUT',
+            url: `/api/v1/users/${user.id}/SK/nip`,
+            headers: auth,
+            payload: { nip: pin },
+          })
+        ).statusCode,
+      ).toBe(200);
       expect(seen).toEqual([1]);
     } finally {
       await t.close();
@@ -220,11 +291,32 @@ describe('consent evidence', () => {
       const now = new Date();
       const [row] = await t.app.db
         .insert(bureauConsents)
-        .values({ userId: user.id, personType: 'titular', consentText: 'x', consentTextSha256: 'y', consentVersion: 'v', createdAt: now, ip: '1', pinVerified: true, bureauFolio: 'F-1', authorizedUntil: now })
+        .values({
+          userId: user.id,
+          personType: 'titular',
+          consentText: 'x',
+          consentTextSha256: 'y',
+          consentVersion: 'v',
+          createdAt: now,
+          ip: '1',
+          pinVerified: true,
+          bureauFolio: 'F-1',
+          authorizedUntil: now,
+        })
         .returning();
       await expect(t.app.db.execute(sql`update bureau_consents set ip = '2' where id = ${row!.id}`)).rejects.toThrow();
       await expect(t.app.db.execute(sql`delete from bureau_consents where id = ${row!.id}`)).rejects.toThrow();
-      await t.app.db.insert(creditDecisions).values({ userId: user.id, consentId: row!.id, policyVersion: 'v', inputs: {}, rules: [], result: 'APPROVED', amount: 1, currency: 'DOP', createdAt: now });
+      await t.app.db.insert(creditDecisions).values({
+        userId: user.id,
+        consentId: row!.id,
+        policyVersion: 'v',
+        inputs: {},
+        rules: [],
+        result: 'APPROVED',
+        amount: 1,
+        currency: 'DOP',
+        createdAt: now,
+      });
       await expect(t.app.db.execute(sql`update credit_decisions set amount = 99999`)).rejects.toThrow();
       await expect(t.app.db.execute(sql`delete from credit_decisions`)).rejects.toThrow();
     } finally {
@@ -241,7 +333,12 @@ describe('password and advisor', () => {
   afterAll(() => t.close());
 
   const approved = async () => {
-    const user = await createApplication(t.app, { taxId: cedula(randomTen()), nextStep: 'PASSWORD', status: 'IN_PROGRESS', dob: '1985-02-28' });
+    const user = await createApplication(t.app, {
+      taxId: cedula(randomTen()),
+      nextStep: 'PASSWORD',
+      status: 'IN_PROGRESS',
+      dob: '1985-02-28',
+    });
     const { token } = t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` });
     return { user, auth: { authorization: `Bearer ${token}` } };
   };
@@ -249,32 +346,66 @@ describe('password and advisor', () => {
   it('refuses obvious passwords, the birth date and the phone’s digits, in Spanish under the field', async () => {
     const { user, auth } = await approved();
     const put = (password: string, confirmation = password) =>
-      t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/password`, headers: auth, payload: { password, password_confirmation: confirmation } });
-    const message = async (password: string, confirmation?: string) => (await put(password, confirmation)).json().issues;
-    expect(await message('123456')).toEqual([{ field: 'body.password', message: '* Elige una contraseña menos obvia: no repitas un número ni uses números seguidos.' }]);
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/users/${user.id}/SK/password`,
+        headers: auth,
+        payload: { password, password_confirmation: confirmation },
+      });
+    const message = async (password: string, confirmation?: string) =>
+      (await put(password, confirmation)).json().issues;
+    expect(await message('123456')).toEqual([
+      {
+        field: 'body.password',
+        message: '* Elige una contraseña menos obvia: no repitas un número ni uses números seguidos.',
+      },
+    ]);
     expect(await message('280285')).toEqual([{ field: 'body.password', message: '* No uses tu fecha de nacimiento.' }]);
-    expect(await message(user.phone.slice(-6))).toEqual([{ field: 'body.password', message: '* No uses los últimos números de tu teléfono.' }]);
-    expect(await message('583920', '583921')).toEqual([{ field: 'body.password_confirmation', message: '* Las contraseñas no coinciden.' }]);
+    expect(await message(user.phone.slice(-6))).toEqual([
+      { field: 'body.password', message: '* No uses los últimos números de tu teléfono.' },
+    ]);
+    expect(await message('583920', '583921')).toEqual([
+      { field: 'body.password_confirmation', message: '* Las contraseñas no coinciden.' },
+    ]);
   });
 
   it('stores an argon2id hash and moves on to INVENTORY; a second time is a 409', async () => {
     const { user, auth } = await approved();
-    const res = await t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/password`, headers: auth, payload: { password: '583920', password_confirmation: '583920' } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/users/${user.id}/SK/password`,
+      headers: auth,
+      payload: { password: '583920', password_confirmation: '583920' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json().data.next_step).toBe('INVENTORY');
     const rows = await t.app.db.execute(sql`select password_hash from users where id = ${user.id}`);
     const stored = JSON.stringify(rows).match(/\$argon2id\$v=19\$m=19456,p=1,t=2\$[\w+/]+\$[\w+/]+/)![0];
     expect(await verifyPassword('583920', stored)).toBe(true);
     expect(await verifyPassword('583921', stored)).toBe(false);
-    const again = await t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/password`, headers: auth, payload: { password: '583920', password_confirmation: '583920' } });
+    const again = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/users/${user.id}/SK/password`,
+      headers: auth,
+      payload: { password: '583920', password_confirmation: '583920' },
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json()).toMatchObject({ current: { next_step: 'INVENTORY', status: 'IN_PROGRESS' } });
   });
 
   it('a rejected application cannot set a password', async () => {
-    const user = await createApplication(t.app, { taxId: cedula(randomTen()), nextStep: 'PASSWORD', status: 'REJECTED' });
+    const user = await createApplication(t.app, {
+      taxId: cedula(randomTen()),
+      nextStep: 'PASSWORD',
+      status: 'REJECTED',
+    });
     const { token } = t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` });
-    const res = await t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/password`, headers: { authorization: `Bearer ${token}` }, payload: { password: '583920' } });
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/users/${user.id}/SK/password`,
+      headers: { authorization: `Bearer ${token}` },
+      payload: { password: '583920' },
+    });
     expect(res.statusCode).toBe(409);
   });
 
@@ -288,24 +419,53 @@ describe('password and advisor', () => {
     ] as const) {
       const user = await createApplication(t.app, { taxId: cedula(randomTen()), nextStep, status });
       const { token } = t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` });
-      const res = await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/advisor-events`, headers: { authorization: `Bearer ${token}` }, payload: { contact_type: 'CALL_ADVISER' } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/users/${user.id}/SK/advisor-events`,
+        headers: { authorization: `Bearer ${token}` },
+        payload: { contact_type: 'CALL_ADVISER' },
+      });
       expect(res.statusCode, `${nextStep}/${status}`).toBe(409);
       expect(res.json()).toMatchObject({ code: 'STEP_NOT_CURRENT', current: { next_step: nextStep, status } });
       expect(res.json().readable_message).toMatch(/asesor/);
-      const rows = await t.app.db.execute(sql`select count(*)::int as n from advisor_events where user_id = ${user.id}`);
+      const rows = await t.app.db.execute(
+        sql`select count(*)::int as n from advisor_events where user_id = ${user.id}`,
+      );
       expect(JSON.stringify(rows)).toMatch(/"n":0/);
     }
   });
 
   it('records each advisor contact type', async () => {
-    const user = await createApplication(t.app, { taxId: cedula(randomTen()), nextStep: 'INVENTORY', status: 'IN_PROGRESS' });
-    const auth = { authorization: `Bearer ${t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` }).token}` };
+    const user = await createApplication(t.app, {
+      taxId: cedula(randomTen()),
+      nextStep: 'INVENTORY',
+      status: 'IN_PROGRESS',
+    });
+    const auth = {
+      authorization: `Bearer ${t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` }).token}`,
+    };
     for (const type of ['CALL_ADVISER', 'WITH_ADVISER', 'WHATSAPP_CHAT']) {
-      const res = await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/advisor-events`, headers: auth, payload: { contact_type: type } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/users/${user.id}/SK/advisor-events`,
+        headers: auth,
+        payload: { contact_type: type },
+      });
       expect(res.statusCode).toBe(201);
     }
-    const rows = await t.app.db.execute(sql`select contact_type from advisor_events where user_id = ${user.id} order by id`);
+    const rows = await t.app.db.execute(
+      sql`select contact_type from advisor_events where user_id = ${user.id} order by id`,
+    );
     expect(JSON.stringify(rows)).toMatch(/CALL_ADVISER.*WITH_ADVISER.*WHATSAPP_CHAT/);
-    expect((await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/advisor-events`, headers: auth, payload: { contact_type: 'EMAIL' } })).statusCode).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/users/${user.id}/SK/advisor-events`,
+          headers: auth,
+          payload: { contact_type: 'EMAIL' },
+        })
+      ).statusCode,
+    ).toBe(400);
   });
 });

@@ -21,7 +21,13 @@ describe('password hashing', () => {
 
   it('a damaged or unknown stored value is a wrong password, not an error', async () => {
     const good = await hashPassword('583920');
-    for (const stored of ['', 'bcrypt$x', good.slice(0, 30), '$argon2id$v=19$m=19456,t=2,p=1$AAAA$', 'scrypt$131072$8$1$$']) {
+    for (const stored of [
+      '',
+      'bcrypt$x',
+      good.slice(0, 30),
+      '$argon2id$v=19$m=19456,t=2,p=1$AAAA$',
+      'scrypt$131072$8$1$$',
+    ]) {
       expect(await verifyPassword('583920', stored)).toBe(false);
     }
   });
@@ -32,7 +38,11 @@ describe('password hashing', () => {
     const waiting = hasher.hash('583920');
     const refused = await hasher.hash('583920').catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(AppError);
-    expect(refused).toMatchObject({ statusCode: 503, code: 'BUSY', readableMessage: 'Hay muchas solicitudes en este momento. Intenta de nuevo en un minuto.' });
+    expect(refused).toMatchObject({
+      statusCode: 503,
+      code: 'BUSY',
+      readableMessage: 'Hay muchas solicitudes en este momento. Intenta de nuevo en un minuto.',
+    });
     expect(await verifyPassword('583920', await running)).toBe(true);
     expect(await hasher.verify('583920', await waiting)).toBe(true);
     expect(await hasher.verify('583920', STORED_SCRYPT)).toBe(true);

@@ -45,7 +45,9 @@ async function verifyScrypt(password: string, stored: string): Promise<boolean> 
   const expected = Buffer.from(hash, 'base64url');
   const options: ScryptOptions = { N: Number(n), r: Number(r), p: Number(p), maxmem: 256 * 1024 * 1024 };
   const key = await new Promise<Buffer>((resolve, reject) =>
-    scrypt(password, Buffer.from(salt, 'base64url'), expected.length, options, (error, derived) => (error ? reject(error) : resolve(derived))),
+    scrypt(password, Buffer.from(salt, 'base64url'), expected.length, options, (error, derived) =>
+      error ? reject(error) : resolve(derived),
+    ),
   ).catch(() => undefined);
   return key !== undefined && key.length === expected.length && timingSafeEqual(key, expected);
 }

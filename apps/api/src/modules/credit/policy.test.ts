@@ -62,7 +62,17 @@ describe('default credit policy', () => {
   });
 
   it('sizes the amount by sales range and score band, capped', () => {
-    const tiered = { ...policy, amount: { by_sales_range: [4000, 8000, 12000], score_bands: [{ min_score: 0, factor: 1 }, { min_score: 750, factor: 1.5 }], cap: 15000 } };
+    const tiered = {
+      ...policy,
+      amount: {
+        by_sales_range: [4000, 8000, 12000],
+        score_bands: [
+          { min_score: 0, factor: 1 },
+          { min_score: 750, factor: 1.5 },
+        ],
+        cap: 15000,
+      },
+    };
     expect(evaluate(tiered, { ...clean, sales_range: 1 }).amount).toBe(4000);
     expect(evaluate(tiered, { ...clean, sales_range: 2, score: 760 }).amount).toBe(12000);
     expect(evaluate(tiered, { ...clean, sales_range: 3, score: 760 }).amount).toBe(15000);

@@ -79,23 +79,45 @@ export interface Evaluation {
 /** Applies every rule (none short-circuits, so the record says all that failed) and sizes the amount. */
 export function evaluate(policy: CreditPolicy, inputs: DecisionInputs): Evaluation {
   const rules = policy.eligibility;
-  const outcome = (rule: string, passed: boolean, value: unknown, threshold: unknown): RuleOutcome => ({ rule, passed, value, threshold });
+  const outcome = (rule: string, passed: boolean, value: unknown, threshold: unknown): RuleOutcome => ({
+    rule,
+    passed,
+    value,
+    threshold,
+  });
   const outcomes = [
     outcome('min_age', inputs.age >= rules.min_age, inputs.age, rules.min_age),
     outcome('max_age', inputs.age <= rules.max_age, inputs.age, rules.max_age),
     outcome('allowed_city', !rules.allowed_cities_only || inputs.city_allowed, inputs.city, rules.allowed_cities_only),
-    outcome('min_business_age_years', inputs.business_age_years >= rules.min_business_age_years, inputs.business_age_years, rules.min_business_age_years),
+    outcome(
+      'min_business_age_years',
+      inputs.business_age_years >= rules.min_business_age_years,
+      inputs.business_age_years,
+      rules.min_business_age_years,
+    ),
     outcome('min_sales_range', inputs.sales_range >= rules.min_sales_range, inputs.sales_range, rules.min_sales_range),
     inputs.thin_file
       ? outcome('thin_file', rules.thin_file === 'approve', true, rules.thin_file)
       : outcome('min_score', (inputs.score ?? 0) >= rules.min_score, inputs.score, rules.min_score),
-    outcome('max_delinquencies', inputs.delinquencies <= rules.max_delinquencies, inputs.delinquencies, rules.max_delinquencies),
-    outcome('max_recent_inquiries', inputs.recent_inquiries <= rules.max_recent_inquiries, inputs.recent_inquiries, rules.max_recent_inquiries),
+    outcome(
+      'max_delinquencies',
+      inputs.delinquencies <= rules.max_delinquencies,
+      inputs.delinquencies,
+      rules.max_delinquencies,
+    ),
+    outcome(
+      'max_recent_inquiries',
+      inputs.recent_inquiries <= rules.max_recent_inquiries,
+      inputs.recent_inquiries,
+      rules.max_recent_inquiries,
+    ),
   ];
   const approved = outcomes.every((item) => item.passed);
   const { by_sales_range: bases, score_bands: bands, cap } = policy.amount;
   const base = bases[Math.min(inputs.sales_range, bases.length) - 1] ?? bases[0]!;
-  const band = [...bands].sort((a, b) => b.min_score - a.min_score).find((item) => (inputs.score ?? 0) >= item.min_score) ?? bands[0]!;
+  const band =
+    [...bands].sort((a, b) => b.min_score - a.min_score).find((item) => (inputs.score ?? 0) >= item.min_score) ??
+    bands[0]!;
   const amount = approved ? Math.min(cap, Math.round(base * band.factor)) : 0;
   return { result: approved ? 'APPROVED' : 'REJECTED', rules: outcomes, amount };
 }

@@ -1,7 +1,14 @@
 import { isApplicationStatus, isNextStep, toE164 } from '@provee/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { avals, businessAddresses, businesses, catalogMunicipalities, catalogSalesRanges, catalogStates } from '../../db/schema.js';
+import {
+  avals,
+  businessAddresses,
+  businesses,
+  catalogMunicipalities,
+  catalogSalesRanges,
+  catalogStates,
+} from '../../db/schema.js';
 import { createApplication, engineOf } from '../application/index.js';
 
 export interface ApplicationSeed {
@@ -10,7 +17,9 @@ export interface ApplicationSeed {
   status?: string;
   avals?: { avalType: 'PARTNER' | 'COLLATERAL'; phone: string | null }[];
   /** A complete registration (personal data, tax id, address, business), as the five screens leave it. */
-  complete?: { taxId: string; dob?: string; name?: string; lastname?: string; businessAgeYears?: number; salesRange?: number } | undefined;
+  complete?:
+    | { taxId: string; dob?: string; name?: string; lastname?: string; businessAgeYears?: number; salesRange?: number }
+    | undefined;
 }
 
 /** Creates a user at any step, for tests (never reachable in production). */
@@ -19,7 +28,8 @@ export async function seedApplication(app: FastifyInstance, seed: ApplicationSee
   const profile = seed.complete;
   const status = seed.status ?? 'IN_PROGRESS';
   // Only the states the domain knows (the database refuses the others too), through the step engine.
-  if (!isNextStep(seed.nextStep) || !isApplicationStatus(status)) throw new Error(`unknown state ${seed.nextStep}/${status}`);
+  if (!isNextStep(seed.nextStep) || !isApplicationStatus(status))
+    throw new Error(`unknown state ${seed.nextStep}/${status}`);
   const user = await createApplication(engineOf(app), {
     phoneE164: toE164(country, seed.phone),
     actor: 'test-factory',
@@ -39,7 +49,11 @@ export async function seedApplication(app: FastifyInstance, seed: ApplicationSee
       : {},
   });
   for (const aval of seed.avals ?? []) {
-    await app.db.insert(avals).values({ userId: user!.id, avalType: aval.avalType, phoneE164: aval.phone ? toE164(country, aval.phone) : null });
+    await app.db.insert(avals).values({
+      userId: user!.id,
+      avalType: aval.avalType,
+      phoneE164: aval.phone ? toE164(country, aval.phone) : null,
+    });
   }
   if (profile) {
     const [served] = await app.db
@@ -49,7 +63,11 @@ export async function seedApplication(app: FastifyInstance, seed: ApplicationSee
       .where(and(eq(catalogStates.country, country), eq(catalogMunicipalities.allowed, true)))
       .orderBy(asc(catalogMunicipalities.id))
       .limit(1);
-    const ranges = await app.db.select().from(catalogSalesRanges).where(eq(catalogSalesRanges.country, country)).orderBy(asc(catalogSalesRanges.position));
+    const ranges = await app.db
+      .select()
+      .from(catalogSalesRanges)
+      .where(eq(catalogSalesRanges.country, country))
+      .orderBy(asc(catalogSalesRanges.position));
     await app.db.insert(businessAddresses).values({
       userId: user!.id,
       zipCode: country === 'do' ? '00000' : '55000',

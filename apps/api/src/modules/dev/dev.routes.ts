@@ -25,20 +25,31 @@ export async function devRoutes(app: App): Promise<void> {
         schema: {
           hide: true,
           querystring: z.object({ to: z.string().max(20).optional() }),
-          response: { 200: z.object({ messages: z.array(z.object({ to: z.string(), body: z.string(), created_at: z.string() })) }) },
+          response: {
+            200: z.object({
+              messages: z.array(z.object({ to: z.string(), body: z.string(), created_at: z.string() })),
+            }),
+          },
         },
       },
       async (request) => {
         const rows = await listOutbox(app.db, request.query.to);
-        return { messages: rows.map((row) => ({ to: row.to, body: row.body, created_at: row.createdAt.toISOString() })) };
+        return {
+          messages: rows.map((row) => ({ to: row.to, body: row.body, created_at: row.createdAt.toISOString() })),
+        };
       },
     );
     app.get('/outbox', { schema: { hide: true } }, async (_request, reply) => {
       const rows = await listOutbox(app.db);
       const items = rows
-        .map((row) => `<li><div class="meta">${escapeHtml(row.to)} · ${row.createdAt.toISOString()}</div><div class="body">${escapeHtml(row.body)}</div></li>`)
+        .map(
+          (row) =>
+            `<li><div class="meta">${escapeHtml(row.to)} · ${row.createdAt.toISOString()}</div><div class="body">${escapeHtml(row.body)}</div></li>`,
+        )
         .join('');
-      return reply.type('text/html; charset=utf-8').send(devPage('Bandeja de SMS (desarrollo)', items ? `<ul>${items}</ul>` : '<p>Aún no hay mensajes.</p>'));
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(devPage('Bandeja de SMS (desarrollo)', items ? `<ul>${items}</ul>` : '<p>Aún no hay mensajes.</p>'));
     });
   }
 
@@ -69,29 +80,37 @@ export async function devRoutes(app: App): Promise<void> {
       return reply.status(result.status).send(result.body);
     });
 
-    app.get('/phone', { schema: { hide: true, querystring: z.object({ sent: z.string().optional() }) } }, async (request, reply) => {
-      const now = app.clock();
-      const pending = await app.db
-        .select()
-        .from(reverseOtpSessions)
-        .where(and(eq(reverseOtpSessions.status, 'PENDING'), gt(reverseOtpSessions.expiresAt, now)))
-        .orderBy(desc(reverseOtpSessions.createdAt))
-        .limit(10);
-      const form = (from: string, text: string, label: string) => `<form method="post" action="/dev/reverse-otp/inbound">
+    app.get(
+      '/phone',
+      { schema: { hide: true, querystring: z.object({ sent: z.string().optional() }) } },
+      async (request, reply) => {
+        const now = app.clock();
+        const pending = await app.db
+          .select()
+          .from(reverseOtpSessions)
+          .where(and(eq(reverseOtpSessions.status, 'PENDING'), gt(reverseOtpSessions.expiresAt, now)))
+          .orderBy(desc(reverseOtpSessions.createdAt))
+          .limit(10);
+        const form = (
+          from: string,
+          text: string,
+          label: string,
+        ) => `<form method="post" action="/dev/reverse-otp/inbound">
 <label>Enviar desde el número<input name="from" value="${escapeHtml(from)}" inputmode="tel"></label>
 <label>Mensaje<input name="text" value="${escapeHtml(text)}"></label>
 <button type="submit">${escapeHtml(label)}</button></form>`;
-      const items = pending
-        .map((session) => {
-          const view = sessionView(app, session);
-          return `<li><div class="meta">Verificación pendiente para ${escapeHtml(session.phoneE164)} · vence ${session.expiresAt.toISOString()}</div>${form(session.phoneE164, view.message, 'Enviar mensaje')}</li>`;
-        })
-        .join('');
-      const notice = request.query.sent ? '<p class="notice">Mensaje enviado.</p>' : '';
-      const body = `${notice}<p>Simula el celular del usuario: envía el mensaje al número ${escapeHtml(app.reverseOtp.destination)}.</p>
+        const items = pending
+          .map((session) => {
+            const view = sessionView(app, session);
+            return `<li><div class="meta">Verificación pendiente para ${escapeHtml(session.phoneE164)} · vence ${session.expiresAt.toISOString()}</div>${form(session.phoneE164, view.message, 'Enviar mensaje')}</li>`;
+          })
+          .join('');
+        const notice = request.query.sent ? '<p class="notice">Mensaje enviado.</p>' : '';
+        const body = `${notice}<p>Simula el celular del usuario: envía el mensaje al número ${escapeHtml(app.reverseOtp.destination)}.</p>
 ${items ? `<ul>${items}</ul>` : '<p>No hay verificaciones pendientes.</p>'}<h2>Desde otro número</h2>${form('', '', 'Enviar')}`;
-      return reply.type('text/html; charset=utf-8').send(devPage('Teléfono simulado', body));
-    });
+        return reply.type('text/html; charset=utf-8').send(devPage('Teléfono simulado', body));
+      },
+    );
   }
 
   if (app.config.ENABLE_TEST_FACTORIES) await app.register(testFactoryRoutes, { prefix: '/test' });

@@ -14,7 +14,17 @@ export async function testFactoryRoutes(app: App): Promise<void> {
           phone_number: z.string().regex(/^\d{10}$/),
           next_step: z.enum(NEXT_STEPS),
           status: z.enum(APPLICATION_STATUSES).default('IN_PROGRESS'),
-          avals: z.array(z.object({ aval_type: z.enum(['PARTNER', 'COLLATERAL']), phone: z.string().regex(/^\d{10}$/).nullable() })).default([]),
+          avals: z
+            .array(
+              z.object({
+                aval_type: z.enum(['PARTNER', 'COLLATERAL']),
+                phone: z
+                  .string()
+                  .regex(/^\d{10}$/)
+                  .nullable(),
+              }),
+            )
+            .default([]),
           complete: z.object({ tax_id: z.string().min(8).max(13), dob: z.string().optional() }).optional(),
         }),
       },

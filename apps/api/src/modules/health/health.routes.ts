@@ -18,7 +18,12 @@ export async function healthRoutes(app: App): Promise<void> {
         await app.db.execute(sql`select 1`);
       } catch (err) {
         request.log.error({ err }, 'database check failed');
-        throw new AppError(503, 'DB_UNAVAILABLE', 'Base de datos no disponible.', 'El servicio no está disponible por el momento.');
+        throw new AppError(
+          503,
+          'DB_UNAVAILABLE',
+          'Base de datos no disponible.',
+          'El servicio no está disponible por el momento.',
+        );
       }
       return { status: 'ok' as const, db: app.database.kind };
     },

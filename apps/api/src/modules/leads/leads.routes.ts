@@ -41,9 +41,16 @@ export async function leadRoutes(app: App): Promise<void> {
         })
         .onConflictDoNothing({ target: leads.leadId })
         .returning();
-      const [stored] = created ? [created] : await app.db.select().from(leads).where(eq(leads.leadId, lead.lead_id)).limit(1);
+      const [stored] = created
+        ? [created]
+        : await app.db.select().from(leads).where(eq(leads.leadId, lead.lead_id)).limit(1);
       if (stored!.shopkeeperPhoneE164 !== phoneE164) {
-        throw new AppError(409, 'LEAD_ID_TAKEN', 'lead_id belongs to another lead', 'Este prospecto ya fue registrado con otros datos.');
+        throw new AppError(
+          409,
+          'LEAD_ID_TAKEN',
+          'lead_id belongs to another lead',
+          'Este prospecto ya fue registrado con otros datos.',
+        );
       }
       reply.status(created ? 201 : 200);
       return {

@@ -34,7 +34,12 @@ describe('POST /ops/v1/lead-assignment', () => {
     const lead = createLead(phone);
     const first = await post(lead, headers);
     expect(first.statusCode).toBe(201);
-    expect(first.json().data).toMatchObject({ lead_id: lead.lead_id, shopkeeper_phone: phone, utm_source: 'radio', utm_medium: null });
+    expect(first.json().data).toMatchObject({
+      lead_id: lead.lead_id,
+      shopkeeper_phone: phone,
+      utm_source: 'radio',
+      utm_medium: null,
+    });
     const again = await post({ ...lead, utm_source: 'changed' }, headers);
     expect(again.statusCode).toBe(200);
     expect(again.json().data.utm_source).toBe('radio');
@@ -46,7 +51,10 @@ describe('POST /ops/v1/lead-assignment', () => {
     const phone = createPhone();
     expect((await post(createLead(phone), { 'x-api-key': t.app.config.WEB_LEAD_API_KEY })).statusCode).toBe(401);
     const otherToken = await phoneToken(t.app, createPhone());
-    const res = await post(createLead(phone), { 'x-api-key': t.app.config.WEB_LEAD_API_KEY, authorization: `Bearer ${otherToken}` });
+    const res = await post(createLead(phone), {
+      'x-api-key': t.app.config.WEB_LEAD_API_KEY,
+      authorization: `Bearer ${otherToken}`,
+    });
     expect(res.statusCode).toBe(403);
   });
 
@@ -56,7 +64,10 @@ describe('POST /ops/v1/lead-assignment', () => {
     expect((await post(lead, { 'x-api-key': t.app.config.OPS_API_KEY })).statusCode).toBe(201);
     const intruder = createPhone();
     const token = await phoneToken(t.app, intruder);
-    const res = await post({ ...lead, shopkeeper_phone: intruder }, { 'x-api-key': t.app.config.WEB_LEAD_API_KEY, authorization: `Bearer ${token}` });
+    const res = await post(
+      { ...lead, shopkeeper_phone: intruder },
+      { 'x-api-key': t.app.config.WEB_LEAD_API_KEY, authorization: `Bearer ${token}` },
+    );
     expect(res.statusCode).toBe(409);
     expect(res.body).not.toContain(mine);
   });
@@ -68,12 +79,18 @@ describe('POST /ops/v1/lead-assignment', () => {
   });
 
   it('the web key opens no other operations route', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/ops/v1/audit/x', headers: { 'x-api-key': t.app.config.WEB_LEAD_API_KEY } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/ops/v1/audit/x',
+      headers: { 'x-api-key': t.app.config.WEB_LEAD_API_KEY },
+    });
     expect(res.statusCode).toBe(401);
   });
 
   it('refuses an invalid payload with field issues', async () => {
-    const res = await post(createLead('123', { lead_type: 'EXTERNAL', created_at: 'ayer' }), { 'x-api-key': t.app.config.OPS_API_KEY });
+    const res = await post(createLead('123', { lead_type: 'EXTERNAL', created_at: 'ayer' }), {
+      'x-api-key': t.app.config.OPS_API_KEY,
+    });
     expect(res.statusCode).toBe(400);
     const fields = res.json().issues.map((issue: { field: string }) => issue.field);
     expect(fields).toEqual(expect.arrayContaining(['body.lead_type', 'body.shopkeeper_phone', 'body.created_at']));
@@ -87,7 +104,14 @@ describe('POST /api/v1/client-errors', () => {
       const res = await t.app.inject({
         method: 'POST',
         url: '/api/v1/client-errors',
-        payload: { level: 'error', method: 'GET', path: '/api/v1/users?phone_number=8095551234', status: 503, code: 'X', request_id: 'r-1' },
+        payload: {
+          level: 'error',
+          method: 'GET',
+          path: '/api/v1/users?phone_number=8095551234',
+          status: 503,
+          code: 'X',
+          request_id: 'r-1',
+        },
       });
       expect(res.statusCode).toBe(204);
       const rows = await t.app.db.query.clientErrors.findMany();

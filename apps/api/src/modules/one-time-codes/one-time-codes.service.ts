@@ -43,21 +43,45 @@ export async function issueCode(app: FastifyInstance, { phoneE164, purpose, ip }
     await lockProofStart(tx, ip ?? null, phoneE164);
     if (ip) await assertSmsIpBudget(tx, config, ip, phoneE164, now);
     const forPhone = and(eq(phoneCodes.phoneE164, phoneE164), eq(phoneCodes.purpose, purpose));
-    const [last] = await tx.select({ createdAt: phoneCodes.createdAt }).from(phoneCodes).where(forPhone).orderBy(desc(phoneCodes.createdAt)).limit(1);
+    const [last] = await tx
+      .select({ createdAt: phoneCodes.createdAt })
+      .from(phoneCodes)
+      .where(forPhone)
+      .orderBy(desc(phoneCodes.createdAt))
+      .limit(1);
     if (last) {
       const wait = (last.createdAt.getTime() + config.CODE_RESEND_SECONDS * 1000 - now.getTime()) / 1000;
-      if (wait > 0) throw tooMany('CODE_RESEND_TOO_SOON', wait, `Espera ${Math.ceil(wait)} segundos para pedir un ${noun} nuevo.`);
+      if (wait > 0)
+        throw tooMany('CODE_RESEND_TOO_SOON', wait, `Espera ${Math.ceil(wait)} segundos para pedir un ${noun} nuevo.`);
     }
     const hourAgo = new Date(now.getTime() - 3_600_000);
     const recent = and(forPhone, gt(phoneCodes.createdAt, hourAgo));
     const [sent] = await tx.select({ n: count() }).from(phoneCodes).where(recent);
     if (sent && sent.n >= config.CODE_MAX_PER_HOUR) {
-      const [oldest] = await tx.select({ createdAt: phoneCodes.createdAt }).from(phoneCodes).where(recent).orderBy(phoneCodes.createdAt).limit(1);
+      const [oldest] = await tx
+        .select({ createdAt: phoneCodes.createdAt })
+        .from(phoneCodes)
+        .where(recent)
+        .orderBy(phoneCodes.createdAt)
+        .limit(1);
       const retry = oldest ? (oldest.createdAt.getTime() + 3_600_000 - now.getTime()) / 1000 : 3600;
-      throw tooMany('CODE_HOURLY_LIMIT', retry, `Pediste demasiados ${noun === 'NIP' ? 'NIP' : 'códigos'} para este número. Intenta de nuevo más tarde.`);
+      throw tooMany(
+        'CODE_HOURLY_LIMIT',
+        retry,
+        `Pediste demasiados ${noun === 'NIP' ? 'NIP' : 'códigos'} para este número. Intenta de nuevo más tarde.`,
+      );
     }
-    await tx.update(phoneCodes).set({ revokedAt: now }).where(and(forPhone, isNull(phoneCodes.consumedAt), isNull(phoneCodes.revokedAt)));
-    await tx.insert(phoneCodes).values({ phoneE164, purpose, codeHash: hashCode(app.secrets.key('codes'), purpose, phoneE164, code), createdAt: now, expiresAt });
+    await tx
+      .update(phoneCodes)
+      .set({ revokedAt: now })
+      .where(and(forPhone, isNull(phoneCodes.consumedAt), isNull(phoneCodes.revokedAt)));
+    await tx.insert(phoneCodes).values({
+      phoneE164,
+      purpose,
+      codeHash: hashCode(app.secrets.key('codes'), purpose, phoneE164, code),
+      createdAt: now,
+      expiresAt,
+    });
     if (ip) await recordProofStart(tx, 'sms', phoneE164, ip, now);
   });
   return { code, expiresAt, resendAfterSeconds: config.CODE_RESEND_SECONDS };
@@ -72,7 +96,10 @@ export interface ConsumeOptions {
   onConsumed?: (tx: Tx, now: Date) => Promise<void>;
 }
 
-export async function consumeCode(app: FastifyInstance, { phoneE164, purpose, code, onConsumed }: ConsumeOptions): Promise<void> {
+export async function consumeCode(
+  app: FastifyInstance,
+  { phoneE164, purpose, code, onConsumed }: ConsumeOptions,
+): Promise<void> {
   const { config } = app;
   const now = app.clock();
   const noun = NOUN[purpose];
@@ -80,7 +107,14 @@ export async function consumeCode(app: FastifyInstance, { phoneE164, purpose, co
   const [live] = await app.db
     .select()
     .from(phoneCodes)
-    .where(and(eq(phoneCodes.phoneE164, phoneE164), eq(phoneCodes.purpose, purpose), isNull(phoneCodes.consumedAt), isNull(phoneCodes.revokedAt)))
+    .where(
+      and(
+        eq(phoneCodes.phoneE164, phoneE164),
+        eq(phoneCodes.purpose, purpose),
+        isNull(phoneCodes.consumedAt),
+        isNull(phoneCodes.revokedAt),
+      ),
+    )
     .orderBy(desc(phoneCodes.createdAt))
     .limit(1);
   if (!live) throw new AppError(400, 'CODE_INVALID', 'invalid code', wrong);
@@ -93,12 +127,24 @@ export async function consumeCode(app: FastifyInstance, { phoneE164, purpose, co
     .set({ attempts: sql`${phoneCodes.attempts} + 1` })
     .where(and(eq(phoneCodes.id, live.id), lt(phoneCodes.attempts, config.CODE_MAX_ATTEMPTS)))
     .returning({ attempts: phoneCodes.attempts });
-  if (!tried) throw new AppError(429, 'CODE_LOCKED', 'too many wrong codes', `Superaste los intentos permitidos. Pide un ${noun} nuevo.`);
+  if (!tried)
+    throw new AppError(
+      429,
+      'CODE_LOCKED',
+      'too many wrong codes',
+      `Superaste los intentos permitidos. Pide un ${noun} nuevo.`,
+    );
   const expected = Buffer.from(live.codeHash, 'hex');
   const given = Buffer.from(hashCode(app.secrets.key('codes'), purpose, phoneE164, code), 'hex');
   if (!timingSafeEqual(expected, given)) {
     const left = config.CODE_MAX_ATTEMPTS - tried.attempts;
-    throw new AppError(400, 'CODE_INVALID', 'invalid code', left > 0 ? `El ${noun} no es correcto. Te quedan ${left} intentos.` : wrong, { attempts_left: left });
+    throw new AppError(
+      400,
+      'CODE_INVALID',
+      'invalid code',
+      left > 0 ? `El ${noun} no es correcto. Te quedan ${left} intentos.` : wrong,
+      { attempts_left: left },
+    );
   }
   await app.db.transaction(async (tx) => {
     const [consumed] = await tx

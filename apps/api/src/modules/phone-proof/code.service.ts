@@ -7,7 +7,11 @@ import { sendSms } from '../sms/index.js';
 export async function sendPhoneCode(app: FastifyInstance, phoneE164: string, ip: string) {
   const issued = await issueCode(app, { phoneE164, purpose: 'phone-proof', ip });
   const minutes = Math.round(app.config.CODE_TTL_SECONDS / 60);
-  await sendSms(app, phoneE164, `${issued.code} es tu código de ${app.config.APP_NAME}. Vence en ${minutes} minutos. No lo compartas con nadie.`);
+  await sendSms(
+    app,
+    phoneE164,
+    `${issued.code} es tu código de ${app.config.APP_NAME}. Vence en ${minutes} minutos. No lo compartas con nadie.`,
+  );
   return issued;
 }
 
@@ -16,6 +20,13 @@ export async function confirmPhoneCode(app: FastifyInstance, phoneE164: string, 
     phoneE164,
     purpose: 'phone-proof',
     code,
-    onConsumed: (tx, at) => appendAuditEvent(tx, { applicationId: phoneAuditId(app, phoneE164), actor: 'user', type: 'phone.proven', payload: { channel: 'sms-code' }, at }).then(() => undefined),
+    onConsumed: (tx, at) =>
+      appendAuditEvent(tx, {
+        applicationId: phoneAuditId(app, phoneE164),
+        actor: 'user',
+        type: 'phone.proven',
+        payload: { channel: 'sms-code' },
+        at,
+      }).then(() => undefined),
   });
 }

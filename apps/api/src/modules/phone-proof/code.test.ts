@@ -17,7 +17,10 @@ describe('SMS code: sending and confirming', () => {
     expect(sent.statusCode).toBe(200);
     expect(sent.json().data.resend_after_seconds).toBe(60);
     const outbox = (await t.app.inject({ method: 'GET', url: `/dev/outbox.json?to=%2B1${phone}` })).json();
-    expect(outbox.messages[0]).toMatchObject({ to: `+1${phone}`, body: expect.stringMatching(/^\d{6} es tu código de Provee/) });
+    expect(outbox.messages[0]).toMatchObject({
+      to: `+1${phone}`,
+      body: expect.stringMatching(/^\d{6} es tu código de Provee/),
+    });
 
     const res = await t.app.inject(codeConfirm(phone, await lastSmsCode(t.app, phone)));
     expect(res.statusCode).toBe(200);
@@ -62,7 +65,11 @@ describe('SMS code: sending and confirming', () => {
     const wrong = code === '000000' ? '111111' : '000000';
     const res = await t.app.inject(codeConfirm(phone, wrong));
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ code: 'CODE_INVALID', attempts_left: 4, readable_message: 'El código no es correcto. Te quedan 4 intentos.' });
+    expect(res.json()).toMatchObject({
+      code: 'CODE_INVALID',
+      attempts_left: 4,
+      readable_message: 'El código no es correcto. Te quedan 4 intentos.',
+    });
   });
 
   it('after 5 wrong tries even the right code is refused (default CODE_MAX_ATTEMPTS)', async () => {
@@ -144,11 +151,16 @@ describe('SMS code: sending and confirming', () => {
   ])('refuses %s (%s) with a 400 on the field', async (phone) => {
     const res = await t.app.inject(codeRequest(phone, '10.3.0.1'));
     expect(res.statusCode).toBe(400);
-    expect(res.json().issues).toEqual([{ field: 'body.phone_number', message: 'Ingresa un número celular válido de 10 dígitos.' }]);
+    expect(res.json().issues).toEqual([
+      { field: 'body.phone_number', message: 'Ingresa un número celular válido de 10 dígitos.' },
+    ]);
   });
 
   it('refuses an anonymous_id that is not derived from the phone', async () => {
-    const res = await t.app.inject({ ...codeRequest(createPhone(), '10.3.0.2'), payload: { phone_number: createPhone(), anonymous_id: 'anon-1' } });
+    const res = await t.app.inject({
+      ...codeRequest(createPhone(), '10.3.0.2'),
+      payload: { phone_number: createPhone(), anonymous_id: 'anon-1' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().issues[0].field).toBe('body.anonymous_id');
   });

@@ -12,7 +12,12 @@ describe('phone-proof limits on a shared IP', () => {
   afterAll(() => t.close());
 
   const reverseOtp = (phone: string, ip: string) =>
-    t.app.inject({ method: 'POST', url: '/api/v1/users/reverse-otp', remoteAddress: ip, payload: { phone_number: phone } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/reverse-otp',
+      remoteAddress: ip,
+      payload: { phone_number: phone },
+    });
 
   it('SMS to at most 20 distinct numbers per IP per hour (default SMS_NUMBERS_PER_IP_PER_HOUR)', async () => {
     const ip = '10.20.0.1';
@@ -20,7 +25,10 @@ describe('phone-proof limits on a shared IP', () => {
     for (const phone of phones) expect((await t.app.inject(codeRequest(phone, ip))).statusCode).toBe(200);
     const over = await t.app.inject(codeRequest(createPhone(), ip));
     expect(over.statusCode).toBe(429);
-    expect(over.json()).toMatchObject({ code: 'TOO_MANY_ATTEMPTS', readable_message: expect.stringMatching(/desde esta conexión/) });
+    expect(over.json()).toMatchObject({
+      code: 'TOO_MANY_ATTEMPTS',
+      readable_message: expect.stringMatching(/desde esta conexión/),
+    });
     expect(over.json().retry_after_seconds).toBe(3600);
     // Another IP is not affected.
     expect((await t.app.inject(codeRequest(createPhone(), '10.20.0.2'))).statusCode).toBe(200);
@@ -74,7 +82,9 @@ describe('SMS_NUMBERS_PER_IP_PER_HOUR changed by configuration', () => {
   it('=2 refuses a third distinct number, also when the requests arrive together', async () => {
     const t = await createTestApp({ SMS_NUMBERS_PER_IP_PER_HOUR: '2' });
     try {
-      const answers = await Promise.all(Array.from({ length: 6 }, () => t.app.inject(codeRequest(createPhone(), '10.25.0.1'))));
+      const answers = await Promise.all(
+        Array.from({ length: 6 }, () => t.app.inject(codeRequest(createPhone(), '10.25.0.1'))),
+      );
       expect(answers.map((res) => res.statusCode).sort()).toEqual([200, 200, 429, 429, 429, 429]);
     } finally {
       await t.close();

@@ -9,7 +9,9 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 const HOUR_MS = 3_600_000;
 
 export function tooMany(code: string, retryAfterSeconds: number, readable: string): AppError {
-  return new AppError(429, code, 'too many requests', readable, { retry_after_seconds: Math.max(1, Math.ceil(retryAfterSeconds)) });
+  return new AppError(429, code, 'too many requests', readable, {
+    retry_after_seconds: Math.max(1, Math.ceil(retryAfterSeconds)),
+  });
 }
 
 /**
@@ -26,7 +28,13 @@ export async function lockProofStart(tx: Tx, ip: string | null, phoneE164: strin
  * At most SMS_NUMBERS_PER_IP_PER_HOUR distinct numbers get an SMS from one IP in any hour
  * (docs/decisions/009): re-sending to a number already counted is left to the per-number caps.
  */
-export async function assertSmsIpBudget(tx: Tx, config: Config, ip: string, phoneE164: string, now: Date): Promise<void> {
+export async function assertSmsIpBudget(
+  tx: Tx,
+  config: Config,
+  ip: string,
+  phoneE164: string,
+  now: Date,
+): Promise<void> {
   const since = new Date(now.getTime() - HOUR_MS);
   const numbers = await tx
     .select({ phoneE164: phoneProofStarts.phoneE164, last: max(phoneProofStarts.createdAt) })
@@ -36,7 +44,11 @@ export async function assertSmsIpBudget(tx: Tx, config: Config, ip: string, phon
   if (numbers.length < config.SMS_NUMBERS_PER_IP_PER_HOUR || numbers.some((row) => row.phoneE164 === phoneE164)) return;
   // A slot frees when the number last sent to longest ago leaves the hour.
   const oldest = Math.min(...numbers.map((row) => new Date(row.last ?? now).getTime()));
-  throw tooMany('TOO_MANY_ATTEMPTS', (oldest + HOUR_MS - now.getTime()) / 1000, 'Hiciste demasiados intentos desde esta conexión. Intenta de nuevo más tarde.');
+  throw tooMany(
+    'TOO_MANY_ATTEMPTS',
+    (oldest + HOUR_MS - now.getTime()) / 1000,
+    'Hiciste demasiados intentos desde esta conexión. Intenta de nuevo más tarde.',
+  );
 }
 
 export async function recordProofStart(tx: Tx, kind: 'sms' | 'reverse-otp', phoneE164: string, ip: string, now: Date) {

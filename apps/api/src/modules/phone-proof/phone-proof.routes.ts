@@ -128,7 +128,12 @@ export async function phoneProofRoutes(app: App): Promise<void> {
             'La verificación es incorrecta. Regresa a la página de inicio y escanea el código QR con el celular con el que hiciste la solicitud.',
           );
         case 'EXPIRED':
-          throw new AppError(410, 'REVERSE_OTP_EXPIRED', 'session expired', 'El tiempo para enviar el mensaje terminó. Intenta de nuevo.');
+          throw new AppError(
+            410,
+            'REVERSE_OTP_EXPIRED',
+            'session expired',
+            'El tiempo para enviar el mensaje terminó. Intenta de nuevo.',
+          );
       }
     },
   );

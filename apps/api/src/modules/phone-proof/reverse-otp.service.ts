@@ -49,7 +49,11 @@ export async function startReverseOtp(
       .from(reverseOtpSessions)
       .where(and(eq(reverseOtpSessions.phoneE164, input.phoneE164), gt(reverseOtpSessions.createdAt, hourAgo)));
     if (recent && recent.n >= config.CODE_MAX_PER_HOUR) {
-      throw tooMany('CODE_HOURLY_LIMIT', 3600, 'Hiciste demasiados intentos para este número. Intenta de nuevo más tarde.');
+      throw tooMany(
+        'CODE_HOURLY_LIMIT',
+        3600,
+        'Hiciste demasiados intentos para este número. Intenta de nuevo más tarde.',
+      );
     }
     await tx
       .update(reverseOtpSessions)
@@ -88,7 +92,13 @@ export type ReverseOtpState =
 export async function reverseOtpState(app: FastifyInstance, sessionId: string): Promise<ReverseOtpState> {
   const now = app.clock();
   const [session] = await app.db.select().from(reverseOtpSessions).where(eq(reverseOtpSessions.id, sessionId)).limit(1);
-  if (!session) throw new AppError(404, 'SESSION_NOT_FOUND', 'session not found', 'No encontramos esta verificación. Vuelve a empezar.');
+  if (!session)
+    throw new AppError(
+      404,
+      'SESSION_NOT_FOUND',
+      'session not found',
+      'No encontramos esta verificación. Vuelve a empezar.',
+    );
   const ttlMs = app.config.REVERSE_OTP_TTL_SECONDS * 1000;
   switch (session.status) {
     case 'PENDING':
@@ -99,7 +109,9 @@ export async function reverseOtpState(app: FastifyInstance, sessionId: string): 
         .where(and(eq(reverseOtpSessions.id, session.id), eq(reverseOtpSessions.status, 'PENDING')));
       return { status: 'EXPIRED' };
     case 'VERIFIED':
-      return session.resolvedAt && now.getTime() - session.resolvedAt.getTime() <= ttlMs ? { status: 'VERIFIED', session } : { status: 'EXPIRED' };
+      return session.resolvedAt && now.getTime() - session.resolvedAt.getTime() <= ttlMs
+        ? { status: 'VERIFIED', session }
+        : { status: 'EXPIRED' };
     case 'FAILED':
       return { status: 'FAILED' };
     default:
@@ -141,7 +153,9 @@ export async function receiveInboundMessage(app: FastifyInstance, message: Inbou
         applicationId: phoneAuditId(app, session.phoneE164),
         actor: 'user',
         type: verified ? 'phone.proven' : 'phone.proof_failed',
-        payload: verified ? { channel: 'reverse-otp', session_id: session.id } : { channel: 'reverse-otp', session_id: session.id, reason: 'sender-mismatch' },
+        payload: verified
+          ? { channel: 'reverse-otp', session_id: session.id }
+          : { channel: 'reverse-otp', session_id: session.id, reason: 'sender-mismatch' },
         at: now,
       });
       return true;

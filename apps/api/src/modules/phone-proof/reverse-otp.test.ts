@@ -19,10 +19,19 @@ describe('reverse OTP', () => {
       payload: { phone_number: phone, anonymous_id: `anon-${phone}`, ip_address: '203.0.113.9' },
     });
     expect(res.statusCode).toBe(200);
-    return res.json().data as { session_id: string; message: string; destination: string; whatsapp_url: string; sms_url: string; expires_at: string };
+    return res.json().data as {
+      session_id: string;
+      message: string;
+      destination: string;
+      whatsapp_url: string;
+      sms_url: string;
+      expires_at: string;
+    };
   };
-  const poll = (sessionId: string) => t.app.inject({ method: 'PUT', url: '/api/v1/users/reverse-otp', payload: { session_id: sessionId } });
-  const send = (from: string, text: string) => t.app.inject({ method: 'POST', url: '/dev/reverse-otp/inbound', payload: { from, text } });
+  const poll = (sessionId: string) =>
+    t.app.inject({ method: 'PUT', url: '/api/v1/users/reverse-otp', payload: { session_id: sessionId } });
+  const send = (from: string, text: string) =>
+    t.app.inject({ method: 'POST', url: '/dev/reverse-otp/inbound', payload: { from, text } });
 
   it('starts a session with the message, where to send it and the two links', async () => {
     const session = await start(createPhone());
@@ -61,7 +70,10 @@ describe('reverse OTP', () => {
     await send(`+1${createPhone()}`, session.message);
     const res = await poll(session.session_id);
     expect(res.statusCode).toBe(401);
-    expect(res.json()).toMatchObject({ code: 'INVALID_CREDENTIALS', message: 'unauthenticated for invalid credentials' });
+    expect(res.json()).toMatchObject({
+      code: 'INVALID_CREDENTIALS',
+      message: 'unauthenticated for invalid credentials',
+    });
     expect(res.json().readable_message).toMatch(/escanea el código QR con el celular/);
   });
 
@@ -92,7 +104,12 @@ describe('reverse OTP', () => {
     const raw = JSON.stringify({ event: 'message.received', data: { from: '+18095550000', text: 'hola' } });
 
     it('refuses a missing signature with 401 and logs it', async () => {
-      const res = await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: raw });
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json' },
+        payload: raw,
+      });
       expect(res.statusCode).toBe(401);
       expect(res.json().code).toBe('INVALID_SIGNATURE');
       expect(t.logs.some((line) => line.msg === 'reverse-otp webhook with a missing or bad signature')).toBe(true);
@@ -100,25 +117,66 @@ describe('reverse OTP', () => {
 
     it('refuses a signature made with another key, or over another body', async () => {
       const other = signWebhook(Buffer.alloc(32, 1), raw);
-      expect((await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', 'x-webhook-signature': other }, payload: raw })).statusCode).toBe(401);
+      expect(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url,
+            headers: { 'content-type': 'application/json', 'x-webhook-signature': other },
+            payload: raw,
+          })
+        ).statusCode,
+      ).toBe(401);
       const good = t.app.reverseOtp.sign!(raw);
       const tampered = raw.replace('hola', 'HOLA');
-      expect((await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', 'x-webhook-signature': good }, payload: tampered })).statusCode).toBe(401);
+      expect(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url,
+            headers: { 'content-type': 'application/json', 'x-webhook-signature': good },
+            payload: tampered,
+          })
+        ).statusCode,
+      ).toBe(401);
     });
 
     it('refuses a signature older than five minutes (replay)', async () => {
       const old = signWebhook(t.app.secrets.key('reverse-otp-webhook'), raw, Math.floor(Date.now() / 1000) - 301);
-      expect((await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', 'x-webhook-signature': old }, payload: raw })).statusCode).toBe(401);
+      expect(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url,
+            headers: { 'content-type': 'application/json', 'x-webhook-signature': old },
+            payload: raw,
+          })
+        ).statusCode,
+      ).toBe(401);
     });
 
     it('accepts a correctly signed call', async () => {
-      const res = await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', 'x-webhook-signature': t.app.reverseOtp.sign!(raw) }, payload: raw });
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json', 'x-webhook-signature': t.app.reverseOtp.sign!(raw) },
+        payload: raw,
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ data: { matched: false } });
     });
 
     it('an unknown provider is a 404', async () => {
-      expect((await t.app.inject({ method: 'POST', url: '/api/v1/webhooks/reverse-otp/acme', headers: { 'content-type': 'application/json' }, payload: raw })).statusCode).toBe(404);
+      expect(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/v1/webhooks/reverse-otp/acme',
+            headers: { 'content-type': 'application/json' },
+            payload: raw,
+          })
+        ).statusCode,
+      ).toBe(404);
     });
   });
 
@@ -127,7 +185,12 @@ describe('reverse OTP', () => {
     try {
       const raw = JSON.stringify({ event: 'message.received', data: { from: '+18095550000', text: 'hola' } });
       const signed = signWebhook(Buffer.from('vendor-issued-secret-123'), raw);
-      const res = await other.app.inject({ method: 'POST', url: '/api/v1/webhooks/reverse-otp/simulator', headers: { 'content-type': 'application/json', 'x-webhook-signature': signed }, payload: raw });
+      const res = await other.app.inject({
+        method: 'POST',
+        url: '/api/v1/webhooks/reverse-otp/simulator',
+        headers: { 'content-type': 'application/json', 'x-webhook-signature': signed },
+        payload: raw,
+      });
       expect(res.statusCode).toBe(200);
     } finally {
       await other.close();

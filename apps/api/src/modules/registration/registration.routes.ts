@@ -7,7 +7,14 @@ import { engineOf, stepAnswer, type ApplicationRow } from '../application/index.
 import { ownedUser, stepAnswerSchema, userParams } from '../users/index.js';
 import { registerShopkeeper, saveAddress, saveBusiness, saveTaxId } from './registration.service.js';
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 409: errorResponseSchema, 412: errorResponseSchema, 422: errorResponseSchema };
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  409: errorResponseSchema,
+  412: errorResponseSchema,
+  422: errorResponseSchema,
+};
 
 export async function registrationRoutes(app: App): Promise<void> {
   const country = app.config.COUNTRY;
@@ -91,4 +98,3 @@ export async function registrationRoutes(app: App): Promise<void> {
     },
   );
 }
-

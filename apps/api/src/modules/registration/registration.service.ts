@@ -36,12 +36,27 @@ export interface PersonalData {
   kiban_flow_version_id: number | null;
 }
 
-async function policyRefused(app: FastifyInstance, applicationId: string, rule: string, payload: Record<string, unknown>) {
-  await appendAuditEvent(app.db, { applicationId, actor: 'system', type: 'policy.refused', payload: { rule, ...payload }, at: app.clock() });
+async function policyRefused(
+  app: FastifyInstance,
+  applicationId: string,
+  rule: string,
+  payload: Record<string, unknown>,
+) {
+  await appendAuditEvent(app.db, {
+    applicationId,
+    actor: 'system',
+    type: 'policy.refused',
+    payload: { rule, ...payload },
+    at: app.clock(),
+  });
 }
 
 /** Step 1: the shopkeeper's personal data creates the application (next step: tax id). */
-export async function registerShopkeeper(app: FastifyInstance, phoneE164: string, data: PersonalData): Promise<ApplicationRow> {
+export async function registerShopkeeper(
+  app: FastifyInstance,
+  phoneE164: string,
+  data: PersonalData,
+): Promise<ApplicationRow> {
   const date = parseIsoDate(data.dob);
   const errors = aboutYouErrors({
     name: data.name,
@@ -61,9 +76,17 @@ export async function registerShopkeeper(app: FastifyInstance, phoneE164: string
   const age = ageOn(data.dob, countryToday(country, app.clock()));
   const { eligibility } = app.policy;
   if (age < eligibility.min_age || age > eligibility.max_age) {
-    await policyRefused(app, phoneAuditId(app, phoneE164), 'age', { age, min_age: eligibility.min_age, max_age: eligibility.max_age, policy_version: app.policy.version });
+    await policyRefused(app, phoneAuditId(app, phoneE164), 'age', {
+      age,
+      min_age: eligibility.min_age,
+      max_age: eligibility.max_age,
+      policy_version: app.policy.version,
+    });
     // The reason the person can act on, not the business one.
-    const reason = age < eligibility.min_age ? `Debes tener al menos ${eligibility.min_age} años para solicitar el crédito.` : `Por ahora el crédito es para personas de hasta ${eligibility.max_age} años.`;
+    const reason =
+      age < eligibility.min_age
+        ? `Debes tener al menos ${eligibility.min_age} años para solicitar el crédito.`
+        : `Por ahora el crédito es para personas de hasta ${eligibility.max_age} años.`;
     throw notEligible('NOT_ELIGIBLE_AGE', 422, reason);
   }
 
@@ -85,7 +108,12 @@ export async function registerShopkeeper(app: FastifyInstance, phoneE164: string
     },
     event: {
       type: 'user.registered',
-      payload: { step: 'PERSONAL_DATA', utm_source: data.utm_source, utm_medium: data.utm_medium, flow_version_id: data.kiban_flow_version_id },
+      payload: {
+        step: 'PERSONAL_DATA',
+        utm_source: data.utm_source,
+        utm_medium: data.utm_medium,
+        flow_version_id: data.kiban_flow_version_id,
+      },
     },
   });
 }
@@ -112,7 +140,11 @@ export async function saveTaxId(app: FastifyInstance, user: UserRow, taxPayerId:
     return taken;
   };
   // The cheap answer first; the unique index decides when two applications race for one tax id.
-  const [other] = await app.db.select({ id: users.id }).from(users).where(and(eq(users.taxIdHash, hash), ne(users.id, user.id))).limit(1);
+  const [other] = await app.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.taxIdHash, hash), ne(users.id, user.id)))
+    .limit(1);
   if (other) throw await refuse();
   try {
     const { row } = await moveApplication(engine, {
@@ -140,14 +172,21 @@ export async function saveAddress(app: FastifyInstance, user: UserRow, values: A
   if (!found.city) throw invalidFields({ city: 'No encontramos este municipio, elígelo de la lista.' });
   // A typed neighbourhood that is in the catalogue after all is stored as the catalogue's.
   if (!found.neighborhood && !values.neighborhood_typed) {
-    throw invalidFields({ neighborhood: `No encontramos este ${country.neighborhoodLabel.toLowerCase()}, elígelo de la lista.` });
+    throw invalidFields({
+      neighborhood: `No encontramos este ${country.neighborhoodLabel.toLowerCase()}, elígelo de la lista.`,
+    });
   }
   if (country.hasZipCode && found.neighborhood?.zipCode && found.neighborhood.zipCode !== values.zip_code) {
     throw invalidFields({ zip_code: '* El código postal no corresponde a la colonia.' });
   }
   if (!found.city.allowed) {
     await policyRefused(app, user.id, 'allowed-cities', { city: found.city.name, state: found.state.name });
-    throw new AppError(412, 'OUT_OF_SERVICE_AREA', 'city not served', 'Por ahora solo damos servicio en algunos municipios.');
+    throw new AppError(
+      412,
+      'OUT_OF_SERVICE_AREA',
+      'city not served',
+      'Por ahora solo damos servicio en algunos municipios.',
+    );
   }
   const row = {
     zipCode: values.zip_code,
@@ -166,7 +205,10 @@ export async function saveAddress(app: FastifyInstance, user: UserRow, values: A
     transition: 'address',
     actor: `user:${user.id}`,
     write: async (tx) => {
-      await tx.insert(businessAddresses).values({ userId: user.id, ...row }).onConflictDoUpdate({ target: businessAddresses.userId, set: row });
+      await tx
+        .insert(businessAddresses)
+        .values({ userId: user.id, ...row })
+        .onConflictDoUpdate({ target: businessAddresses.userId, set: row });
     },
     event: { payload: { municipality_id: found.city.id, neighborhood_typed: !found.neighborhood } },
   });
@@ -222,10 +264,24 @@ export async function saveBusiness(app: FastifyInstance, user: UserRow, data: Bu
     to: { step: 'ACCOUNT_NIP', status: refusal ? 'REJECTED' : 'IN_PROGRESS' },
     actor: `user:${user.id}`,
     write: async (tx) => {
-      await tx.insert(businesses).values({ userId: user.id, ...row }).onConflictDoUpdate({ target: businesses.userId, set: row });
+      await tx
+        .insert(businesses)
+        .values({ userId: user.id, ...row })
+        .onConflictDoUpdate({ target: businesses.userId, set: row });
       if (refusal) {
-        const payload = { rule: refusal.rule, business_age: data.business_age, sales_range: range!.position + 1, policy_version: app.policy.version };
-        await appendAuditEvent(tx, { applicationId: user.id, actor: 'system', type: 'policy.refused', payload, at: app.clock() });
+        const payload = {
+          rule: refusal.rule,
+          business_age: data.business_age,
+          sales_range: range!.position + 1,
+          policy_version: app.policy.version,
+        };
+        await appendAuditEvent(tx, {
+          applicationId: user.id,
+          actor: 'system',
+          type: 'policy.refused',
+          payload,
+          at: app.clock(),
+        });
       }
     },
   });

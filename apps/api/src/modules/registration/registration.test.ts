@@ -35,7 +35,8 @@ function createPersonalData(phone: string, overrides: Record<string, unknown> = 
 }
 
 /** Rows of a raw query, from PGlite ({ rows }) or postgres.js (an array). */
-const rowsOf = (result: unknown) => (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
+const rowsOf = (result: unknown) =>
+  (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
 
 const ADDRESS = {
   zip_code: '00000',
@@ -54,14 +55,21 @@ describe('shopkeeper registration', () => {
   beforeAll(async () => {
     t = await createTestApp({}, undefined, { clock });
     // Mata Hambre (Distrito Nacional) and Los Cartones (Azua) are in the catalogue a fresh start has.
-    salesRangeIds = (await t.app.inject({ method: 'GET', url: '/api/v1/sales-ranges' })).json().data.ranges.map((range: { id: number }) => range.id);
+    salesRangeIds = (await t.app.inject({ method: 'GET', url: '/api/v1/sales-ranges' }))
+      .json()
+      .data.ranges.map((range: { id: number }) => range.id);
   });
   afterAll(() => t.close());
 
   const register = async (overrides: Record<string, unknown> = {}) => {
     const phone = createPhone();
     const token = await phoneToken(t.app, phone);
-    const res = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: { authorization: `Bearer ${token}` }, payload: createPersonalData(phone, overrides) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/users',
+      headers: { authorization: `Bearer ${token}` },
+      payload: createPersonalData(phone, overrides),
+    });
     return { phone, phoneTokenValue: token, res };
   };
   const registered = async () => {
@@ -71,12 +79,18 @@ describe('shopkeeper registration', () => {
     const auth = { authorization: `Bearer ${authentication.access_token}` };
     return { phone, userId: userId as string, auth };
   };
-  const post = (url: string, auth: Record<string, string>, payload: object) => t.app.inject({ method: 'POST', url, headers: auth, payload });
+  const post = (url: string, auth: Record<string, string>, payload: object) =>
+    t.app.inject({ method: 'POST', url, headers: auth, payload });
 
   it('step 1 creates the application, answers a user token, next step TAX_ACCOUNT', async () => {
     const { phone, userId, auth } = await registered();
     const detail = await t.app.inject({ method: 'GET', url: `/api/v1/users/${userId}/SK`, headers: auth });
-    expect(detail.json().data).toMatchObject({ user_id: userId, next_step: 'TAX_ACCOUNT', status: 'IN_PROGRESS', phone_number: phone });
+    expect(detail.json().data).toMatchObject({
+      user_id: userId,
+      next_step: 'TAX_ACCOUNT',
+      status: 'IN_PROGRESS',
+      phone_number: phone,
+    });
     expect(await verifyAuditChain(t.app.db, userId)).toEqual({ valid: true, events: 1 });
   });
 
@@ -89,9 +103,18 @@ describe('shopkeeper registration', () => {
   });
 
   it('re-validates step 1 on the server with the SPEC messages under the fields', async () => {
-    const { res } = await register({ name: 'Ju4n', lastname: '', maternal_lastname: 'N.', marital_status: 'OTHER', length_of_residency_in_years: 5, dob: '2001-02-29' });
+    const { res } = await register({
+      name: 'Ju4n',
+      lastname: '',
+      maternal_lastname: 'N.',
+      marital_status: 'OTHER',
+      length_of_residency_in_years: 5,
+      dob: '2001-02-29',
+    });
     expect(res.statusCode).toBe(400);
-    const issues = Object.fromEntries(res.json().issues.map((issue: { field: string; message: string }) => [issue.field, issue.message]));
+    const issues = Object.fromEntries(
+      res.json().issues.map((issue: { field: string; message: string }) => [issue.field, issue.message]),
+    );
     expect(issues).toEqual({
       'body.name': '* El formato del nombre es inválido, solo se aceptan letras y espacios',
       'body.lastname': '* Ingresa el apellido paterno !',
@@ -115,11 +138,21 @@ describe('shopkeeper registration', () => {
 
   it('409 when the phone is already registered; 403 with another phone’s token', async () => {
     const { phone, phoneTokenValue } = await register();
-    const again = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: { authorization: `Bearer ${phoneTokenValue}` }, payload: createPersonalData(phone) });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/users',
+      headers: { authorization: `Bearer ${phoneTokenValue}` },
+      payload: createPersonalData(phone),
+    });
     expect(again.statusCode).toBe(409);
     expect(again.json().code).toBe('USER_EXISTS');
     const intruder = await phoneToken(t.app, createPhone());
-    const forbidden = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: { authorization: `Bearer ${intruder}` }, payload: createPersonalData(createPhone()) });
+    const forbidden = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/users',
+      headers: { authorization: `Bearer ${intruder}` },
+      payload: createPersonalData(createPhone()),
+    });
     expect(forbidden.statusCode).toBe(403);
   });
 
@@ -151,21 +184,37 @@ describe('shopkeeper registration', () => {
     const early = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, ADDRESS);
     expect(early.statusCode).toBe(409);
     // Where the application stands, so the app routes without reloading the user.
-    expect(early.json()).toMatchObject({ code: 'STEP_NOT_CURRENT', current: { user_id: userId, next_step: 'TAX_ACCOUNT', status: 'IN_PROGRESS' } });
+    expect(early.json()).toMatchObject({
+      code: 'STEP_NOT_CURRENT',
+      current: { user_id: userId, next_step: 'TAX_ACCOUNT', status: 'IN_PROGRESS' },
+    });
     const other = await registered();
-    expect((await post(`/api/v1/users/${other.userId}/SK/tax_info`, auth, { tax_payer_id: createCedula() })).statusCode).toBe(403);
+    expect(
+      (await post(`/api/v1/users/${other.userId}/SK/tax_info`, auth, { tax_payer_id: createCedula() })).statusCode,
+    ).toBe(403);
   });
 
   const atAddress = async () => {
     const user = await registered();
-    expect((await post(`/api/v1/users/${user.userId}/SK/tax_info`, user.auth, { tax_payer_id: createCedula() })).statusCode).toBe(200);
+    expect(
+      (await post(`/api/v1/users/${user.userId}/SK/tax_info`, user.auth, { tax_payer_id: createCedula() })).statusCode,
+    ).toBe(200);
     return user;
   };
 
   it('step 4: the address messages of SPEC §5 (Provincia and Sector in do), and the street may not contain &', async () => {
     const { userId, auth } = await atAddress();
-    const res = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, state: '', city: '', neighborhood: '', street_name: 'Calle 1 & 2', street_number: '' });
-    const issues = Object.fromEntries(res.json().issues.map((issue: { field: string; message: string }) => [issue.field, issue.message]));
+    const res = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, {
+      ...ADDRESS,
+      state: '',
+      city: '',
+      neighborhood: '',
+      street_name: 'Calle 1 & 2',
+      street_number: '',
+    });
+    const issues = Object.fromEntries(
+      res.json().issues.map((issue: { field: string; message: string }) => [issue.field, issue.message]),
+    );
     expect(res.statusCode).toBe(400);
     expect(issues).toEqual({
       'body.state': '* Ingresa la provincia !',
@@ -174,38 +223,67 @@ describe('shopkeeper registration', () => {
       'body.street_name': '* La calle no puede contener el carácter &.',
       'body.street_number': '* Ingresa el número exterior !',
     });
-    const unknown = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, neighborhood: 'No Existe' });
+    const unknown = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, {
+      ...ADDRESS,
+      neighborhood: 'No Existe',
+    });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().issues[0].field).toBe('body.neighborhood');
   });
 
   it('step 4 and 5: emoji and control characters are refused with a Spanish message (400)', async () => {
     const { userId, auth } = await atAddress();
-    const res = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, street_name: 'Calle 🏠', street_number: '5\u200b', apartment_number: '\u202eB' });
+    const res = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, {
+      ...ADDRESS,
+      street_name: 'Calle 🏠',
+      street_number: '5\u200b',
+      apartment_number: '\u202eB',
+    });
     expect(res.statusCode).toBe(400);
-    const issues = Object.fromEntries(res.json().issues.map((issue: { field: string; message: string }) => [issue.field, issue.message]));
+    const issues = Object.fromEntries(
+      res.json().issues.map((issue: { field: string; message: string }) => [issue.field, issue.message]),
+    );
     expect(issues).toEqual({
       'body.street_name': '* No uses emojis ni caracteres especiales.',
       'body.street_number': '* No uses emojis ni caracteres especiales.',
       'body.apartment_number': '* No uses emojis ni caracteres especiales.',
     });
     // A control character (NUL) is refused by every route before its own rules, with the same message.
-    const nul = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, street_number: '5\u0000' });
-    expect(nul.json().issues).toEqual([{ field: 'body.street_number', message: '* No uses emojis ni caracteres especiales.' }]);
+    const nul = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, {
+      ...ADDRESS,
+      street_number: '5\u0000',
+    });
+    expect(nul.json().issues).toEqual([
+      { field: 'body.street_number', message: '* No uses emojis ni caracteres especiales.' },
+    ]);
     expect((await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, ADDRESS)).statusCode).toBe(200);
     const emoji = await post(`/api/v1/users/${userId}/SK/businesses`, auth, { ...business(), name: 'Colmado 🛒' });
     expect(emoji.statusCode).toBe(400);
-    expect(emoji.json().issues).toEqual([{ field: 'body.name', message: '* No uses emojis ni caracteres especiales.' }]);
-    const sign = await post(`/api/v1/users/${userId}/SK/businesses`, auth, { ...business(), name: 'Colmado “El Güero” #2 & Hijos' });
+    expect(emoji.json().issues).toEqual([
+      { field: 'body.name', message: '* No uses emojis ni caracteres especiales.' },
+    ]);
+    const sign = await post(`/api/v1/users/${userId}/SK/businesses`, auth, {
+      ...business(),
+      name: 'Colmado “El Güero” #2 & Hijos',
+    });
     expect(sign.statusCode).toBe(200);
   });
 
   it('step 4: outside the served municipalities → 412; inside → next step ABOUT_STORE', async () => {
     const { userId, auth } = await atAddress();
-    const outside = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, state: 'Azua', city: 'Azua', neighborhood: 'Los Cartones' });
+    const outside = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, {
+      ...ADDRESS,
+      state: 'Azua',
+      city: 'Azua',
+      neighborhood: 'Los Cartones',
+    });
     expect(outside.statusCode).toBe(412);
     expect(outside.json().code).toBe('OUT_OF_SERVICE_AREA');
-    const inside = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, state: 'distrito nacional', neighborhood: 'MATA HAMBRE' });
+    const inside = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, {
+      ...ADDRESS,
+      state: 'distrito nacional',
+      neighborhood: 'MATA HAMBRE',
+    });
     expect(inside.statusCode).toBe(200);
     expect(inside.json().data.next_step).toBe('ABOUT_STORE');
   });
@@ -214,7 +292,10 @@ describe('shopkeeper registration', () => {
     const typed = { ...ADDRESS, neighborhood: '  Villa  Esperanza del Norte ', neighborhood_typed: true };
     const { userId, auth } = await atAddress();
     // Without the flag, a name that is not in the catalogue is refused as before.
-    expect((await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...typed, neighborhood_typed: undefined })).statusCode).toBe(400);
+    expect(
+      (await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...typed, neighborhood_typed: undefined }))
+        .statusCode,
+    ).toBe(400);
     const issue = async (payload: object) => {
       const res = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, payload);
       expect(res.statusCode).toBe(400);
@@ -222,27 +303,49 @@ describe('shopkeeper registration', () => {
       return Object.fromEntries(res.json().issues.map((i: { field: string; message: string }) => [i.field, i.message]));
     };
     expect(await issue({ ...typed, neighborhood: '   ' })).toEqual({ 'body.neighborhood': '* Ingresa el sector !' });
-    expect(await issue({ ...typed, neighborhood: 'Los Pinos & Co' })).toEqual({ 'body.neighborhood': '* El sector no puede contener el carácter &.' });
-    expect(await issue({ ...typed, neighborhood: 'x'.repeat(81) })).toEqual({ 'body.neighborhood': '* Máximo 80 caracteres.' });
+    expect(await issue({ ...typed, neighborhood: 'Los Pinos & Co' })).toEqual({
+      'body.neighborhood': '* El sector no puede contener el carácter &.',
+    });
+    expect(await issue({ ...typed, neighborhood: 'x'.repeat(81) })).toEqual({
+      'body.neighborhood': '* Máximo 80 caracteres.',
+    });
     expect(await issue({ ...typed, neighborhood_typed: 'yes' })).toHaveProperty(['body.neighborhood_typed']);
     // The province and municipality must still be the catalogue's.
-    expect(await issue({ ...typed, city: 'Ciudad Inventada' })).toEqual({ 'body.city': 'No encontramos este municipio, elígelo de la lista.' });
+    expect(await issue({ ...typed, city: 'Ciudad Inventada' })).toEqual({
+      'body.city': 'No encontramos este municipio, elígelo de la lista.',
+    });
     // Outside the served municipalities: 412, typed or not.
-    const outside = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...typed, state: 'Azua', city: 'Azua' });
+    const outside = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, {
+      ...typed,
+      state: 'Azua',
+      city: 'Azua',
+    });
     expect(outside.statusCode).toBe(412);
 
     const ok = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, typed);
     expect(ok.statusCode).toBe(200);
     expect(ok.json().data.next_step).toBe('ABOUT_STORE');
-    const [row] = await t.app.db.execute(sql`select neighborhood, neighborhood_typed, city from business_addresses where user_id = ${userId}`).then(rowsOf);
-    expect(row).toEqual({ neighborhood: 'Villa Esperanza del Norte', neighborhood_typed: true, city: 'Santo Domingo de Guzmán' });
+    const [row] = await t.app.db
+      .execute(sql`select neighborhood, neighborhood_typed, city from business_addresses where user_id = ${userId}`)
+      .then(rowsOf);
+    expect(row).toEqual({
+      neighborhood: 'Villa Esperanza del Norte',
+      neighborhood_typed: true,
+      city: 'Santo Domingo de Guzmán',
+    });
   });
 
   it('a typed sector that is in the catalogue after all is stored as the catalogue names it, not flagged', async () => {
     const { userId, auth } = await atAddress();
-    const res = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...ADDRESS, neighborhood: 'mata hambre', neighborhood_typed: true });
+    const res = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, {
+      ...ADDRESS,
+      neighborhood: 'mata hambre',
+      neighborhood_typed: true,
+    });
     expect(res.statusCode).toBe(200);
-    const [row] = await t.app.db.execute(sql`select neighborhood, neighborhood_typed from business_addresses where user_id = ${userId}`).then(rowsOf);
+    const [row] = await t.app.db
+      .execute(sql`select neighborhood, neighborhood_typed from business_addresses where user_id = ${userId}`)
+      .then(rowsOf);
     expect(row).toEqual({ neighborhood: 'Mata Hambre', neighborhood_typed: false });
   });
 
@@ -251,19 +354,37 @@ describe('shopkeeper registration', () => {
     expect((await post(`/api/v1/users/${user.userId}/SK/businesses/address`, user.auth, ADDRESS)).statusCode).toBe(200);
     return user;
   };
-  const business = () => ({ name: 'Colmado La Esquina', business_type: 'Colmado', business_type_other: '', sales_average_range_id: salesRangeIds[2]!, business_age: 3 });
+  const business = () => ({
+    name: 'Colmado La Esquina',
+    business_type: 'Colmado',
+    business_type_other: '',
+    sales_average_range_id: salesRangeIds[2]!,
+    business_age: 3,
+  });
 
   it('step 5: business rules, Otros needs a description, then next step ACCOUNT_NIP', async () => {
     const { userId, auth } = await atBusiness();
-    const bad = await post(`/api/v1/users/${userId}/SK/businesses`, auth, { name: '', business_type: 'Otros', business_type_other: '', sales_average_range_id: 999_999, business_age: 7 });
-    const issues = Object.fromEntries(bad.json().issues.map((issue: { field: string; message: string }) => [issue.field, issue.message]));
+    const bad = await post(`/api/v1/users/${userId}/SK/businesses`, auth, {
+      name: '',
+      business_type: 'Otros',
+      business_type_other: '',
+      sales_average_range_id: 999_999,
+      business_age: 7,
+    });
+    const issues = Object.fromEntries(
+      bad.json().issues.map((issue: { field: string; message: string }) => [issue.field, issue.message]),
+    );
     expect(issues).toEqual({
       'body.name': '* Ingresa el nombre de tu negocio !',
       'body.business_type_other': '* Escribe a qué se dedica tu negocio !',
       'body.sales_average_range_id': '* Selecciona tus ventas semanales !',
       'body.business_age': '* Selecciona el tiempo con tu negocio !',
     });
-    const ok = await post(`/api/v1/users/${userId}/SK/businesses`, auth, { ...business(), business_type: 'Otros', business_type_other: 'Venta de frutas' });
+    const ok = await post(`/api/v1/users/${userId}/SK/businesses`, auth, {
+      ...business(),
+      business_type: 'Otros',
+      business_type_other: 'Venta de frutas',
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().data).toMatchObject({ next_step: 'ACCOUNT_NIP', status: 'IN_PROGRESS' });
     expect(await verifyAuditChain(t.app.db, userId)).toEqual({ valid: true, events: 4 });
@@ -273,17 +394,31 @@ describe('shopkeeper registration', () => {
 /** A policy file with some eligibility rules changed (CREDIT_POLICY_FILE). */
 function policyFile(eligibility: Record<string, number>): string {
   const file = join(tmpdir(), `policy-${Math.random().toString(36).slice(2)}.json`);
-  writeFileSync(file, JSON.stringify({ ...defaultPolicy, version: 'test', eligibility: { ...defaultPolicy.eligibility, ...eligibility } }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      ...defaultPolicy,
+      version: 'test',
+      eligibility: { ...defaultPolicy.eligibility, ...eligibility },
+    }),
+  );
   return file;
 }
 
 describe('credit policy refusals (configurable)', () => {
   it('min_age 21 refuses a 20-year-old with 422', async () => {
-    const t = await createTestApp({ CREDIT_POLICY_FILE: policyFile({ min_age: 21 }) }, undefined, { clock: manualClock(new Date('2026-11-21T15:00:00Z')) });
+    const t = await createTestApp({ CREDIT_POLICY_FILE: policyFile({ min_age: 21 }) }, undefined, {
+      clock: manualClock(new Date('2026-11-21T15:00:00Z')),
+    });
     try {
       const phone = createPhone();
       const token = await phoneToken(t.app, phone);
-      const res = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: { authorization: `Bearer ${token}` }, payload: createPersonalData(phone, { dob: '2006-01-01' }) });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v2/users',
+        headers: { authorization: `Bearer ${token}` },
+        payload: createPersonalData(phone, { dob: '2006-01-01' }),
+      });
       expect(res.statusCode).toBe(422);
     } finally {
       await t.close();
@@ -293,41 +428,69 @@ describe('credit policy refusals (configurable)', () => {
   it.each([
     ['min_business_age_years', 2, { business_age: 1 }, 'NOT_ELIGIBLE_BUSINESS_AGE'],
     ['min_sales_range', 3, { rangeIndex: 1 }, 'NOT_ELIGIBLE_SALES'],
-  ])('%s %i refuses the business with 422 and the application is rejected for good', async (name, value, change, code) => {
-    const t = await createTestApp({ CREDIT_POLICY_FILE: policyFile({ [name]: value }) });
-    try {
-      await t.app.db.execute(sql`insert into catalog_neighborhoods (municipality_id, code, name, search_text, name_key)
+  ])(
+    '%s %i refuses the business with 422 and the application is rejected for good',
+    async (name, value, change, code) => {
+      const t = await createTestApp({ CREDIT_POLICY_FILE: policyFile({ [name]: value }) });
+      try {
+        await t.app.db
+          .execute(sql`insert into catalog_neighborhoods (municipality_id, code, name, search_text, name_key)
         select m.id, 'test-mata-hambre', 'Mata Hambre', ' mata hambre ', 'mata hambre'
         from catalog_municipalities m join catalog_states s on s.id = m.state_id where s.country = 'do' and s.code = '01'`);
-      const phone = createPhone();
-      const token = await phoneToken(t.app, phone);
-      const created = await t.app.inject({ method: 'POST', url: '/api/v2/users', headers: { authorization: `Bearer ${token}` }, payload: createPersonalData(phone) });
-      const { user_id: userId, authentication } = created.json().data;
-      const auth = { authorization: `Bearer ${authentication.access_token}` };
-      const ten = '0010000001';
-      await t.app.inject({ method: 'POST', url: `/api/v1/users/${userId}/SK/tax_info`, headers: auth, payload: { tax_payer_id: `${ten}${cedulaCheckDigit(ten)}` } });
-      await t.app.inject({ method: 'POST', url: `/api/v1/users/${userId}/SK/businesses/address`, headers: auth, payload: ADDRESS });
-      const ranges = (await t.app.inject({ method: 'GET', url: '/api/v1/sales-ranges' })).json().data.ranges;
-      const rangeIndex = 'rangeIndex' in change ? change.rangeIndex : 2;
-      const res = await t.app.inject({
-        method: 'POST',
-        url: `/api/v1/users/${userId}/SK/businesses`,
-        headers: auth,
-        payload: { name: 'Colmado', business_type: 'Colmado', business_type_other: '', sales_average_range_id: ranges[rangeIndex].id, business_age: 'business_age' in change ? change.business_age : 3 },
-      });
-      expect(res.statusCode).toBe(422);
-      expect(res.json().code).toBe(code);
-      const detail = (await t.app.inject({ method: 'GET', url: `/api/v1/users/${userId}/SK`, headers: auth })).json().data;
-      expect(detail).toMatchObject({ next_step: 'ACCOUNT_NIP', status: 'REJECTED' });
-    } finally {
-      await t.close();
-    }
-  });
+        const phone = createPhone();
+        const token = await phoneToken(t.app, phone);
+        const created = await t.app.inject({
+          method: 'POST',
+          url: '/api/v2/users',
+          headers: { authorization: `Bearer ${token}` },
+          payload: createPersonalData(phone),
+        });
+        const { user_id: userId, authentication } = created.json().data;
+        const auth = { authorization: `Bearer ${authentication.access_token}` };
+        const ten = '0010000001';
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/users/${userId}/SK/tax_info`,
+          headers: auth,
+          payload: { tax_payer_id: `${ten}${cedulaCheckDigit(ten)}` },
+        });
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/users/${userId}/SK/businesses/address`,
+          headers: auth,
+          payload: ADDRESS,
+        });
+        const ranges = (await t.app.inject({ method: 'GET', url: '/api/v1/sales-ranges' })).json().data.ranges;
+        const rangeIndex = 'rangeIndex' in change ? change.rangeIndex : 2;
+        const res = await t.app.inject({
+          method: 'POST',
+          url: `/api/v1/users/${userId}/SK/businesses`,
+          headers: auth,
+          payload: {
+            name: 'Colmado',
+            business_type: 'Colmado',
+            business_type_other: '',
+            sales_average_range_id: ranges[rangeIndex].id,
+            business_age: 'business_age' in change ? change.business_age : 3,
+          },
+        });
+        expect(res.statusCode).toBe(422);
+        expect(res.json().code).toBe(code);
+        const detail = (await t.app.inject({ method: 'GET', url: `/api/v1/users/${userId}/SK`, headers: auth })).json()
+          .data;
+        expect(detail).toMatchObject({ next_step: 'ACCOUNT_NIP', status: 'REJECTED' });
+      } finally {
+        await t.close();
+      }
+    },
+  );
 });
 
 describe('Mexico: RFC', () => {
   it('accepts the generated RFC for the person and refuses one for another birth date', async () => {
-    const t = await createTestApp({ COUNTRY: 'mx' }, undefined, { clock: manualClock(new Date('2026-11-21T15:00:00Z')) });
+    const t = await createTestApp({ COUNTRY: 'mx' }, undefined, {
+      clock: manualClock(new Date('2026-11-21T15:00:00Z')),
+    });
     try {
       const phone = `55${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
       const token = await phoneToken(t.app, phone);
@@ -335,17 +498,37 @@ describe('Mexico: RFC', () => {
         method: 'POST',
         url: '/api/v2/users',
         headers: { authorization: `Bearer ${token}` },
-        payload: createPersonalData(phone, { name: 'Juan', lastname: 'Barrios', maternal_lastname: 'Fernández', dob: '1970-12-13' }),
+        payload: createPersonalData(phone, {
+          name: 'Juan',
+          lastname: 'Barrios',
+          maternal_lastname: 'Fernández',
+          dob: '1970-12-13',
+        }),
       });
       expect(created.statusCode).toBe(201);
       const { user_id: userId, authentication } = created.json().data;
       const auth = { authorization: `Bearer ${authentication.access_token}` };
       const detail = await t.app.inject({ method: 'GET', url: `/api/v1/users/${userId}/SK`, headers: auth });
       expect(detail.json().data.tax_id_suggestion).toBe('BAFJ701213SBA');
-      const otherDate = generateRfc({ name: 'Juan', lastname: 'Barrios', maternalLastname: 'Fernández', dob: '1971-12-13' });
-      const wrong = await t.app.inject({ method: 'POST', url: `/api/v1/users/${userId}/SK/tax_info`, headers: auth, payload: { tax_payer_id: otherDate } });
+      const otherDate = generateRfc({
+        name: 'Juan',
+        lastname: 'Barrios',
+        maternalLastname: 'Fernández',
+        dob: '1971-12-13',
+      });
+      const wrong = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/users/${userId}/SK/tax_info`,
+        headers: auth,
+        payload: { tax_payer_id: otherDate },
+      });
       expect(wrong.json().issues[0].message).toBe('* El RFC no corresponde a tu fecha de nacimiento.');
-      const ok = await t.app.inject({ method: 'POST', url: `/api/v1/users/${userId}/SK/tax_info`, headers: auth, payload: { tax_payer_id: 'bafj701213sba' } });
+      const ok = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/users/${userId}/SK/tax_info`,
+        headers: auth,
+        payload: { tax_payer_id: 'bafj701213sba' },
+      });
       expect(ok.statusCode).toBe(200);
     } finally {
       await t.close();

@@ -9,6 +9,11 @@ export async function sendSms(app: FastifyInstance, to: string, body: string): P
   } catch (error) {
     if (!(error instanceof SmsError)) throw error;
     app.log.error({ err: error }, 'sms provider failed');
-    throw new AppError(503, 'SMS_UNAVAILABLE', 'sms provider failed', 'No pudimos enviar el SMS. Intenta de nuevo en un minuto.');
+    throw new AppError(
+      503,
+      'SMS_UNAVAILABLE',
+      'sms provider failed',
+      'No pudimos enviar el SMS. Intenta de nuevo en un minuto.',
+    );
   }
 }

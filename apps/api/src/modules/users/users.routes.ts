@@ -16,7 +16,12 @@ export async function userRoutes(app: App): Promise<void> {
         summary: 'Busca al usuario del teléfono verificado; 404 si es nuevo',
         security: [{ bearer: [] }],
         querystring: lookupUserQuery,
-        response: { 200: lookupUserResponse, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema },
+        response: {
+          200: lookupUserResponse,
+          401: errorResponseSchema,
+          403: errorResponseSchema,
+          404: errorResponseSchema,
+        },
       },
     },
     async (request) => {

@@ -36,6 +36,12 @@ export async function userResponse(db: Db, country: CountryCode, user: UserRow) 
 
 /** Mexico: the RFC the SAT algorithm gives for the person, to prefill the tax-id step (SPEC §5). */
 export function taxIdSuggestion(app: FastifyInstance, user: UserRow): string | null {
-  if (!getCountry(app.config.COUNTRY).taxId.generated || !user.name || !user.lastname || !user.dobEncrypted) return null;
-  return generateRfc({ name: user.name, lastname: user.lastname, maternalLastname: user.maternalLastname ?? undefined, dob: app.cipher.decrypt(user.dobEncrypted) });
+  if (!getCountry(app.config.COUNTRY).taxId.generated || !user.name || !user.lastname || !user.dobEncrypted)
+    return null;
+  return generateRfc({
+    name: user.name,
+    lastname: user.lastname,
+    maternalLastname: user.maternalLastname ?? undefined,
+    dob: app.cipher.decrypt(user.dobEncrypted),
+  });
 }

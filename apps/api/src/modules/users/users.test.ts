@@ -18,7 +18,11 @@ describe('user lookup and detail', () => {
       headers: token ? { authorization: `Bearer ${token}` } : {},
     });
   const detail = (id: string, token?: string) =>
-    t.app.inject({ method: 'GET', url: `/api/v1/users/${id}/SK`, headers: token ? { authorization: `Bearer ${token}` } : {} });
+    t.app.inject({
+      method: 'GET',
+      url: `/api/v1/users/${id}/SK`,
+      headers: token ? { authorization: `Bearer ${token}` } : {},
+    });
 
   it('404 for a new user, with the phone token', async () => {
     const phone = createPhone();
@@ -29,7 +33,11 @@ describe('user lookup and detail', () => {
 
   it('200 with the SPEC §3 fields for a registered user', async () => {
     const partner = createPhone();
-    const user = await createUser(t.app, { nextStep: 'PARTNER_NIP', status: 'IN_PROGRESS', avals: [{ avalType: 'PARTNER', phone: partner }] });
+    const user = await createUser(t.app, {
+      nextStep: 'PARTNER_NIP',
+      status: 'IN_PROGRESS',
+      avals: [{ avalType: 'PARTNER', phone: partner }],
+    });
     const res = await lookup(user.phone, await phoneToken(t.app, user.phone));
     expect(res.statusCode).toBe(200);
     expect(res.json().data).toEqual({
@@ -75,7 +83,15 @@ describe('user lookup and detail', () => {
     expect(own.json().data.next_step).toBe('ABOUT_STORE');
     expect((await detail('6f1c1b9e-8a51-4c1e-9f5e-2b7c6e1d0a11', token)).statusCode).toBe(403);
     expect((await detail('not-a-uuid', token)).statusCode).toBe(400);
-    expect((await t.app.inject({ method: 'GET', url: `/api/v1/users/${user.id}/XX`, headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(400);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/v1/users/${user.id}/XX`,
+          headers: { authorization: `Bearer ${token}` },
+        })
+      ).statusCode,
+    ).toBe(400);
   });
 
   it('a user token opens only that user', async () => {
@@ -91,7 +107,12 @@ describe('GET /api/v1/ip', () => {
   it('answers the address the server sees', async () => {
     const t = await createTestApp();
     try {
-      const res = await t.app.inject({ method: 'GET', url: '/api/v1/ip', remoteAddress: '198.51.100.7', headers: { 'x-forwarded-for': '203.0.113.1' } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/ip',
+        remoteAddress: '198.51.100.7',
+        headers: { 'x-forwarded-for': '203.0.113.1' },
+      });
       expect(res.json()).toEqual({ ip: '198.51.100.7' });
     } finally {
       await t.close();
@@ -101,7 +122,12 @@ describe('GET /api/v1/ip', () => {
   it('behind a proxy (TRUST_PROXY=true) answers the forwarded client address', async () => {
     const t = await createTestApp({ TRUST_PROXY: 'true' });
     try {
-      const res = await t.app.inject({ method: 'GET', url: '/api/v1/ip', remoteAddress: '10.0.0.2', headers: { 'x-forwarded-for': '203.0.113.1' } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/ip',
+        remoteAddress: '10.0.0.2',
+        headers: { 'x-forwarded-for': '203.0.113.1' },
+      });
       expect(res.json()).toEqual({ ip: '203.0.113.1' });
     } finally {
       await t.close();

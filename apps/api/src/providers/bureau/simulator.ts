@@ -32,15 +32,25 @@ function identity(subject: BureauSubject): number | null {
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new BureauError('bureau query aborted'));
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(new BureauError('bureau query aborted'));
+      },
+      { once: true },
+    );
   });
 
 function cleanReport(subject: BureauSubject, folio: string): BureauReport {
   const digest = createHash('sha256').update(subject.taxId).digest();
-  return { folio, score: 620 + (digest[0]! % 140), open_accounts: 1 + (digest[1]! % 4), delinquencies: 0, recent_inquiries: digest[2]! % 4 };
+  return {
+    folio,
+    score: 620 + (digest[0]! % 140),
+    open_accounts: 1 + (digest[1]! % 4),
+    delinquencies: 0,
+    recent_inquiries: digest[2]! % 4,
+  };
 }
 
 export function createBureauSimulator(options: { latencyMs: number; slowMs: number }): BureauProvider {
@@ -58,7 +68,8 @@ export function createBureauSimulator(options: { latencyMs: number; slowMs: numb
         case TEST_IDENTITIES.thinFile:
           return { folio, score: null, open_accounts: 0, delinquencies: 0, recent_inquiries: 0 };
         case TEST_IDENTITIES.failing:
-          if (subject.attempt <= FAILING_ATTEMPTS) throw new BureauError(`simulated bureau outage (attempt ${subject.attempt})`);
+          if (subject.attempt <= FAILING_ATTEMPTS)
+            throw new BureauError(`simulated bureau outage (attempt ${subject.attempt})`);
           return cleanReport(subject, folio);
         default:
           return cleanReport(subject, folio);

@@ -27,23 +27,48 @@ export function createCatalogPlaces(db: Db, country: CountryCode): AddressSearch
         .from(catalogNeighborhoods)
         .innerJoin(catalogMunicipalities, eq(catalogMunicipalities.id, catalogNeighborhoods.municipalityId))
         .innerJoin(catalogStates, eq(catalogStates.id, catalogMunicipalities.stateId))
-        .where(and(eq(catalogStates.country, country), ...words.map((word) => sql`${catalogNeighborhoods.searchText} like ${`% ${word}%`}`)))
-        .orderBy(rank, sql`${catalogMunicipalities.allowed} desc`, sql`length(${catalogNeighborhoods.name})`, catalogNeighborhoods.id)
+        .where(
+          and(
+            eq(catalogStates.country, country),
+            ...words.map((word) => sql`${catalogNeighborhoods.searchText} like ${`% ${word}%`}`),
+          ),
+        )
+        .orderBy(
+          rank,
+          sql`${catalogMunicipalities.allowed} desc`,
+          sql`length(${catalogNeighborhoods.name})`,
+          catalogNeighborhoods.id,
+        )
         .limit(limit);
-      return rows.map((row) => ({ place_id: `catalog:${row.id}`, description: `${row.name}, ${row.city}, ${row.state}` }));
+      return rows.map((row) => ({
+        place_id: `catalog:${row.id}`,
+        description: `${row.name}, ${row.city}, ${row.state}`,
+      }));
     },
     async resolve(placeId) {
       const id = /^catalog:(\d{1,10})$/.exec(placeId)?.[1];
       if (!id) return null;
       const [row] = await db
-        .select({ name: catalogNeighborhoods.name, zip: catalogNeighborhoods.zipCode, city: catalogMunicipalities.name, state: catalogStates.name })
+        .select({
+          name: catalogNeighborhoods.name,
+          zip: catalogNeighborhoods.zipCode,
+          city: catalogMunicipalities.name,
+          state: catalogStates.name,
+        })
         .from(catalogNeighborhoods)
         .innerJoin(catalogMunicipalities, eq(catalogMunicipalities.id, catalogNeighborhoods.municipalityId))
         .innerJoin(catalogStates, eq(catalogStates.id, catalogMunicipalities.stateId))
         .where(and(eq(catalogNeighborhoods.id, Number(id)), eq(catalogStates.country, country)))
         .limit(1);
       if (!row) return null;
-      return { zip_code: row.zip ?? '', street_name: '', street_number: '', neighborhood: row.name, city: row.city, state: row.state };
+      return {
+        zip_code: row.zip ?? '',
+        street_name: '',
+        street_number: '',
+        neighborhood: row.name,
+        city: row.city,
+        state: row.state,
+      };
     },
   };
 }

@@ -17,7 +17,14 @@ beforeAll(async () => {
     response.setHeader('content-type', 'application/json');
     if (failing) return response.end(JSON.stringify({ status: 'REQUEST_DENIED', error_message: 'bad key' }));
     if (url.pathname === '/maps/api/place/autocomplete/json') {
-      return response.end(JSON.stringify({ status: 'OK', predictions: [{ place_id: 'ChIJabc', description: 'Calle El Conde 105, Santo Domingo, República Dominicana' }] }));
+      return response.end(
+        JSON.stringify({
+          status: 'OK',
+          predictions: [
+            { place_id: 'ChIJabc', description: 'Calle El Conde 105, Santo Domingo, República Dominicana' },
+          ],
+        }),
+      );
     }
     if (url.pathname === '/maps/api/place/details/json') {
       return response.end(
@@ -48,9 +55,16 @@ describe('google places provider', () => {
   it('asks Autocomplete restricted to the country, in Spanish, with the key', async () => {
     failing = false;
     const places = createGooglePlaces({ apiUrl: baseUrl, apiKey: 'k-123', country: 'do' });
-    expect(await places.search('el conde 105', 5)).toEqual([{ place_id: 'google:ChIJabc', description: 'Calle El Conde 105, Santo Domingo, República Dominicana' }]);
+    expect(await places.search('el conde 105', 5)).toEqual([
+      { place_id: 'google:ChIJabc', description: 'Calle El Conde 105, Santo Domingo, República Dominicana' },
+    ]);
     const call = calls.at(-1)!;
-    expect(Object.fromEntries(call.searchParams)).toMatchObject({ input: 'el conde 105', components: 'country:do', language: 'es', key: 'k-123' });
+    expect(Object.fromEntries(call.searchParams)).toMatchObject({
+      input: 'el conde 105',
+      components: 'country:do',
+      language: 'es',
+      key: 'k-123',
+    });
   });
 
   it('reads the address components of the chosen place', async () => {
@@ -72,7 +86,11 @@ describe('google places provider', () => {
     failing = true;
     const places = createGooglePlaces({ apiUrl: baseUrl, apiKey: 'k-123', country: 'do' });
     await expect(places.search('x', 5)).rejects.toBeInstanceOf(PlacesError);
-    const t = await createTestApp({ ADDRESS_PROVIDER: 'google', GOOGLE_PLACES_API_KEY: 'k', GOOGLE_PLACES_API_URL: baseUrl });
+    const t = await createTestApp({
+      ADDRESS_PROVIDER: 'google',
+      GOOGLE_PLACES_API_KEY: 'k',
+      GOOGLE_PLACES_API_URL: baseUrl,
+    });
     try {
       const res = await t.app.inject({ method: 'GET', url: '/api/v1/addresses/search?q=conde' });
       expect(res.statusCode).toBe(503);

@@ -25,9 +25,14 @@ export function createGooglePlaces(options: GoogleOptions): AddressSearchProvide
     } catch (error) {
       throw new PlacesError(`google places unreachable: ${(error as Error).message}`);
     }
-    const body = (await response.json().catch(() => ({}))) as { status?: string; error_message?: string } & Record<string, unknown>;
+    const body = (await response.json().catch(() => ({}))) as { status?: string; error_message?: string } & Record<
+      string,
+      unknown
+    >;
     if (!response.ok || (body.status !== 'OK' && body.status !== 'ZERO_RESULTS')) {
-      throw new PlacesError(`google places answered ${response.status} ${body.status ?? ''} ${body.error_message ?? ''}`);
+      throw new PlacesError(
+        `google places answered ${response.status} ${body.status ?? ''} ${body.error_message ?? ''}`,
+      );
     }
     return body;
   };
@@ -37,15 +42,22 @@ export function createGooglePlaces(options: GoogleOptions): AddressSearchProvide
   return {
     name: 'google',
     async search(query, limit) {
-      const body = await call('/maps/api/place/autocomplete/json', { input: query, components: `country:${options.country}`, types: 'address' });
+      const body = await call('/maps/api/place/autocomplete/json', {
+        input: query,
+        components: `country:${options.country}`,
+        types: 'address',
+      });
       const predictions = (body.predictions as { place_id: string; description: string }[] | undefined) ?? [];
-      return predictions.slice(0, limit).map((prediction) => ({ place_id: `google:${prediction.place_id}`, description: prediction.description }));
+      return predictions
+        .slice(0, limit)
+        .map((prediction) => ({ place_id: `google:${prediction.place_id}`, description: prediction.description }));
     },
     async resolve(placeId): Promise<PlaceDetails | null> {
       const id = /^google:([\w-]{1,300})$/.exec(placeId)?.[1];
       if (!id) return null;
       const body = await call('/maps/api/place/details/json', { place_id: id, fields: 'address_component' });
-      const components = ((body.result as { address_components?: Component[] } | undefined)?.address_components ?? []) as Component[];
+      const components = ((body.result as { address_components?: Component[] } | undefined)?.address_components ??
+        []) as Component[];
       if (components.length === 0) return null;
       return {
         zip_code: pick(components, 'postal_code'),

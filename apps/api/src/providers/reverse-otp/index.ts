@@ -22,7 +22,10 @@ export interface ReverseOtpProvider {
   parseInbound(payload: unknown): InboundMessage | null;
 }
 
-export function createReverseOtpProvider(config: Config, webhookKey: Buffer): ReverseOtpProvider & {
+export function createReverseOtpProvider(
+  config: Config,
+  webhookKey: Buffer,
+): ReverseOtpProvider & {
   sign?: (rawBody: string) => string;
 } {
   switch (config.REVERSE_OTP_PROVIDER) {

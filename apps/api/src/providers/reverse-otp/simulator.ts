@@ -22,7 +22,10 @@ export function signWebhook(key: Buffer, rawBody: string, timestamp = Math.floor
   return `t=${timestamp},v1=${digest}`;
 }
 
-export function createSimulatorReverseOtp(destination: string, key: Buffer): ReverseOtpProvider & { sign: (rawBody: string) => string } {
+export function createSimulatorReverseOtp(
+  destination: string,
+  key: Buffer,
+): ReverseOtpProvider & { sign: (rawBody: string) => string } {
   return {
     name: 'simulator',
     destination,

@@ -19,7 +19,11 @@ async function readBody(request: IncomingMessage): Promise<string> {
 
 beforeAll(async () => {
   server = createServer(async (request, response) => {
-    calls.push({ url: request.url ?? '', authorization: request.headers.authorization ?? '', form: new URLSearchParams(await readBody(request)) });
+    calls.push({
+      url: request.url ?? '',
+      authorization: request.headers.authorization ?? '',
+      form: new URLSearchParams(await readBody(request)),
+    });
     // No keep-alive: a test app that takes longer to start than the server's 5 s idle timeout
     // would otherwise reuse a socket the server is closing ('fetch failed').
     response.writeHead(answer.status, { 'content-type': 'application/json', connection: 'close' }).end(answer.body);
@@ -46,7 +50,12 @@ describe('twilio SMS provider', () => {
     answer = { status: 400, body: '{"code":21211,"message":"Invalid To"}' };
     const sms = createTwilioSms({ apiUrl: baseUrl, accountSid: 'AC123', authToken: 'secret', from: '+18095550000' });
     await expect(sms.send({ to: '+18095551234', body: 'hola' })).rejects.toBeInstanceOf(SmsError);
-    const down = createTwilioSms({ apiUrl: 'http://127.0.0.1:9', accountSid: 'AC123', authToken: 'secret', from: '+18095550000' });
+    const down = createTwilioSms({
+      apiUrl: 'http://127.0.0.1:9',
+      accountSid: 'AC123',
+      authToken: 'secret',
+      from: '+18095550000',
+    });
     await expect(down.send({ to: '+18095551234', body: 'hola' })).rejects.toBeInstanceOf(SmsError);
   });
 
@@ -70,7 +79,10 @@ describe('twilio SMS provider', () => {
       answer = { status: 500, body: 'down' };
       const res = await t.app.inject(codeRequest(createPhone(), '10.7.0.1'));
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toMatchObject({ code: 'SMS_UNAVAILABLE', readable_message: 'No pudimos enviar el SMS. Intenta de nuevo en un minuto.' });
+      expect(res.json()).toMatchObject({
+        code: 'SMS_UNAVAILABLE',
+        readable_message: 'No pudimos enviar el SMS. Intenta de nuevo en un minuto.',
+      });
     } finally {
       await t.close();
     }

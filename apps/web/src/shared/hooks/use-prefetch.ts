@@ -1,6 +1,9 @@
 import { useEffect } from 'react';
 
-type IdleWindow = Window & { requestIdleCallback?: (callback: () => void, options?: { timeout: number }) => number; cancelIdleCallback?: (handle: number) => void };
+type IdleWindow = Window & {
+  requestIdleCallback?: (callback: () => void, options?: { timeout: number }) => number;
+  cancelIdleCallback?: (handle: number) => void;
+};
 
 /** How long a screen shows before warming the next one unasked: its own arrival goes first. */
 const ARRIVAL_MS = 1000;

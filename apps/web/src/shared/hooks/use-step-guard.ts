@@ -1,6 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { applicationState, routeForState, screenAllows, type ApplicationState, type StepScreen } from '../lib/application-state.js';
+import {
+  applicationState,
+  routeForState,
+  screenAllows,
+  type ApplicationState,
+  type StepScreen,
+} from '../lib/application-state.js';
 import { uiState } from '../lib/ui-state.js';
 import { getUser } from '../lib/users-api.js';
 

@@ -3,7 +3,9 @@ import { ApiError, apiRequest } from './api-client.js';
 import { uiState } from './ui-state.js';
 
 function reply(status: number, body: unknown) {
-  return vi.fn(async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }));
+  return vi.fn(
+    async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } }),
+  );
 }
 
 describe('apiRequest', () => {
@@ -30,13 +32,22 @@ describe('apiRequest', () => {
   });
 
   it('a network failure is a Spanish ApiError with status 0', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
-    await expect(apiRequest('GET', '/api/v1/x')).rejects.toMatchObject({ status: 0, readableMessage: expect.stringMatching(/conexión/) });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+    );
+    await expect(apiRequest('GET', '/api/v1/x')).rejects.toMatchObject({
+      status: 0,
+      readableMessage: expect.stringMatching(/conexión/),
+    });
   });
 
   it('shows the spinner only while the call is in flight', async () => {
     let release: (value: Response) => void = () => {};
-    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>((resolve) => (release = resolve))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise<Response>((resolve) => (release = resolve))),
+    );
     const call = apiRequest('GET', '/api/v1/x');
     expect(uiState.get().pending).toBe(1);
     release(new Response('{}', { status: 200 }));
@@ -52,10 +63,16 @@ describe('failed-call reporting (SPEC §8)', () => {
     const fetchMock = vi.fn(async (url: string, _init?: RequestInit) =>
       url === '/api/v1/client-errors'
         ? new Response(null, { status: 204 })
-        : new Response(JSON.stringify({ code: 'X', message: 'm', readable_message: 'r' }), { status, headers: { 'x-request-id': 'req-9' } }),
+        : new Response(JSON.stringify({ code: 'X', message: 'm', readable_message: 'r' }), {
+            status,
+            headers: { 'x-request-id': 'req-9' },
+          }),
     );
     vi.stubGlobal('fetch', fetchMock);
-    return () => fetchMock.mock.calls.filter(([url]) => url === '/api/v1/client-errors').map(([, init]) => JSON.parse(String(init?.body)));
+    return () =>
+      fetchMock.mock.calls
+        .filter(([url]) => url === '/api/v1/client-errors')
+        .map(([, init]) => JSON.parse(String(init?.body)));
   }
 
   it('skips the expected 404 of the user lookup', async () => {
@@ -67,7 +84,9 @@ describe('failed-call reporting (SPEC §8)', () => {
   it('reports other 4xx as warnings and 5xx as errors, with the request id', async () => {
     let reports = stub(403);
     await apiRequest('GET', '/api/v1/users/u1/SK').catch(() => {});
-    expect(reports()).toEqual([expect.objectContaining({ level: 'warning', status: 403, method: 'GET', request_id: 'req-9' })]);
+    expect(reports()).toEqual([
+      expect.objectContaining({ level: 'warning', status: 403, method: 'GET', request_id: 'req-9' }),
+    ]);
     reports = stub(502);
     await apiRequest('POST', '/api/v1/users/code').catch(() => {});
     expect(reports()).toEqual([expect.objectContaining({ level: 'error', status: 502 })]);

@@ -50,7 +50,12 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
   }
 }
 
-async function send<T>(method: string, path: string, headers: Record<string, string>, options: RequestOptions): Promise<T> {
+async function send<T>(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  options: RequestOptions,
+): Promise<T> {
   let response: Response;
   try {
     response = await fetch(path, {

@@ -35,9 +35,15 @@ describe('application state: which screen each state allows', () => {
 
   it('the server’s path (SPEC §2.2, computed where the state lives) wins; only a same-site path is followed', () => {
     // A path the client would not compute from this state: proves the answer's path is used.
-    expect(routeAfterSave('8095551234', { ...at('ABOUT_STORE'), path: '/8095551234/u1/download' })).toBe('/8095551234/u1/download');
+    expect(routeAfterSave('8095551234', { ...at('ABOUT_STORE'), path: '/8095551234/u1/download' })).toBe(
+      '/8095551234/u1/download',
+    );
     expect(applicationState.get('u1')).toMatchObject({ next_step: 'ABOUT_STORE' });
-    expect(routeAfterSave('8095551234', { ...at('ABOUT_STORE'), path: '//evil.example/x' })).toBe('/8095551234/u1/more-about');
-    expect(routeAfterSave('8095551234', { ...at('ABOUT_STORE'), path: 'https://evil.example/x' })).toBe('/8095551234/u1/more-about');
+    expect(routeAfterSave('8095551234', { ...at('ABOUT_STORE'), path: '//evil.example/x' })).toBe(
+      '/8095551234/u1/more-about',
+    );
+    expect(routeAfterSave('8095551234', { ...at('ABOUT_STORE'), path: 'https://evil.example/x' })).toBe(
+      '/8095551234/u1/more-about',
+    );
   });
 });

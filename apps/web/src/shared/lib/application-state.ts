@@ -46,9 +46,18 @@ export function routeForState(phone: string, state: ApplicationState): string {
  * After a saved step: the save's answer says where to go (no reload of the user). The server's
  * `path` (SPEC §2.2, computed where the state lives) wins; an answer without it is routed here.
  */
-export function routeAfterSave(phone: string, answer: { user_id: string; next_step: string; status: string; path?: string | undefined }): string {
-  applicationState.set({ user_id: answer.user_id, next_step: answer.next_step, status: answer.status, ...(phone ? { phone } : {}) });
-  if (typeof answer.path === 'string' && answer.path.startsWith('/') && !answer.path.startsWith('//')) return answer.path;
+export function routeAfterSave(
+  phone: string,
+  answer: { user_id: string; next_step: string; status: string; path?: string | undefined },
+): string {
+  applicationState.set({
+    user_id: answer.user_id,
+    next_step: answer.next_step,
+    status: answer.status,
+    ...(phone ? { phone } : {}),
+  });
+  if (typeof answer.path === 'string' && answer.path.startsWith('/') && !answer.path.startsWith('//'))
+    return answer.path;
   return routeForState(phone, applicationState.get(answer.user_id)!);
 }
 

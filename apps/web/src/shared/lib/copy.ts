@@ -28,7 +28,8 @@ const es = {
   'reverse.expired': 'El tiempo para enviar el mensaje terminó. Puedes intentarlo de nuevo.',
   'reverse.retry': 'Intentar de nuevo',
   // SPEC §8's text asks to scan the QR code, which only a wide screen shows; a phone gets this one.
-  'reverse.failedOnPhone': 'La verificación es incorrecta. Regresa a la página de inicio y vuelve a intentarlo desde el celular con el que hiciste la solicitud.',
+  'reverse.failedOnPhone':
+    'La verificación es incorrecta. Regresa a la página de inicio y vuelve a intentarlo desde el celular con el que hiciste la solicitud.',
   'registration.stepper': 'Registro',
   'aboutYou.title': 'Sobre ti',
   'aboutYou.subtitle': 'Cuéntanos quién eres. Usa tus datos tal como aparecen en tu identificación.',
@@ -63,7 +64,8 @@ const es = {
   'address.neighborhoodPick': 'Elegir de la lista',
   'address.streetNumber': 'Número exterior',
   'address.apartment': 'Interior (opcional)',
-  'address.consent': 'Al dar clic en Continuar autorizas a {appName} a consultar tu historial crediticio ante las sociedades de información crediticia.',
+  'address.consent':
+    'Al dar clic en Continuar autorizas a {appName} a consultar tu historial crediticio ante las sociedades de información crediticia.',
   'business.title': 'Negocio',
   'business.subtitle': 'Ahora cuéntanos de tu {storeType}.',
   'business.name': 'Nombre del negocio',
@@ -72,14 +74,16 @@ const es = {
   'business.typeOther': '¿A qué se dedica tu negocio?',
   'business.sales': 'Ventas promedio por semana',
   'rejected.title': 'Lo sentimos',
-  'rejected.text': 'Por ahora tu negocio no cumple con los requisitos para el crédito. Si crees que es un error, escríbenos.',
+  'rejected.text':
+    'Por ahora tu negocio no cumple con los requisitos para el crédito. Si crees que es un error, escríbenos.',
   'rejected.support': 'Contactar a soporte',
   'rejected.supportChat': 'Hola, mi solicitud de crédito fue rechazada y quiero más información.',
   'outOfService.title': 'Aún no llegamos a tu zona',
   'outOfService.text': 'Por ahora solo damos servicio en algunos municipios. Te avisaremos cuando lleguemos a tu zona.',
   'outOfService.finish': 'Finalizar',
   'nip.title': 'NIP de Consulta',
-  'nip.subtitle': 'Te enviamos un NIP de 4 dígitos por SMS al {phone}. Escríbelo para autorizar la consulta de tu historial crediticio.',
+  'nip.subtitle':
+    'Te enviamos un NIP de 4 dígitos por SMS al {phone}. Escríbelo para autorizar la consulta de tu historial crediticio.',
   'nip.label': 'NIP de consulta',
   'nip.resend': 'Reenviar NIP',
   'nip.resent': 'Se ha enviado el nip nuevamente',
@@ -87,7 +91,8 @@ const es = {
   'nip.accept': 'Continuar',
   'waiting.text': 'Espera un momento estamos trabajando en su registro',
   'somethingHappened.title': 'Algo pasó',
-  'somethingHappened.text': 'No pudimos terminar la revisión en este momento. Seguimos trabajando en ella y te avisaremos por mensaje. Si tienes dudas, escríbenos.',
+  'somethingHappened.text':
+    'No pudimos terminar la revisión en este momento. Seguimos trabajando en ella y te avisaremos por mensaje. Si tienes dudas, escríbenos.',
   'somethingHappened.chat': 'Hola, mi registro se quedó en revisión y quiero saber cómo va.',
   'congratulations.title': 'Felicidades',
   'congratulations.text': 'Tienes un crédito pre aprobado de',
@@ -140,11 +145,13 @@ const overrides: Record<CountryCode, Partial<Record<CopyKey, string>>> = {
     'taxId.subtitle': 'La usamos para revisar tu historial de crédito. Revísala con calma.',
     'taxId.lookup': '¿No conoces tu cédula? Consúltala aquí',
     'taxId.confirm': 'Mi cédula es correcta',
-    'outOfService.text': 'Por ahora solo damos servicio en algunos municipios de Santo Domingo y Santiago. Te avisaremos cuando lleguemos a tu zona.',
+    'outOfService.text':
+      'Por ahora solo damos servicio en algunos municipios de Santo Domingo y Santiago. Te avisaremos cuando lleguemos a tu zona.',
   },
   mx: {
     'address.searchSubtitle': 'Escribe la colonia o la calle de tu negocio y elige tu dirección de la lista.',
-    'outOfService.text': 'Por ahora solo damos servicio en algunos municipios del Estado de México. Te avisaremos cuando lleguemos a tu zona.',
+    'outOfService.text':
+      'Por ahora solo damos servicio en algunos municipios del Estado de México. Te avisaremos cuando lleguemos a tu zona.',
   },
 };
 

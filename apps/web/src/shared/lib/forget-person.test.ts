@@ -15,6 +15,12 @@ describe('forgetPerson', () => {
   });
 
   it('the entry keys are the campaign, version and proof vendor only', () => {
-    expect([...ENTRY_SESSION_KEYS].sort()).toEqual(['otp_vendor', 'utm_campaign', 'utm_medium', 'utm_source', 'version']);
+    expect([...ENTRY_SESSION_KEYS].sort()).toEqual([
+      'otp_vendor',
+      'utm_campaign',
+      'utm_medium',
+      'utm_source',
+      'version',
+    ]);
   });
 });

@@ -7,7 +7,8 @@ import { session } from './session.js';
 export function rememberRejection(error: unknown): void {
   // The application moved (rejected): the next screen asks the server where it stands.
   applicationState.clear();
-  if (error instanceof ApiError && error.readableMessage) session.set(SESSION_KEYS.rejectedReason, error.readableMessage);
+  if (error instanceof ApiError && error.readableMessage)
+    session.set(SESSION_KEYS.rejectedReason, error.readableMessage);
   else session.remove(SESSION_KEYS.rejectedReason);
 }
 

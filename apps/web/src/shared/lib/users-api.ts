@@ -6,7 +6,10 @@ import { rememberRejection } from './rejection.js';
 
 export const lookupUser = async (phone: string) => {
   const query = { phone_number: phone, anonymous_id: anonymousId(phone) } satisfies LookupUserQuery;
-  const answer = await apiRequest<{ data: FoundUser }>('GET', `/api/v1/users?phone_number=${query.phone_number}&anonymous_id=${query.anonymous_id}`);
+  const answer = await apiRequest<{ data: FoundUser }>(
+    'GET',
+    `/api/v1/users?phone_number=${query.phone_number}&anonymous_id=${query.anonymous_id}`,
+  );
   // The answer carries the phone_number it was looked up by.
   applicationState.fromUser(answer.data);
   return answer;
@@ -42,7 +45,11 @@ export async function routeForPhone(phone: string): Promise<string> {
  */
 export async function routeAfterConflict(phone: string, userId: string, error: ApiError): Promise<string> {
   // The step engine's 409 carries `current: { user_id, next_step, status, path }`.
-  const where = (error.details.current ?? error.details) as { user_id?: unknown; next_step?: unknown; status?: unknown };
+  const where = (error.details.current ?? error.details) as {
+    user_id?: unknown;
+    next_step?: unknown;
+    status?: unknown;
+  };
   const { user_id, next_step, status } = where;
   if (typeof next_step === 'string' && typeof status === 'string') {
     applicationState.set({ user_id: typeof user_id === 'string' ? user_id : userId, next_step, status });

@@ -10,7 +10,12 @@ interface CheckboxProps {
 export function Checkbox({ checked, onChange, disabled, children }: CheckboxProps) {
   return (
     <label className={disabled ? 'checkbox is-disabled' : 'checkbox'}>
-      <input type="checkbox" checked={checked} disabled={disabled} onChange={(event) => onChange(event.currentTarget.checked)} />
+      <input
+        type="checkbox"
+        checked={checked}
+        disabled={disabled}
+        onChange={(event) => onChange(event.currentTarget.checked)}
+      />
       <span>{children}</span>
     </label>
   );

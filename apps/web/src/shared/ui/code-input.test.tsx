@@ -39,7 +39,11 @@ describe('CodeInput', () => {
     render(<Harness />);
     fireEvent.paste(boxes()[0]!, { clipboardData: { getData: () => ' 123-456 ' } });
     expect(value()).toBe('123456');
-    expect(boxes().map((box) => (box as HTMLInputElement).value).join('')).toBe('123456');
+    expect(
+      boxes()
+        .map((box) => (box as HTMLInputElement).value)
+        .join(''),
+    ).toBe('123456');
   });
 
   it('the one-time-code suggestion on the first box fills every box', () => {

@@ -8,7 +8,9 @@ export function ErrorModal({ error, onClose }: { error: UiState['error']; onClos
   return (
     <Modal open={error !== null} title={t('error.title')} onClose={onClose}>
       <p className="modal-text">{error?.message}</p>
-      <Button onClick={onClose}>{error?.buttonLabel === 'Continuar' ? t('common.continue') : t('common.understood')}</Button>
+      <Button onClick={onClose}>
+        {error?.buttonLabel === 'Continuar' ? t('common.continue') : t('common.understood')}
+      </Button>
     </Modal>
   );
 }

@@ -7,7 +7,8 @@ interface ModalProps {
   children: ReactNode;
 }
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea, [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea, [tabindex]:not([tabindex="-1"])';
 
 /** A dialog that keeps focus inside while open, closes on Escape and gives focus back after. */
 export function Modal({ open, title, onClose, children }: ModalProps) {

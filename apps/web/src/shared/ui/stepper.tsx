@@ -26,7 +26,14 @@ export function Stepper({ phase, filled }: StepperProps) {
       <p className="stepper-label">
         <span className="stepper-step">{t('stepper.step', { step, total: STEPPER_TOTAL })}</span> {title}
       </p>
-      <div className="stepper-bars" role="progressbar" aria-label={title} aria-valuemin={0} aria-valuemax={STEPPER_BARS} aria-valuenow={filled}>
+      <div
+        className="stepper-bars"
+        role="progressbar"
+        aria-label={title}
+        aria-valuemin={0}
+        aria-valuemax={STEPPER_BARS}
+        aria-valuenow={filled}
+      >
         {Array.from({ length: STEPPER_BARS }, (_, i) => (
           <span key={i} className={i < filled ? 'stepper-bar is-done' : 'stepper-bar'} />
         ))}

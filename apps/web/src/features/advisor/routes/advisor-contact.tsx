@@ -30,7 +30,10 @@ function AdvisorContactScreen() {
       navigate(download);
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
-        await routeAfterConflict(phoneNumber, userId, error).then((target) => navigate(target, { replace: true }), uiState.showError);
+        await routeAfterConflict(phoneNumber, userId, error).then(
+          (target) => navigate(target, { replace: true }),
+          uiState.showError,
+        );
       } else uiState.showError(error);
     }
   };
@@ -47,7 +50,13 @@ function AdvisorContactScreen() {
       <Button variant="secondary" onClick={() => void choose('WITH_ADVISER')}>
         {t('advisor.with')}
       </Button>
-      <a className="btn btn-chat" href={chatLink(supportChatNumber, t('advisor.chatText'))} target="_blank" rel="noopener noreferrer" onClick={follow('WHATSAPP_CHAT')}>
+      <a
+        className="btn btn-chat"
+        href={chatLink(supportChatNumber, t('advisor.chatText'))}
+        target="_blank"
+        rel="noopener noreferrer"
+        onClick={follow('WHATSAPP_CHAT')}
+      >
         <ChatIcon size={22} />
         {t('advisor.chat')}
       </a>

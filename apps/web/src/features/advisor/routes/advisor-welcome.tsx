@@ -20,9 +20,18 @@ function AdvisorWelcomeScreen() {
     <Page title={t('advisor.title')} heading={t('advisor.title')}>
       <Stepper phase="evaluation" filled={1} />
       {advisorVideoUrl && (
-        <video className="welcome-video" src={advisorVideoUrl} controls preload="none" playsInline aria-label={t('welcome.video')} />
+        <video
+          className="welcome-video"
+          src={advisorVideoUrl}
+          controls
+          preload="none"
+          playsInline
+          aria-label={t('welcome.video')}
+        />
       )}
-      <p className="page-subtitle">{t('welcome.call', { minutes: ADVISOR_CALL_WITHIN_MINUTES, phone: formatE164(country, advisorPhone) })}</p>
+      <p className="page-subtitle">
+        {t('welcome.call', { minutes: ADVISOR_CALL_WITHIN_MINUTES, phone: formatE164(country, advisorPhone) })}
+      </p>
       <a className="btn btn-primary" href={appStoreUrl} target="_blank" rel="noopener noreferrer">
         {t('download.cta')}
       </a>

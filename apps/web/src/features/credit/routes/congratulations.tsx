@@ -12,7 +12,12 @@ import { Page } from '../../../shared/ui/page.js';
 
 /** '$10,000 MXN', 'RD$10,000 DOP'…: the amount as the locale writes it, with the currency code. */
 export function formatAmount(amount: number, currency: string, locale: string): string {
-  const number = new Intl.NumberFormat(locale, { style: 'currency', currency, currencyDisplay: 'narrowSymbol', maximumFractionDigits: 0 }).format(amount);
+  const number = new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency,
+    currencyDisplay: 'narrowSymbol',
+    maximumFractionDigits: 0,
+  }).format(amount);
   return `${number} ${currency}`;
 }
 
@@ -33,7 +38,8 @@ function CongratulationsScreen() {
     getUser(userId)
       .then(({ data }) => {
         if (!current) return;
-        if (data.pre_approval && data.next_step === 'PASSWORD') setAmount(formatAmount(data.pre_approval.amount, data.pre_approval.currency, country.locale));
+        if (data.pre_approval && data.next_step === 'PASSWORD')
+          setAmount(formatAmount(data.pre_approval.amount, data.pre_approval.currency, country.locale));
         else navigate(routeAfterLookup({ kind: 'user', phone: phoneNumber, user: data }), { replace: true });
       })
       .catch(uiState.showError);
@@ -49,7 +55,9 @@ function CongratulationsScreen() {
           <p className="page-subtitle">{t('congratulations.text')}</p>
           <p className="amount">{amount}</p>
           <p className="page-subtitle">{t('congratulations.next')}</p>
-          <Button onClick={() => navigate(`/${phoneNumber}/${userId}/create-password`)}>{t('congratulations.cta')}</Button>
+          <Button onClick={() => navigate(`/${phoneNumber}/${userId}/create-password`)}>
+            {t('congratulations.cta')}
+          </Button>
         </>
       )}
     </Page>

@@ -14,7 +14,13 @@ import { Page } from '../../../shared/ui/page.js';
 import { TextField } from '../../../shared/ui/text-field.js';
 import { savePassword } from '../api/credit.js';
 
-function PasswordField(props: { label: string; value: string; onChange: (value: string) => void; error?: string | undefined; autoComplete: string }) {
+function PasswordField(props: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+  autoComplete: string;
+}) {
   const [visible, setVisible] = useState(false);
   return (
     <div className="password-field">
@@ -28,7 +34,12 @@ function PasswordField(props: { label: string; value: string; onChange: (value: 
         autoComplete={props.autoComplete}
         maxLength={PASSWORD_LENGTH}
       />
-      <button type="button" className="toggle-visibility" aria-pressed={visible} onClick={() => setVisible((shown) => !shown)}>
+      <button
+        type="button"
+        className="toggle-visibility"
+        aria-pressed={visible}
+        onClick={() => setVisible((shown) => !shown)}
+      >
         {visible ? t('password.hide') : t('password.show')}
       </button>
     </div>
@@ -59,7 +70,11 @@ function CreatePasswordScreen() {
       // SPEC §2.3 item 9: a new password goes on to the advisor contact.
       navigate(`/${phoneNumber}/${userId}/advisor-contact`, { replace: true });
     } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 409) await routeAfterConflict(phoneNumber, userId, failure).then((target) => navigate(target, { replace: true }), uiState.showError);
+      if (failure instanceof ApiError && failure.status === 409)
+        await routeAfterConflict(phoneNumber, userId, failure).then(
+          (target) => navigate(target, { replace: true }),
+          uiState.showError,
+        );
       else handleStepError(failure, navigate, setErrors);
     }
   };

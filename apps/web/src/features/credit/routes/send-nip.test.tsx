@@ -37,9 +37,14 @@ describe('SendNipRoute', () => {
     vi.stubGlobal(
       'fetch',
       vi.fn(async (url: string, init?: RequestInit) => {
-        if (url.endsWith('/consents/text')) return json(200, { data: { version: '1', text: 'Autorizo la consulta.', sha256: 'abc' } });
-        if (url.endsWith('/SK/nip') && init?.method === 'PUT') return json(400, { code: 'NIP_INVALID', message: 'wrong nip', readable_message: WRONG });
-        if (url.endsWith('/SK/nip') && init?.method === 'POST') return json(200, { data: { expires_at: new Date(Date.now() + 600_000).toISOString(), resend_after_seconds: 60 } });
+        if (url.endsWith('/consents/text'))
+          return json(200, { data: { version: '1', text: 'Autorizo la consulta.', sha256: 'abc' } });
+        if (url.endsWith('/SK/nip') && init?.method === 'PUT')
+          return json(400, { code: 'NIP_INVALID', message: 'wrong nip', readable_message: WRONG });
+        if (url.endsWith('/SK/nip') && init?.method === 'POST')
+          return json(200, {
+            data: { expires_at: new Date(Date.now() + 600_000).toISOString(), resend_after_seconds: 60 },
+          });
         return json(404, { code: 'NOT_FOUND', message: 'not found', readable_message: 'No encontrado' });
       }),
     );
@@ -56,7 +61,9 @@ describe('SendNipRoute', () => {
     );
     await screen.findByText('Autorizo la consulta.');
     for (const [index, digit] of ['1', '2', '3', '4'].entries()) {
-      fireEvent.change(screen.getByRole('textbox', { name: `NIP de consulta, dígito ${index + 1} de 4` }), { target: { value: digit } });
+      fireEvent.change(screen.getByRole('textbox', { name: `NIP de consulta, dígito ${index + 1} de 4` }), {
+        target: { value: digit },
+      });
     }
     fireEvent.click(screen.getByRole('button', { name: 'Continuar' }));
     expect(await screen.findByText(WRONG)).toBeTruthy();

@@ -36,11 +36,16 @@ function SendNipScreen() {
   const [nip, setNip] = useState('');
   const [error, setError] = useState('');
   const [consent, setConsent] = useState<{ text: string; sha256: string }>();
-  const [resend, setResend] = useState({ key: 0, seconds: alreadySent ? 0 : RESEND_WAIT_SECONDS, waiting: !alreadySent });
+  const [resend, setResend] = useState({
+    key: 0,
+    seconds: alreadySent ? 0 : RESEND_WAIT_SECONDS,
+    waiting: !alreadySent,
+  });
   const [resent, setResent] = useState(false);
   const sentOnArrival = useRef(false);
 
-  const goToCurrentStep = async (conflict: ApiError) => navigate(await routeAfterConflict(phoneNumber, userId, conflict), { replace: true });
+  const goToCurrentStep = async (conflict: ApiError) =>
+    navigate(await routeAfterConflict(phoneNumber, userId, conflict), { replace: true });
   const goToRejected = (refusal: ApiError) => {
     rememberRejection(refusal);
     navigate('/rejected', { replace: true });
@@ -58,7 +63,8 @@ function SendNipScreen() {
         setTimeout(() => setResent(false), NIP_RESENT_MESSAGE_MS);
       }
     } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 409) return void goToCurrentStep(failure).catch(uiState.showError);
+      if (failure instanceof ApiError && failure.status === 409)
+        return void goToCurrentStep(failure).catch(uiState.showError);
       if (failure instanceof ApiError && failure.status === 422) return goToRejected(failure);
       const wait = failure instanceof ApiError ? failure.details.retry_after_seconds : undefined;
       if (typeof wait === 'number') setResend((current) => ({ key: current.key + 1, seconds: wait, waiting: true }));
@@ -88,7 +94,8 @@ function SendNipScreen() {
     } catch (failure) {
       setNip('');
       if (failure instanceof ApiError && failure.status === 422) goToRejected(failure);
-      else if (failure instanceof ApiError && failure.status === 409 && failure.code === 'STEP_NOT_CURRENT') await goToCurrentStep(failure).catch(uiState.showError);
+      else if (failure instanceof ApiError && failure.status === 409 && failure.code === 'STEP_NOT_CURRENT')
+        await goToCurrentStep(failure).catch(uiState.showError);
       else if (failure instanceof ApiError && failure.status === 400) setError(failure.readableMessage);
       else uiState.showError(failure);
     }
@@ -125,7 +132,12 @@ function SendNipScreen() {
         </Button>
         {resend.waiting && (
           <p className="resend-wait">
-            {t('nip.resendIn')} <Countdown key={resend.key} seconds={resend.seconds} onDone={() => setResend((current) => ({ ...current, waiting: false }))} />
+            {t('nip.resendIn')}{' '}
+            <Countdown
+              key={resend.key}
+              seconds={resend.seconds}
+              onDone={() => setResend((current) => ({ ...current, waiting: false }))}
+            />
           </p>
         )}
         {resent && (

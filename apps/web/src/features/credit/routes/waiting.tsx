@@ -27,7 +27,12 @@ function WaitingScreen() {
         if (stopped) return;
         if (data.status !== 'WAITING') {
           const phone = data.phone_number ?? '';
-          navigate(isApproval(data) ? `/${phone}/${userId}/congratulations` : routeAfterLookup({ kind: 'user', phone, user: data }), { replace: true });
+          navigate(
+            isApproval(data)
+              ? `/${phone}/${userId}/congratulations`
+              : routeAfterLookup({ kind: 'user', phone, user: data }),
+            { replace: true },
+          );
           return;
         }
       } catch {

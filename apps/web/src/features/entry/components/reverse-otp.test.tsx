@@ -58,16 +58,26 @@ describe('ReverseOtp screen', () => {
           ? json(410, { code: 'REVERSE_OTP_EXPIRED', message: 'expired', readable_message: 'vencida' })
           : json(202, { data: { status: 'PENDING', ...session(session_id) } });
       }
-      if (url === '/api/v1/users/reverse-otp') return json(200, { data: session('bbbbbbbb-0000-4000-8000-000000000000') });
+      if (url === '/api/v1/users/reverse-otp')
+        return json(200, { data: session('bbbbbbbb-0000-4000-8000-000000000000') });
       return json(204, {});
     });
     vi.stubGlobal('fetch', fetchMock);
     renderScreen();
-    expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'El tiempo para enviar el mensaje terminó. Puedes intentarlo de nuevo.');
+    expect(await screen.findByRole('alert')).toHaveProperty(
+      'textContent',
+      'El tiempo para enviar el mensaje terminó. Puedes intentarlo de nuevo.',
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Intentar de nuevo' }));
     expect(await screen.findByText('Verificar Provee: BBBBBBBB')).toBeTruthy();
-    const start = fetchMock.mock.calls.find(([url, init]) => url === '/api/v1/users/reverse-otp' && init?.method === 'POST');
-    expect(JSON.parse(String(start![1]!.body))).toEqual({ phone_number: '8095551234', anonymous_id: 'anon-8095551234', ip_address: '203.0.113.5' });
+    const start = fetchMock.mock.calls.find(
+      ([url, init]) => url === '/api/v1/users/reverse-otp' && init?.method === 'POST',
+    );
+    expect(JSON.parse(String(start![1]!.body))).toEqual({
+      phone_number: '8095551234',
+      anonymous_id: 'anon-8095551234',
+      ip_address: '203.0.113.5',
+    });
   });
 
   it('shows the message, the destination and both links while pending', async () => {
@@ -78,7 +88,9 @@ describe('ReverseOtp screen', () => {
     renderScreen();
     expect(await screen.findByText('Verificar Provee: CCCCCCCC')).toBeTruthy();
     expect(screen.getByText('Al número +1 809 555 0111')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Enviar por WhatsApp' }).getAttribute('href')).toBe('https://wa.me/18095550111?text=x');
+    expect(screen.getByRole('link', { name: 'Enviar por WhatsApp' }).getAttribute('href')).toBe(
+      'https://wa.me/18095550111?text=x',
+    );
     expect(screen.getByRole('link', { name: 'Enviar por SMS' }).getAttribute('href')).toBe('sms:+18095550111?&body=x');
   });
 
@@ -89,22 +101,34 @@ describe('ReverseOtp screen', () => {
         json(401, {
           code: 'REVERSE_OTP_FAILED',
           message: 'unauthenticated for invalid credentials',
-          readable_message: 'La verificación es incorrecta. Regresa a la página de inicio y escanea el código QR con el celular con el que hiciste la solicitud.',
+          readable_message:
+            'La verificación es incorrecta. Regresa a la página de inicio y escanea el código QR con el celular con el que hiciste la solicitud.',
         }),
       ),
     );
     renderScreen();
     await vi.waitFor(() => expect(uiState.get().error).not.toBeNull());
     expect(uiState.get().error).toEqual({
-      message: 'La verificación es incorrecta. Regresa a la página de inicio y vuelve a intentarlo desde el celular con el que hiciste la solicitud.',
+      message:
+        'La verificación es incorrecta. Regresa a la página de inicio y vuelve a intentarlo desde el celular con el que hiciste la solicitud.',
       buttonLabel: 'Entendido',
       goTo: '/home',
     });
   });
 
   it('on a wide screen (the QR is shown) the server text of SPEC §8 stays', async () => {
-    const readable = 'La verificación es incorrecta. Regresa a la página de inicio y escanea el código QR con el celular con el que hiciste la solicitud.';
-    vi.stubGlobal('fetch', vi.fn(async () => json(401, { code: 'REVERSE_OTP_FAILED', message: 'unauthenticated for invalid credentials', readable_message: readable })));
+    const readable =
+      'La verificación es incorrecta. Regresa a la página de inicio y escanea el código QR con el celular con el que hiciste la solicitud.';
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        json(401, {
+          code: 'REVERSE_OTP_FAILED',
+          message: 'unauthenticated for invalid credentials',
+          readable_message: readable,
+        }),
+      ),
+    );
     const original = window.matchMedia;
     window.matchMedia = ((query: string) => ({ ...original(query), matches: true })) as typeof window.matchMedia;
     try {

@@ -24,7 +24,10 @@ type Shown = ReverseOtpSession & { secondsLeft: number };
 
 /** Read when an answer arrives (not while rendering), so the countdown starts from it. */
 function withTimeLeft(session: ReverseOtpSession): Shown {
-  return { ...session, secondsLeft: Math.max(0, Math.round((new Date(session.expires_at).getTime() - Date.now()) / 1000)) };
+  return {
+    ...session,
+    secondsLeft: Math.max(0, Math.round((new Date(session.expires_at).getTime() - Date.now()) / 1000)),
+  };
 }
 
 interface ReverseOtpProps {
@@ -47,7 +50,9 @@ export function ReverseOtp({ phone, sessionId, initial }: ReverseOtpProps) {
   useEffect(() => {
     wideRef.current = wide;
   }, [wide]);
-  const [details, setDetails] = useState<Shown | undefined>(() => (initial?.session_id === sessionId ? withTimeLeft(initial) : undefined));
+  const [details, setDetails] = useState<Shown | undefined>(() =>
+    initial?.session_id === sessionId ? withTimeLeft(initial) : undefined,
+  );
   const [expired, setExpired] = useState(false);
 
   const finish = useCallback(

@@ -17,7 +17,11 @@ describe('completeProof', () => {
           leadIds.push(JSON.parse(String(init?.body)).lead_id);
           return json(201, { data: {} });
         }
-        return json(404, { code: 'USER_NOT_FOUND', message: 'not found', readable_message: 'Aún no tienes un registro.' });
+        return json(404, {
+          code: 'USER_NOT_FOUND',
+          message: 'not found',
+          readable_message: 'Aún no tienes un registro.',
+        });
       }),
     );
   });

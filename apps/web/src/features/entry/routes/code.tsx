@@ -39,7 +39,9 @@ export function CodeRoute() {
     if (code.length !== SECURITY_CODE_LENGTH) return;
     try {
       const { data } = await confirmCode(phoneNumber, code);
-      navigate(await completeProof(data.authentication.access_token, phoneNumber, config.webLeadApiKey), { replace: true });
+      navigate(await completeProof(data.authentication.access_token, phoneNumber, config.webLeadApiKey), {
+        replace: true,
+      });
     } catch (error) {
       setCode('');
       uiState.showError(error);
@@ -77,7 +79,11 @@ export function CodeRoute() {
         {resend.waiting && (
           <p className="resend-wait">
             {t('code.resendIn')}{' '}
-            <Countdown key={resend.key} seconds={resend.seconds} onDone={() => setResend((current) => ({ ...current, waiting: false }))} />
+            <Countdown
+              key={resend.key}
+              seconds={resend.seconds}
+              onDone={() => setResend((current) => ({ ...current, waiting: false }))}
+            />
           </p>
         )}
         {resent && (

@@ -46,11 +46,17 @@ describe('home phone field', () => {
   it('a server refusal of the number shows its message under the field, described by it, no modal', async () => {
     vi.stubGlobal(
       'fetch',
-      vi.fn(async () =>
-        new Response(
-          JSON.stringify({ code: 'VALIDATION_ERROR', message: 'invalid', readable_message: 'Revisa los datos marcados.', issues: [{ field: 'body.phone_number', message: 'Este número no recibe SMS.' }] }),
-          { status: 400, headers: { 'content-type': 'application/json' } },
-        ),
+      vi.fn(
+        async () =>
+          new Response(
+            JSON.stringify({
+              code: 'VALIDATION_ERROR',
+              message: 'invalid',
+              readable_message: 'Revisa los datos marcados.',
+              issues: [{ field: 'body.phone_number', message: 'Este número no recibe SMS.' }],
+            }),
+            { status: 400, headers: { 'content-type': 'application/json' } },
+          ),
       ),
     );
     renderHome();

@@ -1,4 +1,13 @@
-import { PHONE_INVALID_MESSAGE, PHONE_MAX_LENGTH, PHONE_TYPING_MAX_LENGTH, SESSION_KEYS, anonymousId, isValidNationalNumber, normalizePhone, phoneTypingChars } from '@provee/domain';
+import {
+  PHONE_INVALID_MESSAGE,
+  PHONE_MAX_LENGTH,
+  PHONE_TYPING_MAX_LENGTH,
+  SESSION_KEYS,
+  anonymousId,
+  isValidNationalNumber,
+  normalizePhone,
+  phoneTypingChars,
+} from '@provee/domain';
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../../shared/lib/api-client.js';
@@ -47,7 +56,9 @@ function PhoneForm({ initialPhone }: { initialPhone: string | undefined }) {
   const navigate = useNavigate();
   const { code: country } = config.country;
   // What the field shows: as typed (+1, spaces, brackets…) until the 10 national digits are there.
-  const [typed, setTyped] = useState(() => normalizePhone(country, initialPhone ?? session.get(SESSION_KEYS.phoneNumber) ?? ''));
+  const [typed, setTyped] = useState(() =>
+    normalizePhone(country, initialPhone ?? session.get(SESSION_KEYS.phoneNumber) ?? ''),
+  );
   const [serverError, setServerError] = useState('');
   const [busy, setBusy] = useState(false);
   const phone = normalizePhone(country, typed);
@@ -98,7 +109,9 @@ function PhoneForm({ initialPhone }: { initialPhone: string | undefined }) {
         navigate(`/home/${phone}/code`, { state: { wait: error.details.retry_after_seconds } });
       } else if (error instanceof ApiError && error.status === 400) {
         // The server refused the number: its message under the field, no modal.
-        setServerError(error.issues.find((issue) => /phone_number$/.test(issue.field))?.message ?? error.readableMessage);
+        setServerError(
+          error.issues.find((issue) => /phone_number$/.test(issue.field))?.message ?? error.readableMessage,
+        );
       } else {
         uiState.showError(error);
       }
@@ -133,9 +146,23 @@ function PhoneForm({ initialPhone }: { initialPhone: string | undefined }) {
                 onChange={(event) => onType(event.currentTarget.value)}
               />
               {valid && (
-                <svg className="valid-check" viewBox="0 0 24 24" width="22" height="22" role="img" aria-label={t('home.phoneValid')}>
+                <svg
+                  className="valid-check"
+                  viewBox="0 0 24 24"
+                  width="22"
+                  height="22"
+                  role="img"
+                  aria-label={t('home.phoneValid')}
+                >
                   <circle cx="12" cy="12" r="11" fill="#1e9e4a" />
-                  <path d="M7 12.5l3.2 3.2L17 9" fill="none" stroke="#fff" strokeWidth="2.4" strokeLinecap="round" strokeLinejoin="round" />
+                  <path
+                    d="M7 12.5l3.2 3.2L17 9"
+                    fill="none"
+                    stroke="#fff"
+                    strokeWidth="2.4"
+                    strokeLinecap="round"
+                    strokeLinejoin="round"
+                  />
                 </svg>
               )}
             </div>

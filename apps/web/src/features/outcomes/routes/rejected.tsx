@@ -15,7 +15,12 @@ export function RejectedRoute() {
   return (
     <Page title={t('rejected.title')} heading={t('rejected.title')}>
       <p className="page-subtitle">{reason ?? t('rejected.text')}</p>
-      <a className="btn btn-chat" href={chatLink(supportChatNumber, t('rejected.supportChat'))} target="_blank" rel="noopener noreferrer">
+      <a
+        className="btn btn-chat"
+        href={chatLink(supportChatNumber, t('rejected.supportChat'))}
+        target="_blank"
+        rel="noopener noreferrer"
+      >
         <ChatIcon size={22} />
         {t('rejected.support')}
       </a>

@@ -10,7 +10,12 @@ export function SomethingHappenedRoute() {
   return (
     <Page title={t('somethingHappened.title')} heading={t('somethingHappened.title')}>
       <p className="page-subtitle">{t('somethingHappened.text')}</p>
-      <a className="btn btn-chat" href={chatLink(supportChatNumber, t('somethingHappened.chat'))} target="_blank" rel="noopener noreferrer">
+      <a
+        className="btn btn-chat"
+        href={chatLink(supportChatNumber, t('somethingHappened.chat'))}
+        target="_blank"
+        rel="noopener noreferrer"
+      >
         <ChatIcon size={22} />
         {t('rejected.support')}
       </a>

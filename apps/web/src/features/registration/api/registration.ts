@@ -19,10 +19,13 @@ import { loadOnce } from '../../../shared/hooks/use-api-data.js';
 
 export type { AddressPayload, BusinessPayload, CreatedUser, Named, RegisterUserPayload, StepAnswer };
 
-export const createUser = (payload: RegisterUserPayload) => apiRequest<CreatedUser>('POST', '/api/v2/users', { body: payload });
+export const createUser = (payload: RegisterUserPayload) =>
+  apiRequest<CreatedUser>('POST', '/api/v2/users', { body: payload });
 
 export const saveTaxId = (userId: string, taxPayerId: string) =>
-  apiRequest<StepAnswer>('POST', `/api/v1/users/${userId}/SK/tax_info`, { body: { tax_payer_id: taxPayerId } satisfies TaxInfoPayload });
+  apiRequest<StepAnswer>('POST', `/api/v1/users/${userId}/SK/tax_info`, {
+    body: { tax_payer_id: taxPayerId } satisfies TaxInfoPayload,
+  });
 
 export const saveAddress = (userId: string, address: AddressPayload) =>
   apiRequest<StepAnswer>('POST', `/api/v1/users/${userId}/SK/businesses/address`, { body: address });
@@ -35,37 +38,38 @@ type Quiet = { spinner?: boolean };
 
 /** Catalogues: cached for the page's life (they change only when an operator imports). */
 export const catalog = {
-  states: (options: Quiet = {}) => loadOnce('/api/v1/states', () => apiRequest<{ data: Named[] }>('GET', '/api/v1/states', options)).then((r) => r.data),
+  states: (options: Quiet = {}) =>
+    loadOnce('/api/v1/states', () => apiRequest<{ data: Named[] }>('GET', '/api/v1/states', options)).then(
+      (r) => r.data,
+    ),
   cities: (stateId: number, options: Quiet = {}) =>
-    loadOnce(`/api/v1/states/${stateId}/cities`, () => apiRequest<{ data: StateCity[] }>('GET', `/api/v1/states/${stateId}/cities`, options)).then((r) => r.data),
+    loadOnce(`/api/v1/states/${stateId}/cities`, () =>
+      apiRequest<{ data: StateCity[] }>('GET', `/api/v1/states/${stateId}/cities`, options),
+    ).then((r) => r.data),
   neighborhoods: (cityId: number, options: Quiet = {}) =>
-    loadOnce(`/api/v1/cities/${cityId}/neighborhoods`, () => apiRequest<{ data: Neighborhood[] }>('GET', `/api/v1/cities/${cityId}/neighborhoods`, options)).then(
-      (r) => r.data,
-    ),
-  zipCode: (zip: string) =>
-    apiRequest<{ data: ZipCodeItem[] }>('GET', `/api/v1/zip-codes/${zip}`).then(
-      (r) => r.data,
-    ),
-  businessTypes: (options: Quiet = {}) => loadOnce('/api/v1/business-types', () => apiRequest<{ data: string[] }>('GET', '/api/v1/business-types', options)).then((r) => r.data),
+    loadOnce(`/api/v1/cities/${cityId}/neighborhoods`, () =>
+      apiRequest<{ data: Neighborhood[] }>('GET', `/api/v1/cities/${cityId}/neighborhoods`, options),
+    ).then((r) => r.data),
+  zipCode: (zip: string) => apiRequest<{ data: ZipCodeItem[] }>('GET', `/api/v1/zip-codes/${zip}`).then((r) => r.data),
+  businessTypes: (options: Quiet = {}) =>
+    loadOnce('/api/v1/business-types', () =>
+      apiRequest<{ data: string[] }>('GET', '/api/v1/business-types', options),
+    ).then((r) => r.data),
   salesRanges: (options: Quiet = {}) =>
-    loadOnce('/api/v1/sales-ranges', () => apiRequest<{ data: { ranges: SalesRange[] } }>('GET', '/api/v1/sales-ranges', options)).then(
-      (r) => r.data.ranges,
-    ),
+    loadOnce('/api/v1/sales-ranges', () =>
+      apiRequest<{ data: { ranges: SalesRange[] } }>('GET', '/api/v1/sales-ranges', options),
+    ).then((r) => r.data.ranges),
 };
 
 export const searchAddresses = (query: string) =>
-  apiRequest<{ data: AddressSuggestion[] }>('GET', `/api/v1/addresses/search?q=${encodeURIComponent(query)}`, { spinner: false }).then(
-    (r) => r.data,
-  );
+  apiRequest<{ data: AddressSuggestion[] }>('GET', `/api/v1/addresses/search?q=${encodeURIComponent(query)}`, {
+    spinner: false,
+  }).then((r) => r.data);
 
 /** One place's details, fetched once per page: the search warms them, the address form reuses them. */
 export const placeDetails = (placeId: string, options: Quiet = {}) =>
   loadOnce(`/api/v1/addresses/${placeId}`, () =>
-    apiRequest<{ data: PlaceDetail }>(
-      'GET',
-      `/api/v1/addresses/${encodeURIComponent(placeId)}`,
-      options,
-    ),
+    apiRequest<{ data: PlaceDetail }>('GET', `/api/v1/addresses/${encodeURIComponent(placeId)}`, options),
   ).then((r) => r.data);
 
 /**
@@ -81,4 +85,5 @@ export async function prefillFromPlace(placeId: string, options: Quiet = {}) {
   return { place, state, city, neighborhood };
 }
 
-const byName = <T extends Named>(items: T[] | undefined, name: string) => items?.find((item) => searchKey(item.name) === searchKey(name));
+const byName = <T extends Named>(items: T[] | undefined, name: string) =>
+  items?.find((item) => searchKey(item.name) === searchKey(name));

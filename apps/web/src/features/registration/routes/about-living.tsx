@@ -44,7 +44,8 @@ const EMPTY: Draft = {
   neighborhood_text: '',
   prefilled: '',
 };
-const options = (items: Named[] | undefined) => (items ?? []).map((item) => ({ value: String(item.id), label: item.name }));
+const options = (items: Named[] | undefined) =>
+  (items ?? []).map((item) => ({ value: String(item.id), label: item.name }));
 
 /** Step 4: the business address (SPEC §2.3 item 4), prefilled from the search when there was one. */
 export function AboutLivingRoute({ next }: NextProps) {
@@ -61,8 +62,12 @@ function AboutLivingScreen() {
   const [draft, update, clearDraft] = useStoredState(SESSION_KEYS.draftAddress, EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
   const states = useApiData('states', () => catalog.states());
-  const cities = useApiData(draft.state_id ? `cities:${draft.state_id}` : null, () => catalog.cities(Number(draft.state_id)));
-  const neighborhoods = useApiData(draft.city_id ? `neighborhoods:${draft.city_id}` : null, () => catalog.neighborhoods(Number(draft.city_id)));
+  const cities = useApiData(draft.state_id ? `cities:${draft.state_id}` : null, () =>
+    catalog.cities(Number(draft.state_id)),
+  );
+  const neighborhoods = useApiData(draft.city_id ? `neighborhoods:${draft.city_id}` : null, () =>
+    catalog.neighborhoods(Number(draft.city_id)),
+  );
   const lastZip = useRef('');
   /** Focus the typed sector when the shopkeeper asks for it, not when a reload restores it. */
   const [toggled, setToggled] = useState(false);
@@ -83,7 +88,12 @@ function AboutLivingScreen() {
       // The search warmed all of this when the place was chosen: read from memory, not the network.
       const { state, city, neighborhood } = await prefillFromPlace(placeId);
       if (!state) return;
-      update({ state_id: String(state.id), city_id: city ? String(city.id) : '', neighborhood_id: neighborhood ? String(neighborhood.id) : '', neighborhood_typed: false });
+      update({
+        state_id: String(state.id),
+        city_id: city ? String(city.id) : '',
+        neighborhood_id: neighborhood ? String(neighborhood.id) : '',
+        neighborhood_typed: false,
+      });
     })().catch((error: unknown) => uiState.showError(error));
     // Runs when the search result changes, not when the draft does.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -100,7 +110,12 @@ function AboutLivingScreen() {
       const items = await catalog.zipCode(clean);
       const [first] = items;
       if (!first) return;
-      update({ state_id: String(first.state_id), city_id: String(first.city_id), neighborhood_id: items.length === 1 ? String(first.neighborhood_id) : '', neighborhood_typed: false });
+      update({
+        state_id: String(first.state_id),
+        city_id: String(first.city_id),
+        neighborhood_id: items.length === 1 ? String(first.neighborhood_id) : '',
+        neighborhood_typed: false,
+      });
       setErrors({});
     } catch (error) {
       handleStepError(error, navigate, setErrors);
@@ -110,7 +125,9 @@ function AboutLivingScreen() {
   const names = {
     state: states?.find((item) => String(item.id) === draft.state_id)?.name ?? '',
     city: cities?.find((item) => String(item.id) === draft.city_id)?.name ?? '',
-    neighborhood: draft.neighborhood_typed ? draft.neighborhood_text.trim() : (neighborhoods?.find((item) => String(item.id) === draft.neighborhood_id)?.name ?? ''),
+    neighborhood: draft.neighborhood_typed
+      ? draft.neighborhood_text.trim()
+      : (neighborhoods?.find((item) => String(item.id) === draft.neighborhood_id)?.name ?? ''),
   };
 
   const onSubmit = async (event: FormEvent) => {
@@ -145,7 +162,15 @@ function AboutLivingScreen() {
       <RegistrationStepper filled={3} />
       <form className="stack" onSubmit={onSubmit} noValidate>
         {country.hasZipCode && (
-          <TextField label={t('address.zip')} value={draft.zip_code} onChange={onZip} error={errors.zip_code} inputMode="numeric" maxLength={ZIP_CODE_LENGTH} autoComplete="postal-code" />
+          <TextField
+            label={t('address.zip')}
+            value={draft.zip_code}
+            onChange={onZip}
+            error={errors.zip_code}
+            inputMode="numeric"
+            maxLength={ZIP_CODE_LENGTH}
+            autoComplete="postal-code"
+          />
         )}
         <Select
           label={t('address.state')}
@@ -208,10 +233,30 @@ function AboutLivingScreen() {
             {draft.neighborhood_typed ? t('address.neighborhoodPick') : t('address.neighborhoodMissing')}
           </Button>
         </div>
-        <TextField label={t('address.street')} value={draft.street_name} onChange={change('street_name')} error={errors.street_name} maxLength={ADDRESS_LIMITS.street} autoComplete="address-line1" tidyOnBlur />
+        <TextField
+          label={t('address.street')}
+          value={draft.street_name}
+          onChange={change('street_name')}
+          error={errors.street_name}
+          maxLength={ADDRESS_LIMITS.street}
+          autoComplete="address-line1"
+          tidyOnBlur
+        />
         <div className="two-columns">
-          <TextField label={t('address.streetNumber')} value={draft.street_number} onChange={change('street_number')} error={errors.street_number} maxLength={ADDRESS_LIMITS.number} />
-          <TextField label={t('address.apartment')} value={draft.apartment_number} onChange={change('apartment_number')} error={errors.apartment_number} maxLength={ADDRESS_LIMITS.number} />
+          <TextField
+            label={t('address.streetNumber')}
+            value={draft.street_number}
+            onChange={change('street_number')}
+            error={errors.street_number}
+            maxLength={ADDRESS_LIMITS.number}
+          />
+          <TextField
+            label={t('address.apartment')}
+            value={draft.apartment_number}
+            onChange={change('apartment_number')}
+            error={errors.apartment_number}
+            maxLength={ADDRESS_LIMITS.number}
+          />
         </div>
         <p className="fine-print">{t('address.consent', { appName: config.appName })}</p>
         <Button type="submit">{t('common.continue')}</Button>

@@ -51,10 +51,16 @@ const monthChoices = MONTHS.map((label, index) => ({ value: String(index + 1), l
  */
 function birthDateChoices(today: string, year: string, month: string) {
   const newest = newestBirthDate(today);
-  const yearOptions = birthYearOptions(newest.year + 18).map((choice) => ({ value: String(choice), label: String(choice) }));
+  const yearOptions = birthYearOptions(newest.year + 18).map((choice) => ({
+    value: String(choice),
+    label: String(choice),
+  }));
   const inNewestYear = Number(year) === newest.year;
   const monthOptions = inNewestYear ? monthChoices.slice(0, newest.month) : monthChoices;
-  const days = inNewestYear && Number(month) === newest.month ? Math.min(newest.day, dayOptions(newest.month)) : dayOptions(Number(month) || undefined);
+  const days =
+    inNewestYear && Number(month) === newest.month
+      ? Math.min(newest.day, dayOptions(newest.month))
+      : dayOptions(Number(month) || undefined);
   return { yearOptions, monthOptions, days };
 }
 
@@ -164,7 +170,14 @@ export function AboutYouRoute({ next }: NextProps) {
         />
         <fieldset className="date-fields">
           <legend>{t('aboutYou.birthDate')}</legend>
-          <Select label={t('aboutYou.day')} placeholder={t('common.selectShort')} options={dayChoices} value={values.day} onChange={(e) => changeDate('day', e.currentTarget.value)} error={errors.day} />
+          <Select
+            label={t('aboutYou.day')}
+            placeholder={t('common.selectShort')}
+            options={dayChoices}
+            value={values.day}
+            onChange={(e) => changeDate('day', e.currentTarget.value)}
+            error={errors.day}
+          />
           <Select
             label={t('aboutYou.month')}
             placeholder={t('common.selectShort')}
@@ -173,7 +186,14 @@ export function AboutYouRoute({ next }: NextProps) {
             onChange={(e) => changeDate('month', e.currentTarget.value)}
             error={errors.month}
           />
-          <Select label={t('aboutYou.year')} placeholder={t('common.selectShort')} options={yearOptions} value={values.year} onChange={(e) => changeDate('year', e.currentTarget.value)} error={errors.year} />
+          <Select
+            label={t('aboutYou.year')}
+            placeholder={t('common.selectShort')}
+            options={yearOptions}
+            value={values.year}
+            onChange={(e) => changeDate('year', e.currentTarget.value)}
+            error={errors.year}
+          />
         </fieldset>
         <Select
           label={t('aboutYou.residency')}

@@ -1,4 +1,11 @@
-import { BUSINESS_LIMITS, OTHER_BUSINESS_TYPE, SESSION_KEYS, YEAR_CHOICES, businessErrors, type BusinessValues } from '@provee/domain';
+import {
+  BUSINESS_LIMITS,
+  OTHER_BUSINESS_TYPE,
+  SESSION_KEYS,
+  YEAR_CHOICES,
+  businessErrors,
+  type BusinessValues,
+} from '@provee/domain';
 import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useApiData } from '../../../shared/hooks/use-api-data.js';
@@ -16,7 +23,13 @@ import { catalog, saveBusiness } from '../api/registration.js';
 import { RegistrationStepper } from '../components/registration-stepper.js';
 import { handleStepError, type FieldErrors } from '../../../shared/lib/step-errors.js';
 
-const EMPTY: BusinessValues = { name: '', business_age: '', business_type: '', business_type_other: '', sales_average_range_id: '' };
+const EMPTY: BusinessValues = {
+  name: '',
+  business_age: '',
+  business_type: '',
+  business_type_other: '',
+  sales_average_range_id: '',
+};
 
 /** Step 5 'Negocio': name, age, type ('Otros' asks what it is) and weekly sales. */
 export function MoreAboutRoute({ next }: NextProps) {
@@ -63,8 +76,23 @@ function MoreAboutScreen() {
       <RegistrationStepper filled={4} />
       <p className="page-subtitle">{t('business.subtitle', { storeType: country.storeType.toLowerCase() })}</p>
       <form className="stack" onSubmit={onSubmit} noValidate>
-        <TextField label={t('business.name')} value={values.name} onChange={change('name')} error={errors.name} maxLength={BUSINESS_LIMITS.name} autoCapitalize="words" tidyOnBlur />
-        <Select label={t('business.age')} placeholder={t('common.select')} options={YEAR_CHOICES} value={values.business_age} onChange={(e) => change('business_age')(e.currentTarget.value)} error={errors.business_age} />
+        <TextField
+          label={t('business.name')}
+          value={values.name}
+          onChange={change('name')}
+          error={errors.name}
+          maxLength={BUSINESS_LIMITS.name}
+          autoCapitalize="words"
+          tidyOnBlur
+        />
+        <Select
+          label={t('business.age')}
+          placeholder={t('common.select')}
+          options={YEAR_CHOICES}
+          value={values.business_age}
+          onChange={(e) => change('business_age')(e.currentTarget.value)}
+          error={errors.business_age}
+        />
         <Select
           label={t('business.type')}
           placeholder={t('common.select')}

@@ -54,7 +54,12 @@ function SearchAddressScreen() {
     uiState.startLoading();
     try {
       const { place } = await prefillFromPlace(chosen.place_id);
-      const params = new URLSearchParams({ zipCode: place.zip_code, direction: place.street_name, streetNumber: place.street_number, placeId: chosen.place_id });
+      const params = new URLSearchParams({
+        zipCode: place.zip_code,
+        direction: place.street_name,
+        streetNumber: place.street_number,
+        placeId: chosen.place_id,
+      });
       navigate(`${base}?${params}`);
     } catch (error) {
       uiState.showError(error);
@@ -118,7 +123,10 @@ function SearchAddressScreen() {
       <Button disabled={!chosen} onClick={onContinue}>
         {t('common.continue')}
       </Button>
-      <Button variant="secondary" onClick={() => navigate(`${base}?${new URLSearchParams({ zipCode: '', direction: '', streetNumber: '' })}`)}>
+      <Button
+        variant="secondary"
+        onClick={() => navigate(`${base}?${new URLSearchParams({ zipCode: '', direction: '', streetNumber: '' })}`)}
+      >
         {t('address.notFound')}
       </Button>
     </Page>
