@@ -1,7 +1,7 @@
 import { cedulaCheckDigit } from '@provee/domain';
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, screenshot, test } from './fixtures.js';
-import { latestCode, proveWithSms, seedUser, uniquePhone } from './helpers.js';
+import { fillAboutYou, latestCode, proveWithSms, seedUser, uniquePhone } from './helpers.js';
 
 // Issue 8 (first audit), items 2–4: each "Seen" of the audit as it now behaves.
 
@@ -9,18 +9,6 @@ const cedula = () => {
   const ten = `4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
   return `${ten}${cedulaCheckDigit(ten)}`;
 };
-
-async function fillAboutYou(page: Page, name = 'María José') {
-  await page.getByLabel('Nombres').fill(name);
-  await page.getByLabel('Apellido paterno').fill('Peña');
-  await page.getByLabel('Mes').selectOption({ label: 'Febrero' });
-  await page.getByLabel('Día').selectOption('28');
-  await page.getByLabel('Año').selectOption('1985');
-  await page
-    .getByLabel('¿Cuánto tiempo llevas viviendo en tu domicilio actual?')
-    .selectOption({ label: '4 o más años' });
-  await page.getByLabel('Estado civil').selectOption({ label: 'Casado(a)' });
-}
 
 /** How many SMS the outbox holds for this number. */
 async function smsCount(page: Page, phone: string): Promise<number> {

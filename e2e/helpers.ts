@@ -70,3 +70,17 @@ export async function expectStepper(page: Page, label: string, filled: number): 
   await expect(page.locator('.stepper-bar')).toHaveCount(5);
   await expect(page.locator('.stepper-bar.is-done')).toHaveCount(filled);
 }
+
+/** The 'Sobre ti' form of a shopkeeper born 28 February 1985 (an adult on any day of the tests). */
+export async function fillAboutYou(page: Page, name = 'María José'): Promise<void> {
+  await page.getByLabel('Nombres').fill(name);
+  await page.getByLabel('Apellido paterno').fill('Peña');
+  await page.getByLabel('Apellido materno (opcional)').fill('Núñez');
+  await page.getByLabel('Mes').selectOption({ label: 'Febrero' });
+  await page.getByLabel('Día').selectOption('28');
+  await page.getByLabel('Año').selectOption('1985');
+  await page
+    .getByLabel('¿Cuánto tiempo llevas viviendo en tu domicilio actual?')
+    .selectOption({ label: '4 o más años' });
+  await page.getByLabel('Estado civil').selectOption({ label: 'Casado(a)' });
+}

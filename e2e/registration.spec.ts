@@ -1,7 +1,7 @@
 import { cedulaCheckDigit } from '@provee/domain';
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, screenshot, test } from './fixtures.js';
-import { expectStepper, proveWithSms, uniquePhone } from './helpers.js';
+import { fillAboutYou, expectStepper, proveWithSms, uniquePhone } from './helpers.js';
 
 function cedula(valid = true): string {
   const ten = String(Math.floor(Math.random() * 1e10)).padStart(10, '0');
@@ -10,19 +10,6 @@ function cedula(valid = true): string {
 }
 
 const error = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
-
-async function fillAboutYou(page: Page) {
-  await page.getByLabel('Nombres').fill('María José');
-  await page.getByLabel('Apellido paterno').fill('Peña');
-  await page.getByLabel('Apellido materno (opcional)').fill('Núñez');
-  await page.getByLabel('Mes').selectOption({ label: 'Febrero' });
-  await page.getByLabel('Día').selectOption('28');
-  await page.getByLabel('Año').selectOption('1985');
-  await page
-    .getByLabel('¿Cuánto tiempo llevas viviendo en tu domicilio actual?')
-    .selectOption({ label: '4 o más años' });
-  await page.getByLabel('Estado civil').selectOption({ label: 'Casado(a)' });
-}
 
 test.describe('shopkeeper registration', () => {
   test('a new shopkeeper goes from /home to send-nip through the five screens', async ({ page }) => {

@@ -1,7 +1,7 @@
 import { cedulaCheckDigit } from '@provee/domain';
 import type { Page, Request } from '@playwright/test';
 import { expect, test } from './fixtures.js';
-import { proveWithSms, uniquePhone } from './helpers.js';
+import { fillAboutYou, proveWithSms, uniquePhone } from './helpers.js';
 
 /**
  * Issue 9: one round trip per step. Between the tap on Continuar and the next screen being usable
@@ -71,15 +71,7 @@ test('each registration step costs one API call (the save) from the tap to the n
   await expect(page.getByRole('heading', { name: 'Sobre ti' })).toBeVisible();
 
   // 1. Sobre ti → cédula: the registration call only.
-  await page.getByLabel('Nombres').fill('María José');
-  await page.getByLabel('Apellido paterno').fill('Peña');
-  await page.getByLabel('Mes').selectOption({ label: 'Febrero' });
-  await page.getByLabel('Día').selectOption('28');
-  await page.getByLabel('Año').selectOption('1985');
-  await page
-    .getByLabel('¿Cuánto tiempo llevas viviendo en tu domicilio actual?')
-    .selectOption({ label: '4 o más años' });
-  await page.getByLabel('Estado civil').selectOption({ label: 'Casado(a)' });
+  await fillAboutYou(page);
   let api = await record.step('Confirma que tu cédula sea correcta', 'additional-data');
   expect(api).toEqual(['POST /api/v2/users']);
 

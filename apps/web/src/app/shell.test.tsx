@@ -1,28 +1,19 @@
 import type { PublicConfig } from '@provee/domain';
-import { COUNTRIES } from '@provee/domain';
 import { act, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigContext } from '../shared/lib/config.js';
 import { uiState } from '../shared/lib/ui-state.js';
 import { AppShell } from './shell.js';
+import { createPublicConfig } from '../test/public-config.js';
 
 const redirect = vi.hoisted(() => vi.fn());
 vi.mock('../shared/lib/navigation.js', () => ({ fullPageRedirect: redirect }));
 
-const config: PublicConfig = {
-  appName: 'Provee',
+const config = createPublicConfig('do', {
   supportChatNumber: '+1 809 555 0199',
-  advisorPhone: '+18095550101',
-  privacyNoticeUrl: 'https://provee.example/privacidad',
   appStoreUrl: 'https://store.example/provee',
-  publicSiteUrl: 'https://provee.example',
-  advisorVideoUrl: null,
-  ipLookupUrl: '/api/v1/ip',
-  webLeadApiKey: 'web-key',
-  testMode: false,
-  country: COUNTRIES.do,
-};
+});
 
 function renderShell(overrides: Partial<PublicConfig> = {}) {
   return render(

@@ -1,4 +1,3 @@
-import { COUNTRIES, type PublicConfig } from '@provee/domain';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -6,19 +5,9 @@ import { applicationState } from '../../../shared/lib/application-state.js';
 import { ConfigContext } from '../../../shared/lib/config.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { SendNipRoute } from './send-nip.js';
+import { createPublicConfig } from '../../../test/public-config.js';
 
-const config: PublicConfig = {
-  appName: 'Provee',
-  supportChatNumber: '18095550100',
-  advisorPhone: '+18095550101',
-  privacyNoticeUrl: 'https://provee.example/privacidad',
-  appStoreUrl: 'https://store.example',
-  publicSiteUrl: 'https://provee.example',
-  advisorVideoUrl: null,
-  ipLookupUrl: '/api/v1/ip',
-  webLeadApiKey: 'web-key',
-  country: COUNTRIES.do,
-};
+const config = createPublicConfig();
 
 function json(status: number, body: unknown) {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

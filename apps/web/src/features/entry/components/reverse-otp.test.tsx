@@ -1,24 +1,12 @@
-import { COUNTRIES, type PublicConfig } from '@provee/domain';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigContext } from '../../../shared/lib/config.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { ReverseOtp } from './reverse-otp.js';
+import { createPublicConfig } from '../../../test/public-config.js';
 
-const config: PublicConfig = {
-  appName: 'Provee',
-  supportChatNumber: '18095550100',
-  advisorPhone: '+18095550101',
-  privacyNoticeUrl: 'https://provee.example/privacidad',
-  appStoreUrl: 'https://store.example',
-  publicSiteUrl: 'https://provee.example',
-  advisorVideoUrl: null,
-  ipLookupUrl: '/api/v1/ip',
-  webLeadApiKey: 'web-key',
-  testMode: false,
-  country: COUNTRIES.do,
-};
+const config = createPublicConfig();
 
 const session = (id: string) => ({
   session_id: id,

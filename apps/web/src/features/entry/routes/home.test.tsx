@@ -1,24 +1,12 @@
-import { COUNTRIES, type PublicConfig } from '@provee/domain';
 import { fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigContext } from '../../../shared/lib/config.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { HomeRoute } from './home.js';
+import { createPublicConfig } from '../../../test/public-config.js';
 
-const config = (country: 'do' | 'mx'): PublicConfig => ({
-  appName: 'Provee',
-  supportChatNumber: '18095550100',
-  advisorPhone: '+18095550101',
-  privacyNoticeUrl: 'https://provee.example/privacidad',
-  appStoreUrl: 'https://store.example',
-  publicSiteUrl: 'https://provee.example',
-  advisorVideoUrl: null,
-  ipLookupUrl: '/api/v1/ip',
-  webLeadApiKey: 'web-key',
-  testMode: false,
-  country: COUNTRIES[country],
-});
+const config = (country: 'do' | 'mx') => createPublicConfig(country);
 
 function renderHome(country: 'do' | 'mx' = 'do') {
   return render(
