@@ -1,7 +1,7 @@
 import { cedulaCheckDigit } from '@provee/domain';
 import type { Page, Request } from '@playwright/test';
 import { expect, test } from './fixtures.js';
-import { fillAboutYou, proveWithSms, uniquePhone } from './helpers.js';
+import { fillAboutYou, latestNip, proveWithSms, uniquePhone } from './helpers.js';
 
 /**
  * Issue 9: one round trip per step. Between the tap on Continuar and the next screen being usable
@@ -102,7 +102,7 @@ test('each registration step costs one API call (the save) from the tap to the n
   await page.getByLabel('Nombre del negocio').fill('Colmado La Esquina');
   await page.getByLabel('¿Cuánto tiempo tiene tu negocio?').selectOption('3');
   await page.getByLabel('Giro del negocio').selectOption({ index: 1 });
-  await page.getByLabel('Ventas promedio por semana').selectOption({ index: 1 });
+  await page.getByLabel('Ventas promedio por semana').selectOption({ index: 4 });
   api = await record.step('NIP de Consulta', 'send-nip');
   expect(api).toEqual([
     expect.stringMatching(new RegExp(`^POST /api/v1/users/${uuid}/SK/businesses$`)),
@@ -110,4 +110,12 @@ test('each registration step costs one API call (the save) from the tap to the n
   ]);
   await expect(page).toHaveURL(new RegExp(`/${phone}/${uuid}/send-nip$`));
   await expect(page.locator('.consent-text')).toBeVisible();
+
+  // 6. NIP → Felicidades: the PIN confirmation only; its answer carries the pre-approved amount.
+  await page
+    .getByRole('textbox', { name: /NIP de consulta, dígito 1 de 4/ })
+    .fill(await latestNip(page.request, phone));
+  api = await record.step('Felicidades', 'congratulations');
+  expect(api).toEqual([expect.stringMatching(new RegExp(`^PUT /api/v1/users/${uuid}/SK/nip$`))]);
+  await expect(page.locator('.amount')).toHaveText(/10,000 DOP$/);
 });

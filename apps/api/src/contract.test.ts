@@ -97,7 +97,7 @@ const calls: Record<string, Call[]> = {
       path: `${user}/nip`,
       params: contract.userParams,
       body: contract.confirmNipBody,
-      responses: { 200: contract.stepAnswerSchema },
+      responses: { 200: contract.confirmNipResponse },
     },
     {
       method: 'get',

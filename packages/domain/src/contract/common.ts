@@ -27,6 +27,10 @@ export const stepAnswerSchema = z.object({
 });
 export type StepAnswer = z.infer<typeof stepAnswerSchema>;
 
+/** A pre-approved amount in the country's currency. */
+export const preApprovalSchema = z.object({ amount: z.number(), currency: z.string() });
+export type PreApproval = z.infer<typeof preApprovalSchema>;
+
 /** The bearer token a proof or a registration hands out. */
 export const bearerAuthenticationSchema = z.object({
   access_type: z.literal('Bearer'),

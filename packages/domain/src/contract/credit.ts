@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { preApprovalSchema, stepAnswerSchema } from './common.js';
 
 /** GET /v1/consents/text */
 export const consentTextResponse = z.object({
@@ -12,7 +13,7 @@ export const nipSentResponse = z.object({
 });
 export type NipSent = z.infer<typeof nipSentResponse>['data'];
 
-/** PUT /v1/users/:id/:type/nip (answer: stepAnswerSchema; 422 not eligible) */
+/** PUT /v1/users/:id/:type/nip (answer: confirmNipResponse; 422 not eligible) */
 export const confirmNipBody = z.object({
   nip: z.string().regex(/^\d{4}$/, 'El NIP tiene 4 dígitos.'),
   consent_sha256: z
@@ -21,6 +22,11 @@ export const confirmNipBody = z.object({
     .optional(),
 });
 export type ConfirmNipPayload = z.input<typeof confirmNipBody>;
+/** The step answer, with the pre-approved amount when the decision approved (the next screen shows it). */
+export const confirmNipResponse = z.object({
+  data: stepAnswerSchema.shape.data.extend({ pre_approval: preApprovalSchema.nullable() }),
+});
+export type ConfirmNipAnswer = z.infer<typeof confirmNipResponse>;
 
 /** GET /v1/users/:id/:type/consents */
 export const consentsResponse = z.object({

@@ -47,6 +47,8 @@ export const createdUserResponse = z.object({
     next_step: z.string(),
     status: z.string(),
     path: z.string(),
+    /** Mexico: the RFC the SAT algorithm gives for the names and birth date (prefills step 2). */
+    tax_id_suggestion: z.string().nullable(),
     authentication: bearerAuthenticationSchema,
   }),
 });

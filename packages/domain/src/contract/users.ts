@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { anonymousIdSchema, phoneNumberSchema } from './common.js';
+import { anonymousIdSchema, phoneNumberSchema, preApprovalSchema } from './common.js';
 
 const userSchema = z.object({
   user_id: z.string(),
@@ -24,7 +24,7 @@ export type FoundUser = z.infer<typeof userSchema>;
 /** GET /v1/users/:id/:type (params: userParams) */
 export const userDetailSchema = userSchema.extend({
   tax_id_suggestion: z.string().nullable(),
-  pre_approval: z.object({ amount: z.number(), currency: z.string() }).nullable(),
+  pre_approval: preApprovalSchema.nullable(),
 });
 export const userDetailResponse = z.object({ data: userDetailSchema });
 export type UserDetail = z.infer<typeof userDetailSchema>;

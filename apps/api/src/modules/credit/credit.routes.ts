@@ -2,6 +2,7 @@ import {
   advisorEventBody,
   advisorEventResponse,
   confirmNipBody,
+  confirmNipResponse,
   consentsResponse,
   consentTextResponse,
   isPastPassword,
@@ -24,7 +25,7 @@ import {
 } from '../application/index.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { ownedUser, stepAnswerSchema, userParams } from '../users/index.js';
-import { confirmConsentNip, currentConsentText, sendConsentNip } from './credit.service.js';
+import { confirmConsentNip, currentConsentText, latestApprovedDecision, sendConsentNip } from './credit.service.js';
 
 const errors = {
   400: errorResponseSchema,
@@ -80,7 +81,7 @@ export async function creditRoutes(app: App): Promise<void> {
         security: [{ bearer: [] }],
         params: userParams,
         body: confirmNipBody,
-        response: { 200: stepAnswerSchema, ...errors },
+        response: { 200: confirmNipResponse, ...errors },
       },
     },
     async (request) => {
@@ -92,7 +93,14 @@ export async function creditRoutes(app: App): Promise<void> {
       if (user.status === 'REJECTED') {
         throw notEligible('NOT_ELIGIBLE');
       }
-      return { data: await stepAnswer(engineOf(app), user) };
+      // An approval's amount travels with the answer: the pre-approval screen needs no request.
+      const approved = user.nextStep === 'PASSWORD' && user.status === 'IN_PROGRESS';
+      return {
+        data: {
+          ...(await stepAnswer(engineOf(app), user)),
+          pre_approval: approved ? await latestApprovedDecision(app, user.id) : null,
+        },
+      };
     },
   );
 

@@ -99,7 +99,12 @@ describe('consent PIN, bureau and decision', () => {
   it('a clean report is approved for 10,000 DOP: consent, decision and pre-approval recorded', async () => {
     const { user, res } = await consent(randomTen());
     expect(res.statusCode).toBe(200);
-    expect(res.json().data).toMatchObject({ next_step: 'PASSWORD', status: 'IN_PROGRESS' });
+    // The answer carries the amount, so the pre-approval screen needs no second request.
+    expect(res.json().data).toMatchObject({
+      next_step: 'PASSWORD',
+      status: 'IN_PROGRESS',
+      pre_approval: { amount: 10_000, currency: 'DOP' },
+    });
 
     const consents = (await call('GET', user, '/consents')).json().data;
     expect(consents).toHaveLength(1);

@@ -4,7 +4,7 @@ import type { App } from '../../types.js';
 import { requirePhoneAccess } from '../auth/index.js';
 import { parsePhone } from '../phone-proof/index.js';
 import { engineOf, stepAnswer, type ApplicationRow } from '../application/index.js';
-import { ownedUser, stepAnswerSchema, userParams } from '../users/index.js';
+import { ownedUser, stepAnswerSchema, taxIdSuggestion, userParams } from '../users/index.js';
 import { registerShopkeeper, saveAddress, saveBusiness, saveTaxId } from './registration.service.js';
 
 const errors = {
@@ -43,6 +43,8 @@ export async function registrationRoutes(app: App): Promise<void> {
       return reply.status(201).send({
         data: {
           ...(await stepAnswer(engineOf(app), user)),
+          // The tax-id screen comes next: it needs no second request for the suggestion.
+          tax_id_suggestion: taxIdSuggestion(app, user),
           user_type: 'SK' as const,
           authentication: { access_type: 'Bearer' as const, access_token: token, expires_at: expiresAt.toISOString() },
         },

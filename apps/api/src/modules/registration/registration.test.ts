@@ -506,6 +506,8 @@ describe('Mexico: RFC', () => {
         }),
       });
       expect(created.statusCode).toBe(201);
+      // The registration's answer carries the suggestion: the RFC screen needs no second request.
+      expect(created.json().data.tax_id_suggestion).toBe('BAFJ701213SBA');
       const { user_id: userId, authentication } = created.json().data;
       const auth = { authorization: `Bearer ${authentication.access_token}` };
       const detail = await t.app.inject({ method: 'GET', url: `/api/v1/users/${userId}/SK`, headers: auth });

@@ -1,4 +1,4 @@
-import { isPastPassword, routeAfterLookup, type LookupUser } from '@provee/domain';
+import { isPastPassword, routeAfterLookup, type LookupUser, type PreApproval } from '@provee/domain';
 
 /** Where one application stands, as the last step answer or user fetch of this tab said. */
 export interface ApplicationState {
@@ -7,6 +7,17 @@ export interface ApplicationState {
   status: string;
   phone?: string | undefined;
   avals?: LookupUser['avals'];
+  /** What the next screen shows, when the answer that led there carried it (no second request). */
+  tax_id_suggestion?: string | null;
+  pre_approval?: PreApproval | null;
+}
+
+/** The fields of an answer the store keeps besides the state itself. */
+function extras(answer: { tax_id_suggestion?: string | null; pre_approval?: PreApproval | null }) {
+  return {
+    ...(answer.tax_id_suggestion !== undefined ? { tax_id_suggestion: answer.tax_id_suggestion } : {}),
+    ...(answer.pre_approval !== undefined ? { pre_approval: answer.pre_approval } : {}),
+  };
 }
 
 // In memory, per tab: a reload or a link opened by URL starts empty and asks the server once.
@@ -21,13 +32,16 @@ export const applicationState = {
     current = { ...(current?.user_id === state.user_id ? current : {}), ...state };
   },
   /** From a user fetch (GET /users or /users/:id): every answer updates the store. */
-  fromUser(user: LookupUser & { phone_number?: string }): ApplicationState {
+  fromUser(
+    user: LookupUser & { phone_number?: string; tax_id_suggestion?: string | null; pre_approval?: PreApproval | null },
+  ): ApplicationState {
     const state: ApplicationState = {
       user_id: String(user.user_id ?? user.id ?? ''),
       next_step: user.next_step ?? user.request?.next_step ?? '',
       status: user.status ?? user.request?.status ?? '',
       ...(user.phone_number ? { phone: user.phone_number } : {}),
       ...(user.avals ? { avals: user.avals } : {}),
+      ...extras(user),
     };
     applicationState.set(state);
     return state;
@@ -48,13 +62,21 @@ export function routeForState(phone: string, state: ApplicationState): string {
  */
 export function routeAfterSave(
   phone: string,
-  answer: { user_id: string; next_step: string; status: string; path?: string | undefined },
+  answer: {
+    user_id: string;
+    next_step: string;
+    status: string;
+    path?: string | undefined;
+    tax_id_suggestion?: string | null;
+    pre_approval?: PreApproval | null;
+  },
 ): string {
   applicationState.set({
     user_id: answer.user_id,
     next_step: answer.next_step,
     status: answer.status,
     ...(phone ? { phone } : {}),
+    ...extras(answer),
   });
   if (typeof answer.path === 'string' && answer.path.startsWith('/') && !answer.path.startsWith('//'))
     return answer.path;

@@ -1,4 +1,11 @@
-import type { ConfirmNipPayload, ConsentText, NipSent, PasswordPayload, StepAnswer } from '@provee/domain';
+import type {
+  ConfirmNipAnswer,
+  ConfirmNipPayload,
+  ConsentText,
+  NipSent,
+  PasswordPayload,
+  StepAnswer,
+} from '@provee/domain';
 import { loadOnce } from '../../../shared/hooks/use-api-data.js';
 import { apiRequest } from '../../../shared/lib/api-client.js';
 
@@ -14,7 +21,7 @@ export const sendNip = (userId: string) =>
   apiRequest<{ data: NipSent }>('POST', `/api/v1/users/${userId}/SK/nip`).then((r) => r.data);
 
 export const confirmNip = (userId: string, nip: string, consentSha256: string | undefined) =>
-  apiRequest<StepAnswer>('PUT', `/api/v1/users/${userId}/SK/nip`, {
+  apiRequest<ConfirmNipAnswer>('PUT', `/api/v1/users/${userId}/SK/nip`, {
     body: { nip, ...(consentSha256 ? { consent_sha256: consentSha256 } : {}) } satisfies ConfirmNipPayload,
   });
 

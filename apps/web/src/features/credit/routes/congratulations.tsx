@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
 import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
+import { applicationState } from '../../../shared/lib/application-state.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { routeAfterLookup } from '@provee/domain';
 import { t } from '../../../shared/lib/copy.js';
@@ -35,12 +36,14 @@ function CongratulationsScreen() {
 
   useEffect(() => {
     let current = true;
-    getUser(userId)
-      .then(({ data }) => {
+    // The PIN's answer carried the amount; a reload, a link or the waiting screen's fetch asks the server.
+    const known = applicationState.get(userId);
+    (known?.pre_approval ? Promise.resolve(known) : getUser(userId).then(({ data }) => data))
+      .then((state) => {
         if (!current) return;
-        if (data.pre_approval && data.next_step === 'PASSWORD')
-          setAmount(formatAmount(data.pre_approval.amount, data.pre_approval.currency, country.locale));
-        else navigate(routeAfterLookup({ kind: 'user', phone: phoneNumber, user: data }), { replace: true });
+        if (state.pre_approval && state.next_step === 'PASSWORD')
+          setAmount(formatAmount(state.pre_approval.amount, state.pre_approval.currency, country.locale));
+        else navigate(routeAfterLookup({ kind: 'user', phone: phoneNumber, user: state }), { replace: true });
       })
       .catch(uiState.showError);
     return () => {

@@ -4,7 +4,7 @@ import { useNavigate, useParams } from 'react-router';
 import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
 import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
 import { useStoredState } from '../../../shared/hooks/use-stored-state.js';
-import { routeAfterSave } from '../../../shared/lib/application-state.js';
+import { applicationState, routeAfterSave } from '../../../shared/lib/application-state.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
 import { getUser } from '../../../shared/lib/users-api.js';
@@ -39,9 +39,11 @@ function AdditionalDataScreen() {
   useEffect(() => {
     if (!generated) return;
     let current = true;
-    getUser(userId)
+    // The registration's answer carried it; a reload or a link asks the server.
+    const known = applicationState.get(userId)?.tax_id_suggestion;
+    (known !== undefined ? Promise.resolve(known) : getUser(userId).then(({ data }) => data.tax_id_suggestion ?? null))
       // A draft (typed, or restored after a reload) wins over the suggestion.
-      .then(({ data }) => current && data.tax_id_suggestion && !value && updateDraft({ value: data.tax_id_suggestion }))
+      .then((suggestion) => current && suggestion && !value && updateDraft({ value: suggestion }))
       .catch(() => undefined);
     return () => {
       current = false;
