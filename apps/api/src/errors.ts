@@ -47,16 +47,6 @@ export function notEligible(
   return new AppError(status, code, 'not eligible', readableMessage);
 }
 
-/** The application is past (or not yet at) the step a call is for; the app reloads and routes. */
-export function stepNotCurrent(): AppError {
-  return new AppError(
-    409,
-    'STEP_NOT_CURRENT',
-    'step is not the current one',
-    'Este paso ya fue completado. Te llevamos a donde te quedaste.',
-  );
-}
-
 /** Response schema of every error status a route documents; extra fields (retry_after_seconds…) pass. */
 export const errorResponseSchema = errorEnvelopeSchema.loose();
 

@@ -255,10 +255,11 @@ export async function createApplication(deps: EngineDeps, options: CreateOptions
       .onConflictDoNothing({ target: users.phoneE164 })
       .returning();
     if (!row) {
-      throw new AppError(
-        409,
+      // One application per phone: the 409 says where the existing one stands, like any step's.
+      const [existing] = await tx.select().from(users).where(eq(users.phoneE164, options.phoneE164)).limit(1);
+      throw new StepConflict(
+        existing ? await stepAnswer({ db: tx, country: deps.country }, existing) : null,
         'USER_EXISTS',
-        'phone already registered',
         'Este número ya tiene un registro. Te llevamos a donde te quedaste.',
       );
     }

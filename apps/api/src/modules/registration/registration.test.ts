@@ -146,6 +146,11 @@ describe('shopkeeper registration', () => {
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().code).toBe('USER_EXISTS');
+    // Where the existing application stands, so the screen goes there without another request.
+    expect(again.json().current).toMatchObject({
+      next_step: 'TAX_ACCOUNT',
+      path: expect.stringMatching(/\/additional-data$/),
+    });
     const intruder = await phoneToken(t.app, createPhone());
     const forbidden = await t.app.inject({
       method: 'POST',

@@ -16,7 +16,7 @@ export function handleStepError(
   error: unknown,
   navigate: NavigateFunction,
   setErrors: (errors: FieldErrors) => void,
-  options: { outOfArea?: boolean; fieldAlias?: Record<string, string>; user?: { phone: string; userId: string } } = {},
+  options: { outOfArea?: boolean; fieldAlias?: Record<string, string>; user?: { phone: string; userId?: string } } = {},
 ): void {
   if (error instanceof ApiError && error.status === 400 && error.issues.length > 0) {
     const errors: FieldErrors = {};

@@ -1,7 +1,7 @@
 import { anonymousId, routeAfterLookup } from '@provee/domain';
 import type { FoundUser, LookupUserQuery, UserDetail } from '@provee/domain';
 import { ApiError, apiRequest } from './api-client.js';
-import { applicationState, routeForState } from './application-state.js';
+import { applicationState, routeAfterSave } from './application-state.js';
 import { rememberRejection } from './rejection.js';
 
 export const lookupUser = async (phone: string) => {
@@ -40,21 +40,16 @@ export async function routeForPhone(phone: string): Promise<string> {
 }
 
 /**
- * A call refused with 409 (the step was done meanwhile, or is not reached yet): the envelope says
- * where the application stands; an older answer without it makes us ask the server once.
+ * A call refused with 409 (the step was done meanwhile, or the phone already has an application):
+ * the envelope's `current` says where the application stands, and goes there like a step answer.
+ * Without it (never expected), the server is asked once.
  */
-export async function routeAfterConflict(phone: string, userId: string, error: ApiError): Promise<string> {
-  // The step engine's 409 carries `current: { user_id, next_step, status, path }`.
-  const where = (error.details.current ?? error.details) as {
-    user_id?: unknown;
-    next_step?: unknown;
-    status?: unknown;
-  };
-  const { user_id, next_step, status } = where;
-  if (typeof next_step === 'string' && typeof status === 'string') {
-    applicationState.set({ user_id: typeof user_id === 'string' ? user_id : userId, next_step, status });
-    return routeForState(phone, applicationState.get(typeof user_id === 'string' ? user_id : userId)!);
+export async function routeAfterConflict(phone: string, userId: string | undefined, error: ApiError): Promise<string> {
+  const current = error.details.current as Parameters<typeof routeAfterSave>[1] | undefined;
+  if (current && typeof current.next_step === 'string' && typeof current.status === 'string') {
+    return routeAfterSave(phone, current);
   }
+  if (!userId) return routeForPhone(phone);
   const { data } = await getUser(userId);
   return routeAfterLookup({ kind: 'user', phone, user: data });
 }

@@ -17,13 +17,10 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
 import { useStoredState } from '../../../shared/hooks/use-stored-state.js';
-import { ApiError } from '../../../shared/lib/api-client.js';
 import { routeAfterSave } from '../../../shared/lib/application-state.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
 import { session } from '../../../shared/lib/session.js';
-import { uiState } from '../../../shared/lib/ui-state.js';
-import { routeForPhone } from '../../../shared/lib/users-api.js';
 import { Button } from '../../../shared/ui/button.js';
 import { Page } from '../../../shared/ui/page.js';
 import { Select } from '../../../shared/ui/select.js';
@@ -122,15 +119,8 @@ export function AboutYouRoute({ next }: NextProps) {
       clearValues();
       navigate(target, { replace: true });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409) {
-        try {
-          navigate(await routeForPhone(phoneNumber), { replace: true });
-        } catch (lookupError) {
-          uiState.showError(lookupError);
-        }
-        return;
-      }
-      handleStepError(error, navigate, setErrors, { fieldAlias: { dob: 'day' } });
+      // A 409: this phone already has an application; its `current` says where it stands.
+      handleStepError(error, navigate, setErrors, { fieldAlias: { dob: 'day' }, user: { phone: phoneNumber } });
     }
   };
 
