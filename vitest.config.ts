@@ -6,6 +6,7 @@ const apiProject = (db: 'pglite' | 'postgres'): TestProjectInlineConfiguration =
     include: ['apps/api/src/**/*.test.ts'],
     environment: 'node',
     env: { TEST_DB: db },
+    ...(db === 'pglite' ? { globalSetup: ['apps/api/src/test/pglite-template.ts'] } : {}),
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

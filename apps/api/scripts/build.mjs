@@ -7,7 +7,11 @@ const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url),
 const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith('@provee/'));
 
 await build({
-  entryPoints: ['server', 'catalog-import'].map((name) => new URL(`../src/${name}.ts`, import.meta.url).pathname),
+  entryPoints: [
+    ...['server', 'catalog-import'].map((name) => new URL(`../src/${name}.ts`, import.meta.url).pathname),
+    // The embedded database's thread (src/db/pglite-thread.ts loads it from dist/).
+    { in: new URL('../src/db/pglite-worker.ts', import.meta.url).pathname, out: 'pglite-worker' },
+  ],
   outdir: new URL('../dist/', import.meta.url).pathname,
   bundle: true,
   platform: 'node',
@@ -17,4 +21,4 @@ await build({
   external: [...external, ...external.map((name) => `${name}/*`)],
   logLevel: 'warning',
 });
-console.log('api built: apps/api/dist/server.js, apps/api/dist/catalog-import.js');
+console.log('api built: apps/api/dist/server.js, catalog-import.js, pglite-worker.js');

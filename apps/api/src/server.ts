@@ -16,7 +16,14 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const database = openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  const database = openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    onStop: (error) => {
+      console.error('La base de datos integrada se detuvo; el servidor se cierra:', error);
+      process.exit(1);
+    },
+  });
   await prepareDatabase(database);
   const app = await buildApp(config, database);
 

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -9,6 +9,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { MIGRATIONS_DIR } from '../paths.js';
+import { PgliteThread } from './pglite-thread.js';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -22,6 +23,8 @@ export interface Database {
   db: Db;
   /** Applies pending migrations; safe to run at every start and from several processes. */
   migrate(): Promise<void>;
+  /** PGlite only: the whole database as a tarball, for `loadDataDir` (the tests' prepared copy). */
+  dump?(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
 
@@ -32,27 +35,35 @@ export interface DatabaseOptions {
   databaseUrl?: string | undefined;
   /** PGlite data directory; `memory://` keeps everything in memory (tests). */
   dataDir: string;
+  /** The embedded database's thread stopped on its own (the server exits: nothing can be saved). */
+  onStop?: (error: Error) => void;
+  /** PGlite: start from this copy (a `dump()`) instead of an empty database. */
+  loadDataDir?: Uint8Array;
 }
 
 export function openDatabase(options: DatabaseOptions): Database {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  return openPglite(options.dataDir);
+  return openPglite(options);
 }
 
-function openPglite(dataDir: string): Database {
+function openPglite({ dataDir, onStop, loadDataDir }: DatabaseOptions): Database {
   let location = dataDir;
   if (!dataDir.startsWith('memory://')) {
     location = join(resolve(dataDir), 'pglite');
     mkdirSync(location, { recursive: true });
   }
-  const client = new PGlite(location);
+  // On its own thread: PGlite runs each query synchronously where it lives (decision 012).
+  const thread = new PgliteThread(location, { onStop, ...(loadDataDir ? { loadDataDir } : {}) });
+  // Drizzle's PGlite driver calls only `query` and `transaction`, which the thread provides.
+  const client = thread as unknown as PGlite;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     kind: 'pglite',
     db,
     // PGlite is one connection in this process: nothing can race the migration.
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR }),
-    close: () => client.close(),
+    dump: () => thread.dump(),
+    close: () => thread.close(),
   };
 }
 

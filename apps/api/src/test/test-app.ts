@@ -1,11 +1,22 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import postgres from 'postgres';
+import { inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { prepareDatabase } from '../db/prepare.js';
 import type { App } from '../types.js';
+
+let template: Promise<Uint8Array> | undefined;
+/** The prepared database of the suite's global setup (pglite-template.ts), when there is one. */
+async function pgliteTemplate(): Promise<{ loadDataDir?: Uint8Array }> {
+  const file = inject('pgliteTemplate');
+  if (!file) return {};
+  template ??= readFile(file);
+  return { loadDataDir: await template };
+}
 
 /**
  * The database a test file runs on: TEST_DB=postgres gives each file its own throw-away
@@ -14,7 +25,7 @@ import type { App } from '../types.js';
 export async function createTestDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
   const serverUrl = process.env.DATABASE_URL;
   if (process.env.TEST_DB !== 'postgres') {
-    const database = openDatabase({ dataDir: 'memory://' });
+    const database = openDatabase({ dataDir: 'memory://', ...(await pgliteTemplate()) });
     await prepareDatabase(database);
     return { database, drop: () => database.close() };
   }

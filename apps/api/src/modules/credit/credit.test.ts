@@ -385,7 +385,7 @@ describe('password and advisor', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().data.next_step).toBe('INVENTORY');
     const rows = await t.app.db.execute(sql`select password_hash from users where id = ${user.id}`);
-    const stored = JSON.stringify(rows).match(/\$argon2id\$v=19\$m=19456,p=1,t=2\$[\w+/]+\$[\w+/]+/)![0];
+    const stored = JSON.stringify(rows).match(/\$argon2id\$v=19\$m=19456,t=2,p=1\$[\w+/]+\$[\w+/]+/)![0];
     expect(await verifyPassword('583920', stored)).toBe(true);
     expect(await verifyPassword('583921', stored)).toBe(false);
     const again = await t.app.inject({

@@ -2,16 +2,24 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.js';
 import { createPasswordHasher, hashPassword, verifyPassword } from './password.js';
 
+// Made by the `argon2` package this app used before @node-rs/argon2, for '583920'.
+const STORED_ARGON2 =
+  '$argon2id$v=19$m=19456,p=1,t=2$H05AykzO2c8Toi7ndpuf2A$juYgibDayKZYxkB+H2TvpqMQGvueWR8Ll8FNpKLkaOI';
 // Made by the scrypt hashing this app used before argon2id (N=2^17, r=8, p=1), for '583920'.
 const STORED_SCRYPT = 'scrypt$131072$8$1$Zo5viWD_9lrZEkf0y-YuUw$JDtts37CwbyPcCVH5fN1odrOYRY7j3EmoInHp7luERg';
 
 describe('password hashing', () => {
   it('hashes with argon2id at OWASP parameters (19 MiB, t=2, p=1), salted', async () => {
     const [first, second] = await Promise.all([hashPassword('583920'), hashPassword('583920')]);
-    expect(first).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$[\w+/]{22}\$[\w+/]{43}$/);
+    expect(first).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[\w+/]{22}\$[\w+/]{43}$/);
     expect(second).not.toBe(first);
     expect(await verifyPassword('583920', first)).toBe(true);
     expect(await verifyPassword('583921', first)).toBe(false);
+  });
+
+  it('still verifies an argon2id hash made by the previous library', async () => {
+    expect(await verifyPassword('583920', STORED_ARGON2)).toBe(true);
+    expect(await verifyPassword('583921', STORED_ARGON2)).toBe(false);
   });
 
   it('still verifies a scrypt hash stored before the change', async () => {

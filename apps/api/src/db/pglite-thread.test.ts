@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgliteThread } from './pglite-thread.js';
+
+describe('PGlite on its own thread', () => {
+  let db: PgliteThread;
+  beforeAll(async () => {
+    db = new PgliteThread('memory://');
+    await db.query('create table t (id int primary key, note text)');
+  });
+  afterAll(() => db.close());
+
+  it('answers queries in both row modes, with the types Drizzle asks for kept as text', async () => {
+    const objects = await db.query('select 1 as n, $1::text as s', ['hola']);
+    expect(objects.rows).toEqual([{ n: 1, s: 'hola' }]);
+    const arrays = await db.query("select timestamptz '2026-11-22 03:00:00+00' as at", [], {
+      rowMode: 'array',
+      parsers: { 1184: (value: string) => value },
+    });
+    expect(arrays.rows).toEqual([['2026-11-22 03:00:00+00']]);
+  });
+
+  it('a database error keeps its code, constraint and detail', async () => {
+    await db.query('insert into t values (1, $1)', ['a']);
+    const error = await db.query('insert into t values (1, $1)', ['b']).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({ code: '23505', constraint: 't_pkey' });
+  });
+
+  it('a transaction commits what it did, or nothing when it throws', async () => {
+    await db.transaction(async (tx) => {
+      await tx.query('insert into t values (2, $1)', ['kept']);
+    });
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('insert into t values (3, $1)', ['undone']);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    const { rows } = await db.query('select id from t where id in (2, 3) order by id');
+    expect(rows).toEqual([{ id: 2 }]);
+  });
+
+  it('a query from outside waits until an open transaction ends, then sees its result', async () => {
+    let outsideDone = false;
+    let outside: Promise<unknown> | undefined;
+    await db.transaction(async (tx) => {
+      await tx.query('insert into t values (4, $1)', ['inside']);
+      outside = db.query('select note from t where id = 4').then((result) => {
+        outsideDone = true;
+        return result.rows;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(outsideDone).toBe(false);
+    });
+    expect(await outside).toEqual([{ note: 'inside' }]);
+  });
+
+  it('the calling thread stays free while a long query runs', async () => {
+    const started = performance.now();
+    const query = db.query('select count(*)::int as n from generate_series(1, 3000000)');
+    let ticks = 0;
+    let longestGap = 0;
+    let last = performance.now();
+    const timer = setInterval(() => {
+      const now = performance.now();
+      longestGap = Math.max(longestGap, now - last);
+      last = now;
+      ticks += 1;
+    }, 5);
+    const { rows } = await query;
+    clearInterval(timer);
+    const took = performance.now() - started;
+    expect(rows).toEqual([{ n: 3000000 }]);
+    expect(took).toBeGreaterThan(100); // long enough to have blocked the thread if it ran here
+    expect(ticks).toBeGreaterThan(took / 5 / 4);
+    expect(longestGap).toBeLessThan(100);
+  });
+});

@@ -1,0 +1,112 @@
+// The embedded database's own thread: PGlite (PostgreSQL compiled to WebAssembly) runs every query
+// synchronously on the thread that owns it, so it lives here and the HTTP thread stays free
+// (docs/decisions/012). The protocol is the one of `pglite-thread.ts`: queries, and transactions held
+// open between a 'begin' and an 'end' while PGlite's own lock keeps every other query waiting.
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import type { ThreadReply, ThreadRequest, WireError } from './pglite-thread.js';
+
+const port = parentPort;
+if (!port) throw new Error('pglite-worker.ts runs as a worker thread (see pglite-thread.ts)');
+
+const { location, loadDataDir } = workerData as { location: string; loadDataDir?: Uint8Array };
+// A copy of a prepared database (tests start from one instead of initdb, migrations and seed).
+const db = new PGlite(location, loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : {});
+
+interface OpenTransaction {
+  tx: Transaction;
+  end(commit: boolean): void;
+  /** Settles when PGlite has run COMMIT (or ROLLBACK) and released its lock. */
+  done: Promise<void>;
+}
+const open = new Map<number, OpenTransaction>();
+let lastTransaction = 0;
+const ROLLBACK = Symbol('rollback');
+
+/** Types whose text is handed over as it is (the caller's `rawTypes`): Drizzle maps dates itself. */
+const rawParsers = new Map<string, Record<number, (value: string) => string>>();
+function parsersFor(rawTypes: number[]) {
+  const key = rawTypes.join(',');
+  let parsers = rawParsers.get(key);
+  if (!parsers) {
+    parsers = Object.fromEntries(rawTypes.map((type) => [type, (value: string) => value]));
+    rawParsers.set(key, parsers);
+  }
+  return parsers;
+}
+
+/** An error as data: its message and its primitive fields (code, constraint, detail…), nothing else. */
+function toWire(error: unknown): WireError {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error), fields: {} };
+  const fields: Record<string, string | number | boolean> = {};
+  for (const [key, value] of Object.entries(error)) {
+    if (['string', 'number', 'boolean'].includes(typeof value)) fields[key] = value as string | number | boolean;
+  }
+  return { name: error.name, message: error.message, fields };
+}
+
+function begin(): Promise<number> {
+  const id = ++lastTransaction;
+  return new Promise((started, failed) => {
+    const done = db
+      .transaction(
+        (tx) =>
+          new Promise<void>((commit, rollback) => {
+            open.set(id, { tx, end: (yes) => (yes ? commit() : rollback(ROLLBACK)), done });
+            started(id);
+          }),
+      )
+      .catch((error: unknown) => {
+        if (error === ROLLBACK) return;
+        if (!open.has(id)) failed(error); // BEGIN itself failed
+        throw error;
+      });
+    // Until 'end' asks for it, an error here is reported by `finish`.
+    done.catch(() => undefined);
+  });
+}
+
+async function finish(id: number, commit: boolean): Promise<void> {
+  const transaction = open.get(id);
+  if (!transaction) throw new Error(`no open transaction ${id}`);
+  transaction.end(commit);
+  try {
+    await transaction.done;
+  } finally {
+    open.delete(id);
+  }
+}
+
+async function handle(request: ThreadRequest): Promise<unknown> {
+  switch (request.op) {
+    case 'ready':
+      await db.waitReady;
+      return null;
+    case 'query': {
+      const target = request.tx === undefined ? db : open.get(request.tx)?.tx;
+      if (!target) throw new Error(`no open transaction ${request.tx}`);
+      const result = await target.query(request.sql, request.params, {
+        rowMode: request.rowMode,
+        parsers: parsersFor(request.rawTypes),
+      });
+      return { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows };
+    }
+    case 'begin':
+      return begin();
+    case 'end':
+      await finish(request.tx, request.commit);
+      return null;
+    case 'dump':
+      return new Uint8Array(await (await db.dumpDataDir('none')).arrayBuffer());
+    case 'close':
+      await db.close();
+      return null;
+  }
+}
+
+port.on('message', (request: ThreadRequest) => {
+  handle(request).then(
+    (value) => port.postMessage({ id: request.id, ok: true, value } satisfies ThreadReply),
+    (error: unknown) => port.postMessage({ id: request.id, ok: false, error: toWire(error) } satisfies ThreadReply),
+  );
+});
