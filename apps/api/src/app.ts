@@ -20,6 +20,7 @@ import { createFieldCipher } from './crypto.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { creditRoutes } from './modules/credit/credit.routes.js';
+import { guarantorInvitationRoutes, guarantorRoutes, opsGuarantorRoutes } from './modules/guarantors/index.js';
 import { startBureauWorker } from './modules/credit/bureau-worker.js';
 import { createPasswordHasher } from './modules/credit/password.js';
 import { loadPolicy } from './modules/credit/policy.js';
@@ -119,6 +120,8 @@ export async function buildApp(config: Config, database: Database, options: Buil
       await api.register(catalogRoutes);
       await api.register(registrationRoutes);
       await api.register(creditRoutes);
+      await api.register(guarantorRoutes);
+      await api.register(guarantorInvitationRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api' },
@@ -128,6 +131,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
       requireApiKey(ops, { ops: config.OPS_API_KEY, web: config.WEB_LEAD_API_KEY });
       await ops.register(auditRoutes);
       await ops.register(leadRoutes);
+      await ops.register(opsGuarantorRoutes);
     },
     { prefix: '/ops' },
   );

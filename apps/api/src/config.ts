@@ -26,6 +26,12 @@ const envSchema = z.object({
   PRIVACY_NOTICE_URL: z.url().default('https://provee.example/aviso-de-privacidad'),
   APP_STORE_URL: z.url().default('https://play.google.com/store/apps/details?id=example.provee'),
   PUBLIC_SITE_URL: z.url().default('https://provee.example'),
+  // The address the public (and vendors' webhooks) reach this server at, behind any proxy.
+  PUBLIC_BASE_URL: z
+    .url({ protocol: /^https?$/ })
+    .refine((value) => !/[?#]/.test(value), 'no debe llevar consulta (?) ni fragmento (#)')
+    .transform((value) => value.replace(/\/+$/, ''))
+    .optional(),
   CORS_ORIGINS: z
     .string()
     .default('')
@@ -47,6 +53,13 @@ const envSchema = z.object({
   OPS_API_KEY: z.string().min(16, 'debe tener al menos 16 caracteres').optional(),
   WEB_DIST_DIR: z.string().min(1).optional(),
   APP_SECRET: z.string().min(32, 'debe tener al menos 32 caracteres').optional(),
+  /** How long a guarantor's invitation link (its token) stays good. */
+  AVAL_INVITE_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(3600)
+    .max(30 * 86_400)
+    .default(3 * 86_400),
   TOKEN_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -63,7 +76,7 @@ const envSchema = z.object({
     .optional(),
   TWILIO_API_URL: z.url().default('https://api.twilio.com'),
 
-  REVERSE_OTP_PROVIDER: z.enum(['simulator']).default('simulator'),
+  REVERSE_OTP_PROVIDER: z.enum(['simulator', 'twilio']).default('simulator'),
   REVERSE_OTP_DESTINATION: z
     .string()
     .regex(/^\+\d{8,15}$/, 'debe ser un número E.164')
@@ -146,6 +159,20 @@ export function loadConfig(env: Record<string, string | undefined>) {
   if (config.SMS_PROVIDER === 'twilio') {
     for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const) {
       if (!config[name]) problems.push(`${name}: es obligatoria con SMS_PROVIDER=twilio`);
+    }
+  }
+  if (config.REVERSE_OTP_PROVIDER === 'twilio') {
+    if (!config.TWILIO_AUTH_TOKEN) problems.push('TWILIO_AUTH_TOKEN: es obligatoria con REVERSE_OTP_PROVIDER=twilio');
+    if (!config.PUBLIC_BASE_URL) {
+      problems.push(
+        'PUBLIC_BASE_URL: es obligatoria con REVERSE_OTP_PROVIDER=twilio (la dirección pública con la que Twilio llama al webhook)',
+      );
+    }
+    // The default is the simulator's made-up number: users must be sent to the real Twilio number.
+    if (present.REVERSE_OTP_DESTINATION === undefined) {
+      problems.push(
+        'REVERSE_OTP_DESTINATION: es obligatoria con REVERSE_OTP_PROVIDER=twilio (el número de Twilio al que escriben los usuarios)',
+      );
     }
   }
   if (problems.length > 0) {

@@ -5,6 +5,7 @@ import {
   NEXT_STEPS,
   TRANSITIONS,
   allows,
+  namingTransition,
   reachableStates,
   type ApplicationState,
 } from './application.js';
@@ -37,7 +38,22 @@ describe('the application state machine', () => {
     const system = Object.entries(TRANSITIONS)
       .filter(([, t]) => t.actor === 'system')
       .map(([name]) => name);
-    expect(system).toEqual(['decision']);
+    expect(system).toEqual(['decision', 'partner-decision', 'collateral-decision']);
+  });
+
+  it('guarantors: named after the password (or on the mobile app’s forms), consent, then the policy', () => {
+    expect(namingTransition('PARTNER', state('INVENTORY'))).toBe('partner-named');
+    expect(namingTransition('PARTNER', state('ASK_REPLACE_PARTNER'))).toBe('partner-replaced');
+    expect(namingTransition('COLLATERAL', state('WISH_NEW_COLLATERAL'))).toBe('collateral-wished');
+    expect(namingTransition('PARTNER', state('PASSWORD'))).toBeUndefined();
+    expect(namingTransition('PARTNER', state('ASK_NEW_COLLATERAL'))).toBeUndefined();
+    expect(allows('partner-consent', state('PARTNER_NIP'), state('PARTNER_BUREAU'))).toBe(true);
+    expect(allows('partner-decision', state('PARTNER_BUREAU'), state('ASK_REPLACE_PARTNER'))).toBe(true);
+    expect(allows('collateral-decision', state('COLLATERAL_BUREAU'), state('PENDING_APPROVAL'))).toBe(true);
+    expect(allows('collateral-decision', state('COLLATERAL_BUREAU'), state('ASK_REPLACE_PARTNER'))).toBe(false);
+    const reached = reachableStates().map((s) => s.step);
+    for (const step of ['PARTNER_NIP', 'PARTNER_BUREAU', 'COLLATERAL_NIP', 'PENDING_APPROVAL', 'ASK_NEW_COLLATERAL'])
+      expect(reached).toContain(step);
   });
 
   it('every state of the table uses known steps and statuses, and routing sends each to a screen', () => {

@@ -3,6 +3,7 @@
  * follows it). The API's step engine refuses any move that is not a row of TRANSITIONS, and the
  * database refuses any step or status that is not listed here (CHECK constraints).
  */
+import type { AvalType } from './routing.js';
 
 /** SPEC §4: every next_step value. */
 export const NEXT_STEPS = [
@@ -69,7 +70,63 @@ export const TRANSITIONS = {
   },
   /** Step 9: the password; the journey continues with an advisor and the mobile app. */
   password: { from: at('PASSWORD'), to: [at('INVENTORY')], actor: 'user' },
+
+  // Guarantors (SPEC §2.5). The mobile app's forms (or an operator) name a guarantor: the
+  // application waits for the guarantor's PIN (in person) or message (remote consent); their bureau
+  // answer and the policy's guarantor rules move it on, or ask for another guarantor.
+  /** A partner (aval) named after the password, on the mobile app's form, or replacing a refused one. */
+  'partner-named': { from: at('INVENTORY'), to: [at('PARTNER_NIP')], actor: 'user' },
+  'partner-named-on-form': { from: at('PARTNER_FORM'), to: [at('PARTNER_NIP')], actor: 'user' },
+  'partner-replaced': { from: at('ASK_REPLACE_PARTNER'), to: [at('PARTNER_NIP')], actor: 'user' },
+  /** The partner consented (PIN or own-phone message): their bureau query runs. */
+  'partner-consent': { from: at('PARTNER_NIP'), to: [at('PARTNER_BUREAU')], actor: 'user' },
+  'partner-decision': {
+    from: at('PARTNER_BUREAU'),
+    to: [at('PENDING_APPROVAL'), at('ASK_REPLACE_PARTNER')],
+    actor: 'system',
+  },
+  /** The same for a collateral guarantor. */
+  'collateral-named': { from: at('INVENTORY'), to: [at('COLLATERAL_NIP')], actor: 'user' },
+  'collateral-named-on-form': { from: at('COLLATERAL_FORM'), to: [at('COLLATERAL_NIP')], actor: 'user' },
+  'collateral-replaced': { from: at('ASK_NEW_COLLATERAL'), to: [at('COLLATERAL_NIP')], actor: 'user' },
+  'collateral-wished': { from: at('WISH_NEW_COLLATERAL'), to: [at('COLLATERAL_NIP')], actor: 'user' },
+  'collateral-consent': { from: at('COLLATERAL_NIP'), to: [at('COLLATERAL_BUREAU')], actor: 'user' },
+  'collateral-decision': {
+    from: at('COLLATERAL_BUREAU'),
+    to: [at('PENDING_APPROVAL'), at('ASK_NEW_COLLATERAL')],
+    actor: 'system',
+  },
 } as const satisfies Record<string, Transition>;
+
+export const AVAL_TYPES = ['PARTNER', 'COLLATERAL'] as const satisfies readonly AvalType[];
+
+/** The transition that names a guarantor of `type` from where the application stands, if any. */
+export function namingTransition(type: AvalType, state: ApplicationState): TransitionName | undefined {
+  const names: TransitionName[] =
+    type === 'PARTNER'
+      ? ['partner-named', 'partner-named-on-form', 'partner-replaced']
+      : ['collateral-named', 'collateral-named-on-form', 'collateral-replaced', 'collateral-wished'];
+  return names.find((name) => sameState(TRANSITIONS[name].from, state));
+}
+
+/** The guarantor's consent and the decision on their bureau answer, by guarantor type. */
+export const AVAL_STEPS = {
+  PARTNER: {
+    nip: 'PARTNER_NIP',
+    consent: 'partner-consent',
+    decision: 'partner-decision',
+    refused: 'ASK_REPLACE_PARTNER',
+  },
+  COLLATERAL: {
+    nip: 'COLLATERAL_NIP',
+    consent: 'collateral-consent',
+    decision: 'collateral-decision',
+    refused: 'ASK_NEW_COLLATERAL',
+  },
+} as const satisfies Record<
+  AvalType,
+  { nip: NextStep; consent: TransitionName; decision: TransitionName; refused: NextStep }
+>;
 
 export type TransitionName = keyof typeof TRANSITIONS;
 

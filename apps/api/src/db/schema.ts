@@ -92,9 +92,22 @@ export const avals = pgTable(
       .references(() => users.id),
     avalType: text('aval_type').notNull(),
     phoneE164: text('phone_e164'),
+    /** The guarantor's full name, as the shopkeeper gave it. */
+    name: text('name'),
+    /** PENDING (waiting for consent) → CONSENTED → APPROVED or REFUSED (policy); REPLACED when another takes the place. */
+    status: text('status').notNull().default('PENDING'),
+    /** The guarantor's tax id (the bureau is asked under it), encrypted like the shopkeeper's. */
+    taxIdEncrypted: text('tax_id_encrypted'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('avals_user_idx').on(table.userId)],
+  (table) => [
+    index('avals_user_idx').on(table.userId),
+    // One guarantor of each type at a time; a replaced one stays for the record.
+    uniqueIndex('avals_one_active_per_type')
+      .on(table.userId, table.avalType)
+      .where(sql`${table.status} <> 'REPLACED'`),
+  ],
 );
 
 /** SMS codes: only a keyed hash is kept; one live code per phone (a resend revokes the others). */
@@ -143,6 +156,8 @@ export const reverseOtpSessions = pgTable(
     clientIp: text('client_ip'),
     observedIp: text('observed_ip').notNull(),
     fromE164: text('from_e164'),
+    /** A guarantor's remote consent (the message from their own phone is their consent). */
+    avalId: uuid('aval_id').references(() => avals.id),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
@@ -314,6 +329,8 @@ export const bureauConsents = pgTable(
       .notNull()
       .references(() => users.id),
     personType: text('person_type').notNull(),
+    /** The guarantor who consented (person type 'collateral'); null for the shopkeeper's own consent. */
+    avalId: uuid('aval_id').references(() => avals.id),
     consentText: text('consent_text').notNull(),
     consentTextSha256: text('consent_text_sha256').notNull(),
     consentVersion: text('consent_version').notNull(),
@@ -361,6 +378,8 @@ export const creditDecisions = pgTable('credit_decisions', {
     .notNull()
     .unique()
     .references(() => bureauConsents.id),
+  /** A decision on a guarantor (the policy's guarantor rules); null for the shopkeeper's. */
+  avalId: uuid('aval_id').references(() => avals.id),
   policyVersion: text('policy_version').notNull(),
   inputs: jsonb('inputs').$type<Record<string, unknown>>().notNull(),
   rules: jsonb('rules').$type<{ rule: string; passed: boolean; value: unknown; threshold: unknown }[]>().notNull(),

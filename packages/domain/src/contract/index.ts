@@ -5,6 +5,7 @@ export * from './phone-proof.js';
 export * from './users.js';
 export * from './registration.js';
 export * from './credit.js';
+export * from './avals.js';
 export * from './catalog.js';
 export * from './leads.js';
 export * from './client-errors.js';

@@ -11,7 +11,7 @@ import {
   type CountryCode,
   type TransitionName,
 } from '@provee/domain';
-import { and, asc, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, ne, or } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../../db/client.js';
 import { avals, users } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
@@ -50,7 +50,11 @@ export async function stepAnswer(
   // Only the guarantor steps route on the guarantors' phones.
   const needsAvals = row.nextStep === 'PARTNER_NIP' || row.nextStep === 'COLLATERAL_NIP';
   const named = needsAvals
-    ? await deps.db.select().from(avals).where(eq(avals.userId, row.id)).orderBy(asc(avals.createdAt))
+    ? await deps.db
+        .select()
+        .from(avals)
+        .where(and(eq(avals.userId, row.id), ne(avals.status, 'REPLACED')))
+        .orderBy(asc(avals.createdAt))
     : [];
   const path = routeAfterLookup({
     kind: 'user',

@@ -1,7 +1,13 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 
-/** Who a token was issued for: a proven phone number, or a registered user. */
-export type Principal = { kind: 'phone'; phoneE164: string } | { kind: 'user'; userId: string; phoneE164: string };
+/**
+ * Who a token was issued for: a proven phone number, a registered user, or a guarantor invited by
+ * SMS (their link's token: good for that guarantor of that application, at that number only).
+ */
+export type Principal =
+  | { kind: 'phone'; phoneE164: string }
+  | { kind: 'user'; userId: string; phoneE164: string }
+  | { kind: 'aval'; avalId: string; userId: string; phoneE164: string };
 
 interface TokenBody {
   v: 1;
@@ -12,7 +18,8 @@ interface TokenBody {
 }
 
 export interface TokenService {
-  issue(principal: Principal): { token: string; expiresAt: Date };
+  /** `ttlSeconds`: a lifetime other than the service's (an invitation link lasts days). */
+  issue(principal: Principal, ttlSeconds?: number): { token: string; expiresAt: Date };
   /** The principal, or null for a forged, malformed or expired token. */
   verify(token: string): Principal | null;
 }
@@ -21,9 +28,9 @@ export interface TokenService {
 export function createTokenService(key: Buffer, ttlSeconds: number, now: () => number = Date.now): TokenService {
   const sign = (payload: string) => createHmac('sha256', key).update(payload).digest('base64url');
   return {
-    issue(principal) {
+    issue(principal, lifetime = ttlSeconds) {
       const iat = Math.floor(now() / 1000);
-      const body: TokenBody = { v: 1, sub: principal, iat, exp: iat + ttlSeconds, jti: randomUUID() };
+      const body: TokenBody = { v: 1, sub: principal, iat, exp: iat + lifetime, jti: randomUUID() };
       const payload = Buffer.from(JSON.stringify(body)).toString('base64url');
       return { token: `${payload}.${sign(payload)}`, expiresAt: new Date(body.exp * 1000) };
     },

@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { ageOn, countryToday, getCountry } from '@provee/domain';
-import { and, desc, eq, lt, lte, or } from 'drizzle-orm';
+import { AVAL_STEPS, ageOn, countryToday, getCountry, type AvalType } from '@provee/domain';
+import { and, desc, eq, isNull, lt, lte, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
+  avals,
   bureauConsents,
   bureauQueries,
   businessAddresses,
@@ -27,8 +28,9 @@ import { appendAuditEvent } from '../audit/index.js';
 import { consumeCode, issueCode } from '../one-time-codes/index.js';
 import { sendSms } from '../sms/index.js';
 import type { UserRow } from '../users/index.js';
+import type { Tx } from '../../db/client.js';
 import { CONSENT_VERSION, CONSENT_YEARS, consentText, sha256 } from './consent-text.js';
-import { evaluate, type DecisionInputs } from './policy.js';
+import { evaluate, evaluateGuarantor, type DecisionInputs } from './policy.js';
 
 export function currentConsentText(app: FastifyInstance) {
   const text = consentText(app.config.LENDER_NAME);
@@ -52,6 +54,69 @@ export async function sendConsentNip(app: FastifyInstance, user: UserRow) {
     `${issued.code} es tu NIP de consulta de ${app.config.APP_NAME}. Con él autorizas la consulta de tu historial crediticio. No lo compartas.`,
   );
   return { ...issued, defaultNip: app.config.NIP_PREFILL ? issued.code : undefined };
+}
+
+/** The folio the bureau is asked under: PRV-<date>-<10 hex>. */
+export function consentFolio(now: Date): string {
+  return `PRV-${now.toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(5).toString('hex').toUpperCase()}`;
+}
+
+/**
+ * The consent record (append-only) and its bureau query, in the caller's transaction: the
+ * shopkeeper's own (`avalId` null, person type 'titular') or a guarantor's ('collateral').
+ */
+export async function writeConsent(
+  app: FastifyInstance,
+  tx: Tx,
+  input: {
+    userId: string;
+    avalId: string | null;
+    folio: string;
+    ip: string;
+    userAgent: string | undefined;
+    pinVerified: boolean;
+    now: Date;
+  },
+): Promise<{ consentId: string; queryId: string }> {
+  const consent = currentConsentText(app);
+  const { now, folio } = input;
+  const authorizedUntil = new Date(now);
+  authorizedUntil.setUTCFullYear(authorizedUntil.getUTCFullYear() + CONSENT_YEARS);
+  const [row] = await tx
+    .insert(bureauConsents)
+    .values({
+      userId: input.userId,
+      avalId: input.avalId,
+      personType: input.avalId ? 'collateral' : 'titular',
+      consentText: consent.text,
+      consentTextSha256: consent.sha256,
+      consentVersion: consent.version,
+      createdAt: now,
+      ip: input.ip,
+      userAgent: input.userAgent?.slice(0, 400) ?? null,
+      pinVerified: input.pinVerified,
+      bureauFolio: folio,
+      authorizedUntil,
+    })
+    .returning({ id: bureauConsents.id });
+  const [query] = await tx
+    .insert(bureauQueries)
+    .values({
+      userId: input.userId,
+      consentId: row!.id,
+      status: 'PENDING',
+      nextAttemptAt: now,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning({ id: bureauQueries.id });
+  return { consentId: row!.id, queryId: query!.id };
+}
+
+/** One bureau attempt while the caller waits up to BUREAU_SYNC_WAIT_MS; the worker finishes otherwise. */
+export async function queryBureauBriefly(app: FastifyInstance, queryId: string): Promise<void> {
+  const attempt = runBureauAttempt(app, queryId);
+  await Promise.race([attempt, new Promise((resolve) => setTimeout(resolve, app.config.BUREAU_SYNC_WAIT_MS))]);
 }
 
 export interface ConsentEvidence {
@@ -93,52 +158,31 @@ export async function confirmConsentNip(
   }
 
   const now = app.clock();
-  const authorizedUntil = new Date(now);
-  authorizedUntil.setUTCFullYear(authorizedUntil.getUTCFullYear() + CONSENT_YEARS);
-  const folio = `PRV-${now.toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(5).toString('hex').toUpperCase()}`;
+  const folio = consentFolio(now);
   const { result: queryId } = await moveApplication(engine, {
     userId: user.id,
     transition: 'consent',
     actor: `user:${user.id}`,
     claim,
-    write: async (tx) => {
-      const [row] = await tx
-        .insert(bureauConsents)
-        .values({
+    write: async (tx) =>
+      (
+        await writeConsent(app, tx, {
           userId: user.id,
-          personType: 'titular',
-          consentText: consent.text,
-          consentTextSha256: consent.sha256,
-          consentVersion: consent.version,
-          createdAt: now,
+          avalId: null,
+          folio,
           ip: evidence.ip,
-          userAgent: evidence.userAgent?.slice(0, 400) ?? null,
+          userAgent: evidence.userAgent,
           pinVerified: true,
-          bureauFolio: folio,
-          authorizedUntil,
+          now,
         })
-        .returning({ id: bureauConsents.id });
-      const [query] = await tx
-        .insert(bureauQueries)
-        .values({
-          userId: user.id,
-          consentId: row!.id,
-          status: 'PENDING',
-          nextAttemptAt: now,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning({ id: bureauQueries.id });
-      return query!.id;
-    },
+      ).queryId,
     event: {
       type: 'consent.given',
       payload: { folio, version: consent.version, sha256: consent.sha256, pin_verified: true },
     },
   });
 
-  const attempt = runBureauAttempt(app, queryId);
-  await Promise.race([attempt, new Promise((resolve) => setTimeout(resolve, app.config.BUREAU_SYNC_WAIT_MS))]);
+  await queryBureauBriefly(app, queryId);
   const [latest] = await app.db.select().from(users).where(eq(users.id, user.id)).limit(1);
   return latest!;
 }
@@ -204,11 +248,26 @@ export async function runBureauAttempt(app: FastifyInstance, queryId: string): P
 
 async function bureauSubject(app: FastifyInstance, userId: string, consentId: string, attempt: number) {
   const [row] = await app.db
-    .select({ user: users, folio: bureauConsents.bureauFolio })
+    .select({ user: users, folio: bureauConsents.bureauFolio, aval: avals })
     .from(users)
     .innerJoin(bureauConsents, eq(bureauConsents.id, consentId))
+    .leftJoin(avals, eq(avals.id, bureauConsents.avalId))
     .where(eq(users.id, userId))
     .limit(1);
+  if (row?.aval) {
+    // A guarantor: asked under their own tax id and name (the bureau keys on the tax id).
+    if (!row.aval.taxIdEncrypted) throw new Error('guarantor without tax id');
+    return {
+      country: app.config.COUNTRY,
+      taxId: app.cipher.decrypt(row.aval.taxIdEncrypted),
+      name: row.aval.name ?? '',
+      lastname: '',
+      maternalLastname: null,
+      dob: '',
+      consentFolio: row.folio,
+      attempt,
+    };
+  }
   if (!row?.user.taxIdEncrypted || !row.user.dobEncrypted) throw new Error('application without tax id or birth date');
   const { user } = row;
   return {
@@ -266,6 +325,12 @@ async function decide(
   attempt: number,
   report: BureauReport,
 ) {
+  const [consent] = await app.db
+    .select({ avalId: bureauConsents.avalId })
+    .from(bureauConsents)
+    .where(eq(bureauConsents.id, consentId))
+    .limit(1);
+  if (consent?.avalId) return decideGuarantor(app, queryId, userId, consentId, consent.avalId, attempt, report);
   const [user] = await app.db.select().from(users).where(eq(users.id, userId)).limit(1);
   const inputs = await decisionInputs(app, userId, app.cipher.decrypt(user!.dobEncrypted!), report);
   const evaluation = evaluate(app.policy, inputs);
@@ -321,6 +386,80 @@ async function decide(
   }
 }
 
+/**
+ * The policy's guarantor rules on a guarantor's bureau answer: approved, the application waits for
+ * the lender (PENDING_APPROVAL); refused, it asks for another partner or collateral guarantor.
+ */
+async function decideGuarantor(
+  app: FastifyInstance,
+  queryId: string,
+  userId: string,
+  consentId: string,
+  avalId: string,
+  attempt: number,
+  report: BureauReport,
+) {
+  const [aval] = await app.db.select().from(avals).where(eq(avals.id, avalId)).limit(1);
+  const type = aval!.avalType as AvalType;
+  const steps = AVAL_STEPS[type];
+  const inputs = { score: report.score, delinquencies: report.delinquencies, thin_file: report.score === null };
+  const evaluation = evaluateGuarantor(app.policy, inputs);
+  const approved = evaluation.result === 'APPROVED';
+  const now = app.clock();
+  const done = {
+    status: 'DONE',
+    attempts: attempt,
+    report: { ...report },
+    lockedUntil: null,
+    lastError: null,
+    updatedAt: now,
+  };
+  const decisionId = randomUUID();
+  try {
+    await moveApplication(engineOf(app), {
+      userId,
+      transition: steps.decision,
+      to: { step: approved ? 'PENDING_APPROVAL' : steps.refused, status: 'IN_PROGRESS' },
+      actor: 'system',
+      write: async (tx) => {
+        await tx.insert(creditDecisions).values({
+          id: decisionId,
+          userId,
+          consentId,
+          avalId,
+          policyVersion: app.policy.version,
+          inputs: { ...inputs },
+          rules: evaluation.rules,
+          result: evaluation.result,
+          amount: 0,
+          currency: getCountry(app.config.COUNTRY).currency,
+          bureauReportFolio: report.folio,
+          createdAt: now,
+        });
+        await tx.update(bureauQueries).set(done).where(eq(bureauQueries.id, queryId));
+        await tx
+          .update(avals)
+          .set({ status: approved ? 'APPROVED' : 'REFUSED', updatedAt: now })
+          .where(eq(avals.id, avalId));
+      },
+      event: {
+        type: 'guarantor.decision_made',
+        payload: {
+          decision_id: decisionId,
+          aval_id: avalId,
+          aval_type: type,
+          result: evaluation.result,
+          policy_version: app.policy.version,
+          bureau_report_folio: report.folio,
+        },
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof StepConflict)) throw error;
+    await app.db.update(bureauQueries).set(done).where(eq(bureauQueries.id, queryId));
+  }
+}
+
 /** Queries whose next try is due (or whose runner died): what the background worker picks up. */
 export async function processDueBureauQueries(app: FastifyInstance, limit = 10): Promise<number> {
   const now = app.clock();
@@ -343,7 +482,9 @@ export async function latestApprovedDecision(app: FastifyInstance, userId: strin
   const [decision] = await app.db
     .select({ amount: creditDecisions.amount, currency: creditDecisions.currency })
     .from(creditDecisions)
-    .where(and(eq(creditDecisions.userId, userId), eq(creditDecisions.result, 'APPROVED')))
+    .where(
+      and(eq(creditDecisions.userId, userId), isNull(creditDecisions.avalId), eq(creditDecisions.result, 'APPROVED')),
+    )
     .orderBy(desc(creditDecisions.createdAt))
     .limit(1);
   return decision ?? null;

@@ -1,7 +1,13 @@
 // What other modules use of the credit application.
 import defaultPolicy from './default-policy.json' with { type: 'json' };
 
-export { latestApprovedDecision } from './credit.service.js';
+export {
+  consentFolio,
+  currentConsentText,
+  latestApprovedDecision,
+  queryBureauBriefly,
+  writeConsent,
+} from './credit.service.js';
 /** The credit policy shipped with the product (tests write variations of it). */
 export { defaultPolicy };
 export { verifyPassword } from './password.js';

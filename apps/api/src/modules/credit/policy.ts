@@ -20,6 +20,14 @@ export const policySchema = z.object({
     max_recent_inquiries: z.number().int().min(0),
     thin_file: z.enum(['approve', 'reject']),
   }),
+  /** The guarantor's bureau answer (a partner or a collateral guarantor). */
+  guarantor: z
+    .object({
+      min_score: z.number().int().min(0),
+      max_delinquencies: z.number().int().min(0),
+      thin_file: z.enum(['approve', 'reject']),
+    })
+    .default({ min_score: 550, max_delinquencies: 0, thin_file: 'reject' }),
   amount: z.object({
     /** Base amount by weekly-sales range, lowest range first. */
     by_sales_range: z.array(z.number().int().min(0)).min(1),
@@ -120,4 +128,32 @@ export function evaluate(policy: CreditPolicy, inputs: DecisionInputs): Evaluati
     bands[0]!;
   const amount = approved ? Math.min(cap, Math.round(base * band.factor)) : 0;
   return { result: approved ? 'APPROVED' : 'REJECTED', rules: outcomes, amount };
+}
+
+export interface GuarantorInputs {
+  score: number | null;
+  delinquencies: number;
+  thin_file: boolean;
+}
+
+/** The policy's guarantor rules on a guarantor's bureau answer (every rule recorded, amount 0). */
+export function evaluateGuarantor(policy: CreditPolicy, inputs: GuarantorInputs): Evaluation {
+  const rules = policy.guarantor;
+  const outcomes: RuleOutcome[] = [
+    inputs.thin_file
+      ? { rule: 'guarantor_thin_file', passed: rules.thin_file === 'approve', value: true, threshold: rules.thin_file }
+      : {
+          rule: 'guarantor_min_score',
+          passed: (inputs.score ?? 0) >= rules.min_score,
+          value: inputs.score,
+          threshold: rules.min_score,
+        },
+    {
+      rule: 'guarantor_max_delinquencies',
+      passed: inputs.delinquencies <= rules.max_delinquencies,
+      value: inputs.delinquencies,
+      threshold: rules.max_delinquencies,
+    },
+  ];
+  return { result: outcomes.every((rule) => rule.passed) ? 'APPROVED' : 'REJECTED', rules: outcomes, amount: 0 };
 }

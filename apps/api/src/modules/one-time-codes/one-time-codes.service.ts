@@ -12,10 +12,10 @@ import { assertSmsIpBudget, lockProofStart, recordProofStart, tooMany } from '..
  * CODE_MAX_ATTEMPTS tries, a new one revokes the previous, one per CODE_RESEND_SECONDS and
  * CODE_MAX_PER_HOUR per phone. Every counter is a database row, shared by all processes.
  */
-export type CodePurpose = 'phone-proof' | 'consent-nip';
+export type CodePurpose = 'phone-proof' | 'consent-nip' | 'aval-nip';
 
-const DIGITS: Record<CodePurpose, number> = { 'phone-proof': 6, 'consent-nip': 4 };
-const NOUN: Record<CodePurpose, string> = { 'phone-proof': 'código', 'consent-nip': 'NIP' };
+const DIGITS: Record<CodePurpose, number> = { 'phone-proof': 6, 'consent-nip': 4, 'aval-nip': 4 };
+const NOUN: Record<CodePurpose, string> = { 'phone-proof': 'código', 'consent-nip': 'NIP', 'aval-nip': 'NIP' };
 
 export function hashCode(key: Buffer, purpose: CodePurpose, phoneE164: string, code: string): string {
   return createHmac('sha256', key).update(`${purpose}:${phoneE164}:${code}`).digest('hex');

@@ -37,7 +37,7 @@ export function sessionView(app: FastifyInstance, session: Session) {
  */
 export async function startReverseOtp(
   app: FastifyInstance,
-  input: { phoneE164: string; anonymousId: string; clientIp: string; observedIp: string },
+  input: { phoneE164: string; anonymousId: string; clientIp: string; observedIp: string; avalId?: string },
 ) {
   const { config } = app;
   const now = app.clock();
@@ -66,6 +66,7 @@ export async function startReverseOtp(
         .values({
           phoneE164: input.phoneE164,
           anonymousId: input.anonymousId,
+          avalId: input.avalId ?? null,
           nonce: generateNonce(),
           provider: app.reverseOtp.name,
           clientIp: input.clientIp.slice(0, 64),

@@ -9,9 +9,23 @@ declare module 'fastify' {
   }
 }
 
+const matchedResponse = z.object({ data: z.object({ matched: z.boolean() }) });
+
+/** A form body as an object; a name sent more than once keeps all its values. */
+function parseForm(raw: string): Record<string, string | string[]> {
+  // Built without a prototype so a field named __proto__ stays a field, then copied to a plain object.
+  const form: Record<string, string | string[]> = Object.create(null);
+  for (const [name, value] of new URLSearchParams(raw)) {
+    const previous = form[name];
+    form[name] = previous === undefined ? value : [previous, value].flat();
+  }
+  return { ...form };
+}
+
 /**
  * Inbound messages from the reverse-OTP vendor. The signature covers the raw body, so this
- * plugin keeps the body as received before parsing it.
+ * plugin keeps the body as received before parsing it: JSON (simulator) or a form (Twilio).
+ * Both parsers are this plugin's own; the rest of the API keeps the default ones.
  */
 export async function reverseOtpWebhookRoutes(app: App): Promise<void> {
   app.removeContentTypeParser('application/json');
@@ -23,31 +37,41 @@ export async function reverseOtpWebhookRoutes(app: App): Promise<void> {
       done(new AppError(400, 'BAD_REQUEST', 'malformed json', 'La solicitud no es válida.'), undefined);
     }
   });
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
+    request.rawBody = body as string;
+    done(null, parseForm(body as string));
+  });
 
   app.post(
     '/v1/webhooks/reverse-otp/:provider',
     {
       // What a person texted may span lines; only the nonce in it is used, nothing is stored.
-      config: { multilineFields: ['data.text'] },
+      config: { multilineFields: ['data.text', 'Body'] },
       schema: {
         summary: 'Webhook del proveedor de OTP inverso (firmado con HMAC)',
         params: z.object({ provider: z.string().max(40) }),
         body: z.unknown(),
-        response: { 200: z.object({ data: z.object({ matched: z.boolean() }) }) },
+        response: {
+          200: {
+            description: 'Mensaje recibido (Twilio recibe TwiML vacío)',
+            content: { 'application/json': { schema: matchedResponse }, 'text/xml': { schema: z.string() } },
+          },
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       if (request.params.provider !== app.reverseOtp.name) {
         throw new AppError(404, 'NOT_FOUND', 'unknown provider', 'No encontramos lo que buscas.');
       }
-      if (!app.reverseOtp.verifySignature(request.rawBody ?? '', request.headers)) {
+      if (!app.reverseOtp.verifySignature(request.rawBody ?? '', request.headers, request.url)) {
         request.log.warn({ provider: request.params.provider }, 'reverse-otp webhook with a missing or bad signature');
         throw new AppError(401, 'INVALID_SIGNATURE', 'invalid webhook signature', 'Firma inválida.');
       }
       const message = app.reverseOtp.parseInbound(request.body);
-      if (!message) return { data: { matched: false } };
-      const result = await receiveInboundMessage(app, message);
-      return { data: { matched: result.matched } };
+      const matched = message ? (await receiveInboundMessage(app, message)).matched : false;
+      const { acknowledgement } = app.reverseOtp;
+      if (acknowledgement) return reply.type(acknowledgement.contentType).send(acknowledgement.body);
+      return { data: { matched } };
     },
   );
 }

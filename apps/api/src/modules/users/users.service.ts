@@ -1,6 +1,6 @@
 import { fromE164, generateRfc, getCountry, type CountryCode } from '@provee/domain';
 import type { FastifyInstance } from 'fastify';
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { avals, users } from '../../db/schema.js';
 
@@ -18,7 +18,11 @@ export async function findUserById(db: Db, id: string): Promise<UserRow | undefi
 
 /** The SPEC §3 user answer the web app routes on. */
 export async function userResponse(db: Db, country: CountryCode, user: UserRow) {
-  const rows = await db.select().from(avals).where(eq(avals.userId, user.id)).orderBy(asc(avals.createdAt));
+  const rows = await db
+    .select()
+    .from(avals)
+    .where(and(eq(avals.userId, user.id), ne(avals.status, 'REPLACED')))
+    .orderBy(asc(avals.createdAt));
   return {
     user_id: user.id,
     id: user.id,

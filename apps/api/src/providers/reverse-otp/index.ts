@@ -1,5 +1,6 @@
 import type { Config } from '../../config.js';
 import { createSimulatorReverseOtp } from './simulator.js';
+import { createTwilioReverseOtp } from './twilio.js';
 
 /** An inbound message as every vendor adapter hands it over. */
 export interface InboundMessage {
@@ -16,10 +17,15 @@ export interface ReverseOtpProvider {
   name: string;
   /** E.164 of the number users send the message to. */
   destination: string;
-  /** Whether the raw body carries the vendor's valid signature (headers lower-cased). */
-  verifySignature(rawBody: string, headers: Record<string, string | string[] | undefined>): boolean;
+  /**
+   * Whether the raw body carries the vendor's valid signature (headers lower-cased). `requestUrl` is
+   * the path and query the webhook was called at, for vendors that sign the URL too.
+   */
+  verifySignature(rawBody: string, headers: Record<string, string | string[] | undefined>, requestUrl: string): boolean;
   /** The message, or null when the payload is not an inbound message (delivery receipts, pings). */
   parseInbound(payload: unknown): InboundMessage | null;
+  /** What the vendor expects as a 200 answer, when not the JSON `{ data: { matched } }`. */
+  acknowledgement?: { contentType: string; body: string };
 }
 
 export function createReverseOtpProvider(
@@ -31,5 +37,12 @@ export function createReverseOtpProvider(
   switch (config.REVERSE_OTP_PROVIDER) {
     case 'simulator':
       return createSimulatorReverseOtp(config.REVERSE_OTP_DESTINATION, webhookKey);
+    case 'twilio':
+      // config.ts refuses to start without these when twilio is chosen.
+      return createTwilioReverseOtp({
+        authToken: config.TWILIO_AUTH_TOKEN!,
+        destination: config.REVERSE_OTP_DESTINATION,
+        publicBaseUrl: config.PUBLIC_BASE_URL!,
+      });
   }
 }

@@ -1,0 +1,2 @@
+// What other modules use of the guarantors (avals).
+export { guarantorInvitationRoutes, guarantorRoutes, opsGuarantorRoutes } from './guarantors.routes.js';
