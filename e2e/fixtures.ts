@@ -52,6 +52,14 @@ export async function screenshot(page: Page, name: string): Promise<void> {
  * Every test runs against the real server; any console error, page error, failed request or
  * request to another host fails it.
  */
+/** Addresses of other hosts a test expects the page to reach (e.g. the WhatsApp link of a redirect). */
+const expectedElsewhere = new WeakMap<Page, string[]>();
+
+/** The page is meant to go to `prefix` (a full-page redirect out of the app); the test intercepts it. */
+export function allowNavigationTo(page: Page, prefix: string): void {
+  expectedElsewhere.set(page, [...(expectedElsewhere.get(page) ?? []), prefix]);
+}
+
 export const test = base.extend({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern.
   baseURL: async ({}, use, testInfo) => {
@@ -84,7 +92,9 @@ export const test = base.extend({
     });
     page.on('request', (request) => {
       const url = request.url();
-      if (!url.startsWith(origin) && !url.startsWith('data:')) problems.push(`request to another host: ${url}`);
+      const expected = (expectedElsewhere.get(page) ?? []).some((prefix) => url.startsWith(prefix));
+      if (!url.startsWith(origin) && !url.startsWith('data:') && !expected)
+        problems.push(`request to another host: ${url}`);
     });
     page.on('response', (response) => {
       if (response.status() >= 500) problems.push(`server error ${response.status()}: ${response.url()}`);

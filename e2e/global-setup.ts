@@ -40,7 +40,7 @@ async function startServer(
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   let ready = false;
-  for (let i = 0; i < 300 && !ready && child.exitCode === null; i++) {
+  for (let i = 0; i < 900 && !ready && child.exitCode === null; i++) {
     try {
       ready = (await fetch(`${baseUrl}/api/health`)).ok;
     } catch {

@@ -59,9 +59,21 @@ export async function proveWithSms(page: Page, phone: string): Promise<void> {
   await page.getByRole('button', { name: 'Continuar' }).click();
 }
 
-/** The 4-digit consultation PIN from the outbox. */
+/** The newest SMS to `phone` that contains `text` (a code, a PIN and an invitation may go to one phone). */
+export async function smsWith(request: APIRequestContext, phone: string, text: string): Promise<string> {
+  let body = '';
+  await expect(async () => {
+    const res = await request.get(`/dev/outbox.json?to=${encodeURIComponent(`+1${phone}`)}`);
+    const messages = ((await res.json()) as { messages: { body: string }[] }).messages;
+    body = messages.find((message) => message.body.includes(text))?.body ?? '';
+    expect(body).not.toBe('');
+  }).toPass({ timeout: 5_000 });
+  return body;
+}
+
+/** The 4-digit consultation PIN from the outbox (waits for the PIN's SMS, not an earlier code's). */
 export async function latestNip(request: APIRequestContext, phone: string): Promise<string> {
-  return /\b(\d{4})\b/.exec(await latestSms(request, phone))![1]!;
+  return /\b(\d{4})\b/.exec(await smsWith(request, phone, 'NIP'))![1]!;
 }
 
 /** The step indicator as shown: 'Paso 1/3 Registro' and how many of its five bars are done. */

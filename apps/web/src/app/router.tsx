@@ -69,6 +69,16 @@ const SomethingHappenedRoute = lazyRoute(
   () => import('../features/outcomes/routes/something-happened.js'),
   'SomethingHappenedRoute',
 );
+// The guarantor (aval) screens of SPEC §2.5.
+const loadSendNipPartner = () => import('../features/guarantor/routes/send-nip-partner.js');
+const loadCongratulationsPartner = () => import('../features/guarantor/routes/congratulations-partner.js');
+const SendNipPartnerRoute = lazyRoute(loadSendNipPartner, 'SendNipPartnerRoute');
+const CongratulationsPartnerRoute = lazyRoute(loadCongratulationsPartner, 'CongratulationsPartnerRoute');
+const VerifyAvalPhoneRoute = lazyRoute(
+  () => import('../features/guarantor/routes/verify-aval-phone.js'),
+  'VerifyAvalPhoneRoute',
+);
+const nextAfterPartnerNip = prefetch(loadCongratulationsPartner);
 const FallbackRoute = lazy(() =>
   import('../features/errors/routes/fallback.js').then((m) => ({ default: m.FallbackRoute })),
 );
@@ -106,6 +116,21 @@ export function AppRouter() {
           <Route path="/:phoneNumber/:userId/advisor-contact" element={<AdvisorContactRoute />} />
           <Route path="/:phoneNumber/:userId/download" element={<DownloadRoute />} />
           <Route path="/:phoneNumber/:userId/advisor-welcome" element={<AdvisorWelcomeRoute />} />
+          <Route path="/send-nip-partner" element={<SendNipPartnerRoute next={nextAfterPartnerNip} />} />
+          <Route
+            path="/:to/:userTypeId/:userId/:phoneNumber/send-nip-partner"
+            element={<SendNipPartnerRoute next={nextAfterPartnerNip} />}
+          />
+          <Route
+            path="/partner/:userTypeId/:userId/:phoneNumber/send-nip-partner"
+            element={<SendNipPartnerRoute to="partner" next={nextAfterPartnerNip} />}
+          />
+          <Route
+            path="/collateral/:userTypeId/:userId/:phoneNumber/send-nip-partner"
+            element={<SendNipPartnerRoute to="collateral" next={nextAfterPartnerNip} />}
+          />
+          <Route path="/congratulations-partner" element={<CongratulationsPartnerRoute />} />
+          <Route path="/verify-aval-phone" element={<VerifyAvalPhoneRoute />} />
           <Route path="/something-happened" element={<SomethingHappenedRoute />} />
           <Route path="/rejected" element={<RejectedRoute />} />
           <Route path="/rejected-location" element={<RejectedLocationRoute />} />

@@ -24,6 +24,7 @@ export interface RequestOptions {
   /** Show the global spinner while in flight (SPEC §2.1); on unless a screen has its own. */
   spinner?: boolean;
   timeoutMs?: number;
+  /** Extra headers; an `authorization` here replaces the stored token. */
   headers?: Record<string, string>;
   /** Send failures to /api/v1/client-errors per SPEC §8 (on unless the caller handles them all). */
   report?: boolean;
@@ -35,7 +36,8 @@ const NETWORK_MESSAGE = 'No pudimos conectarnos. Revisa tu conexión a internet 
 export async function apiRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   const token = session.get(SESSION_KEYS.clientToken);
-  if (token) headers.authorization = token;
+  // A caller's own Authorization (a guarantor's invitation link) wins over the stored session token.
+  if (token && !headers.authorization) headers.authorization = token;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
 
   const spinner = options.spinner ?? true;

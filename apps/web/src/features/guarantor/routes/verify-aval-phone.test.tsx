@@ -1,0 +1,237 @@
+import { act, fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ConfigContext } from '../../../shared/lib/config.js';
+import { uiState } from '../../../shared/lib/ui-state.js';
+import { createPublicConfig } from '../../../test/public-config.js';
+import { VerifyAvalPhoneRoute } from './verify-aval-phone.js';
+
+const USER = '3f0c1d9e-8a55-4a57-9a8e-1e2b3c4d5e6f';
+const AVAL = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+const SESSION = '0b8e6b2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b';
+
+function json(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+const started = {
+  redirection_url: 'https://wa.me/18095550111?text=PROVEE%20123',
+  session_id: SESSION,
+  message: 'PROVEE 123',
+  destination: '+18095550111',
+  whatsapp_url: 'https://wa.me/18095550111?text=PROVEE%20123',
+  sms_url: 'sms:+18095550111?&body=PROVEE%20123',
+  expires_at: new Date(Date.now() + 600_000).toISOString(),
+};
+
+interface Call {
+  method: string;
+  url: string;
+  body: unknown;
+  authorization: string | undefined;
+}
+
+function stubApi(answer: (call: Call) => Response | undefined) {
+  const calls: Call[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const headers = (init?.headers ?? {}) as Record<string, string>;
+      const call = {
+        method: init?.method ?? 'GET',
+        url,
+        body: init?.body ? JSON.parse(init.body as string) : undefined,
+        authorization: headers.authorization,
+      };
+      calls.push(call);
+      if (url === '/api/v1/ip') return json(200, { ip: '203.0.113.9' });
+      return answer(call) ?? json(404, { code: 'NOT_FOUND', message: 'not found', readable_message: 'No encontrado' });
+    }),
+  );
+  return calls;
+}
+
+const invitation = (status = 'PENDING') =>
+  json(200, {
+    data: {
+      user_id: USER,
+      user_type_id: 'SK',
+      collateral_id: AVAL,
+      aval_type: 'COLLATERAL',
+      collateralName: 'Ramón Pérez',
+      shopkeeperName: 'Juana Gómez',
+      phone_number: '8095551234',
+      status,
+    },
+  });
+
+const validation = (value: 'pending' | 'success' | 'error') => json(200, { data: { validation: value } });
+
+function renderAt(url: string) {
+  render(
+    <ConfigContext value={createPublicConfig()}>
+      <MemoryRouter initialEntries={[url]}>
+        <Routes>
+          <Route path="/verify-aval-phone" element={<VerifyAvalPhoneRoute />} />
+        </Routes>
+      </MemoryRouter>
+    </ConfigContext>,
+  );
+}
+
+/** The page on a wide screen (desktop): no redirect to the messaging app. */
+function wideScreen() {
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: query.includes('min-width'),
+    media: query,
+    onchange: null,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    addListener: () => {},
+    removeListener: () => {},
+    dispatchEvent: () => false,
+  }));
+}
+
+/** Lets the fake clock run and the answers it released arrive. */
+const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+describe('VerifyAvalPhoneRoute (remote consent of the guarantor, SPEC §2.5)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+    uiState.reset();
+  });
+
+  it('greets the guarantor with the names of the invitation', async () => {
+    sessionStorage.setItem('clientToken', 'Bearer shopkeeper');
+    const calls = stubApi((call) => (call.url === '/api/v1/users/aval/invitation' ? invitation() : undefined));
+    renderAt('/verify-aval-phone?token=invite-1');
+
+    expect(await screen.findByRole('heading', { name: 'Hola, Ramón Pérez' })).toBeTruthy();
+    expect(screen.getByText('Juana Gómez tiene una solicitud de crédito y te eligió como su aval.')).toBeTruthy();
+    expect(
+      screen.getByText('Para continuar, acepta la consulta de tu historial crediticio a favor de Provee.'),
+    ).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Aceptar Consulta' })).toBeTruthy();
+    expect(calls[0]).toMatchObject({ method: 'GET', authorization: 'Bearer invite-1' });
+  });
+
+  it("'Aceptar Consulta' starts the consent, keeps the session for the return and redirects", async () => {
+    const calls = stubApi((call) => {
+      if (call.url === '/api/v1/users/aval/invitation') return invitation();
+      if (call.url === '/api/v1/users/aval/consent') return json(200, { data: started });
+      if (call.url === '/api/v1/users/aval/reverse-otp') return validation('pending');
+      return undefined;
+    });
+    renderAt('/verify-aval-phone?token=invite-1');
+    await screen.findByRole('heading', { name: 'Hola, Ramón Pérez' });
+    fireEvent.click(screen.getByRole('button', { name: 'Aceptar Consulta' }));
+
+    await vi.waitFor(() => expect(uiState.get().redirectUrl).toBe(started.redirection_url));
+    expect(calls.find((call) => call.url === '/api/v1/users/aval/consent')).toMatchObject({
+      method: 'POST',
+      authorization: 'Bearer invite-1',
+      body: { account_type_id: 'SK', account_id: USER, collateral_id: AVAL, ip_address: '203.0.113.9' },
+    });
+    expect(JSON.parse(sessionStorage.getItem('aval_consent')!)).toMatchObject({
+      session_id: SESSION,
+      token: 'invite-1',
+      collateralName: 'Ramón Pérez',
+      shopkeeperName: 'Juana Gómez',
+    });
+  });
+
+  it("back with ?sessionUuid=: 'Excelente' when the phone was validated", async () => {
+    const calls = stubApi((call) =>
+      call.url === '/api/v1/users/aval/reverse-otp' ? validation('success') : undefined,
+    );
+    renderAt(`/verify-aval-phone?sessionUuid=${SESSION}`);
+    expect(await screen.findByRole('heading', { name: 'Excelente' })).toBeTruthy();
+    expect(screen.getByText('Tu celular fue validado. Pronto te llamaremos para continuar.')).toBeTruthy();
+    expect(calls[0]).toMatchObject({ method: 'PUT', body: { session_id: SESSION } });
+  });
+
+  it("back with ?sessionUuid=: 'Lo sentimos' and the support chat when it could not be validated", async () => {
+    stubApi((call) => (call.url === '/api/v1/users/aval/reverse-otp' ? validation('error') : undefined));
+    renderAt(`/verify-aval-phone?sessionUuid=${SESSION}`);
+    expect(await screen.findByRole('heading', { name: 'Lo sentimos' })).toBeTruthy();
+    expect(screen.getByText('No pudimos validar tu celular. Por favor, contacta a soporte.')).toBeTruthy();
+    const support = screen.getByRole('link', { name: 'Contactar a soporte' }) as HTMLAnchorElement;
+    expect(support.href).toContain('https://wa.me/18095550100?text=');
+  });
+
+  it('back without the query: the session this tab stored is the one asked about', async () => {
+    sessionStorage.setItem(
+      'aval_consent',
+      JSON.stringify({
+        session_id: SESSION,
+        token: 'invite-1',
+        collateralName: 'Ramón Pérez',
+        shopkeeperName: 'Juana',
+      }),
+    );
+    const calls = stubApi((call) =>
+      call.url === '/api/v1/users/aval/reverse-otp' ? validation('success') : undefined,
+    );
+    renderAt('/verify-aval-phone?token=invite-1');
+    expect(await screen.findByRole('heading', { name: 'Excelente' })).toBeTruthy();
+    expect(calls.map((call) => call.url)).toEqual(['/api/v1/users/aval/reverse-otp']);
+  });
+
+  it('a wide screen stays: the message and its links while pending, polled every 3 s until validated', async () => {
+    vi.useFakeTimers();
+    wideScreen();
+    let polls = 0;
+    stubApi((call) => {
+      if (call.url === '/api/v1/users/aval/invitation') return invitation();
+      if (call.url === '/api/v1/users/aval/consent') return json(200, { data: started });
+      if (call.url === '/api/v1/users/aval/reverse-otp') return validation(++polls < 3 ? 'pending' : 'success');
+      return undefined;
+    });
+    renderAt('/verify-aval-phone?token=invite-1');
+    await advance(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Aceptar Consulta' }));
+    await advance(0);
+
+    expect(uiState.get().redirectUrl).toBeNull();
+    expect(screen.getByText('PROVEE 123')).toBeTruthy();
+    expect((screen.getByRole('link', { name: 'Enviar por WhatsApp' }) as HTMLAnchorElement).href).toBe(
+      started.whatsapp_url,
+    );
+    expect((screen.getByRole('link', { name: 'Enviar por SMS' }) as HTMLAnchorElement).href).toBe(started.sms_url);
+    expect(screen.getByText('Esperando tu mensaje…')).toBeTruthy();
+    expect(polls).toBe(1);
+
+    await advance(3_000);
+    expect(polls).toBe(2);
+    expect(screen.getByText('Esperando tu mensaje…')).toBeTruthy();
+    await advance(3_000);
+    expect(screen.getByRole('heading', { name: 'Excelente' })).toBeTruthy();
+  });
+
+  it("still pending after about two minutes: 'Lo sentimos'", async () => {
+    vi.useFakeTimers();
+    let polls = 0;
+    stubApi((call) => {
+      if (call.url !== '/api/v1/users/aval/reverse-otp') return undefined;
+      polls += 1;
+      return validation('pending');
+    });
+    renderAt(`/verify-aval-phone?sessionUuid=${SESSION}`);
+    await advance(0);
+    expect(screen.getByText('Validando tu celular…')).toBeTruthy();
+    await advance(110_000);
+    expect(screen.queryByRole('heading', { name: 'Lo sentimos' })).toBeNull();
+    await advance(10_000);
+    expect(screen.getByRole('heading', { name: 'Lo sentimos' })).toBeTruthy();
+    expect(polls).toBe(40);
+  });
+
+  it('an invitation already answered shows no button', async () => {
+    stubApi((call) => (call.url === '/api/v1/users/aval/invitation' ? invitation('CONSENTED') : undefined));
+    renderAt('/verify-aval-phone?token=invite-1');
+    expect(await screen.findByText('Ya registramos tu respuesta. ¡Gracias!')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Aceptar Consulta' })).toBeNull();
+  });
+});
