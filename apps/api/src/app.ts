@@ -20,7 +20,12 @@ import { createFieldCipher } from './crypto.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { creditRoutes } from './modules/credit/credit.routes.js';
-import { guarantorInvitationRoutes, guarantorRoutes, opsGuarantorRoutes } from './modules/guarantors/index.js';
+import {
+  guarantorInvitationRoutes,
+  guarantorRoutes,
+  opsGuarantorRoutes,
+  startRemoteConsentWorker,
+} from './modules/guarantors/index.js';
 import { startBureauWorker } from './modules/credit/bureau-worker.js';
 import { createPasswordHasher } from './modules/credit/password.js';
 import { loadPolicy } from './modules/credit/policy.js';
@@ -138,6 +143,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
 
   if (config.TEST_MODE) await app.register(devRoutes, { prefix: '/dev' });
   startBureauWorker(app);
+  startRemoteConsentWorker(app);
 
   const spa = await registerSpa(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST_DIR, publicConfig(config));
   app.setNotFoundHandler((request, reply) => {

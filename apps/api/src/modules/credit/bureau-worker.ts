@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { runInBackground } from '../../background.js';
 import { processDueBureauQueries } from './credit.service.js';
 
 /**
@@ -7,20 +8,5 @@ import { processDueBureauQueries } from './credit.service.js';
  * runBureauAttempt keeps one query from running twice.
  */
 export function startBureauWorker(app: FastifyInstance): void {
-  const interval = app.config.BUREAU_WORKER_INTERVAL_MS;
-  if (interval <= 0) return;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  app.addHook('onReady', async () => {
-    timer = setInterval(() => {
-      running = running
-        .then(() => processDueBureauQueries(app))
-        .catch((error: unknown) => app.log.error({ err: error }, 'bureau worker tick failed'));
-    }, interval);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await running;
-  });
+  runInBackground(app, 'bureau', app.config.BUREAU_WORKER_INTERVAL_MS, () => processDueBureauQueries(app));
 }

@@ -15,7 +15,7 @@ import {
 } from '@provee/domain';
 import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { avals, users } from '../../db/schema.js';
+import { avals, reverseOtpSessions, users } from '../../db/schema.js';
 import { AppError, invalidFields } from '../../errors.js';
 import {
   assertAt,
@@ -391,4 +391,21 @@ export async function validateRemoteConsent(
     return now && now.status !== 'PENDING' && now.status !== 'REPLACED' ? 'success' : 'error';
   }
   return 'success';
+}
+
+/**
+ * Remote consents whose message arrived while nobody was on the page to ask: each verified
+ * guarantor session of a guarantor still PENDING is recorded as the page would have (the IP the
+ * session was started from). Run in the background with the bureau worker's interval.
+ */
+export async function processVerifiedRemoteConsents(app: FastifyInstance, limit = 20): Promise<number> {
+  const verified = await app.db
+    .select({ id: reverseOtpSessions.id, ip: reverseOtpSessions.observedIp })
+    .from(reverseOtpSessions)
+    .innerJoin(avals, eq(avals.id, reverseOtpSessions.avalId))
+    .where(and(eq(reverseOtpSessions.status, 'VERIFIED'), eq(avals.status, 'PENDING')))
+    .limit(limit);
+  for (const session of verified)
+    await validateRemoteConsent(app, session.id, { ip: session.ip, userAgent: undefined });
+  return verified.length;
 }

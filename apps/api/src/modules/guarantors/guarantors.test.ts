@@ -5,6 +5,7 @@ import { auditEvents, avals, bureauConsents, creditDecisions, users } from '../.
 import { createApplication, userAuth } from '../../test/factories.js';
 import { createPhone } from '../../test/phone.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { processVerifiedRemoteConsents } from './guarantors.service.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 const randomTen = () => `4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
@@ -278,6 +279,21 @@ describe('guarantors (avals): naming, PIN consent in person, phone change', () =
       const consents = await t.app.db.select().from(bureauConsents).where(eq(bureauConsents.avalId, guest.aval.id));
       expect(consents).toHaveLength(1);
       expect(consents[0]).toMatchObject({ personType: 'collateral', pinVerified: false, ip: expect.any(String) });
+      const [row] = await t.app.db.select().from(users).where(eq(users.id, guest.who.user.id));
+      expect(row!.nextStep).toBe('PENDING_APPROVAL');
+    });
+
+    it('the consent counts even when nobody comes back to the page: the background job records it', async () => {
+      const guest = await invited();
+      const { message: text } = (await start(guest)).json().data;
+      await message(`+1${guest.phone}`, text);
+      expect(await t.app.db.select().from(bureauConsents).where(eq(bureauConsents.avalId, guest.aval.id))).toHaveLength(
+        0,
+      );
+      expect(await processVerifiedRemoteConsents(t.app)).toBeGreaterThanOrEqual(1);
+      const consents = await t.app.db.select().from(bureauConsents).where(eq(bureauConsents.avalId, guest.aval.id));
+      expect(consents).toHaveLength(1);
+      expect(consents[0]!.ip).toBeTruthy();
       const [row] = await t.app.db.select().from(users).where(eq(users.id, guest.who.user.id));
       expect(row!.nextStep).toBe('PENDING_APPROVAL');
     });

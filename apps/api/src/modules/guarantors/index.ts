@@ -1,2 +1,3 @@
 // What other modules use of the guarantors (avals).
 export { guarantorInvitationRoutes, guarantorRoutes, opsGuarantorRoutes } from './guarantors.routes.js';
+export { startRemoteConsentWorker } from './remote-consent-worker.js';
