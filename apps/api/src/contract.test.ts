@@ -90,7 +90,12 @@ const calls: Record<string, Call[]> = {
     },
   ],
   credit: [
-    { method: 'get', path: '/api/v1/consents/text', responses: { 200: contract.consentTextResponse } },
+    {
+      method: 'get',
+      path: '/api/v1/consents/text',
+      query: contract.consentTextQuery,
+      responses: { 200: contract.consentTextResponse },
+    },
     { method: 'post', path: `${user}/nip`, params: contract.userParams, responses: { 200: contract.nipSentResponse } },
     {
       method: 'put',
@@ -154,6 +159,50 @@ const calls: Record<string, Call[]> = {
       path: '/api/v1/addresses/{placeId}',
       params: contract.placeParams,
       responses: { 200: contract.placeResponse },
+    },
+  ],
+  guarantors: [
+    {
+      method: 'post',
+      path: `${user}/avals`,
+      params: contract.userParams,
+      body: contract.registerAvalBody,
+      responses: { 200: contract.avalRegisteredResponse },
+    },
+    {
+      method: 'post',
+      path: `${user}/aval/nip`,
+      params: contract.userParams,
+      query: contract.avalNipQuery,
+      responses: { 200: contract.avalNipSentResponse },
+    },
+    {
+      method: 'put',
+      path: `${user}/aval/nip`,
+      params: contract.userParams,
+      query: contract.avalNipQuery,
+      body: contract.avalNipBody,
+      responses: { 200: contract.avalConsentResponse },
+    },
+    {
+      method: 'put',
+      path: `${user}/aval/phone-number`,
+      params: contract.userParams,
+      body: contract.avalPhoneChangeBody,
+      responses: { 200: contract.avalPhoneChangedResponse },
+    },
+    { method: 'get', path: '/api/v1/users/aval/invitation', responses: { 200: contract.avalInvitationResponse } },
+    {
+      method: 'post',
+      path: '/api/v1/users/aval/consent',
+      body: contract.avalConsentBody,
+      responses: { 200: contract.avalConsentStartedResponse },
+    },
+    {
+      method: 'put',
+      path: '/api/v1/users/aval/reverse-otp',
+      body: contract.avalReverseOtpBody,
+      responses: { 200: contract.avalValidationResponse },
     },
   ],
   leads: [

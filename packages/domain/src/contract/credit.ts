@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { preApprovalSchema, stepAnswerSchema } from './common.js';
 
-/** GET /v1/consents/text */
+/** GET /v1/consents/text[?person_type=collateral] (a guarantor's text) */
+export const consentTextQuery = z.object({ person_type: z.enum(['titular', 'collateral']).default('titular') });
 export const consentTextResponse = z.object({
   data: z.object({ version: z.string(), text: z.string(), sha256: z.string() }),
 });

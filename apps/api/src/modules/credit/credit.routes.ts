@@ -4,6 +4,7 @@ import {
   confirmNipBody,
   confirmNipResponse,
   consentsResponse,
+  consentTextQuery,
   consentTextResponse,
   isPastPassword,
   nipSentResponse,
@@ -41,11 +42,12 @@ export async function creditRoutes(app: App): Promise<void> {
     '/v1/consents/text',
     {
       schema: {
-        summary: 'Texto vigente de la autorización de consulta al buró',
+        summary: 'Texto vigente de la autorización de consulta al buró (del comercio o de un aval)',
+        querystring: consentTextQuery,
         response: { 200: consentTextResponse },
       },
     },
-    async () => ({ data: currentConsentText(app) }),
+    async (request) => ({ data: currentConsentText(app, request.query.person_type) }),
   );
 
   app.post(

@@ -29,11 +29,11 @@ import { consumeCode, issueCode } from '../one-time-codes/index.js';
 import { sendSms } from '../sms/index.js';
 import type { UserRow } from '../users/index.js';
 import type { Tx } from '../../db/client.js';
-import { CONSENT_VERSION, CONSENT_YEARS, consentText, sha256 } from './consent-text.js';
+import { CONSENT_VERSION, CONSENT_YEARS, consentText, sha256, type ConsentPerson } from './consent-text.js';
 import { evaluate, evaluateGuarantor, type DecisionInputs } from './policy.js';
 
-export function currentConsentText(app: FastifyInstance) {
-  const text = consentText(app.config.LENDER_NAME);
+export function currentConsentText(app: FastifyInstance, person: ConsentPerson = 'titular') {
+  const text = consentText(app.config.LENDER_NAME, person);
   return { version: CONSENT_VERSION, text, sha256: sha256(text) };
 }
 
@@ -78,7 +78,7 @@ export async function writeConsent(
     now: Date;
   },
 ): Promise<{ consentId: string; queryId: string }> {
-  const consent = currentConsentText(app);
+  const consent = currentConsentText(app, input.avalId ? 'collateral' : 'titular');
   const { now, folio } = input;
   const authorizedUntil = new Date(now);
   authorizedUntil.setUTCFullYear(authorizedUntil.getUTCFullYear() + CONSENT_YEARS);

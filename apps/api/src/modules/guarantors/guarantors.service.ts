@@ -214,7 +214,7 @@ async function recordAvalConsent(
   const steps = AVAL_STEPS[aval.avalType as AvalType];
   const now = app.clock();
   const folio = consentFolio(now);
-  const consent = currentConsentText(app);
+  const consent = currentConsentText(app, 'collateral');
   const { result: queryId } = await moveApplication(engineOf(app), {
     userId: user.id,
     transition: steps.consent,

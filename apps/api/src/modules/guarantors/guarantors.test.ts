@@ -98,6 +98,12 @@ describe('guarantors (avals): naming, PIN consent in person, phone change', () =
     const consents = await t.app.db.select().from(bureauConsents).where(eq(bureauConsents.userId, who.user.id));
     const guarantorConsent = consents.find((consent) => consent.avalId !== null)!;
     expect(guarantorConsent).toMatchObject({ personType: 'collateral', pinVerified: true });
+    // The guarantor's own wording, the one their screens show.
+    expect(guarantorConsent.consentText).toContain('como aval de la solicitud de crédito');
+    const shown = await t.app.inject({ method: 'GET', url: '/api/v1/consents/text?person_type=collateral' });
+    expect(shown.json().data.text).toBe(guarantorConsent.consentText);
+    const own = await t.app.inject({ method: 'GET', url: '/api/v1/consents/text' });
+    expect(own.json().data.text).not.toContain('como aval');
     const decisions = await t.app.db.select().from(creditDecisions).where(eq(creditDecisions.userId, who.user.id));
     expect(decisions.find((decision) => decision.avalId !== null)).toMatchObject({ result: 'APPROVED', amount: 0 });
   });

@@ -69,11 +69,12 @@ export const pollAvalValidation = (sessionId: string) =>
     spinner: false,
   }).then((r) => r.data.validation);
 
-/** The consent text the server records with the guarantor's PIN: one fetch per page. */
+/** The guarantor's consent text, which the server records with their PIN or message: one fetch per page. */
+const CONSENT_TEXT_URL = '/api/v1/consents/text?person_type=collateral';
 export const consentText = () =>
-  loadOnce('/api/v1/consents/text', () =>
-    apiRequest<{ data: ConsentText }>('GET', '/api/v1/consents/text', { spinner: false }),
-  ).then((r) => r.data);
+  loadOnce(CONSENT_TEXT_URL, () => apiRequest<{ data: ConsentText }>('GET', CONSENT_TEXT_URL, { spinner: false })).then(
+    (r) => r.data,
+  );
 
 /** SPEC §7: the client's public IP, as the configured lookup sees it; '{ip}' when it cannot tell. */
 export async function lookupPublicIp(url: string): Promise<string> {

@@ -45,7 +45,7 @@ function stubApi(answer: (call: Call) => Response | undefined) {
         authorization: headers.authorization,
       };
       calls.push(call);
-      if (url.endsWith('/consents/text'))
+      if (url.includes('/consents/text'))
         return json(200, { data: { version: '1', text: 'Autorizo la consulta.', sha256: 'abc' } });
       return answer(call) ?? json(404, { code: 'NOT_FOUND', message: 'not found', readable_message: 'No encontrado' });
     }),

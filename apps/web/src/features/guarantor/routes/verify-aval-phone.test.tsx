@@ -45,6 +45,8 @@ function stubApi(answer: (call: Call) => Response | undefined) {
       };
       calls.push(call);
       if (url === '/api/v1/ip') return json(200, { ip: '203.0.113.9' });
+      if (url === '/api/v1/consents/text?person_type=collateral')
+        return json(200, { data: { version: 'v', text: 'Autorizo la consulta como aval.', sha256: 'x'.repeat(64) } });
       return answer(call) ?? json(404, { code: 'NOT_FOUND', message: 'not found', readable_message: 'No encontrado' });
     }),
   );
@@ -114,7 +116,10 @@ describe('VerifyAvalPhoneRoute (remote consent of the guarantor, SPEC §2.5)', (
       screen.getByText('Para continuar, acepta la consulta de tu historial crediticio a favor de Provee.'),
     ).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Aceptar Consulta' })).toBeTruthy();
-    expect(calls[0]).toMatchObject({ method: 'GET', authorization: 'Bearer invite-1' });
+    // What accepting means, word for word: the guarantor's consent text.
+    expect(await screen.findByText('Autorizo la consulta como aval.')).toBeTruthy();
+    const invitationCall = calls.find((call) => call.url === '/api/v1/users/aval/invitation');
+    expect(invitationCall).toMatchObject({ method: 'GET', authorization: 'Bearer invite-1' });
   });
 
   it("'Aceptar Consulta' starts the consent, keeps the session for the return and redirects", async () => {

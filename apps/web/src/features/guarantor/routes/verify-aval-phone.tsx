@@ -13,6 +13,7 @@ import { Page } from '../../../shared/ui/page.js';
 import {
   getAvalInvitation,
   lookupPublicIp,
+  consentText,
   pollAvalValidation,
   startAvalConsent,
   type AvalConsentStarted,
@@ -67,6 +68,14 @@ export function VerifyAvalPhoneRoute() {
   const [answered, setAnswered] = useState(false);
   const [busy, setBusy] = useState(false);
   const redirectedTo = useRef<string | null>(null);
+  // What accepting means, word for word: the text the server records with the consent.
+  const [consent, setConsent] = useState('');
+  useEffect(() => {
+    consentText().then(
+      (text) => setConsent(text.text),
+      () => undefined, // a courtesy copy: the server records the text whatever the page showed
+    );
+  }, []);
 
   // Before the consent, the invitation says who is asked and by whom (the query may say it too).
   useEffect(() => {
@@ -211,6 +220,7 @@ export function VerifyAvalPhoneRoute() {
         ) : (
           <>
             <p className="page-subtitle">{g('verify.ask', { lender: config.appName })}</p>
+            {consent && <p className="consent-text">{consent}</p>}
             <Button onClick={() => void accept()} disabled={busy || !ids.user_id || !ids.collateral_id}>
               {g('verify.accept')}
             </Button>
