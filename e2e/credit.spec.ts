@@ -101,7 +101,8 @@ test.describe('bureau consent and decision', () => {
     test.setTimeout(60_000);
     const { phone, userId } = await atSendNip(page, SLOW);
     await typeNip(page, phone);
-    await expect(page).toHaveURL(`/${userId}/waiting`);
+    // The PIN's answer waits for the bureau up to BUREAU_SYNC_WAIT_MS (4 s) before saying WAITING.
+    await expect(page).toHaveURL(`/${userId}/waiting`, { timeout: 15_000 });
     await expect(page.getByText('Espera un momento estamos trabajando en su registro')).toBeVisible();
     await screenshot(page, 'waiting');
     await expectAccessible(page);
