@@ -118,7 +118,7 @@ test.describe('bureau consent and decision', () => {
     await page.clock.install();
     const { phone, userId } = await atSendNip(page, FAILING);
     await typeNip(page, phone);
-    await expect(page).toHaveURL(`/${userId}/waiting`);
+    await expect(page).toHaveURL(`/${userId}/waiting`, { timeout: 15_000 });
     const checks: string[] = [];
     page.on('response', (response) => {
       if (response.url().endsWith(`/api/v1/users/${userId}/SK`)) checks.push(response.url());
