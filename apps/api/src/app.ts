@@ -27,6 +27,7 @@ import {
   startRemoteConsentWorker,
 } from './modules/guarantors/index.js';
 import { startBureauWorker } from './modules/credit/bureau-worker.js';
+import { opsSigningRoutes, signingRoutes, startIdentityWorker } from './modules/signing/index.js';
 import { createPasswordHasher } from './modules/credit/password.js';
 import { loadPolicy } from './modules/credit/policy.js';
 import { createBureau, type BureauProvider } from './providers/bureau/index.js';
@@ -127,6 +128,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
       await api.register(creditRoutes);
       await api.register(guarantorRoutes);
       await api.register(guarantorInvitationRoutes);
+      await api.register(signingRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api' },
@@ -137,6 +139,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
       await ops.register(auditRoutes);
       await ops.register(leadRoutes);
       await ops.register(opsGuarantorRoutes);
+      await ops.register(opsSigningRoutes);
     },
     { prefix: '/ops' },
   );
@@ -144,6 +147,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
   if (config.TEST_MODE) await app.register(devRoutes, { prefix: '/dev' });
   startBureauWorker(app);
   startRemoteConsentWorker(app);
+  startIdentityWorker(app);
 
   const spa = await registerSpa(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST_DIR, publicConfig(config));
   app.setNotFoundHandler((request, reply) => {

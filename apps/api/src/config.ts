@@ -113,6 +113,31 @@ const envSchema = z.object({
   BUREAU_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
   ADVISOR_VIDEO_URL: z.url().optional(),
 
+  /** Identity checks before signing: the built-in widget and verifier simulator, or MetaMap. */
+  IDENTITY_PROVIDER: z.enum(['simulator', 'metamap']).default('simulator'),
+  /** How long the simulator takes to answer a check (SPEC §4: the review screen first asks at 30 s). */
+  IDENTITY_SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+  IDENTITY_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
+  /** Identity checks a signer may start (SPEC §2.4: 3 attempts by default). */
+  IDENTITY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
+  METAMAP_CLIENT_ID: z.string().min(1).optional(),
+  METAMAP_FLOW_ID: z.string().min(1).optional(),
+  METAMAP_REVERIFICATION_FLOW_ID: z.string().min(1).optional(),
+  METAMAP_WEBHOOK_SECRET: z.string().min(16, 'debe tener al menos 16 caracteres').optional(),
+  /** How long a contract-signing link stays good, and the signed copy's link. */
+  CONTRACT_LINK_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(3600)
+    .max(30 * 86_400)
+    .default(7 * 86_400),
+  CONTRACT_COPY_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(3600)
+    .max(365 * 86_400)
+    .default(90 * 86_400),
+
   WEB_LEAD_API_KEY: z.string().min(8).default('provee-web-lead-key'),
   IP_LOOKUP_URL: z.string().min(1).default('/api/v1/ip'),
   ENABLE_TEST_FACTORIES: bool.default(false),
@@ -173,6 +198,16 @@ export function loadConfig(env: Record<string, string | undefined>) {
       problems.push(
         'REVERSE_OTP_DESTINATION: es obligatoria con REVERSE_OTP_PROVIDER=twilio (el número de Twilio al que escriben los usuarios)',
       );
+    }
+  }
+  if (config.IDENTITY_PROVIDER === 'metamap') {
+    for (const name of [
+      'METAMAP_CLIENT_ID',
+      'METAMAP_FLOW_ID',
+      'METAMAP_REVERIFICATION_FLOW_ID',
+      'METAMAP_WEBHOOK_SECRET',
+    ] as const) {
+      if (!config[name]) problems.push(`${name}: es obligatoria con IDENTITY_PROVIDER=metamap`);
     }
   }
   if (problems.length > 0) {

@@ -27,4 +27,21 @@ describe('field cipher', () => {
       cipher.lookupHash('00113918205'),
     );
   });
+
+  it('encrypts files: round trip, random IV, a changed byte or another key is refused', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 2000 }), (plain) =>
+        Buffer.from(plain).equals(cipher.decryptBytes(cipher.encryptBytes(plain))),
+      ),
+    );
+    const image = randomBytes(4096);
+    const stored = cipher.encryptBytes(image);
+    expect(stored.equals(cipher.encryptBytes(image))).toBe(false);
+    expect(stored.includes(image.subarray(0, 64))).toBe(false);
+    const flipped = Buffer.from(stored);
+    flipped[40]! ^= 1;
+    expect(() => cipher.decryptBytes(flipped)).toThrow();
+    expect(() => createFieldCipher(randomBytes(32), randomBytes(32)).decryptBytes(stored)).toThrow();
+    expect(() => cipher.decryptBytes(new Uint8Array(10))).toThrow();
+  });
 });

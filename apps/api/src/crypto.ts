@@ -8,7 +8,12 @@ export interface FieldCipher {
   encrypt(plain: string): string;
   decrypt(stored: string): string;
   lookupHash(value: string): string;
+  /** Files at rest (identity documents, signatures): version byte, IV, tag, then the ciphertext. */
+  encryptBytes(plain: Uint8Array): Buffer;
+  decryptBytes(stored: Uint8Array): Buffer;
 }
+
+const BYTES_V1 = 1;
 
 export function createFieldCipher(encryptionKey: Buffer, hashKey: Buffer): FieldCipher {
   if (encryptionKey.length !== 32) throw new Error('the data encryption key must be 32 bytes');
@@ -29,5 +34,18 @@ export function createFieldCipher(encryptionKey: Buffer, hashKey: Buffer): Field
       return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
     },
     lookupHash: (value) => createHmac('sha256', hashKey).update(value).digest('hex'),
+    encryptBytes(plain) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', encryptionKey, iv);
+      const ciphertext = Buffer.concat([cipher.update(plain), cipher.final()]);
+      return Buffer.concat([Buffer.from([BYTES_V1]), iv, cipher.getAuthTag(), ciphertext]);
+    },
+    decryptBytes(stored) {
+      const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+      if (bytes.length < 29 || bytes[0] !== BYTES_V1) throw new Error('unknown ciphertext format');
+      const decipher = createDecipheriv('aes-256-gcm', encryptionKey, bytes.subarray(1, 13));
+      decipher.setAuthTag(bytes.subarray(13, 29));
+      return Buffer.concat([decipher.update(bytes.subarray(29)), decipher.final()]);
+    },
   };
 }

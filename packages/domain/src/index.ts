@@ -7,6 +7,7 @@ export * from './error-envelope.js';
 export * from './chat.js';
 export * from './phone.js';
 export * from './application.js';
+export * from './signing.js';
 export * from './routing.js';
 export * from './error-reporting.js';
 export * from './text.js';

@@ -21,6 +21,8 @@ export const SESSION_KEYS = {
   provenPhone: 'proven_phone',
   /** The server's reason for the last refusal, shown once on /rejected. */
   rejectedReason: 'rejected_reason',
+  /** The signing link's token (SPEC §2.4 /send-contract-sign), for the signing screens' calls. */
+  contractToken: 'contract_token',
 } as const;
 
 /** Keys of the entry link (campaign, flow version, proof vendor): they outlive a change of person. */

@@ -1,9 +1,18 @@
-import { APPLICATION_STATUSES, NEXT_STEPS } from '@provee/domain';
+import {
+  APPLICATION_STATUSES,
+  IDENTITY_DOCUMENT_KINDS,
+  NEXT_STEPS,
+  PERSON_TYPES,
+  SIGNER_STATES,
+  VERIFICATION_STATUSES,
+  VERIFICATION_TYPES,
+} from '@provee/domain';
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
   check,
+  customType,
   index,
   integer,
   jsonb,
@@ -399,3 +408,161 @@ export const advisorEvents = pgTable('advisor_events', {
   contactType: text('contact_type').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
 });
+
+/** Binary columns (encrypted files, PDFs): Buffer in, Uint8Array or Buffer out (PGlite, postgres.js). */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+  toDriver: (value) => Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+  fromDriver: (value) => (value instanceof Uint8Array ? value : Buffer.from(value as string, 'hex')),
+});
+
+/**
+ * The credit contract of an application: the unsigned document (versioned template, rendered once
+ * when the first signing link is issued, and never changed after the first signature) and the
+ * signed version with its SHA-256, re-rendered under a row lock at every signature.
+ */
+export const contracts = pgTable('contracts', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  userId: uuid('user_id')
+    .notNull()
+    .unique()
+    .references(() => users.id),
+  country: text('country').notNull(),
+  templateVersion: text('template_version').notNull(),
+  amount: integer('amount').notNull(),
+  currency: text('currency').notNull(),
+  /** The guarantors printed on the document, in signature-slot order (slot 0 is the titular). */
+  avalIds: jsonb('aval_ids').$type<string[]>().notNull(),
+  unsignedPdf: bytea('unsigned_pdf').notNull(),
+  unsignedSha256: text('unsigned_sha256').notNull(),
+  signedPdf: bytea('signed_pdf'),
+  signedSha256: text('signed_sha256'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * One signer of a contract: the shopkeeper (titular) or a guarantor (collateral). `state` moves only
+ * through the step engine's signer transitions (modules/application), each with its audit event.
+ */
+export const contractSigners = pgTable(
+  'contract_signers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    contractId: uuid('contract_id')
+      .notNull()
+      .references(() => contracts.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    personType: text('person_type').notNull(),
+    avalId: uuid('aval_id').references(() => avals.id),
+    name: text('name').notNull(),
+    phoneE164: text('phone_e164').notNull(),
+    state: text('state').notNull(),
+    /** Checks started so far, and attempts granted beyond the configured maximum (back office). */
+    verificationAttempts: integer('verification_attempts').notNull().default(0),
+    extraAttempts: integer('extra_attempts').notNull().default(0),
+    /** The check whose answer counts; an answer for another (superseded) check is ignored. */
+    currentVerificationId: uuid('current_verification_id'),
+    lastVerificationStatus: text('last_verification_status'),
+    /** The verifier's identity id (MetaMap's mati_identity_id). */
+    identityId: text('identity_id'),
+    signaturePngEncrypted: bytea('signature_png_encrypted'),
+    signatureSha256: text('signature_sha256'),
+    signedAt: timestamp('signed_at', { withTimezone: true }),
+    /** What the signing recorded: IP, user agent, geolocation, verification, consent, hashes. */
+    evidence: jsonb('evidence').$type<Record<string, unknown>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    index('contract_signers_user_idx').on(table.userId),
+    uniqueIndex('contract_signers_one_titular')
+      .on(table.contractId)
+      .where(sql`${table.personType} = 'titular'`),
+    uniqueIndex('contract_signers_one_per_aval').on(table.contractId, table.avalId),
+    check('contract_signers_person_type_check', sql`${table.personType} in (${oneOf(PERSON_TYPES)})`),
+    check('contract_signers_state_check', sql`${table.state} in (${oneOf(SIGNER_STATES)})`),
+    check(
+      'contract_signers_last_status_check',
+      sql`${table.lastVerificationStatus} is null or ${table.lastVerificationStatus} in (${oneOf(VERIFICATION_STATUSES)})`,
+    ),
+  ],
+);
+
+/**
+ * Signing links sent by SMS. The link's token is signed and expiring; the row says whether it was
+ * used (the signature) or replaced by a newer link, so such a link stops working at once.
+ */
+export const contractLinks = pgTable(
+  'contract_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    signerId: uuid('signer_id')
+      .notNull()
+      .references(() => contractSigners.id),
+    issuedBy: text('issued_by').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('contract_links_signer_idx').on(table.signerId)],
+);
+
+/** Identity checks (ID front and back, selfie) and the verifier's answer. */
+export const identityVerifications = pgTable(
+  'identity_verifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    signerId: uuid('signer_id')
+      .notNull()
+      .references(() => contractSigners.id),
+    provider: text('provider').notNull(),
+    verificationType: text('verification_type').notNull(),
+    /** PENDING until the verifier answers. */
+    status: text('status').notNull(),
+    /** The provider's own id of this check (MetaMap's verification id). */
+    providerVerificationId: text('provider_verification_id').unique(),
+    identityId: text('identity_id'),
+    /** When the simulator answers (null for real providers, which call the webhook). */
+    answerDueAt: timestamp('answer_due_at', { withTimezone: true }),
+    answeredAt: timestamp('answered_at', { withTimezone: true }),
+    /** Who answered: 'provider:<name>' or 'staff:<id>', and the provider's payload or the staff note. */
+    answeredBy: text('answered_by'),
+    answer: jsonb('answer').$type<Record<string, unknown>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    index('identity_verifications_signer_idx').on(table.signerId, table.createdAt),
+    index('identity_verifications_due_idx')
+      .on(table.answerDueAt)
+      .where(sql`${table.status} = 'PENDING'`),
+    check('identity_verifications_status_check', sql`${table.status} in ('PENDING', ${oneOf(VERIFICATION_STATUSES)})`),
+    check('identity_verifications_type_check', sql`${table.verificationType} in (${oneOf(VERIFICATION_TYPES)})`),
+  ],
+);
+
+/** The images of a check, encrypted (AES-256-GCM); the format and size are checked by content first. */
+export const identityDocuments = pgTable(
+  'identity_documents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    verificationId: uuid('verification_id')
+      .notNull()
+      .references(() => identityVerifications.id),
+    kind: text('kind').notNull(),
+    format: text('format').notNull(),
+    bytes: integer('bytes').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    sha256: text('sha256').notNull(),
+    dataEncrypted: bytea('data_encrypted').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('identity_documents_one_per_kind').on(table.verificationId, table.kind),
+    check('identity_documents_kind_check', sql`${table.kind} in (${oneOf(IDENTITY_DOCUMENT_KINDS)})`),
+  ],
+);

@@ -88,6 +88,7 @@ export async function createTestApp(
     APP_SECRET: 'test-secret-test-secret-test-secret-0123',
     // Tests drive the bureau retries by hand (processDueBureauQueries) on their own clock.
     BUREAU_WORKER_INTERVAL_MS: '0',
+    IDENTITY_WORKER_INTERVAL_MS: '0',
     BUREAU_LATENCY_MS: '0',
     ...env,
   });

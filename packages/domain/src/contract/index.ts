@@ -10,3 +10,4 @@ export * from './catalog.js';
 export * from './leads.js';
 export * from './client-errors.js';
 export * from './config.js';
+export * from './signing.js';

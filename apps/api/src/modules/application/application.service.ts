@@ -7,13 +7,16 @@ import {
   isNextStep,
   routeAfterLookup,
   sameState,
+  SIGNER_TRANSITIONS,
+  type SignerState,
+  type SignerTransitionName,
   type ApplicationState,
   type CountryCode,
   type TransitionName,
 } from '@provee/domain';
-import { and, asc, eq, isNull, lt, ne, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, ne, or, type SQL } from 'drizzle-orm';
 import type { Db, Executor, Tx } from '../../db/client.js';
-import { avals, users } from '../../db/schema.js';
+import { avals, contractSigners, users } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { appendAuditEvent } from '../audit/index.js';
 
@@ -275,5 +278,105 @@ export async function createApplication(deps: EngineDeps, options: CreateOptions
       at: now,
     });
     return row;
+  });
+}
+
+export type SignerRow = typeof contractSigners.$inferSelect;
+type SignerColumns = Omit<Partial<typeof contractSigners.$inferInsert>, 'id' | 'state' | 'contractId' | 'userId'>;
+
+/** 409 with where the signer stands (the screens route on it). */
+export class SignerConflict extends AppError {
+  constructor(
+    state: string | null,
+    code = 'SIGNER_NOT_READY',
+    readable = 'Este paso de la firma ya no está disponible.',
+  ) {
+    super(409, code, code === 'SIGNER_SIGNED' ? 'user not in progress' : 'signer is not at this step', readable, {
+      signer_state: state,
+    });
+  }
+}
+
+export interface SignerMoveOptions<T> {
+  signerId: string;
+  transition: SignerTransitionName;
+  to: SignerState;
+  actor: string;
+  set?: SignerColumns;
+  /** A further guard: the move happens only while the signer's current check is this one. */
+  currentVerificationId?: string;
+  /** Any other condition of the guarded update (e.g. attempts left). */
+  guard?: SQL;
+  /** Columns computed inside the transaction, after the signer's row is locked (e.g. evidence). */
+  prepare?: (tx: Tx, signer: SignerRow) => Promise<SignerColumns>;
+  write?: (tx: Tx, signer: SignerRow) => Promise<T>;
+  event?: { type?: string; payload?: Record<string, unknown> | ((result: T) => Record<string, unknown>) };
+  /** The refusal when the signer is not where the transition starts (default: SignerConflict). */
+  conflict?: (current: SignerRow | undefined) => AppError;
+}
+
+/**
+ * The one way a signer moves (SPEC §4 verification and signing), like moveApplication: a guarded
+ * update (only from the transition's starting states), the step's rows and the audit event of the
+ * signer's application, in ONE transaction.
+ */
+export async function moveSigner<T = undefined>(
+  deps: EngineDeps,
+  options: SignerMoveOptions<T>,
+): Promise<{ signer: SignerRow; result: T }> {
+  const transition = SIGNER_TRANSITIONS[options.transition];
+  if (!(transition.to as readonly SignerState[]).includes(options.to))
+    throw new Error(`signer transition ${options.transition} cannot end in ${options.to}`);
+  const now = deps.clock();
+  return deps.db.transaction(async (tx) => {
+    const [before] = await tx
+      .select()
+      .from(contractSigners)
+      .where(eq(contractSigners.id, options.signerId))
+      .for('update');
+    const ready = before && (transition.from as readonly SignerState[]).includes(before.state as SignerState);
+    const prepared = ready && options.prepare ? await options.prepare(tx, before) : {};
+    const [signer] = await tx
+      .update(contractSigners)
+      .set({ ...options.set, ...prepared, state: options.to, updatedAt: now })
+      .where(
+        and(
+          eq(contractSigners.id, options.signerId),
+          inArray(contractSigners.state, [...transition.from]),
+          options.currentVerificationId
+            ? eq(contractSigners.currentVerificationId, options.currentVerificationId)
+            : undefined,
+          options.guard,
+        ),
+      )
+      .returning();
+    if (!signer) {
+      const [current] = await tx.select().from(contractSigners).where(eq(contractSigners.id, options.signerId));
+      throw (
+        options.conflict?.(current) ??
+        new SignerConflict(
+          current?.state ?? null,
+          current?.state === 'SIGNED' ? 'SIGNER_SIGNED' : undefined,
+          current?.state === 'SIGNED' ? 'El contrato ya fue firmado.' : undefined,
+        )
+      );
+    }
+    const result = (options.write ? await options.write(tx, signer) : undefined) as T;
+    await appendAuditEvent(tx, {
+      applicationId: signer.userId,
+      actor: options.actor,
+      type: options.event?.type ?? 'signer.moved',
+      payload: {
+        transition: options.transition,
+        signer_id: signer.id,
+        person_type: signer.personType,
+        aval_id: signer.avalId,
+        from: before?.state ?? null,
+        to: options.to,
+        ...(typeof options.event?.payload === 'function' ? options.event.payload(result) : options.event?.payload),
+      },
+      at: now,
+    });
+    return { signer, result };
   });
 }

@@ -13,12 +13,20 @@ export function requirePrincipal(request: FastifyRequest): Principal {
   return principal;
 }
 
+/**
+ * The shopkeeper's own tokens (phone proof, registration). A guarantor's invitation or a signing
+ * link carries a phone too, but opens only its own calls, never the shopkeeper's.
+ */
+function isOwnerToken(principal: Principal): boolean {
+  return principal.kind === 'phone' || principal.kind === 'user';
+}
+
 const FORBIDDEN = new AppError(403, 'FORBIDDEN', 'forbidden', 'No tienes permiso para ver esta información.');
 
 /** The caller proved this phone number (or is the user registered with it). */
 export function requirePhoneAccess(request: FastifyRequest, phoneE164: string): Principal {
   const principal = requirePrincipal(request);
-  if (principal.phoneE164 !== phoneE164) throw FORBIDDEN;
+  if (!isOwnerToken(principal) || principal.phoneE164 !== phoneE164) throw FORBIDDEN;
   return principal;
 }
 
@@ -29,7 +37,7 @@ export function requirePhoneAccess(request: FastifyRequest, phoneE164: string): 
  */
 export function requireUserAccess(request: FastifyRequest, user: { id: string; phoneE164: string } | undefined): void {
   const principal = requirePrincipal(request);
-  if (!user) throw FORBIDDEN;
+  if (!user || !isOwnerToken(principal)) throw FORBIDDEN;
   if (principal.kind === 'user' ? principal.userId !== user.id : principal.phoneE164 !== user.phoneE164)
     throw FORBIDDEN;
 }

@@ -1,13 +1,16 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 
 /**
- * Who a token was issued for: a proven phone number, a registered user, or a guarantor invited by
- * SMS (their link's token: good for that guarantor of that application, at that number only).
+ * Who a token was issued for: a proven phone number, a registered user, a guarantor invited by
+ * SMS (their link's token: good for that guarantor of that application, at that number only), or
+ * a signer's contract link.
  */
 export type Principal =
   | { kind: 'phone'; phoneE164: string }
   | { kind: 'user'; userId: string; phoneE164: string }
-  | { kind: 'aval'; avalId: string; userId: string; phoneE164: string };
+  | { kind: 'aval'; avalId: string; userId: string; phoneE164: string }
+  /** A contract-signing link (or the signed copy's link): that signer of that application only. */
+  | { kind: 'signer'; linkId: string; signerId: string; userId: string; phoneE164: string };
 
 interface TokenBody {
   v: 1;

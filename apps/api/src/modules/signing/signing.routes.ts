@@ -1,0 +1,316 @@
+import multipart from '@fastify/multipart';
+import {
+  contractEvidenceResponse,
+  contractLinkBody,
+  contractLinkResponse,
+  identityDocumentsResponse,
+  IDENTITY_DOCUMENT_KINDS,
+  PERSON_TYPES,
+  signContractBody,
+  signContractResponse,
+  signerParams,
+  signingLinkResponse,
+  verificationStatusQuery,
+  verificationStatusResponse,
+  type IdentityDocumentKind,
+  type PersonType,
+} from '@provee/domain';
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { AppError, errorResponseSchema, invalidFields } from '../../errors.js';
+import { MAX_IMAGE_BYTES } from './image.js';
+import { parseMetamapEvent, verifyMetamapSignature } from '../../providers/identity/metamap.js';
+import type { App } from '../../types.js';
+import { findUserById } from '../users/index.js';
+import {
+  answerCheck,
+  contractDocument,
+  contractEvidence,
+  issueContractLink,
+  linkView,
+  requireBuiltinWidget,
+  signContract,
+  signerAccess,
+  signerFromMetadata,
+  startExternalCheck,
+  submitDocuments,
+  verificationStatus,
+} from './signing.service.js';
+import { identityVerifications } from '../../db/schema.js';
+import { eq } from 'drizzle-orm';
+
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+  409: errorResponseSchema,
+  413: errorResponseSchema,
+  422: errorResponseSchema,
+  429: errorResponseSchema,
+};
+
+const tokenQuery = z.object({ token: z.string().max(2000).optional() });
+
+/** The signing screens' calls (SPEC §2.4, §7), with the signing link's token. */
+export async function signingRoutes(app: App): Promise<void> {
+  app.get(
+    '/v1/users/:type/:id/contract-link',
+    {
+      schema: {
+        summary: 'El enlace de firma: quién firma y en qué punto está',
+        security: [{ bearer: [] }],
+        params: signerParams,
+        response: { 200: signingLinkResponse, ...errors },
+      },
+    },
+    async (request) => ({ data: await linkView(app, await signerAccess(request, request.params.id)) }),
+  );
+
+  app.get(
+    '/v1/users/:type/:id/mati-status',
+    {
+      schema: {
+        summary: 'Estado de la verificación de identidad del firmante',
+        security: [{ bearer: [] }],
+        params: signerParams,
+        querystring: verificationStatusQuery,
+        response: { 200: verificationStatusResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const { signer } = await signerAccess(request, request.params.id, {
+        personType: request.query.person_type,
+        readOnly: true,
+      });
+      return { data: await verificationStatus(app, signer) };
+    },
+  );
+
+  app.put(
+    '/v1/users/:type/:id/contract',
+    {
+      schema: {
+        summary: 'Firma autógrafa del contrato (PNG en base64) con su evidencia',
+        security: [{ bearer: [] }],
+        params: signerParams,
+        body: signContractBody,
+        response: { 200: signContractResponse, ...errors },
+      },
+      // A signature is about 10–100 KB of base64; the default body limit is 1 MB.
+      bodyLimit: 2 * 1024 * 1024,
+    },
+    async (request) => {
+      const access = await signerAccess(request, request.params.id, { personType: request.body.person_type });
+      return {
+        data: await signContract(app, access, request.body, {
+          ip: request.ip,
+          userAgent: request.headers['user-agent'],
+        }),
+      };
+    },
+  );
+
+  app.get(
+    '/v1/users/:type/:id/contract',
+    {
+      schema: {
+        summary: 'El contrato en PDF (firmado cuando ya hay firmas); se abre en una ventana nueva',
+        security: [{ bearer: [] }],
+        params: signerParams,
+        querystring: tokenQuery,
+        response: {
+          200: { description: 'PDF', content: { 'application/pdf': { schema: z.string() } } },
+          ...errors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { signer } = await signerAccess(request, request.params.id, { readOnly: true });
+      const document = await contractDocument(app, signer);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="contrato-${document.contractId}.pdf"`)
+        .header('x-content-sha256', document.sha256)
+        .send(document.pdf as unknown as string); // bytes as they are: no serializer runs for a Buffer
+    },
+  );
+
+  app.get(
+    '/v1/users/:type/:id/contract/evidence',
+    {
+      schema: {
+        summary: 'La evidencia de la firma del contrato (JSON)',
+        security: [{ bearer: [] }],
+        params: signerParams,
+        querystring: tokenQuery,
+        response: { 200: contractEvidenceResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const { signer } = await signerAccess(request, request.params.id, { readOnly: true });
+      return { data: await contractEvidence(app, signer.contractId) };
+    },
+  );
+
+  await app.register(identityDocumentRoutes);
+  await app.register(metamapWebhookRoutes);
+}
+
+const DOCUMENT_FIELDS = z.object({
+  person_type: z.enum(PERSON_TYPES).optional(),
+  verification_type: z.enum(['VERIFICATION', 'REVERIFICATION']).optional(),
+});
+
+/** The built-in widget's upload: multipart, three images, each checked by content. */
+async function identityDocumentRoutes(app: App): Promise<void> {
+  await app.register(multipart, {
+    limits: { fileSize: MAX_IMAGE_BYTES, files: IDENTITY_DOCUMENT_KINDS.length, fields: 4, fieldSize: 200, parts: 8 },
+  });
+  app.post(
+    '/v1/users/:type/:id/identity-documents',
+    {
+      schema: {
+        summary: 'Fotos de la identificación (frente y reverso) y selfie: inicia la verificación',
+        security: [{ bearer: [] }],
+        consumes: ['multipart/form-data'],
+        params: signerParams,
+        response: { 200: identityDocumentsResponse, ...errors },
+      },
+      // Three photos of at most 8 MB each, and the form around them.
+      bodyLimit: IDENTITY_DOCUMENT_KINDS.length * MAX_IMAGE_BYTES + 64 * 1024,
+    },
+    async (request) => {
+      const access = await signerAccess(request, request.params.id);
+      requireBuiltinWidget(app);
+      const { files, fields } = await readDocuments(request);
+      if (fields.person_type && fields.person_type !== access.signer.personType)
+        throw new AppError(403, 'FORBIDDEN', 'forbidden', 'No tienes permiso para ver esta información.');
+      return { data: await submitDocuments(app, access.signer, files) };
+    },
+  );
+}
+
+const TOO_LARGE = new AppError(413, 'FILE_TOO_LARGE', 'file too large', 'Cada foto puede pesar como máximo 8 MB.');
+
+async function readDocuments(request: FastifyRequest) {
+  if (!request.isMultipart())
+    throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'multipart expected', 'Envía las fotos como un formulario.');
+  const files: Partial<Record<IdentityDocumentKind, Buffer>> = {};
+  const raw: Record<string, string> = {};
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const kind = part.fieldname as IdentityDocumentKind;
+        const bytes = await part.toBuffer();
+        if (!(IDENTITY_DOCUMENT_KINDS as readonly string[]).includes(kind))
+          throw invalidFields({ [part.fieldname.slice(0, 40)]: 'Este archivo no se esperaba.' });
+        files[kind] = bytes;
+      } else {
+        raw[part.fieldname] = String(part.value);
+      }
+    }
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE' || (error as { statusCode?: number }).statusCode === 413) throw TOO_LARGE;
+    if (code?.startsWith('FST_'))
+      throw new AppError(400, 'BAD_REQUEST', 'malformed multipart', 'El formulario enviado no es válido.');
+    throw error;
+  }
+  const fields = DOCUMENT_FIELDS.safeParse(raw);
+  if (!fields.success) throw invalidFields({ person_type: 'Tipo de persona inválido.' });
+  return { files, fields: fields.data as { person_type?: PersonType } };
+}
+
+const rawBodies = new WeakMap<FastifyRequest, Buffer>();
+
+/**
+ * MetaMap's webhook: the HMAC signature covers the raw body, so this plugin keeps the bytes as
+ * received. A start opens a check for the signer its metadata names; an answer moves the signer.
+ */
+async function metamapWebhookRoutes(app: App): Promise<void> {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    rawBodies.set(request, body as Buffer);
+    try {
+      done(null, JSON.parse((body as Buffer).toString('utf8')));
+    } catch {
+      done(new AppError(400, 'BAD_REQUEST', 'malformed json', 'La solicitud no es válida.'), undefined);
+    }
+  });
+  app.post(
+    '/v1/webhooks/identity/metamap',
+    {
+      schema: {
+        summary: 'Webhook de MetaMap (firmado con HMAC-SHA256 en x-signature)',
+        body: z.unknown(),
+        response: { 200: z.object({ data: z.object({ outcome: z.string() }) }), ...errors },
+      },
+    },
+    async (request) => {
+      const secret = app.config.METAMAP_WEBHOOK_SECRET;
+      if (app.config.IDENTITY_PROVIDER !== 'metamap' || !secret)
+        throw new AppError(404, 'NOT_FOUND', 'not found', 'No encontramos lo que buscas.');
+      const raw = rawBodies.get(request) ?? Buffer.alloc(0);
+      const signature = request.headers['x-signature'];
+      if (!verifyMetamapSignature(raw, typeof signature === 'string' ? signature : undefined, secret))
+        throw new AppError(401, 'INVALID_SIGNATURE', 'invalid signature', 'La firma del mensaje no es válida.');
+      const event = parseMetamapEvent(request.body);
+      if (!event?.verificationId) return { data: { outcome: 'ignored' } };
+      const [known] = await app.db
+        .select({ id: identityVerifications.id })
+        .from(identityVerifications)
+        .where(eq(identityVerifications.providerVerificationId, event.verificationId))
+        .limit(1);
+      let checkId = known?.id;
+      let outcome = 'recorded';
+      if (!checkId) {
+        const signer = event.metadata ? await signerFromMetadata(app, event.metadata) : null;
+        if (!signer) return { data: { outcome: 'unknown-signer' } };
+        outcome = await startExternalCheck(app, signer, 'metamap', event.verificationId, event.identityId, {
+          event: event.eventName,
+        });
+        const [started] = await app.db
+          .select({ id: identityVerifications.id })
+          .from(identityVerifications)
+          .where(eq(identityVerifications.providerVerificationId, event.verificationId))
+          .limit(1);
+        checkId = started?.id;
+      }
+      const status = event.status;
+      if (checkId && status) {
+        outcome = await answerCheck(
+          app,
+          checkId,
+          status,
+          'provider:metamap',
+          { event: event.eventName, flow_id: event.flowId },
+          event.identityId,
+        );
+      }
+      return { data: { outcome } };
+    },
+  );
+}
+
+/** Operators issue signing links (until the back office has its button): the same service. */
+export async function opsSigningRoutes(app: App): Promise<void> {
+  app.post(
+    '/v1/users/:type/:id/contract-links',
+    {
+      schema: {
+        summary: 'Operaciones: envía por SMS el enlace para firmar el contrato (titular o aval)',
+        params: signerParams,
+        body: contractLinkBody,
+        response: { 200: contractLinkResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await findUserById(app.db, request.params.id);
+      if (!user) throw new AppError(404, 'USER_NOT_FOUND', 'user not found', 'No encontramos este comercio.');
+      // The /ops prefix already required the operations key (plugins/app/ops-auth.ts).
+      return { data: await issueContractLink(app, user, request.body, 'operator') };
+    },
+  );
+}

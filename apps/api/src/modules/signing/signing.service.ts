@@ -1,0 +1,1056 @@
+import { randomUUID } from 'node:crypto';
+import {
+  formatCedula,
+  fromE164,
+  IDENTITY_DOCUMENT_KINDS,
+  SIGNER_STATE_OF,
+  type ContractEvidence,
+  type IdentityDocumentKind,
+  type PersonType,
+  type SignerState,
+  type SigningLink,
+  type VerificationStatus,
+  type VerificationStatusAnswer,
+  type VerificationType,
+} from '@provee/domain';
+import { and, asc, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Tx } from '../../db/client.js';
+import {
+  auditEvents,
+  avals,
+  bureauConsents,
+  businessAddresses,
+  businesses,
+  contractLinks,
+  contracts,
+  contractSigners,
+  identityDocuments,
+  identityVerifications,
+  users,
+} from '../../db/schema.js';
+import { AppError, invalidFields } from '../../errors.js';
+import { identityWidget, simulatedAnswer } from '../../providers/identity/index.js';
+import { engineOf, moveSigner, SignerConflict, type SignerRow } from '../application/index.js';
+import { appendAuditEvent, phoneAuditId } from '../audit/index.js';
+import type { Principal } from '../auth/index.js';
+import { latestApprovedDecision } from '../credit/index.js';
+import { sendSms } from '../sms/index.js';
+import type { UserRow } from '../users/index.js';
+import {
+  CONTRACT_TEMPLATE_VERSIONS,
+  renderSignedContract,
+  renderUnsignedContract,
+  sha256Hex,
+  type ContractParty,
+  type SignatureEvidence,
+} from './document/index.js';
+import { checkIdentityImage, checkSignaturePng } from './image.js';
+
+type ContractRow = typeof contracts.$inferSelect;
+type LinkRow = typeof contractLinks.$inferSelect;
+type AvalRow = typeof avals.$inferSelect;
+
+const FORBIDDEN = new AppError(403, 'FORBIDDEN', 'forbidden', 'No tienes permiso para ver esta información.');
+const LINK_USED = new AppError(
+  409,
+  'LINK_USED',
+  'link no longer valid',
+  'Este enlace ya no es válido: el contrato debe firmarse desde un enlace nuevo. Pídelo a tu analista.',
+);
+const LINK_EXPIRED = new AppError(
+  401,
+  'LINK_EXPIRED',
+  'link expired',
+  'Este enlace ya venció: el contrato debe firmarse desde un enlace nuevo. Pídelo a tu analista.',
+);
+const ALREADY_SIGNED = () => new SignerConflict('SIGNED', 'SIGNER_SIGNED', 'Este contrato ya fue firmado con éxito.');
+
+export const fullName = (user: Pick<UserRow, 'name' | 'lastname' | 'maternalLastname'>) =>
+  [user.name, user.lastname, user.maternalLastname].filter(Boolean).join(' ');
+
+const baseUrl = (app: FastifyInstance) => app.config.PUBLIC_BASE_URL ?? `http://localhost:${app.config.PORT}`;
+
+// ---------------------------------------------------------------------------------------------
+// The contract document and its signers
+// ---------------------------------------------------------------------------------------------
+
+async function approvedAvals(app: FastifyInstance, userId: string): Promise<AvalRow[]> {
+  return app.db
+    .select()
+    .from(avals)
+    .where(and(eq(avals.userId, userId), eq(avals.status, 'APPROVED')))
+    .orderBy(asc(avals.createdAt));
+}
+
+function shownTaxId(app: FastifyInstance, encrypted: string | null): string {
+  if (!encrypted) return 'no disponible';
+  const taxId = app.cipher.decrypt(encrypted);
+  return app.config.COUNTRY === 'do' ? formatCedula(taxId) : taxId;
+}
+
+const shownPhone = (app: FastifyInstance, e164: string | null) => (e164 ? fromE164(app.config.COUNTRY, e164) : '');
+
+/** The document's data: the parties, the business and the approved amount, as they stand now. */
+async function documentInput(
+  app: FastifyInstance,
+  user: UserRow,
+  decision: { amount: number; currency: string },
+  guarantors: AvalRow[],
+  contractId: string,
+  issuedAt: Date,
+) {
+  const [business] = await app.db.select().from(businesses).where(eq(businesses.userId, user.id)).limit(1);
+  const [address] = await app.db.select().from(businessAddresses).where(eq(businessAddresses.userId, user.id)).limit(1);
+  const street = address
+    ? [
+        `${address.streetName} ${address.streetNumber}${address.apartmentNumber ? ` int. ${address.apartmentNumber}` : ''}`,
+        address.neighborhood,
+        address.city,
+        address.state,
+      ]
+        .filter(Boolean)
+        .join(', ')
+    : '';
+  const guarantorParties: ContractParty[] = guarantors.map((aval) => ({
+    name: aval.name ?? '',
+    taxId: shownTaxId(app, aval.taxIdEncrypted),
+    phone: shownPhone(app, aval.phoneE164),
+    role: 'collateral',
+    avalType: aval.avalType as 'PARTNER' | 'COLLATERAL',
+  }));
+  return {
+    country: app.config.COUNTRY,
+    contractId,
+    issuedAt,
+    lenderName: app.config.LENDER_NAME,
+    titular: {
+      name: fullName(user),
+      taxId: shownTaxId(app, user.taxIdEncrypted),
+      phone: shownPhone(app, user.phoneE164),
+      role: 'titular' as const,
+    },
+    business: business ? { name: business.name, type: business.businessType, address: street } : null,
+    amount: decision.amount,
+    currency: decision.currency as 'DOP' | 'MXN',
+    guarantors: guarantorParties,
+  };
+}
+
+/**
+ * The application's contract: drafted when the first link is issued, with the guarantors approved
+ * by then. Re-drafted (new hash) for a guarantor approved later, but only while nobody has signed:
+ * a signed document never changes (and the database refuses it).
+ */
+async function ensureContract(
+  app: FastifyInstance,
+  user: UserRow,
+  decision: { amount: number; currency: string },
+  mustInclude: string | null,
+): Promise<ContractRow> {
+  const [existing] = await app.db.select().from(contracts).where(eq(contracts.userId, user.id)).limit(1);
+  if (existing && (!mustInclude || existing.avalIds.includes(mustInclude))) return existing;
+  if (existing?.signedSha256) throw signedWithout();
+  const guarantors = await approvedAvals(app, user.id);
+  const now = app.clock();
+  const id = existing?.id ?? randomUUID();
+  const pdf = await renderUnsignedContract(await documentInput(app, user, decision, guarantors, id, now));
+  const values = {
+    country: app.config.COUNTRY,
+    templateVersion: CONTRACT_TEMPLATE_VERSIONS[app.config.COUNTRY],
+    amount: decision.amount,
+    currency: decision.currency,
+    avalIds: guarantors.map((aval) => aval.id),
+    unsignedPdf: pdf,
+    unsignedSha256: sha256Hex(pdf),
+    updatedAt: now,
+  };
+  const saved = await app.db.transaction(async (tx) => {
+    const [row] = existing
+      ? await tx
+          .update(contracts)
+          .set(values)
+          .where(and(eq(contracts.id, existing.id), isNull(contracts.signedSha256)))
+          .returning()
+      : await tx
+          .insert(contracts)
+          .values({ ...values, id, userId: user.id, createdAt: now })
+          .onConflictDoNothing({ target: contracts.userId })
+          .returning();
+    if (!row) return null;
+    await appendAuditEvent(tx, {
+      applicationId: user.id,
+      actor: 'system',
+      type: existing ? 'contract.redrafted' : 'contract.drafted',
+      payload: {
+        contract_id: row.id,
+        template_version: row.templateVersion,
+        unsigned_sha256: row.unsignedSha256,
+        amount: row.amount,
+        currency: row.currency,
+        aval_ids: row.avalIds,
+      },
+      at: now,
+    });
+    return row;
+  });
+  if (saved) return saved;
+  // Someone drafted or signed it meanwhile: start again from what is there now.
+  const [current] = await app.db.select().from(contracts).where(eq(contracts.userId, user.id)).limit(1);
+  if (current && (!mustInclude || current.avalIds.includes(mustInclude))) return current;
+  throw signedWithout();
+}
+
+const signedWithout = () =>
+  new AppError(
+    409,
+    'CONTRACT_ALREADY_SIGNED',
+    'contract signed without this guarantor',
+    'El contrato ya tiene firmas y este aval no aparece en él. Se necesita un contrato nuevo.',
+  );
+
+async function ensureSigner(
+  app: FastifyInstance,
+  contract: ContractRow,
+  who: { personType: PersonType; aval: AvalRow | null; name: string; phoneE164: string },
+): Promise<SignerRow> {
+  const find = () =>
+    app.db
+      .select()
+      .from(contractSigners)
+      .where(
+        and(
+          eq(contractSigners.contractId, contract.id),
+          who.aval ? eq(contractSigners.avalId, who.aval.id) : eq(contractSigners.personType, 'titular'),
+        ),
+      )
+      .limit(1);
+  const [existing] = await find();
+  if (existing) return existing;
+  const now = app.clock();
+  const created = await app.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(contractSigners)
+      .values({
+        contractId: contract.id,
+        userId: contract.userId,
+        personType: who.personType,
+        avalId: who.aval?.id ?? null,
+        name: who.name,
+        phoneE164: who.phoneE164,
+        state: 'AWAITING_VERIFICATION',
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) return null;
+    await appendAuditEvent(tx, {
+      applicationId: contract.userId,
+      actor: 'system',
+      type: 'signer.added',
+      payload: { signer_id: row.id, person_type: row.personType, aval_id: row.avalId, contract_id: contract.id },
+      at: now,
+    });
+    return row;
+  });
+  return created ?? (await find())[0]!;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signing links
+// ---------------------------------------------------------------------------------------------
+
+export interface LinkRequest {
+  person_type: PersonType;
+  aval_id?: string | undefined;
+}
+
+/**
+ * A signing link for the shopkeeper or an approved guarantor, sent by SMS. A new link replaces the
+ * signer's earlier ones (they stop working at once); the issue is in the audit trail.
+ */
+export async function issueContractLink(app: FastifyInstance, user: UserRow, input: LinkRequest, actor: string) {
+  const decision = await latestApprovedDecision(app, user.id);
+  if (!decision || user.status === 'REJECTED')
+    throw new AppError(
+      409,
+      'CONTRACT_NOT_READY',
+      'no approved credit',
+      'Este comercio aún no tiene un crédito aprobado para firmar.',
+    );
+  let aval: AvalRow | null = null;
+  if (input.person_type === 'collateral') {
+    if (!input.aval_id) throw invalidFields({ aval_id: '* Indica el aval que firmará.' });
+    [aval = null] = await app.db
+      .select()
+      .from(avals)
+      .where(and(eq(avals.id, input.aval_id), eq(avals.userId, user.id)))
+      .limit(1);
+    if (!aval) throw new AppError(404, 'AVAL_NOT_FOUND', 'guarantor not found', 'No encontramos a este aval.');
+    if (aval.status !== 'APPROVED' || !aval.phoneE164)
+      throw new AppError(409, 'AVAL_NOT_APPROVED', 'guarantor not approved', 'Este aval aún no ha sido aprobado.');
+  }
+  const contract = await ensureContract(app, user, decision, aval?.id ?? null);
+  const signer = await ensureSigner(app, contract, {
+    personType: input.person_type,
+    aval,
+    name: aval ? (aval.name ?? '') : fullName(user),
+    phoneE164: aval ? aval.phoneE164! : user.phoneE164,
+  });
+  if (signer.state === 'SIGNED') throw ALREADY_SIGNED();
+
+  const now = app.clock();
+  const expiresAt = new Date(now.getTime() + app.config.CONTRACT_LINK_TTL_SECONDS * 1000);
+  const link = await app.db.transaction(async (tx) => {
+    await tx
+      .update(contractLinks)
+      .set({ revokedAt: now })
+      .where(and(eq(contractLinks.signerId, signer.id), isNull(contractLinks.usedAt), isNull(contractLinks.revokedAt)));
+    const [row] = await tx
+      .insert(contractLinks)
+      .values({ signerId: signer.id, issuedBy: actor, expiresAt, createdAt: now })
+      .returning();
+    await appendAuditEvent(tx, {
+      applicationId: user.id,
+      actor,
+      type: 'contract.link_issued',
+      payload: {
+        link_id: row!.id,
+        signer_id: signer.id,
+        person_type: signer.personType,
+        aval_id: signer.avalId,
+        expires_at: expiresAt.toISOString(),
+      },
+      at: now,
+    });
+    return row!;
+  });
+  const { token } = app.tokens.issue(
+    { kind: 'signer', linkId: link.id, signerId: signer.id, userId: user.id, phoneE164: signer.phoneE164 },
+    app.config.CONTRACT_LINK_TTL_SECONDS,
+  );
+  const query = new URLSearchParams({
+    user_type_id: 'SK',
+    user_id: user.id,
+    titular_full_name: fullName(user),
+    type: signer.personType,
+    collateral_full_name: signer.personType === 'collateral' ? signer.name : '',
+    token,
+  });
+  const url = `${baseUrl(app)}/send-contract-sign?${query.toString()}`;
+  await sendSms(
+    app,
+    signer.phoneE164,
+    `${app.config.APP_NAME}: tu contrato de crédito está listo para firmar. Verifica tu identidad y firma aquí: ${url}`,
+  );
+  return {
+    link_id: link.id,
+    signer_id: signer.id,
+    person_type: signer.personType as PersonType,
+    url,
+    expires_at: expiresAt.toISOString(),
+  };
+}
+
+export interface SignerAccess {
+  principal: Extract<Principal, { kind: 'signer' }>;
+  link: LinkRow;
+  signer: SignerRow;
+}
+
+/**
+ * The signer of a call: a signing link's token (header, or `token` in the query for the PDF that
+ * opens in a new window) for this user. Signing calls need the link unused, unreplaced and
+ * unexpired; reading the contract and its evidence (`readOnly`) works with a used link too.
+ */
+export async function signerAccess(
+  request: FastifyRequest,
+  userId: string,
+  options: { personType?: PersonType; readOnly?: boolean } = {},
+): Promise<SignerAccess> {
+  const app = request.server;
+  const header = request.headers.authorization;
+  const fromQuery = (request.query as { token?: unknown } | undefined)?.token;
+  const token = header?.startsWith('Bearer ')
+    ? header.slice('Bearer '.length).trim()
+    : typeof fromQuery === 'string'
+      ? fromQuery
+      : '';
+  const principal = token ? app.tokens.verify(token) : null;
+  if (!principal)
+    throw new AppError(401, 'UNAUTHENTICATED', 'unauthenticated', 'Este enlace no es válido o ya venció.');
+  if (principal.kind !== 'signer' || principal.userId !== userId) throw FORBIDDEN;
+  const [link] = await app.db.select().from(contractLinks).where(eq(contractLinks.id, principal.linkId)).limit(1);
+  const [signer] = await app.db
+    .select()
+    .from(contractSigners)
+    .where(eq(contractSigners.id, principal.signerId))
+    .limit(1);
+  if (!link || !signer || link.signerId !== signer.id || signer.userId !== userId) throw FORBIDDEN;
+  if (options.personType && options.personType !== signer.personType) throw FORBIDDEN;
+  if (!options.readOnly) {
+    if (signer.state === 'SIGNED') throw ALREADY_SIGNED();
+    if (link.usedAt || link.revokedAt) throw LINK_USED;
+    if (link.expiresAt.getTime() <= app.clock().getTime()) throw LINK_EXPIRED;
+  }
+  return { principal, link, signer };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Identity verification
+// ---------------------------------------------------------------------------------------------
+
+const attemptsLeft = (app: FastifyInstance, signer: SignerRow) =>
+  app.config.IDENTITY_MAX_ATTEMPTS + signer.extraAttempts - signer.verificationAttempts;
+
+/** SPEC §3 verification status: the current check's answer (null while none), attempts left, identity id. */
+export async function verificationStatus(app: FastifyInstance, signer: SignerRow): Promise<VerificationStatusAnswer> {
+  let status: VerificationStatus | null = null;
+  if (signer.currentVerificationId) {
+    const [check] = await app.db
+      .select({ status: identityVerifications.status })
+      .from(identityVerifications)
+      .where(eq(identityVerifications.id, signer.currentVerificationId))
+      .limit(1);
+    status = check && check.status !== 'PENDING' ? (check.status as VerificationStatus) : null;
+  }
+  return { status, verifications_left: attemptsLeft(app, signer), mati_identity_id: signer.identityId };
+}
+
+export async function linkView(app: FastifyInstance, access: SignerAccess): Promise<SigningLink> {
+  const { signer, link } = access;
+  const [user] = await app.db.select().from(users).where(eq(users.id, signer.userId)).limit(1);
+  return {
+    user_id: signer.userId,
+    user_type_id: 'SK',
+    person_type: signer.personType as PersonType,
+    signer_name: signer.name,
+    titular_full_name: user ? fullName(user) : '',
+    collateral_full_name: signer.personType === 'collateral' ? signer.name : '',
+    state: signer.state as SignerState,
+    verification: await verificationStatus(app, signer),
+    widget: identityWidget(app.config, {
+      userId: signer.userId,
+      signerId: signer.id,
+      personType: signer.personType as PersonType,
+      identityId: signer.identityId,
+    }),
+    expires_at: link.expiresAt.toISOString(),
+  };
+}
+
+const UNDER_REVIEW = new AppError(
+  409,
+  'VERIFICATION_UNDER_REVIEW',
+  'verification under review',
+  'Tus documentos se están revisando. Te avisaremos cuando terminemos.',
+);
+const ATTEMPTS_EXHAUSTED = new AppError(
+  409,
+  'VERIFICATION_ATTEMPTS_EXHAUSTED',
+  'no verification attempts left',
+  'Agotaste los intentos de verificación.',
+);
+
+/** Why a check cannot start for this signer, if it cannot. */
+function refuseCheck(app: FastifyInstance, signer: SignerRow | undefined): AppError {
+  if (!signer) return FORBIDDEN;
+  if (signer.state === 'SIGNED') return ALREADY_SIGNED();
+  if (signer.state === 'UNDER_REVIEW') return UNDER_REVIEW;
+  if (attemptsLeft(app, signer) <= 0) return ATTEMPTS_EXHAUSTED;
+  return new SignerConflict(signer.state);
+}
+
+/** The signer's tax id (the simulator answers from it). */
+async function signerTaxId(app: FastifyInstance, signer: SignerRow): Promise<string | null> {
+  const [row] = signer.avalId
+    ? await app.db.select({ enc: avals.taxIdEncrypted }).from(avals).where(eq(avals.id, signer.avalId)).limit(1)
+    : await app.db.select({ enc: users.taxIdEncrypted }).from(users).where(eq(users.id, signer.userId)).limit(1);
+  return row?.enc ? app.cipher.decrypt(row.enc) : null;
+}
+
+const DOCUMENT_LABELS: Record<IdentityDocumentKind, string> = {
+  id_front: 'la foto del frente de tu identificación',
+  id_back: 'la foto del reverso de tu identificación',
+  selfie: 'tu selfie',
+};
+
+/**
+ * The built-in widget's documents: checked by content (JPEG, PNG or WebP; 8 MB and 40 megapixels
+ * at most), stored encrypted, and a check started with the simulator, in one transaction with the
+ * signer's move and its audit event. An attempt is counted only when the check starts.
+ */
+export async function submitDocuments(
+  app: FastifyInstance,
+  signer: SignerRow,
+  files: Partial<Record<IdentityDocumentKind, Buffer>>,
+) {
+  requireBuiltinWidget(app);
+  const canStart = ['AWAITING_VERIFICATION', 'VERIFICATION_REJECTED', 'VERIFYING', 'VERIFIED'].includes(signer.state);
+  if (!canStart || attemptsLeft(app, signer) <= 0) throw refuseCheck(app, signer);
+  const errors: Record<string, string> = {};
+  const checked = IDENTITY_DOCUMENT_KINDS.map((kind) => {
+    const bytes = files[kind];
+    if (!bytes) {
+      errors[kind] = `Falta ${DOCUMENT_LABELS[kind]}.`;
+      return null;
+    }
+    const result = checkIdentityImage(bytes);
+    if (!result.ok) {
+      errors[kind] =
+        result.reason === 'type'
+          ? `${capitalize(DOCUMENT_LABELS[kind])} debe ser una imagen JPEG, PNG o WebP.`
+          : result.reason === 'size'
+            ? `${capitalize(DOCUMENT_LABELS[kind])} pesa más de 8 MB.`
+            : `${capitalize(DOCUMENT_LABELS[kind])} tiene más de 40 megapíxeles.`;
+      return null;
+    }
+    return { kind, bytes, info: result.info, sha256: sha256Hex(bytes) };
+  });
+  if (Object.keys(errors).length > 0) throw invalidFields(errors);
+  const documents = checked.filter((doc) => doc !== null);
+
+  const reverification = signer.state === 'VERIFIED';
+  const verificationType: VerificationType = reverification ? 'REVERIFICATION' : 'VERIFICATION';
+  const taxId = await signerTaxId(app, signer);
+  const answer = taxId ? simulatedAnswer(app.config.COUNTRY, taxId) : 'APPROVED';
+  const now = app.clock();
+  const verificationId = randomUUID();
+  await moveSigner(engineOf(app), {
+    signerId: signer.id,
+    transition: reverification ? 'reverification-started' : 'verification-started',
+    to: 'VERIFYING',
+    actor: `signer:${signer.id}`,
+    // Attempts are counted in the guarded update itself: parallel uploads cannot pass the cap.
+    guard: sql`${contractSigners.verificationAttempts} < ${app.config.IDENTITY_MAX_ATTEMPTS} + ${contractSigners.extraAttempts}`,
+    set: {
+      verificationAttempts: sql`${contractSigners.verificationAttempts} + 1` as unknown as number,
+      currentVerificationId: verificationId,
+    },
+    conflict: (current) => refuseCheck(app, current),
+    write: async (tx) => {
+      await tx.insert(identityVerifications).values({
+        id: verificationId,
+        signerId: signer.id,
+        provider: 'simulator',
+        verificationType,
+        status: 'PENDING',
+        // A silent test identity never answers: nothing is due.
+        answerDueAt: answer ? new Date(now.getTime() + app.config.IDENTITY_SIMULATOR_DELAY_MS) : null,
+        createdAt: now,
+      });
+      await tx.insert(identityDocuments).values(
+        documents.map((doc) => ({
+          verificationId,
+          kind: doc.kind,
+          format: doc.info.format,
+          bytes: doc.bytes.length,
+          width: doc.info.width,
+          height: doc.info.height,
+          sha256: doc.sha256,
+          dataEncrypted: app.cipher.encryptBytes(doc.bytes),
+          createdAt: now,
+        })),
+      );
+    },
+    event: {
+      type: 'identity.check_started',
+      payload: {
+        verification_id: verificationId,
+        verification_type: verificationType,
+        provider: 'simulator',
+        documents: documents.map((doc) => ({
+          kind: doc.kind,
+          format: doc.info.format,
+          bytes: doc.bytes.length,
+          width: doc.info.width,
+          height: doc.info.height,
+          sha256: doc.sha256,
+        })),
+      },
+    },
+  });
+  return {
+    verification_id: verificationId,
+    verification_type: verificationType,
+    verifications_left: attemptsLeft(app, signer) - 1,
+  };
+}
+
+/** The documents come to this server only with the built-in widget (MetaMap's button sends them to MetaMap). */
+export function requireBuiltinWidget(app: FastifyInstance): void {
+  if (app.config.IDENTITY_PROVIDER !== 'simulator')
+    throw new AppError(
+      409,
+      'IDENTITY_EXTERNAL',
+      'documents go to the identity provider',
+      'La verificación se hace con el botón de verificación de identidad.',
+    );
+}
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * A check started by an external provider (MetaMap's webhook), idempotent on the provider's id:
+ * the same start delivered twice counts once.
+ */
+export async function startExternalCheck(
+  app: FastifyInstance,
+  signer: SignerRow,
+  provider: string,
+  providerVerificationId: string,
+  identityId: string | null,
+  payload: Record<string, unknown>,
+): Promise<'started' | 'duplicate' | 'refused'> {
+  const [known] = await app.db
+    .select({ id: identityVerifications.id })
+    .from(identityVerifications)
+    .where(eq(identityVerifications.providerVerificationId, providerVerificationId))
+    .limit(1);
+  if (known) return 'duplicate';
+  const reverification = signer.state === 'VERIFIED';
+  const verificationId = randomUUID();
+  const now = app.clock();
+  try {
+    await moveSigner(engineOf(app), {
+      signerId: signer.id,
+      transition: reverification ? 'reverification-started' : 'verification-started',
+      to: 'VERIFYING',
+      actor: `provider:${provider}`,
+      guard: sql`${contractSigners.verificationAttempts} < ${app.config.IDENTITY_MAX_ATTEMPTS} + ${contractSigners.extraAttempts}`,
+      set: {
+        verificationAttempts: sql`${contractSigners.verificationAttempts} + 1` as unknown as number,
+        currentVerificationId: verificationId,
+        ...(identityId ? { identityId } : {}),
+      },
+      conflict: (current) => refuseCheck(app, current),
+      write: async (tx) => {
+        await tx.insert(identityVerifications).values({
+          id: verificationId,
+          signerId: signer.id,
+          provider,
+          verificationType: reverification ? 'REVERIFICATION' : 'VERIFICATION',
+          status: 'PENDING',
+          providerVerificationId,
+          identityId,
+          answer: payload,
+          createdAt: now,
+        });
+      },
+      event: {
+        type: 'identity.check_started',
+        payload: { verification_id: verificationId, provider, provider_verification_id: providerVerificationId },
+      },
+    });
+    return 'started';
+  } catch (error) {
+    if (error instanceof AppError) return 'refused';
+    throw error;
+  }
+}
+
+/**
+ * The verifier's answer (simulator, webhook or, later, a person at the lender), or the decision on
+ * a check under review. Moves the signer only if this is still the signer's current check; an
+ * answer for a superseded check is recorded on the check alone.
+ */
+export async function answerCheck(
+  app: FastifyInstance,
+  verificationId: string,
+  status: VerificationStatus,
+  by: string,
+  answer: Record<string, unknown>,
+  identityId: string | null = null,
+): Promise<'applied' | 'superseded' | 'already' | 'unknown'> {
+  const [check] = await app.db
+    .select()
+    .from(identityVerifications)
+    .where(eq(identityVerifications.id, verificationId))
+    .limit(1);
+  if (!check) return 'unknown';
+  // A check sent to review is decided once more, by a person (the provider's dashboard or, later,
+  // the back office); any other answered check is final.
+  const reviewed = check.status === 'UNDER_REVIEW' && status !== 'UNDER_REVIEW';
+  if (check.status !== 'PENDING' && !reviewed) return 'already';
+  const now = app.clock();
+  const record = (tx: Tx) =>
+    tx
+      .update(identityVerifications)
+      .set({ status, answeredAt: now, answeredBy: by, answer, ...(identityId ? { identityId } : {}) })
+      .where(and(eq(identityVerifications.id, verificationId), eq(identityVerifications.status, check.status)))
+      .returning({ id: identityVerifications.id });
+  try {
+    await moveSigner(engineOf(app), {
+      signerId: check.signerId,
+      transition: reviewed ? 'review-decided' : 'verification-answered',
+      to: SIGNER_STATE_OF[status],
+      actor: by,
+      currentVerificationId: verificationId,
+      set: { lastVerificationStatus: status, ...(identityId ? { identityId } : {}) },
+      write: async (tx) => {
+        const [recorded] = await record(tx);
+        if (!recorded) throw new SignerConflict(null);
+      },
+      event: {
+        type: reviewed ? 'identity.review_decided' : 'identity.answered',
+        payload: { verification_id: verificationId, status },
+      },
+    });
+    return 'applied';
+  } catch (error) {
+    if (!(error instanceof SignerConflict)) throw error;
+  }
+  return app.db.transaction(async (tx) => {
+    const [recorded] = await record(tx);
+    if (!recorded) return 'already';
+    const [signer] = await tx
+      .select({ userId: contractSigners.userId })
+      .from(contractSigners)
+      .where(eq(contractSigners.id, check.signerId));
+    await appendAuditEvent(tx, {
+      applicationId: signer!.userId,
+      actor: by,
+      type: 'identity.answer_superseded',
+      payload: { verification_id: verificationId, signer_id: check.signerId, status },
+      at: now,
+    });
+    return 'superseded';
+  });
+}
+
+/** The simulator's answers that are due (the identity worker; tests call it by hand). */
+export async function answerDueSimulatedChecks(app: FastifyInstance, limit = 20): Promise<number> {
+  const due = await app.db
+    .select({ id: identityVerifications.id, signerId: identityVerifications.signerId })
+    .from(identityVerifications)
+    .where(
+      and(
+        eq(identityVerifications.status, 'PENDING'),
+        eq(identityVerifications.provider, 'simulator'),
+        lte(identityVerifications.answerDueAt, app.clock()),
+      ),
+    )
+    .orderBy(asc(identityVerifications.answerDueAt))
+    .limit(limit);
+  for (const check of due) {
+    const [signer] = await app.db.select().from(contractSigners).where(eq(contractSigners.id, check.signerId));
+    const taxId = signer ? await signerTaxId(app, signer) : null;
+    const status = taxId ? simulatedAnswer(app.config.COUNTRY, taxId) : 'APPROVED';
+    if (!status) continue;
+    await answerCheck(app, check.id, status, 'provider:simulator', { simulated: true }, `sim-${check.signerId}`);
+  }
+  return due.length;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The signature
+// ---------------------------------------------------------------------------------------------
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+function signatureImage(encoded: string): Buffer {
+  const compact = encoded.replace(/\s/g, '');
+  if (compact.length % 4 !== 0 || !BASE64.test(compact))
+    throw invalidFields({ signature: 'La firma debe enviarse como una imagen PNG en base64, sin prefijo.' });
+  const png = Buffer.from(compact, 'base64');
+  const check = checkSignaturePng(png);
+  if (!check.ok)
+    throw invalidFields({
+      signature:
+        check.reason === 'type'
+          ? 'La firma debe ser una imagen PNG.'
+          : check.reason === 'size'
+            ? 'La firma es demasiado grande.'
+            : 'La firma debe medir entre 20 y 2000 píxeles por lado.',
+    });
+  return png;
+}
+
+function geolocationOf(metadata: string): Record<string, unknown> | null {
+  if (!metadata.trim()) return null;
+  try {
+    const parsed: unknown = JSON.parse(metadata);
+    if (parsed === null) return null;
+    if (typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+  } catch {
+    // refused below
+  }
+  throw invalidFields({ metadata: 'La ubicación enviada no es válida.' });
+}
+
+/** When the signer's phone was proven: the shopkeeper's code, or the guarantor's PIN or message. */
+async function phoneProof(app: FastifyInstance, tx: Tx, signer: SignerRow) {
+  if (signer.avalId) {
+    const [consent] = await tx
+      .select({ at: bureauConsents.createdAt, folio: bureauConsents.bureauFolio })
+      .from(bureauConsents)
+      .where(eq(bureauConsents.avalId, signer.avalId))
+      .orderBy(desc(bureauConsents.createdAt))
+      .limit(1);
+    return { phoneVerifiedAt: consent?.at ?? null, consentFolio: consent?.folio ?? null };
+  }
+  const [proof] = await tx
+    .select({ at: auditEvents.createdAt })
+    .from(auditEvents)
+    .where(
+      and(eq(auditEvents.applicationId, phoneAuditId(app, signer.phoneE164)), eq(auditEvents.type, 'phone.proven')),
+    )
+    .orderBy(desc(auditEvents.id))
+    .limit(1);
+  const [consent] = await tx
+    .select({ folio: bureauConsents.bureauFolio })
+    .from(bureauConsents)
+    .where(and(eq(bureauConsents.userId, signer.userId), isNull(bureauConsents.avalId)))
+    .orderBy(desc(bureauConsents.createdAt))
+    .limit(1);
+  return { phoneVerifiedAt: proof?.at ?? null, consentFolio: consent?.folio ?? null };
+}
+
+/** What a signer's evidence records (stored as JSON with the signature; printed on the evidence page). */
+interface StoredEvidence {
+  contract_id: string;
+  link_id: string;
+  template_version: string;
+  signed_at: string;
+  ip: string;
+  user_agent: string | null;
+  geolocation: Record<string, unknown> | null;
+  phone_verified_at: string | null;
+  consent_folio: string | null;
+  verification: { id: string; provider: string; status: string; identity_id: string | null } | null;
+  unsigned_sha256: string;
+  signature_sha256: string;
+}
+
+function documentEvidence(evidence: StoredEvidence): SignatureEvidence {
+  return {
+    signedAt: new Date(evidence.signed_at),
+    ip: evidence.ip,
+    userAgent: evidence.user_agent,
+    geolocation: evidence.geolocation,
+    phoneVerifiedAt: evidence.phone_verified_at ? new Date(evidence.phone_verified_at) : null,
+    consentFolio: evidence.consent_folio,
+    verification: evidence.verification
+      ? {
+          id: evidence.verification.id,
+          provider: evidence.verification.provider,
+          status: evidence.verification.status,
+          identityId: evidence.verification.identity_id,
+        }
+      : null,
+    unsignedSha256: evidence.unsigned_sha256,
+    signatureSha256: evidence.signature_sha256,
+  };
+}
+
+const slotOf = (contract: ContractRow, signer: SignerRow) =>
+  signer.avalId ? 1 + contract.avalIds.indexOf(signer.avalId) : 0;
+
+/**
+ * The handwritten signature (SPEC §3, §4). After an APPROVED check only, once. In ONE transaction
+ * with the contract row locked: the signer's move with its evidence, the link marked used, the
+ * signed PDF re-rendered with every signature so far and its SHA-256 stored, and the audit event.
+ * Then the signed copy's link goes to the signer's phone.
+ */
+export async function signContract(
+  app: FastifyInstance,
+  access: SignerAccess,
+  body: { signature: string; metadata?: string | undefined },
+  from: { ip: string; userAgent: string | undefined },
+) {
+  const { signer, link } = access;
+  const png = signatureImage(body.signature);
+  const geolocation = geolocationOf(body.metadata ?? '');
+  const signatureSha256 = sha256Hex(png);
+  const now = app.clock();
+  const { signer: signed, result } = await moveSigner(engineOf(app), {
+    signerId: signer.id,
+    transition: 'signed',
+    to: 'SIGNED',
+    actor: `signer:${signer.id}`,
+    conflict: (current) =>
+      current?.state === 'SIGNED'
+        ? ALREADY_SIGNED()
+        : new AppError(
+            409,
+            'IDENTITY_NOT_VERIFIED',
+            'identity not verified',
+            'Primero debemos aprobar tu identidad para que puedas firmar.',
+          ),
+    prepare: async (tx, locked) => {
+      const [contract] = await tx.select().from(contracts).where(eq(contracts.id, locked.contractId)).for('update');
+      const [check] = locked.currentVerificationId
+        ? await tx
+            .select()
+            .from(identityVerifications)
+            .where(eq(identityVerifications.id, locked.currentVerificationId))
+        : [];
+      const proof = await phoneProof(app, tx, locked);
+      const evidence: StoredEvidence = {
+        contract_id: contract!.id,
+        link_id: link.id,
+        template_version: contract!.templateVersion,
+        signed_at: now.toISOString(),
+        ip: from.ip,
+        user_agent: from.userAgent?.slice(0, 512) ?? null,
+        geolocation,
+        phone_verified_at: proof.phoneVerifiedAt?.toISOString() ?? null,
+        consent_folio: proof.consentFolio,
+        verification: check
+          ? { id: check.id, provider: check.provider, status: check.status, identity_id: check.identityId }
+          : null,
+        unsigned_sha256: contract!.unsignedSha256,
+        signature_sha256: signatureSha256,
+      };
+      return {
+        signaturePngEncrypted: app.cipher.encryptBytes(png),
+        signatureSha256,
+        signedAt: now,
+        evidence: evidence as unknown as Record<string, unknown>,
+      };
+    },
+    write: async (tx, moved) => {
+      const [used] = await tx
+        .update(contractLinks)
+        .set({ usedAt: now })
+        .where(and(eq(contractLinks.id, link.id), isNull(contractLinks.usedAt), isNull(contractLinks.revokedAt)))
+        .returning({ id: contractLinks.id });
+      if (!used) throw LINK_USED;
+      const [contract] = await tx.select().from(contracts).where(eq(contracts.id, moved.contractId));
+      const signers = await tx
+        .select()
+        .from(contractSigners)
+        .where(and(eq(contractSigners.contractId, moved.contractId), eq(contractSigners.state, 'SIGNED')));
+      const pdf = await renderSignedContract(
+        contract!.unsignedPdf,
+        signers.map((one) => ({
+          slot: slotOf(contract!, one),
+          name: one.name,
+          personType: one.personType as PersonType,
+          signaturePng: app.cipher.decryptBytes(one.signaturePngEncrypted!),
+          evidence: documentEvidence(one.evidence as unknown as StoredEvidence),
+        })),
+        now,
+      );
+      const contractSha256 = sha256Hex(pdf);
+      await tx
+        .update(contracts)
+        .set({ signedPdf: pdf, signedSha256: contractSha256, updatedAt: now })
+        .where(eq(contracts.id, moved.contractId));
+      return { contractId: moved.contractId, contractSha256 };
+    },
+    event: {
+      type: 'contract.signed',
+      payload: (written) => ({
+        contract_id: written.contractId,
+        link_id: link.id,
+        signature_sha256: signatureSha256,
+        contract_sha256: written.contractSha256,
+        ip: from.ip,
+      }),
+    },
+  });
+  await sendCopy(app, signed);
+  return {
+    person_type: signed.personType as PersonType,
+    signed_at: now.toISOString(),
+    contract_sha256: result.contractSha256,
+  };
+}
+
+/** SPEC §2.4: "a copy of the digital contract will be sent to the phone": an SMS with the PDF's link. */
+async function sendCopy(app: FastifyInstance, signer: SignerRow): Promise<void> {
+  const [link] = await app.db
+    .select()
+    .from(contractLinks)
+    .where(eq(contractLinks.signerId, signer.id))
+    .orderBy(desc(contractLinks.createdAt))
+    .limit(1);
+  const { token } = app.tokens.issue(
+    { kind: 'signer', linkId: link!.id, signerId: signer.id, userId: signer.userId, phoneE164: signer.phoneE164 },
+    app.config.CONTRACT_COPY_TTL_SECONDS,
+  );
+  const url = `${baseUrl(app)}/api/v1/users/SK/${signer.userId}/contract?token=${encodeURIComponent(token)}`;
+  await sendSms(app, signer.phoneE164, `${app.config.APP_NAME}: firmaste tu contrato de crédito. Tu copia: ${url}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the contract and its evidence
+// ---------------------------------------------------------------------------------------------
+
+export async function contractDocument(app: FastifyInstance, signer: SignerRow) {
+  const [contract] = await app.db.select().from(contracts).where(eq(contracts.id, signer.contractId)).limit(1);
+  if (!contract) throw new AppError(404, 'CONTRACT_NOT_FOUND', 'contract not found', 'No encontramos el contrato.');
+  return {
+    pdf: Buffer.from(contract.signedPdf ?? contract.unsignedPdf),
+    sha256: contract.signedSha256 ?? contract.unsignedSha256,
+    contractId: contract.id,
+  };
+}
+
+export async function contractEvidence(app: FastifyInstance, contractId: string): Promise<ContractEvidence> {
+  const [contract] = await app.db.select().from(contracts).where(eq(contracts.id, contractId)).limit(1);
+  if (!contract) throw new AppError(404, 'CONTRACT_NOT_FOUND', 'contract not found', 'No encontramos el contrato.');
+  const signers = await app.db
+    .select()
+    .from(contractSigners)
+    .where(eq(contractSigners.contractId, contractId))
+    .orderBy(asc(contractSigners.createdAt));
+  const checkIds = signers.map((one) => one.currentVerificationId).filter((id): id is string => Boolean(id));
+  const checks = checkIds.length
+    ? await app.db.select().from(identityVerifications).where(inArray(identityVerifications.id, checkIds))
+    : [];
+  return {
+    contract_id: contract.id,
+    template_version: contract.templateVersion,
+    country: contract.country,
+    amount: contract.amount,
+    currency: contract.currency,
+    unsigned_sha256: contract.unsignedSha256,
+    signed_sha256: contract.signedSha256,
+    signers: signers.map((one) => {
+      const evidence = one.evidence as unknown as StoredEvidence | null;
+      const check = checks.find((c) => c.id === one.currentVerificationId);
+      return {
+        signer_id: one.id,
+        name: one.name,
+        person_type: one.personType as PersonType,
+        state: one.state as SignerState,
+        signed_at: one.signedAt?.toISOString() ?? null,
+        ip: evidence?.ip ?? null,
+        user_agent: evidence?.user_agent ?? null,
+        geolocation: evidence?.geolocation ?? null,
+        phone_verified_at: evidence?.phone_verified_at ?? null,
+        consent_folio: evidence?.consent_folio ?? null,
+        verification:
+          evidence?.verification ??
+          (check
+            ? { id: check.id, provider: check.provider, status: check.status, identity_id: check.identityId }
+            : null),
+        signature_sha256: one.signatureSha256,
+      };
+    }),
+  };
+}
+
+/** The signer a provider's webhook names (its metadata: the signer id, or the user and person type). */
+export async function signerFromMetadata(
+  app: FastifyInstance,
+  metadata: { account_id: string; person_type: PersonType; signer_id?: string | undefined },
+): Promise<SignerRow | null> {
+  const isUuid = (value: string | undefined) =>
+    !!value && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+  if (!isUuid(metadata.account_id)) return null;
+  const rows = await app.db
+    .select()
+    .from(contractSigners)
+    .where(
+      and(
+        eq(contractSigners.userId, metadata.account_id),
+        eq(contractSigners.personType, metadata.person_type),
+        isUuid(metadata.signer_id) ? eq(contractSigners.id, metadata.signer_id!) : undefined,
+      ),
+    );
+  return rows.length === 1 ? rows[0]! : null;
+}

@@ -1,0 +1,627 @@
+import { createHash, createHmac, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { cedulaCheckDigit, toE164 } from '@provee/domain';
+import { and, eq } from 'drizzle-orm';
+import { PDFDocument } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  auditEvents,
+  contractLinks,
+  contracts,
+  contractSigners,
+  identityDocuments,
+  identityVerifications,
+} from '../../db/schema.js';
+import { createApplication, userAuth } from '../../test/factories.js';
+import { createPhone } from '../../test/phone.js';
+import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+import { answerDueSimulatedChecks } from './signing.service.js';
+import { createJpeg, createPng } from './test-images.js';
+
+const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
+const randomTen = () => `4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
+/** The verifier simulator's test identities (providers/identity/simulator.ts); others are approved. */
+let identities = 0;
+const testIdentity = (prefix: string) => () => cedula(`${prefix}${String((identities += 1)).padStart(3, '0')}`);
+const REJECTED_ID = testIdentity('9990006');
+const UNDER_REVIEW_ID = testIdentity('9990007');
+const SILENT_ID = testIdentity('9990008');
+/** The bureau simulator's strong history: a guarantor the policy approves. */
+const STRONG_GUARANTOR = cedula('9990000001');
+const OPS = { 'x-api-key': 'provee-dev-ops-key-not-for-production' };
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** A multipart body as a browser's FormData sends it. */
+function multipart(files: Record<string, Uint8Array>, fields: Record<string, string> = {}) {
+  const boundary = `----provee${randomUUID()}`;
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields))
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  for (const [name, bytes] of Object.entries(files)) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+      ),
+      Buffer.from(bytes),
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+const photos = () => ({
+  id_front: createJpeg({ width: 1280, height: 800 }),
+  id_back: createJpeg({ width: 1280, height: 800 }),
+  selfie: createJpeg({ width: 720, height: 960 }),
+});
+const signaturePng = () => Buffer.from(createPng({ width: 280, height: 120 })).toString('base64');
+const GEO = JSON.stringify({ latitude: 18.4861, longitude: -69.9312, accuracy: 20, timestamp: 1795000000000 });
+
+describe('identity verification and contract signing', () => {
+  let t: TestApp;
+  const clock = manualClock(new Date('2026-11-23T12:00:00Z'));
+  beforeAll(async () => {
+    t = await createTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '2000' }, undefined, { clock });
+  });
+  afterAll(() => t.close());
+
+  /** A shopkeeper whose PIN consent got a pre-approval (the real journey from the PIN on). */
+  async function approvedShopkeeper(taxId = cedula(randomTen())) {
+    const user = await createApplication(t.app, { taxId });
+    const auth = userAuth(t.app, user);
+    const sent = await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth });
+    const nip = sent.json().data.default_nip as string;
+    const consent = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/users/${user.id}/SK/nip`,
+      headers: auth,
+      payload: { nip },
+    });
+    expect(consent.json().data).toMatchObject({ next_step: 'PASSWORD', status: 'IN_PROGRESS' });
+    return { user, auth };
+  }
+
+  async function issueLink(userId: string, body: Record<string, unknown> = { person_type: 'titular' }) {
+    return t.app.inject({
+      method: 'POST',
+      url: `/ops/v1/users/SK/${userId}/contract-links`,
+      headers: OPS,
+      payload: body,
+    });
+  }
+
+  /** The token of a signing link, as the SMS carries it. */
+  async function linkToken(userId: string, body?: Record<string, unknown>) {
+    const res = await issueLink(userId, body);
+    expect(res.statusCode, res.body).toBe(200);
+    const url = new URL(res.json().data.url as string);
+    return { token: url.searchParams.get('token')!, data: res.json().data, url };
+  }
+
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+  const upload = (userId: string, token: string, files = photos(), fields = { person_type: 'titular' }) => {
+    const body = multipart(files, { ...fields, verification_type: 'VERIFICATION' });
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/v1/users/SK/${userId}/identity-documents`,
+      headers: { ...bearer(token), ...body.headers },
+      payload: body.payload,
+    });
+  };
+  const status = (userId: string, token: string, personType = 'titular') =>
+    t.app.inject({
+      method: 'GET',
+      url: `/api/v1/users/SK/${userId}/mati-status?verification_type=VERIFICATION&person_type=${personType}`,
+      headers: bearer(token),
+    });
+  const sign = (userId: string, token: string, body: Record<string, unknown> = {}) =>
+    t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/users/SK/${userId}/contract`,
+      headers: { ...bearer(token), 'user-agent': 'Mozilla/5.0 (Linux; Android 10) Chrome/120 Mobile' },
+      payload: { person_type: 'titular', signature: signaturePng(), metadata: GEO, ...body },
+    });
+  /** The simulator answers once its delay has passed (the worker's job, run by hand). */
+  async function verifierAnswers() {
+    clock.advance(t.app.config.IDENTITY_SIMULATOR_DELAY_MS / 1000 + 1);
+    await answerDueSimulatedChecks(t.app);
+  }
+  const signerOf = async (userId: string) =>
+    (await t.app.db.select().from(contractSigners).where(eq(contractSigners.userId, userId)))[0]!;
+  const contractOf = async (userId: string) =>
+    (await t.app.db.select().from(contracts).where(eq(contracts.userId, userId)))[0]!;
+
+  it('an operator link drafts the contract and sends the signing link by SMS; its token opens the signing page', async () => {
+    const { user } = await approvedShopkeeper();
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: `/ops/v1/users/SK/${user.id}/contract-links`,
+          payload: { person_type: 'titular' },
+        })
+      ).statusCode,
+    ).toBe(401);
+    const { token, data, url } = await linkToken(user.id);
+    expect(url.pathname).toBe('/send-contract-sign');
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({
+      user_type_id: 'SK',
+      user_id: user.id,
+      titular_full_name: 'María José Peña Núñez',
+      type: 'titular',
+      collateral_full_name: '',
+    });
+    const outbox = (await t.app.inject({ method: 'GET', url: `/dev/outbox.json?to=%2B1${user.phone}` })).json();
+    expect(outbox.messages[0].body).toContain(data.url);
+
+    const contract = await contractOf(user.id);
+    expect(contract).toMatchObject({ amount: expect.any(Number), currency: 'DOP', signedSha256: null });
+    expect(contract.unsignedSha256).toBe(sha256(contract.unsignedPdf));
+    expect((await PDFDocument.load(contract.unsignedPdf)).getPageCount()).toBeGreaterThan(1);
+
+    const view = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/users/SK/${user.id}/contract-link`,
+      headers: bearer(token),
+    });
+    expect(view.statusCode).toBe(200);
+    expect(view.json().data).toMatchObject({
+      person_type: 'titular',
+      signer_name: 'María José Peña Núñez',
+      state: 'AWAITING_VERIFICATION',
+      verification: { status: null, verifications_left: 3, mati_identity_id: null },
+      widget: { provider: 'builtin' },
+    });
+    // The PDF opens in a new window: the token rides in the query.
+    const pdf = await t.app.inject({ method: 'GET', url: `/api/v1/users/SK/${user.id}/contract?token=${token}` });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(sha256(pdf.rawPayload)).toBe(contract.unsignedSha256);
+    const events = await t.app.db.select().from(auditEvents).where(eq(auditEvents.applicationId, user.id));
+    expect(events.map((e) => e.type)).toEqual(
+      expect.arrayContaining(['contract.drafted', 'signer.added', 'contract.link_issued']),
+    );
+  });
+
+  it('links only for an approved credit; the link opens nothing but its own signing calls', async () => {
+    const unapproved = await createApplication(t.app, { taxId: cedula(randomTen()) });
+    expect((await issueLink(unapproved.id)).json()).toMatchObject({ code: 'CONTRACT_NOT_READY' });
+    expect((await issueLink(randomUUID())).statusCode).toBe(404);
+
+    const a = await approvedShopkeeper();
+    const b = await approvedShopkeeper();
+    const { token } = await linkToken(a.user.id);
+    // Another shopkeeper's path with this link, the shopkeeper's own token, the shopkeeper's routes, a forged token.
+    expect((await status(b.user.id, token)).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/users/SK/${a.user.id}/contract-link`, headers: a.auth }))
+        .statusCode,
+    ).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/users/${a.user.id}/SK`, headers: bearer(token) })).statusCode,
+    ).toBe(403);
+    expect((await status(a.user.id, `${token.slice(0, -2)}xx`)).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/users/SK/${a.user.id}/contract` })).statusCode).toBe(401);
+    // A collateral path with a titular link.
+    expect((await status(a.user.id, token, 'collateral')).statusCode).toBe(403);
+
+    // A new link replaces the old one at once.
+    const second = await linkToken(a.user.id);
+    const replaced = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/users/SK/${a.user.id}/contract-link`,
+      headers: bearer(token),
+    });
+    expect(replaced.statusCode).toBe(409);
+    expect(replaced.json().code).toBe('LINK_USED');
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/v1/users/SK/${a.user.id}/contract-link`,
+          headers: bearer(second.token),
+        })
+      ).statusCode,
+    ).toBe(200);
+  });
+
+  it('titular: documents → APPROVED → signature; the served PDF is the stored hash, with signature and evidence', async () => {
+    const { user } = await approvedShopkeeper();
+    const { token } = await linkToken(user.id);
+    const unsignedPages = (await PDFDocument.load((await contractOf(user.id)).unsignedPdf)).getPageCount();
+
+    const sent = await upload(user.id, token);
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json().data).toMatchObject({ verification_type: 'VERIFICATION', verifications_left: 2 });
+    expect((await status(user.id, token)).json().data).toEqual({
+      status: null,
+      verifications_left: 2,
+      mati_identity_id: null,
+    });
+    // Stored encrypted, checked by content.
+    const [document] = await t.app.db
+      .select()
+      .from(identityDocuments)
+      .where(
+        and(
+          eq(identityDocuments.verificationId, sent.json().data.verification_id),
+          eq(identityDocuments.kind, 'selfie'),
+        ),
+      );
+    expect(document).toMatchObject({ format: 'jpeg', width: 720, height: 960 });
+    expect(Buffer.from(document!.dataEncrypted).includes(Buffer.from(photos().selfie.subarray(0, 40)))).toBe(false);
+    expect(t.app.cipher.decryptBytes(document!.dataEncrypted).equals(Buffer.from(photos().selfie))).toBe(true);
+
+    // Signing before the answer is refused, and changes nothing.
+    const early = await sign(user.id, token);
+    expect(early.statusCode).toBe(409);
+    expect(early.json().code).toBe('IDENTITY_NOT_VERIFIED');
+
+    await verifierAnswers();
+    const approved = (await status(user.id, token)).json().data;
+    expect(approved).toMatchObject({ status: 'APPROVED', verifications_left: 2 });
+    expect(approved.mati_identity_id).toEqual(expect.any(String));
+
+    const signed = await sign(user.id, token);
+    expect(signed.statusCode, signed.body).toBe(200);
+    const contract = await contractOf(user.id);
+    expect(signed.json().data).toMatchObject({ person_type: 'titular', contract_sha256: contract.signedSha256 });
+
+    const pdf = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/users/SK/${user.id}/contract`,
+      headers: bearer(token),
+    });
+    expect(pdf.statusCode).toBe(200);
+    expect(sha256(pdf.rawPayload)).toBe(contract.signedSha256);
+    expect(sha256(contract.signedPdf!)).toBe(contract.signedSha256);
+    const document2 = await PDFDocument.load(pdf.rawPayload);
+    expect(document2.getPageCount()).toBe(unsignedPages + 1);
+
+    const evidence = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/users/SK/${user.id}/contract/evidence`,
+        headers: bearer(token),
+      })
+    ).json().data;
+    expect(evidence).toMatchObject({ signed_sha256: contract.signedSha256, unsigned_sha256: contract.unsignedSha256 });
+    expect(evidence.signers[0]).toMatchObject({
+      person_type: 'titular',
+      state: 'SIGNED',
+      ip: '127.0.0.1',
+      user_agent: 'Mozilla/5.0 (Linux; Android 10) Chrome/120 Mobile',
+      geolocation: { latitude: 18.4861, longitude: -69.9312 },
+      consent_folio: expect.any(String),
+      verification: { status: 'APPROVED', provider: 'simulator' },
+      signature_sha256: sha256(Buffer.from(signaturePng(), 'base64')),
+    });
+
+    // Signed once: a second signature is 'user not in progress' and the document stays as it is.
+    const again = await sign(user.id, token);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ code: 'SIGNER_SIGNED', message: 'user not in progress' });
+    expect((await contractOf(user.id)).signedSha256).toBe(contract.signedSha256);
+
+    // The copy goes to the phone; its link opens the signed PDF.
+    const outbox = (await t.app.inject({ method: 'GET', url: `/dev/outbox.json?to=%2B1${user.phone}` })).json();
+    const copy = /(http\S+\/contract\?token=\S+)/.exec(outbox.messages[0].body)![1]!;
+    const fromCopy = await t.app.inject({ method: 'GET', url: copy.replace(/^https?:\/\/[^/]+/, '') });
+    expect(sha256(fromCopy.rawPayload)).toBe(contract.signedSha256);
+
+    const types = (await t.app.db.select().from(auditEvents).where(eq(auditEvents.applicationId, user.id))).map(
+      (e) => e.type,
+    );
+    expect(types).toEqual(expect.arrayContaining(['identity.check_started', 'identity.answered', 'contract.signed']));
+  });
+
+  it('refuses a JPEG as signature, a 20 MB upload, a file that is not an image, and keeps what was stored', async () => {
+    const { user } = await approvedShopkeeper();
+    const { token } = await linkToken(user.id);
+    const huge = { ...photos(), selfie: Buffer.concat([Buffer.from(createJpeg()), Buffer.alloc(20 * 1024 * 1024, 1)]) };
+    const tooBig = await upload(user.id, token, huge);
+    expect(tooBig.statusCode).toBe(413);
+    expect(tooBig.json().readable_message).toMatch(/8 MB/);
+    const notImage = await upload(user.id, token, { ...photos(), id_back: Buffer.from('%PDF-1.7 not a photo') });
+    expect(notImage.statusCode).toBe(400);
+    expect(notImage.json().issues).toEqual([expect.objectContaining({ field: 'body.id_back' })]);
+    const missing = await upload(user.id, token, { id_front: photos().id_front } as never);
+    expect(missing.statusCode).toBe(400);
+    expect(await signerOf(user.id)).toMatchObject({ verificationAttempts: 0, state: 'AWAITING_VERIFICATION' });
+
+    expect((await upload(user.id, token)).statusCode).toBe(200);
+    await verifierAnswers();
+    const before = await signerOf(user.id);
+    const jpeg = await sign(user.id, token, { signature: Buffer.from(createJpeg()).toString('base64') });
+    expect(jpeg.statusCode).toBe(400);
+    expect(jpeg.json().issues[0]).toMatchObject({
+      field: 'body.signature',
+      message: 'La firma debe ser una imagen PNG.',
+    });
+    const prefixed = await sign(user.id, token, { signature: `data:image/png;base64,${signaturePng()}` });
+    expect(prefixed.statusCode).toBe(400);
+    const badGeo = await sign(user.id, token, { metadata: '{not json' });
+    expect(badGeo.statusCode).toBe(400);
+    expect(await signerOf(user.id)).toEqual(before);
+    expect((await contractOf(user.id)).signedSha256).toBeNull();
+    // Without a position the signature still counts ('no disponible').
+    const signed = await sign(user.id, token, { metadata: '' });
+    expect(signed.statusCode).toBe(200);
+    expect((await signerOf(user.id)).evidence).toMatchObject({ geolocation: null });
+  });
+
+  it('REJECTED counts attempts; the fourth is refused with "Agotaste los intentos"', async () => {
+    const { user } = await approvedShopkeeper(REJECTED_ID());
+    const { token } = await linkToken(user.id);
+    for (const left of [2, 1, 0]) {
+      expect((await upload(user.id, token)).statusCode).toBe(200);
+      await verifierAnswers();
+      expect((await status(user.id, token)).json().data).toMatchObject({
+        status: 'REJECTED',
+        verifications_left: left,
+      });
+    }
+    const fourth = await upload(user.id, token);
+    expect(fourth.statusCode).toBe(409);
+    expect(fourth.json()).toMatchObject({
+      code: 'VERIFICATION_ATTEMPTS_EXHAUSTED',
+      readable_message: 'Agotaste los intentos de verificación.',
+    });
+    expect((await sign(user.id, token)).json().code).toBe('IDENTITY_NOT_VERIFIED');
+    expect(
+      await t.app.db
+        .select()
+        .from(identityVerifications)
+        .where(eq(identityVerifications.signerId, (await signerOf(user.id)).id)),
+    ).toHaveLength(3);
+  });
+
+  it('UNDER_REVIEW waits for a person; a silent verifier never answers and a new upload supersedes it', async () => {
+    const review = await approvedShopkeeper(UNDER_REVIEW_ID());
+    const reviewLink = await linkToken(review.user.id);
+    await upload(review.user.id, reviewLink.token);
+    await verifierAnswers();
+    expect((await status(review.user.id, reviewLink.token)).json().data.status).toBe('UNDER_REVIEW');
+    expect((await upload(review.user.id, reviewLink.token)).json().code).toBe('VERIFICATION_UNDER_REVIEW');
+
+    const silent = await approvedShopkeeper(SILENT_ID());
+    const { token } = await linkToken(silent.user.id);
+    const first = (await upload(silent.user.id, token)).json().data.verification_id;
+    clock.advance(3600);
+    await answerDueSimulatedChecks(t.app);
+    expect((await status(silent.user.id, token)).json().data).toMatchObject({ status: null, verifications_left: 2 });
+    const second = (await upload(silent.user.id, token)).json().data.verification_id;
+    expect(second).not.toBe(first);
+    expect((await signerOf(silent.user.id)).currentVerificationId).toBe(second);
+  });
+
+  it('concurrent uploads never pass the attempt cap; concurrent signatures: one 200, the rest 409', async () => {
+    const { user } = await approvedShopkeeper(REJECTED_ID());
+    const { token } = await linkToken(user.id);
+    const uploads = await Promise.all(Array.from({ length: 6 }, () => upload(user.id, token)));
+    const codes = uploads.map((res) => res.statusCode);
+    expect(codes.filter((code) => code === 200).length).toBeLessThanOrEqual(3);
+    expect(codes.every((code) => code === 200 || code === 409)).toBe(true);
+    expect((await signerOf(user.id)).verificationAttempts).toBe(codes.filter((code) => code === 200).length);
+
+    const other = await approvedShopkeeper();
+    const link = await linkToken(other.user.id);
+    await upload(other.user.id, link.token);
+    await verifierAnswers();
+    const signatures = await Promise.all(Array.from({ length: 8 }, () => sign(other.user.id, link.token)));
+    expect(signatures.map((res) => res.statusCode).sort()).toEqual([200, ...Array<number>(7).fill(409)]);
+    const contract = await contractOf(other.user.id);
+    const winner = signatures.find((res) => res.statusCode === 200)!;
+    expect(winner.json().data.contract_sha256).toBe(contract.signedSha256);
+    const signedEvents = (
+      await t.app.db.select().from(auditEvents).where(eq(auditEvents.applicationId, other.user.id))
+    ).filter((e) => e.type === 'contract.signed');
+    expect(signedEvents).toHaveLength(1);
+  });
+
+  it('a guarantor signs the same contract from their own link; both signatures end up in the PDF, even at once', async () => {
+    const { user, auth } = await approvedShopkeeper();
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/users/${user.id}/SK/password`,
+      headers: auth,
+      payload: { password: '583920', password_confirmation: '583920' },
+    });
+    const guarantorPhone = createPhone();
+    const named = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/users/${user.id}/SK/avals`,
+      headers: auth,
+      payload: {
+        aval_type: 'COLLATERAL',
+        name: 'Ramón Antonio Pérez',
+        phone_number: guarantorPhone,
+        tax_payer_id: STRONG_GUARANTOR,
+      },
+    });
+    expect(named.statusCode, named.body).toBe(200);
+    const avalId = named.json().data.aval.id as string;
+    // A guarantor who has not passed the bureau cannot get a link.
+    expect((await issueLink(user.id, { person_type: 'collateral', aval_id: avalId })).json().code).toBe(
+      'AVAL_NOT_APPROVED',
+    );
+    const pin = (
+      await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/users/${user.id}/SK/aval/nip?to=${guarantorPhone}`,
+        headers: auth,
+      })
+    ).json().data.default_nip;
+    const consented = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/users/${user.id}/SK/aval/nip?to=${guarantorPhone}`,
+      headers: auth,
+      payload: { nip: pin },
+    });
+    expect(consented.json().data.aval.status).toBe('APPROVED');
+
+    const titular = await linkToken(user.id);
+    const guarantor = await linkToken(user.id, { person_type: 'collateral', aval_id: avalId });
+    expect(guarantor.url.searchParams.get('collateral_full_name')).toBe('Ramón Antonio Pérez');
+    const guarantorSms = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/dev/outbox.json?to=${encodeURIComponent(toE164('do', guarantorPhone))}`,
+      })
+    ).json();
+    expect(guarantorSms.messages[0].body).toContain('/send-contract-sign?');
+    // Each link is its signer's only.
+    expect((await status(user.id, guarantor.token, 'titular')).statusCode).toBe(403);
+
+    expect((await upload(user.id, titular.token)).statusCode).toBe(200);
+    expect((await upload(user.id, guarantor.token, photos(), { person_type: 'collateral' })).statusCode).toBe(200);
+    await verifierAnswers();
+    const [a, b] = await Promise.all([
+      sign(user.id, titular.token),
+      sign(user.id, guarantor.token, { person_type: 'collateral' }),
+    ]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    const contract = await contractOf(user.id);
+    expect(contract.avalIds).toEqual([avalId]);
+    const evidence = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/users/SK/${user.id}/contract/evidence`,
+        headers: bearer(guarantor.token),
+      })
+    ).json().data;
+    expect(evidence.signers.map((s: { state: string }) => s.state)).toEqual(['SIGNED', 'SIGNED']);
+    const unsignedPages = (await PDFDocument.load(contract.unsignedPdf)).getPageCount();
+    expect((await PDFDocument.load(contract.signedPdf!)).getPageCount()).toBe(unsignedPages + 2);
+    expect(sha256(contract.signedPdf!)).toBe(contract.signedSha256);
+    // The guarantor's evidence: their phone was proven by their PIN consent.
+    expect(evidence.signers.find((s: { person_type: string }) => s.person_type === 'collateral')).toMatchObject({
+      phone_verified_at: expect.any(String),
+      consent_folio: expect.any(String),
+    });
+  });
+
+  it('a used or replaced link stops working for signing calls, and the database keeps signatures as they are', async () => {
+    const { user } = await approvedShopkeeper();
+    const { token, data } = await linkToken(user.id);
+    await upload(user.id, token);
+    await verifierAnswers();
+    await sign(user.id, token);
+    const [link] = await t.app.db.select().from(contractLinks).where(eq(contractLinks.id, data.link_id));
+    expect(link!.usedAt).not.toBeNull();
+    // A new link for a signer who signed is refused.
+    expect((await issueLink(user.id)).json().code).toBe('SIGNER_SIGNED');
+    const signer = await signerOf(user.id);
+    await expect(
+      t.app.db.update(contractSigners).set({ name: 'Otro' }).where(eq(contractSigners.id, signer.id)),
+    ).rejects.toThrow();
+    await expect(t.app.db.delete(contracts).where(eq(contracts.userId, user.id))).rejects.toThrow();
+  });
+});
+
+describe('MetaMap: the button, the signed webhook and its answers', () => {
+  const SECRET = 'Webhook-Secret-2026-abc';
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      NIP_PREFILL: 'true',
+      BUREAU_SYNC_WAIT_MS: '2000',
+      IDENTITY_PROVIDER: 'metamap',
+      METAMAP_CLIENT_ID: 'client-123',
+      METAMAP_FLOW_ID: 'flow-verification',
+      METAMAP_REVERIFICATION_FLOW_ID: 'flow-reverification',
+      METAMAP_WEBHOOK_SECRET: SECRET,
+    });
+  });
+  afterAll(() => t.close());
+
+  const fixture = (name: string) =>
+    JSON.parse(
+      readFileSync(new URL(`../../providers/identity/fixtures/${name}.json`, import.meta.url), 'utf8'),
+    ) as Record<string, unknown>;
+  async function deliver(name: string, metadata: Record<string, string>, verificationId: string, secret = SECRET) {
+    const body = JSON.stringify({
+      ...fixture(name),
+      metadata,
+      resource: `https://api.getmati.com/v2/verifications/${verificationId}`,
+    });
+    return t.app.inject({
+      method: 'POST',
+      url: '/api/v1/webhooks/identity/metamap',
+      headers: {
+        'content-type': 'application/json',
+        'x-signature': createHmac('sha256', secret).update(body).digest('hex'),
+      },
+      payload: body,
+    });
+  }
+
+  it('the page shows the MetaMap button; signed events start and answer the check; forged ones are refused', async () => {
+    const user = await createApplication(t.app, { taxId: cedula(randomTen()) });
+    const auth = userAuth(t.app, user);
+    const nip = (await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth })).json()
+      .data.default_nip;
+    await t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth, payload: { nip } });
+    const link = await t.app.inject({
+      method: 'POST',
+      url: `/ops/v1/users/SK/${user.id}/contract-links`,
+      headers: OPS,
+      payload: { person_type: 'titular' },
+    });
+    const token = new URL(link.json().data.url).searchParams.get('token')!;
+    const headers = { authorization: `Bearer ${token}` };
+    const view = (
+      await t.app.inject({ method: 'GET', url: `/api/v1/users/SK/${user.id}/contract-link`, headers })
+    ).json().data;
+    const metadata = view.widget.metadata as Record<string, string>;
+    expect(view.widget).toEqual({
+      provider: 'metamap',
+      client_id: 'client-123',
+      flow_id: 'flow-verification',
+      metadata: { account_id: user.id, account_type_id: 'SK', person_type: 'titular', signer_id: expect.any(String) },
+    });
+    // The documents go to MetaMap, not here.
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/users/SK/${user.id}/identity-documents`,
+      headers,
+    });
+    expect(upload.json()).toMatchObject({ code: 'IDENTITY_EXTERNAL' });
+
+    const verification = randomUUID().replace(/-/g, '').slice(0, 24);
+    expect((await deliver('verification-started', metadata, verification, 'another-secret-1234')).statusCode).toBe(401);
+    expect((await deliver('verification-started', metadata, verification)).json().data.outcome).toBe('started');
+    // MetaMap delivers again: counted once.
+    expect((await deliver('verification-started', metadata, verification)).json().data.outcome).toBe('recorded');
+    const status = () =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/v1/users/SK/${user.id}/mati-status?verification_type=VERIFICATION&person_type=titular`,
+        headers,
+      });
+    expect((await status()).json().data).toMatchObject({ status: null, verifications_left: 2 });
+    expect((await deliver('verification-completed-review-needed', metadata, verification)).json().data.outcome).toBe(
+      'applied',
+    );
+    expect((await status()).json().data.status).toBe('UNDER_REVIEW');
+    // A person decides in MetaMap's dashboard.
+    expect((await deliver('verification-updated-verified', metadata, verification)).json().data.outcome).toBe(
+      'applied',
+    );
+    const approved = (await status()).json().data;
+    expect(approved.status).toBe('APPROVED');
+    expect(approved.mati_identity_id).toEqual(expect.any(String));
+    // With an identity id the button uses the re-verification flow (SPEC §2.4).
+    const again = (
+      await t.app.inject({ method: 'GET', url: `/api/v1/users/SK/${user.id}/contract-link`, headers })
+    ).json().data;
+    expect(again.widget.flow_id).toBe('flow-reverification');
+    const types = (await t.app.db.select().from(auditEvents).where(eq(auditEvents.applicationId, user.id))).map(
+      (e) => e.type,
+    );
+    expect(types).toEqual(
+      expect.arrayContaining(['identity.check_started', 'identity.answered', 'identity.review_decided']),
+    );
+  });
+});

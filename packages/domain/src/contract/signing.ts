@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import { PERSON_TYPES, SIGNER_STATES, VERIFICATION_STATUSES, VERIFICATION_TYPES } from '../signing.js';
+
+const personType = z.enum(PERSON_TYPES);
+const verificationStatus = z.enum(VERIFICATION_STATUSES);
+
+/** Route params of the signing calls: SPEC §7 puts the user type first (`/v1/users/{user_type_id}/{user_id}/…`). */
+export const signerParams = z.object({ type: z.enum(['SK']), id: z.uuid('Usuario inválido.') });
+export type SignerParams = z.input<typeof signerParams>;
+
+/**
+ * POST /ops/v1/users/:type/:id/contract-links (operator API key; the back office later): a
+ * signing link for the shopkeeper (titular) or one of their approved guarantors (collateral,
+ * with aval_id), sent by SMS.
+ */
+export const contractLinkBody = z.object({
+  person_type: personType,
+  aval_id: z.uuid('Aval inválido.').optional(),
+});
+export const contractLinkResponse = z.object({
+  data: z.object({
+    link_id: z.string(),
+    signer_id: z.string(),
+    person_type: personType,
+    url: z.string(),
+    expires_at: z.string(),
+  }),
+});
+
+/** The verification flow the signing page shows (the provider's public settings, never a secret). */
+export const identityWidgetSchema = z.discriminatedUnion('provider', [
+  z.object({ provider: z.literal('builtin') }),
+  z.object({
+    provider: z.literal('metamap'),
+    client_id: z.string(),
+    /** The verification flow, or the re-verification flow when a mati_identity_id exists (SPEC §2.4). */
+    flow_id: z.string(),
+    /** SPEC §3 widget metadata, plus the signer (a shopkeeper may have several guarantors). */
+    metadata: z.object({
+      account_id: z.string(),
+      account_type_id: z.string(),
+      person_type: personType,
+      signer_id: z.string(),
+    }),
+  }),
+]);
+export type IdentityWidget = z.infer<typeof identityWidgetSchema>;
+
+/** GET /v1/users/:type/:id/mati-status?verification_type=…&person_type=… (SPEC §3, §7). */
+export const verificationStatusQuery = z.object({
+  verification_type: z.enum(VERIFICATION_TYPES).default('VERIFICATION'),
+  person_type: personType,
+});
+export const verificationStatusResponse = z.object({
+  data: z.object({
+    /** null: no answer yet (or no check started). */
+    status: verificationStatus.nullable(),
+    /** null = unknown; 0 or less = no further attempt (SPEC §5). */
+    verifications_left: z.number().int().nullable(),
+    mati_identity_id: z.string().nullable(),
+  }),
+});
+export type VerificationStatusAnswer = z.infer<typeof verificationStatusResponse>['data'];
+
+/**
+ * GET /v1/users/:type/:id/contract-link (the link's token): whose link it is and where the signer
+ * stands. An expired, altered or used link answers 401/409 (the page's on-load modal).
+ */
+export const signingLinkResponse = z.object({
+  data: z.object({
+    user_id: z.string(),
+    user_type_id: z.literal('SK'),
+    person_type: personType,
+    signer_name: z.string(),
+    titular_full_name: z.string(),
+    collateral_full_name: z.string(),
+    state: z.enum(SIGNER_STATES),
+    verification: verificationStatusResponse.shape.data,
+    widget: identityWidgetSchema,
+    expires_at: z.string(),
+  }),
+});
+export type SigningLink = z.infer<typeof signingLinkResponse>['data'];
+
+/**
+ * POST /v1/users/:type/:id/identity-documents (multipart/form-data): fields person_type and
+ * verification_type, files id_front, id_back and selfie (JPEG, PNG or WebP; 8 MB and 40
+ * megapixels at most each). Starts a verification.
+ */
+export const identityDocumentsResponse = z.object({
+  data: z.object({
+    verification_id: z.string(),
+    verification_type: z.enum(VERIFICATION_TYPES),
+    verifications_left: z.number().int().nullable(),
+  }),
+});
+export type IdentityDocumentsAnswer = z.infer<typeof identityDocumentsResponse>['data'];
+
+/** PUT /v1/users/:type/:id/contract (SPEC §3): the handwritten signature. */
+export const signContractBody = z.object({
+  person_type: personType,
+  /** Base64 PNG without the data-URL prefix, trimmed to the drawn area. */
+  signature: z
+    .string()
+    .min(1, 'Firma el contrato dentro del recuadro.')
+    .max(1_500_000, 'La firma es demasiado grande.'),
+  /** The browser's geolocation result, serialised (SPEC §3); empty when the user did not allow it. */
+  metadata: z.string().max(4000).optional().default(''),
+});
+export type SignContractPayload = z.input<typeof signContractBody>;
+export const signContractResponse = z.object({
+  data: z.object({
+    person_type: personType,
+    signed_at: z.string(),
+    /** SHA-256 of the signed PDF now served by GET …/contract. */
+    contract_sha256: z.string(),
+  }),
+});
+export type SignContractAnswer = z.infer<typeof signContractResponse>['data'];
+
+/** GET /v1/users/:type/:id/contract/evidence: the signing record, as the PDF's evidence pages show it. */
+export const signerEvidenceSchema = z.object({
+  signer_id: z.string(),
+  name: z.string(),
+  person_type: personType,
+  state: z.enum(SIGNER_STATES),
+  signed_at: z.string().nullable(),
+  ip: z.string().nullable(),
+  user_agent: z.string().nullable(),
+  /** The browser's position, or null ('no disponible'). */
+  geolocation: z.record(z.string(), z.unknown()).nullable(),
+  phone_verified_at: z.string().nullable(),
+  consent_folio: z.string().nullable(),
+  verification: z
+    .object({ id: z.string(), provider: z.string(), status: z.string(), identity_id: z.string().nullable() })
+    .nullable(),
+  signature_sha256: z.string().nullable(),
+});
+export type SignerEvidence = z.infer<typeof signerEvidenceSchema>;
+export const contractEvidenceResponse = z.object({
+  data: z.object({
+    contract_id: z.string(),
+    template_version: z.string(),
+    country: z.string(),
+    amount: z.number(),
+    currency: z.string(),
+    unsigned_sha256: z.string(),
+    signed_sha256: z.string().nullable(),
+    signers: z.array(signerEvidenceSchema),
+  }),
+});
+export type ContractEvidence = z.infer<typeof contractEvidenceResponse>['data'];
