@@ -51,6 +51,9 @@ export default defineConfig({
         '--no-first-run',
         '--disable-sync',
         '--disable-quic',
+        // A fake camera (a moving test pattern) that needs no permission prompt: the identity widget.
+        '--use-fake-device-for-media-stream',
+        '--use-fake-ui-for-media-stream',
       ],
     },
   },
