@@ -93,8 +93,9 @@ export const test = base.extend({
     page.on('request', (request) => {
       const url = request.url();
       const expected = (expectedElsewhere.get(page) ?? []).some((prefix) => url.startsWith(prefix));
-      if (!url.startsWith(origin) && !url.startsWith('data:') && !expected)
-        problems.push(`request to another host: ${url}`);
+      // blob: URLs are the page's own (the identity photos' previews).
+      const own = url.startsWith(origin) || url.startsWith('data:') || url.startsWith(`blob:${origin}`);
+      if (!own && !expected) problems.push(`request to another host: ${url}`);
     });
     page.on('response', (response) => {
       if (response.status() >= 500) problems.push(`server error ${response.status()}: ${response.url()}`);

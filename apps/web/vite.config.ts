@@ -1,8 +1,9 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
+// The domain's registration rules and signing rules serve later screens only: they stay out of it.
 const FIRST_LOAD =
-  /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]|[\\/]src[\\/](app|shared)[\\/]|[\\/]packages[\\/]domain[\\/]src[\\/](?!registration)/;
+  /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]|[\\/]src[\\/](app|shared)[\\/]|[\\/]packages[\\/]domain[\\/]src[\\/](?!registration|signing\.)/;
 const LATER =
   /[\\/]src[\\/]shared[\\/](hooks|lib[\\/](users-api|format|step-errors)|ui[\\/](code-input|countdown|select|text-field|stepper|checkbox))/;
 

@@ -11,6 +11,9 @@ describe('classifyFailedCall (SPEC §8)', () => {
     ['POST', '/api/v1/users/u1/SK/businesses', 412],
     ['POST', '/api/v1/users/u1/SK/businesses', 422],
     ['PUT', '/api/v1/users/u1/SK/aval/nip?to=5512345678', 422],
+    ['GET', '/api/v1/users/SK/u1/contract-link', 401],
+    ['GET', '/api/v1/users/SK/u1/contract-link', 409],
+    ['PUT', '/api/v1/users/SK/u1/contract', 409],
   ])('skips the expected %s %s %i', (method, url, status) => {
     expect(classifyFailedCall(method, url, status)).toBe('skip');
   });
@@ -20,6 +23,7 @@ describe('classifyFailedCall (SPEC §8)', () => {
     ['POST', '/api/v1/users/code', 429],
     ['POST', '/api/v1/users/u1/SK/businesses/address', 422],
     ['PUT', '/api/v1/users/code', 400],
+    ['PUT', '/api/v1/users/SK/u1/contract', 400],
   ])('reports other 4xx as warnings: %s %s %i', (method, url, status) => {
     expect(classifyFailedCall(method, url, status)).toBe('warning');
   });

@@ -16,6 +16,9 @@ const EXPECTED: Expected[] = [
   { method: 'POST', path: new RegExp(`^/v1/users/${ID}/${ID}/businesses/address$`), statuses: [412] },
   { method: 'POST', path: new RegExp(`^/v1/users/${ID}/${ID}/businesses$`), statuses: [412, 422] },
   { method: 'PUT', path: new RegExp(`^/v1/users/${ID}/${ID}/aval/nip$`), statuses: [422] },
+  // Signing (SPEC §2.4): an expired or used link shows the new-link modal; a second signature the already-signed one.
+  { method: 'GET', path: new RegExp(`^/v1/users/${ID}/${ID}/contract-link$`), statuses: [401, 409] },
+  { method: 'PUT', path: new RegExp(`^/v1/users/${ID}/${ID}/contract$`), statuses: [409] },
 ];
 
 export function classifyFailedCall(method: string, url: string, status: number): ReportLevel {

@@ -79,6 +79,32 @@ const VerifyAvalPhoneRoute = lazyRoute(
   'VerifyAvalPhoneRoute',
 );
 const nextAfterPartnerNip = prefetch(loadCongratulationsPartner);
+// The contract-signing and identity-verification screens of SPEC §2.4: all on demand (the
+// signature pad and the camera code stay out of the /home bundle).
+const loadSigning = {
+  sendContractSign: () => import('../features/signing/routes/send-contract-sign.js'),
+  reviewDocuments: () => import('../features/signing/routes/review-documents.js'),
+  approvedDocuments: () => import('../features/signing/routes/approved-documents.js'),
+  errorDocuments: () => import('../features/signing/routes/error-documents.js'),
+  manualVerification: () => import('../features/signing/routes/manual-verification.js'),
+  signContract: () => import('../features/signing/routes/sign-contract.js'),
+  signingSuccess: () => import('../features/signing/routes/signing-success.js'),
+};
+const nextInSigning = {
+  sendContractSign: prefetch(loadSigning.reviewDocuments),
+  reviewDocuments: prefetch(loadSigning.approvedDocuments, loadSigning.errorDocuments, loadSigning.manualVerification),
+  approvedDocuments: prefetch(loadSigning.signContract),
+  signContract: prefetch(loadSigning.signingSuccess),
+};
+const SendContractSignRoute = lazyRoute(loadSigning.sendContractSign, 'SendContractSignRoute');
+const ReviewDocumentsRoute = lazyRoute(loadSigning.reviewDocuments, 'ReviewDocumentsRoute');
+const ApprovedDocumentsRoute = lazyRoute(loadSigning.approvedDocuments, 'ApprovedDocumentsRoute');
+const ErrorDocumentsRoute = lazyRoute(loadSigning.errorDocuments, 'ErrorDocumentsRoute');
+const ManualVerificationRoute = lazyRoute(loadSigning.manualVerification, 'ManualVerificationRoute');
+const SignContractRoute = lazyRoute(loadSigning.signContract, 'SignContractRoute');
+const SigningSuccessRoute = lazyRoute(loadSigning.signingSuccess, 'SigningSuccessRoute');
+/** The review screens' prefix (SPEC §2.4). */
+const SIGNER = '/:userTypeId/:userId/:titularFullName/:personType/:collateralFullName';
 const FallbackRoute = lazy(() =>
   import('../features/errors/routes/fallback.js').then((m) => ({ default: m.FallbackRoute })),
 );
@@ -131,6 +157,23 @@ export function AppRouter() {
           />
           <Route path="/congratulations-partner" element={<CongratulationsPartnerRoute />} />
           <Route path="/verify-aval-phone" element={<VerifyAvalPhoneRoute />} />
+          <Route path="/send-contract-sign" element={<SendContractSignRoute next={nextInSigning.sendContractSign} />} />
+          <Route
+            path={`${SIGNER}/review-documents`}
+            element={<ReviewDocumentsRoute next={nextInSigning.reviewDocuments} />}
+          />
+          <Route
+            path={`${SIGNER}/approved-documents`}
+            element={<ApprovedDocumentsRoute next={nextInSigning.approvedDocuments} />}
+          />
+          <Route path={`${SIGNER}/error-documents`} element={<ErrorDocumentsRoute />} />
+          <Route path={`${SIGNER}/manual-verification`} element={<ManualVerificationRoute />} />
+          {/* Spelled so (SPEC §2.4). */}
+          <Route
+            path="/:userTypeId/:userId/:personType/singning"
+            element={<SignContractRoute next={nextInSigning.signContract} />}
+          />
+          <Route path="/singning-success" element={<SigningSuccessRoute />} />
           <Route path="/something-happened" element={<SomethingHappenedRoute />} />
           <Route path="/rejected" element={<RejectedRoute />} />
           <Route path="/rejected-location" element={<RejectedLocationRoute />} />

@@ -203,6 +203,14 @@ describe('identity verification and contract signing', () => {
     ).toBe(403);
     expect((await status(a.user.id, `${token.slice(0, -2)}xx`)).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/users/SK/${a.user.id}/contract` })).statusCode).toBe(401);
+    // Signing another shopkeeper's contract with this link: refused, nothing of theirs changes.
+    const theirs = await linkToken(b.user.id);
+    await upload(b.user.id, theirs.token);
+    await verifierAnswers();
+    const before = await signerOf(b.user.id);
+    expect((await sign(b.user.id, token)).statusCode).toBe(403);
+    expect(await signerOf(b.user.id)).toEqual(before);
+    expect((await contractOf(b.user.id)).signedSha256).toBeNull();
     // A collateral path with a titular link.
     expect((await status(a.user.id, token, 'collateral')).statusCode).toBe(403);
 
@@ -581,6 +589,10 @@ describe('MetaMap: the button, the signed webhook and its answers', () => {
       flow_id: 'flow-verification',
       metadata: { account_id: user.id, account_type_id: 'SK', person_type: 'titular', signer_id: expect.any(String) },
     });
+    // The page may load MetaMap's button and the frame it opens, and nothing else from outside.
+    const csp = String((await t.app.inject({ method: 'GET', url: '/api/health' })).headers['content-security-policy']);
+    expect(csp).toMatch(/script-src 'self' https:\/\/\*\.metamap\.com https:\/\/\*\.getmati\.com/);
+    expect(csp).toContain('frame-src https://*.metamap.com https://*.getmati.com');
     // The documents go to MetaMap, not here.
     const upload = await t.app.inject({
       method: 'POST',

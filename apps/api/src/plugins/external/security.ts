@@ -7,21 +7,25 @@ import { API_PATH } from '../../paths.js';
 
 /** Security headers, closed CORS and the per-process flood guard of the API (docs/decisions/003, 009). */
 export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
+  // MetaMap's verification button: its script, and the flow it opens in a frame (IDENTITY_PROVIDER=metamap).
+  const metamap = config.IDENTITY_PROVIDER === 'metamap' ? ['https://*.metamap.com', 'https://*.getmati.com'] : [];
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
         baseUri: ["'self'"],
-        connectSrc: ["'self'"],
+        connectSrc: ["'self'", ...metamap],
         fontSrc: ["'self'"],
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
-        imgSrc: ["'self'", 'data:'],
+        // blob: the identity photos' previews, made in the page from the camera.
+        imgSrc: ["'self'", 'data:', 'blob:', ...metamap],
+        frameSrc: metamap.length > 0 ? metamap : ["'none'"],
         // The advisor-welcome video may come from its own host; nothing else may.
         mediaSrc: ["'self'", ...(config.ADVISOR_VIDEO_URL ? [new URL(config.ADVISOR_VIDEO_URL).origin] : [])],
         objectSrc: ["'none'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...metamap],
         scriptSrcAttr: ["'none'"],
         styleSrc: ["'self'"],
         ...(config.NODE_ENV === 'production' ? { upgradeInsecureRequests: [] } : {}),

@@ -24,6 +24,18 @@ describe('apiRequest', () => {
     expect(init.body).toBe('{"a":1}');
   });
 
+  it('sends a FormData as is, leaving the multipart content type to the browser', async () => {
+    const fetchMock = reply(200, { data: { ok: true } });
+    vi.stubGlobal('fetch', fetchMock);
+    const form = new FormData();
+    form.append('person_type', 'titular');
+    form.append('selfie', new Blob(['jpeg'], { type: 'image/jpeg' }), 'selfie.jpg');
+    await apiRequest('POST', '/api/v1/x', { body: form, headers: { authorization: 'Bearer link' } });
+    const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(init.body).toBe(form);
+    expect(init.headers).toEqual({ accept: 'application/json', authorization: 'Bearer link' });
+  });
+
   it('turns the error envelope into an ApiError', async () => {
     vi.stubGlobal('fetch', reply(422, { code: 'NOT_ELIGIBLE', message: 'm', readable_message: 'No cumples' }));
     const error = await apiRequest('GET', '/api/v1/x').catch((e: unknown) => e);

@@ -20,6 +20,7 @@ export class ApiError extends Error {
 }
 
 export interface RequestOptions {
+  /** Sent as JSON; a FormData goes as is (multipart, the browser writes the content type and boundary). */
   body?: unknown;
   /** Show the global spinner while in flight (SPEC §2.1); on unless a screen has its own. */
   spinner?: boolean;
@@ -38,7 +39,7 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
   const token = session.get(SESSION_KEYS.clientToken);
   // A caller's own Authorization (a guarantor's invitation link) wins over the stored session token.
   if (token && !headers.authorization) headers.authorization = token;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (options.body !== undefined && !(options.body instanceof FormData)) headers['content-type'] = 'application/json';
 
   const spinner = options.spinner ?? true;
   if (spinner) uiState.startLoading();
@@ -63,7 +64,7 @@ async function send<T>(
     response = await fetch(path, {
       method,
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: encodeBody(options.body),
       signal: AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS),
     });
   } catch {
@@ -101,6 +102,11 @@ function reportFailedCall(method: string, path: string, error: ApiError): void {
   }).catch(() => {
     // Reporting must never become a second error for the user.
   });
+}
+
+function encodeBody(body: unknown): BodyInit | undefined {
+  if (body === undefined) return undefined;
+  return body instanceof FormData ? body : JSON.stringify(body);
 }
 
 function safeJson(text: string): unknown {

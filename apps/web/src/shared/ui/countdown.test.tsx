@@ -26,4 +26,40 @@ describe('Countdown', () => {
     expect(screen.getByRole('timer').textContent).toBe('00 : 00');
     expect(onDone).toHaveBeenCalledTimes(1);
   });
+
+  it('reaches 0 only when the time is really up, and then says so', () => {
+    vi.useFakeTimers();
+    const onDone = vi.fn();
+    render(<Countdown seconds={3} onDone={onDone} />);
+    act(() => vi.advanceTimersByTime(2_750));
+    expect(screen.getByRole('timer').textContent).toBe('00 : 01');
+    expect(onDone).not.toHaveBeenCalled();
+    act(() => vi.advanceTimersByTime(250));
+    expect(screen.getByRole('timer').textContent).toBe('00 : 00');
+    expect(onDone).toHaveBeenCalledTimes(1);
+  });
+
+  it('nothing to wait for (0 s): done at once', () => {
+    vi.useFakeTimers();
+    const onDone = vi.fn();
+    render(<Countdown seconds={0} onDone={onDone} />);
+    expect(onDone).toHaveBeenCalledTimes(1);
+    act(() => vi.advanceTimersByTime(5_000));
+    expect(onDone).toHaveBeenCalledTimes(1);
+  });
+
+  it('a clock that jumps (a sleeping tab) still ends, ticking the second it lands on', () => {
+    vi.useFakeTimers();
+    const onTick = vi.fn();
+    const onDone = vi.fn();
+    render(<Countdown seconds={300} onTick={onTick} onDone={onDone} format={(s) => `${s}s`} />);
+    expect(screen.getByRole('timer').textContent).toBe('300s');
+    act(() => {
+      vi.setSystemTime(Date.now() + 400_000);
+      vi.advanceTimersByTime(250);
+    });
+    expect(onTick).toHaveBeenCalledWith(0);
+    expect(onDone).toHaveBeenCalledTimes(1);
+    expect(screen.getByRole('timer').textContent).toBe('0s');
+  });
 });

@@ -13,20 +13,28 @@ interface CountdownProps {
   seconds: number;
   onTick?: (secondsLeft: number) => void;
   onDone?: () => void;
+  /** How the seconds left read (default mm : ss). */
+  format?: (secondsLeft: number) => string;
 }
 
 /** Counts down against the clock (not by summing timers), so a sleeping tab does not drift. */
-export function Countdown({ seconds, onTick, onDone }: CountdownProps) {
+export function Countdown({ seconds, onTick, onDone, format = formatCountdown }: CountdownProps) {
   const [left, setLeft] = useState(seconds);
   const callbacks = useRef({ onTick, onDone });
   useEffect(() => {
     callbacks.current = { onTick, onDone };
   });
   useEffect(() => {
+    // Nothing to wait for (a server that says 0 s): done at once, or a resend button would stay off.
+    if (seconds <= 0) {
+      callbacks.current.onDone?.();
+      return;
+    }
     const endsAt = Date.now() + seconds * 1000;
     let last = seconds;
     const timer = setInterval(() => {
-      const remaining = Math.max(0, Math.round((endsAt - Date.now()) / 1000));
+      // Rounded up: a second shows until it has fully passed, and 0 means the time is really up.
+      const remaining = Math.max(0, Math.ceil((endsAt - Date.now()) / 1000));
       if (remaining === last) return;
       last = remaining;
       setLeft(remaining);
@@ -40,7 +48,7 @@ export function Countdown({ seconds, onTick, onDone }: CountdownProps) {
   }, [seconds]);
   return (
     <span className="countdown" role="timer" aria-live="off">
-      {formatCountdown(left)}
+      {format(left)}
     </span>
   );
 }

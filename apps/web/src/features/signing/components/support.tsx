@@ -1,0 +1,66 @@
+import { chatLink } from '@provee/domain';
+import { useConfig } from '../../../shared/lib/config.js';
+import { t } from '../../../shared/lib/copy.js';
+import { Button } from '../../../shared/ui/button.js';
+import { ChatIcon } from '../../../shared/ui/chat-icon.js';
+import { Modal } from '../../../shared/ui/modal.js';
+import { s } from '../lib/copy.js';
+
+/** 'Contactar a soporte': the support chat with a text saying what happened. */
+export function SupportChatLink({ text }: { text: string }) {
+  const { supportChatNumber } = useConfig();
+  return (
+    <a className="btn btn-chat" href={chatLink(supportChatNumber, text)} target="_blank" rel="noopener noreferrer">
+      <ChatIcon size={22} />
+      {s('support.button')}
+    </a>
+  );
+}
+
+interface SupportModalProps {
+  open: boolean;
+  title: string;
+  text: string;
+  /** The chat's prefilled text. */
+  chat: string;
+  onClose: () => void;
+}
+
+/** A dead end of the signing flow (new link needed, already signed, no attempts): say so and offer a person. */
+export function SupportModal({ open, title, text, chat, onClose }: SupportModalProps) {
+  return (
+    <Modal open={open} title={title} onClose={onClose}>
+      <p className="modal-text">{text}</p>
+      <SupportChatLink text={chat} />
+      <Button variant="secondary" onClick={onClose}>
+        {t('common.close')}
+      </Button>
+    </Modal>
+  );
+}
+
+/** The signing flow's dead ends, by name. */
+export type SigningNotice = 'refused' | 'signed' | 'attempts';
+
+const NOTICES = {
+  refused: { title: 'link.title', text: 'link.text', chat: 'link.chat' },
+  signed: { title: 'signed.title', text: 'signed.text', chat: 'signed.chat' },
+  attempts: { title: 'attempts.modalTitle', text: 'attempts.text', chat: 'attempts.chat' },
+} as const;
+
+/**
+ * 'refused': the contract must be signed from a new link (update the app or ask the analyst);
+ * 'signed': the contract was already signed; 'attempts': 'Intentos no disponibles'.
+ */
+export function SigningNoticeModal({ notice, onClose }: { notice: SigningNotice | null; onClose: () => void }) {
+  const copy = NOTICES[notice ?? 'refused'];
+  return (
+    <SupportModal
+      open={notice !== null}
+      title={s(copy.title)}
+      text={s(copy.text)}
+      chat={s(copy.chat)}
+      onClose={onClose}
+    />
+  );
+}

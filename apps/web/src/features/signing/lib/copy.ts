@@ -1,0 +1,83 @@
+/**
+ * The Spanish texts of the contract-signing and identity-verification screens (SPEC §2.4), kept
+ * with the feature like the guarantor's; the generic ones ('Continuar', the error modal) come from
+ * shared/lib/copy.ts.
+ */
+const signingCopy = {
+  'sign.title': 'Firma de contrato',
+  'sign.greeting': 'Hola, {name}.',
+  'sign.text':
+    'Lee con atención tu contrato de crédito. Para firmarlo con tu dedo, primero verifica tu identidad con tu cédula y una selfie.',
+  'sign.viewContract': 'Ver Contrato',
+  'sign.retryLoad': 'Intentar de nuevo',
+  'sign.verified': 'Tu identidad ya fue verificada. Ya puedes firmar tu contrato.',
+  'sign.toSigning': 'Continuar a la firma',
+  'sign.verifyAgain': 'Verificar mi identidad de nuevo',
+  'attempts.title': 'Agotaste los intentos de verificación',
+  'attempts.text': 'Ya no puedes verificar tu identidad desde aquí. Escríbenos y te ayudamos a firmar tu contrato.',
+  'attempts.chat': 'Hola, se me acabaron los intentos para firmar mi contrato.',
+  'attempts.modalTitle': 'Intentos no disponibles',
+  'link.title': 'Necesitas un enlace nuevo',
+  'link.text':
+    'Este contrato debe firmarse desde un enlace nuevo. Actualiza la app para recibirlo o contacta a tu analista.',
+  'link.chat': 'Hola, necesito un enlace nuevo para firmar mi contrato.',
+  'signed.title': 'Tu contrato ya está firmado',
+  'signed.text': 'Tu contrato ya fue firmado con éxito. Si crees que es un error, contacta a soporte.',
+  'signed.chat': 'Hola, me aparece que mi contrato ya fue firmado y creo que es un error.',
+  'support.button': 'Contactar a soporte',
+  'capture.title': 'Verifica tu identidad',
+  'capture.intro': 'Toma 3 fotos: el frente y el reverso de tu cédula, y una selfie.',
+  'capture.step': 'Foto {n} de {total}',
+  'capture.id_front': 'Frente de tu cédula',
+  'capture.id_back': 'Reverso de tu cédula',
+  'capture.selfie': 'Tu selfie',
+  'capture.hint.id_front': 'Coloca el frente de tu cédula dentro de la imagen, completo y sin reflejos.',
+  'capture.hint.id_back': 'Ahora voltea tu cédula y toma el reverso, completo y sin reflejos.',
+  'capture.hint.selfie': 'Mira a la cámara con el rostro descubierto, en un lugar con buena luz.',
+  'capture.camera': 'Vista de la cámara: {label}',
+  'capture.take': 'Tomar foto',
+  'capture.retake': 'Repetir',
+  'capture.use': 'Usar foto',
+  'capture.preview': 'Foto: {label}',
+  'capture.file': 'Tomar o elegir foto',
+  'capture.noCamera': 'No pudimos abrir la cámara. Toma o elige la foto desde tu celular.',
+  'capture.notReady': 'La cámara aún no está lista. Intenta de nuevo en un momento.',
+  'capture.failed': 'No pudimos usar esa foto. Intenta de nuevo.',
+  'capture.review': 'Revisa que tus fotos se vean claras antes de enviarlas.',
+  'capture.change': 'Cambiar',
+  'capture.send': 'Enviar documentos',
+  'review.title': 'Revisando tus documentos',
+  'review.text': 'Espera un momento, estamos revisando tus documentos',
+  'review.timer': 'Tiempo restante',
+  'approved.title': 'Fueron aprobados tus documentos',
+  'approved.text': 'Tu identidad quedó verificada. Ahora firma tu contrato.',
+  'rejected.title': 'No pudimos validar tus documentos',
+  'rejected.intro': 'Revisa estos consejos y vuelve a intentarlo:',
+  'rejected.tip.match': 'Tu selfie debe coincidir con la foto de tu cédula.',
+  'rejected.tip.photos': 'No tomes fotos de fotografías ni de pantallas.',
+  'rejected.tip.light': 'Busca un lugar con buena luz.',
+  'rejected.tip.sides': 'Toma foto del frente y del reverso de tu cédula.',
+  'rejected.restart': 'Reiniciar evaluación',
+  'manual.title': 'Seguimos trabajando',
+  'manual.text': 'Estamos revisando tus documentos de forma manual.',
+  'manual.collateral': 'Ponte en contacto con la persona de la que eres aval para saber cómo sigue su crédito.',
+  'manual.titular': 'Te contactaremos en cuanto terminemos la revisión.',
+  'signature.title': 'Firma tu contrato',
+  'signature.prompt': 'Firma dentro del recuadro con tu dedo.',
+  'signature.canvas': 'Recuadro para tu firma',
+  'signature.clear': 'Reintentar firma',
+  'signature.save': 'Guardar firma',
+  'signature.tooSmall': 'Tu firma es muy pequeña. Firma dentro del recuadro con tu dedo.',
+  'terms.title': 'Términos del contrato',
+  'terms.text': 'Al continuar, firmas tu contrato de crédito con la firma que dibujaste.',
+  'terms.accept': 'Entiendo y acepto los términos del contrato',
+  'terms.cancel': 'Cancelar',
+  'success.title': 'Felicidades',
+  'success.text': 'Te enviaremos una copia de tu contrato digital a tu celular.',
+} as const;
+
+export type SigningCopyKey = keyof typeof signingCopy;
+
+export function s(key: SigningCopyKey, vars: Record<string, string | number> = {}): string {
+  return signingCopy[key].replace(/\{(\w+)\}/g, (match, name: string) => (name in vars ? String(vars[name]) : match));
+}

@@ -1,0 +1,252 @@
+import { cedulaCheckDigit } from '@provee/domain';
+import { createHash } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { PDFDocument, PDFName, PDFDict, PDFRawStream } from 'pdf-lib';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { expect, expectAccessible, screenshot, test } from './fixtures.js';
+import { latestNip, proveWithSms, seedUser, smsWith, uniquePhone } from './helpers.js';
+
+const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
+const random = (digits: number) => String(Math.floor(Math.random() * 10 ** digits)).padStart(digits, '0');
+/** The verifier simulator's test identities (README, "Contract signing"); any other tax id is approved. */
+const APPROVED = () => cedula(`4${random(9)}`);
+const REJECTED = () => cedula(`9990006${random(3)}`);
+const UNDER_REVIEW = () => cedula(`9990007${random(3)}`);
+const SILENT = () => cedula(`9990008${random(3)}`);
+const OPS_KEY = 'provee-dev-ops-key-not-for-production';
+const STANDARD_FONTS = new URL('../node_modules/pdfjs-dist/standard_fonts/', import.meta.url).pathname;
+
+test.use({ permissions: ['geolocation', 'camera'], geolocation: { latitude: 18.4861, longitude: -69.9312 } });
+
+/**
+ * A shopkeeper gets a pre-approval through the PIN screen, an operator sends the signing link, and
+ * the shopkeeper opens it from the SMS. The page's clock is ours (the review countdown).
+ */
+async function openSigningLink(page: Page, taxId: string): Promise<{ userId: string; phone: string; link: string }> {
+  const phone = uniquePhone();
+  const userId = await seedUser(page.request, { phone, nextStep: 'ACCOUNT_NIP', taxId });
+  await proveWithSms(page, phone);
+  await expect(page.getByRole('heading', { name: 'NIP de Consulta' })).toBeVisible();
+  await page
+    .getByRole('textbox', { name: /NIP de consulta, dígito 1 de 4/ })
+    .fill(await latestNip(page.request, phone));
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await expect(page.getByRole('heading', { name: 'Felicidades' })).toBeVisible();
+
+  const issued = await page.request.post(`/ops/v1/users/SK/${userId}/contract-links`, {
+    headers: { 'x-api-key': OPS_KEY },
+    data: { person_type: 'titular' },
+  });
+  expect(issued.status()).toBe(200);
+  const sms = await smsWith(page.request, phone, 'send-contract-sign');
+  const link = new URL(/(https?:\/\/\S+)/.exec(sms)![1]!);
+  // A new tab, as the SMS link opens: only the link's token, none of the registration's session.
+  await page.evaluate(() => sessionStorage.clear());
+  await page.clock.install();
+  await page.goto(`${link.pathname}${link.search}`);
+  await expect(page.getByRole('heading', { name: 'Firma de contrato' })).toBeVisible();
+  return { userId, phone, link: `${link.pathname}${link.search}` };
+}
+
+/** The built-in widget with Chromium's fake camera: ID front, ID back, selfie, then send. */
+async function verifyIdentity(page: Page) {
+  for (const label of ['Frente de tu cédula', 'Reverso de tu cédula', 'Tu selfie']) {
+    await expect(page.getByRole('heading', { name: label })).toBeVisible();
+    // As a person does: wait until the camera shows a picture.
+    const camera = page.getByLabel(`Vista de la cámara: ${label}`);
+    await expect.poll(() => camera.evaluate((video: HTMLVideoElement) => video.videoWidth)).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Tomar foto' }).click();
+    await expect(page.getByRole('img', { name: `Foto: ${label}` })).toBeVisible();
+    await page.getByRole('button', { name: 'Usar foto' }).click();
+  }
+  await page.getByRole('button', { name: 'Enviar documentos' }).click();
+  await expect(page.getByText('Espera un momento, estamos revisando tus documentos')).toBeVisible();
+}
+
+/**
+ * The review screen asks for the first time 30 s in (SPEC §4). The simulator answers
+ * IDENTITY_SIMULATOR_DELAY_MS (5 s) after the upload in the server's real time: wait until it has
+ * (asked with the link's token, as the screen would), then move the page's clock to 4:30.
+ */
+async function firstCheck(page: Page, userId: string) {
+  await expect(page.getByText('5:00')).toBeVisible();
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async (id) => {
+          const token = sessionStorage.getItem('contract_token');
+          const res = await fetch(
+            `/api/v1/users/SK/${id}/mati-status?verification_type=VERIFICATION&person_type=titular`,
+            {
+              headers: { authorization: `Bearer ${token}` },
+            },
+          );
+          return ((await res.json()) as { data: { status: string | null } }).data.status;
+        }, userId),
+      { timeout: 15_000 },
+    )
+    .not.toBeNull();
+  await page.clock.fastForward(30_000);
+}
+
+/** A finger stroke on the signature canvas. */
+async function drawSignature(page: Page) {
+  const canvas = page.getByRole('img', { name: 'Recuadro para tu firma' }).or(page.locator('canvas'));
+  const box = (await canvas.first().boundingBox())!;
+  await page.mouse.move(box.x + 40, box.y + 200);
+  await page.mouse.down();
+  for (let i = 1; i <= 20; i++) await page.mouse.move(box.x + 40 + i * 10, box.y + 200 + Math.sin(i / 2) * 60);
+  await page.mouse.up();
+}
+
+test.describe('identity verification and contract signing', () => {
+  test('titular: verifies, is approved, signs; the PDF has the signature image and the evidence page', async ({
+    page,
+  }) => {
+    test.setTimeout(90_000);
+    const { userId, phone } = await openSigningLink(page, APPROVED());
+    await screenshot(page, 'send-contract-sign');
+    await expectAccessible(page);
+    const contractLink = page.getByRole('link', { name: 'Ver Contrato' });
+    await expect(contractLink).toHaveAttribute('target', '_blank');
+    await verifyIdentity(page);
+    await expect(page).toHaveURL(
+      /\/SK\/[^/]+\/[^/]+\/titular\/[^/]*\/review-documents\?verification_type=VERIFICATION$/,
+    );
+    await screenshot(page, 'review-documents');
+    await firstCheck(page, userId);
+    await expect(page.getByRole('heading', { name: 'Fueron aprobados tus documentos' })).toBeVisible();
+    await expect(page).toHaveURL(/\/approved-documents$/);
+    await screenshot(page, 'approved-documents');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+
+    await expect(page).toHaveURL(`/SK/${userId}/titular/singning`);
+    // An empty box is refused before the terms.
+    await page.getByRole('button', { name: 'Guardar firma' }).click();
+    await expect(page.getByText('Tu firma es muy pequeña. Firma dentro del recuadro con tu dedo.')).toBeVisible();
+    await drawSignature(page);
+    await screenshot(page, 'singning');
+    await page.getByRole('button', { name: 'Guardar firma' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByRole('button', { name: 'Continuar' })).toBeDisabled();
+    await dialog.getByLabel('Entiendo y acepto los términos del contrato').check();
+    await dialog.getByRole('button', { name: 'Continuar' }).click();
+
+    await expect(page).toHaveURL('/singning-success');
+    await expect(page.getByRole('heading', { name: 'Felicidades' })).toBeVisible();
+    await screenshot(page, 'singning-success');
+    await expectAccessible(page);
+
+    // The copy really is sent; its link serves the signed PDF, whose hash is the one recorded.
+    const sms = await smsWith(page.request, phone, '/contract?token=');
+    const copy = new URL(/(https?:\/\/\S+)/.exec(sms)![1]!);
+    const pdfResponse = await page.request.get(`${copy.pathname}${copy.search}`);
+    expect(pdfResponse.headers()['content-type']).toBe('application/pdf');
+    const bytes = await pdfResponse.body();
+    const token = copy.searchParams.get('token')!;
+    const evidence = (
+      await (await page.request.get(`/api/v1/users/SK/${userId}/contract/evidence?token=${token}`)).json()
+    ).data;
+    expect(createHash('sha256').update(bytes).digest('hex')).toBe(evidence.signed_sha256);
+
+    // Parsed, not looked at: the signature page holds an image, the last page is the evidence.
+    const pdf = await PDFDocument.load(bytes);
+    const images = pdf.getPages().flatMap((p) => {
+      const xobjects = p.node.Resources()?.lookupMaybe(PDFName.of('XObject'), PDFDict);
+      return (xobjects?.values() ?? []).filter((ref) => {
+        const object = pdf.context.lookup(ref);
+        return object instanceof PDFRawStream && object.dict.get(PDFName.of('Subtype')) === PDFName.of('Image');
+      });
+    });
+    expect(images.length).toBeGreaterThanOrEqual(1);
+    const text = await pdfText(bytes);
+    const last = text[text.length - 1]!;
+    expect(last).toContain('Evidencia de firma');
+    expect(last).toContain(evidence.signers[0].ip);
+    expect(last).toContain(evidence.unsigned_sha256);
+    expect(last).toContain('18.4861');
+    expect(evidence.signers[0]).toMatchObject({ state: 'SIGNED', verification: { status: 'APPROVED' } });
+  });
+
+  test('REJECTED with attempts left: tips and a restart; with none left: "Intentos no disponibles"', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    const { userId, link } = await openSigningLink(page, REJECTED());
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await verifyIdentity(page);
+      await firstCheck(page, userId);
+      await expect(page.getByRole('heading', { name: 'No pudimos validar tus documentos' })).toBeVisible();
+      await expect(page).toHaveURL(/\/error-documents\?verification_type=VERIFICATION$/);
+      if (attempt === 1) {
+        await expect(page.getByText('Tu selfie debe coincidir con la foto de tu cédula.')).toBeVisible();
+        await screenshot(page, 'error-documents');
+        await expectAccessible(page);
+      }
+      await page.getByRole('button', { name: 'Reiniciar evaluación' }).click();
+      if (attempt < 3) await expect(page.getByRole('heading', { name: 'Firma de contrato' })).toBeVisible();
+    }
+    await expect(page.getByRole('dialog', { name: 'Intentos no disponibles' })).toBeVisible();
+    await expect(page.getByRole('dialog').getByRole('link', { name: 'Contactar a soporte' })).toHaveAttribute(
+      'href',
+      /^https:\/\/wa\.me\/\d+\?text=/,
+    );
+    await screenshot(page, 'error-documents-no-attempts');
+    // The link again: no widget, the attempts are spent.
+    await page.goto(link);
+    await expect(page.getByText('Agotaste los intentos de verificación')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Tomar foto' })).toHaveCount(0);
+  });
+
+  test('an altered or replaced link shows the on-load modal: sign from a new link', async ({ page }) => {
+    const { userId, link } = await openSigningLink(page, APPROVED());
+    await page.goto(link.replace(/token=([^&]+)/, (_m, token: string) => `token=${token.slice(0, -3)}abc`));
+    await expect(page.getByRole('dialog', { name: 'Necesitas un enlace nuevo' })).toBeVisible();
+    await screenshot(page, 'send-contract-sign-invalid-link');
+    // A new link replaces the one the shopkeeper has.
+    await page.request.post(`/ops/v1/users/SK/${userId}/contract-links`, {
+      headers: { 'x-api-key': OPS_KEY },
+      data: { person_type: 'titular' },
+    });
+    await page.goto(link);
+    await expect(page.getByRole('dialog', { name: 'Necesitas un enlace nuevo' })).toBeVisible();
+  });
+
+  test('UNDER_REVIEW goes to manual verification', async ({ page }) => {
+    test.setTimeout(60_000);
+    const { userId } = await openSigningLink(page, UNDER_REVIEW());
+    await verifyIdentity(page);
+    await firstCheck(page, userId);
+    await expect(page.getByRole('heading', { name: 'Seguimos trabajando' })).toBeVisible();
+    await expect(page).toHaveURL(/\/manual-verification$/);
+    await screenshot(page, 'manual-verification');
+  });
+
+  test('no answer until 0:00 goes to /something-happened; the status was asked at most 9 times', async ({ page }) => {
+    test.setTimeout(60_000);
+    await openSigningLink(page, SILENT());
+    let asked = 0;
+    page.on('request', (request) => {
+      if (request.url().includes('/mati-status')) asked += 1;
+    });
+    await verifyIdentity(page);
+    await page.clock.fastForward(299_000);
+    await expect(page).toHaveURL(/review-documents/);
+    await page.clock.fastForward(2_000);
+    await expect(page).toHaveURL('/something-happened');
+    expect(asked).toBeLessThanOrEqual(9);
+    expect(asked).toBeGreaterThanOrEqual(1);
+  });
+});
+
+/** Each page's text, as pdf.js extracts it. */
+async function pdfText(bytes: Buffer): Promise<string[]> {
+  const document = await getDocument({ data: new Uint8Array(bytes), standardFontDataUrl: STANDARD_FONTS, verbosity: 0 })
+    .promise;
+  const pages: string[] = [];
+  for (let n = 1; n <= document.numPages; n++) {
+    const content = await (await document.getPage(n)).getTextContent();
+    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
+  }
+  return pages;
+}
