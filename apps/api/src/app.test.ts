@@ -153,6 +153,21 @@ describe('API conventions', () => {
     expect(text).not.toContain('1234"');
     expect(text).not.toContain('super-secret-token');
   });
+
+  it("never logs a link's token or the names in its query (signing and invitation links)", async () => {
+    await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/users/SK/00000000-0000-4000-8000-000000000000/contract?token=eyJsecretTOKEN.sig&x=1',
+    });
+    await t.app.inject({
+      method: 'GET',
+      url: '/send-contract-sign?user_type_id=SK&titular_full_name=Mar%C3%ADa%20Pe%C3%B1a&collateral_full_name=Ram%C3%B3n&token=eyJotherTOKEN',
+    });
+    const text = JSON.stringify(t.logs);
+    expect(text).toContain('/send-contract-sign?user_type_id=SK&titular_full_name=[…]');
+    for (const secret of ['eyJsecretTOKEN', 'eyJotherTOKEN', 'Mar%C3%ADa', 'Ram%C3%B3n'])
+      expect(text).not.toContain(secret);
+  });
 });
 
 describe('rate limit', () => {

@@ -27,9 +27,15 @@ const REDACT_PATHS = [
   ...SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
 ];
 
-/** Long digit runs in a URL are phone numbers, tax ids or codes: /home/8095551234 → /home/[…]. */
+/** Query parameters of links that carry a credential (signing, invitation) or a person's name. */
+const SECRET_QUERY = /([?&](?:token|titular_full_name|collateral_full_name|shopkeeper_name|collateral_name)=)[^&#]*/g;
+
+/**
+ * Long digit runs in a URL are phone numbers, tax ids or codes: /home/8095551234 → /home/[…]; a
+ * link's token and the names in its query are left out too.
+ */
 export function maskUrl(url: string): string {
-  return url.replace(/\d{4,}/g, '[…]');
+  return url.replace(SECRET_QUERY, '$1[…]').replace(/\d{4,}/g, '[…]');
 }
 
 /** Fields by which a database error (Drizzle, postgres.js, PGlite) shows itself; they carry the SQL and its parameters. */
