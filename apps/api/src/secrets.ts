@@ -9,7 +9,16 @@ import type { Config } from './config.js';
  * Outside production, a secret is generated under DATA_DIR on first start and kept there.
  */
 export interface Secrets {
-  key(purpose: 'tokens' | 'codes' | 'reverse-otp-webhook' | 'data-encryption' | 'lookup-hash' | 'audit-phone'): Buffer;
+  key(
+    purpose:
+      | 'tokens'
+      | 'codes'
+      | 'reverse-otp-webhook'
+      | 'data-encryption'
+      | 'lookup-hash'
+      | 'audit-phone'
+      | 'identity-metadata',
+  ): Buffer;
 }
 
 function loadRootSecret(config: Config): Buffer {

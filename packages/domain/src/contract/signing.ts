@@ -41,6 +41,8 @@ export const identityWidgetSchema = z.discriminatedUnion('provider', [
       account_type_id: z.string(),
       person_type: personType,
       signer_id: z.string(),
+      /** The server's proof that this signer id is the link's (checked when MetaMap's answer arrives). */
+      signer_proof: z.string(),
     }),
   }),
 ]);

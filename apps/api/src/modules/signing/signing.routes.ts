@@ -213,7 +213,8 @@ async function readDocuments(request: FastifyRequest) {
   } catch (error) {
     if (error instanceof AppError) throw error;
     const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE' || (error as { statusCode?: number }).statusCode === 413) throw TOO_LARGE;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw TOO_LARGE;
+    // Too many parts, files or fields, or a malformed form.
     if (code?.startsWith('FST_'))
       throw new AppError(400, 'BAD_REQUEST', 'malformed multipart', 'El formulario enviado no es válido.');
     throw error;

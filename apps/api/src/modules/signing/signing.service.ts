@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import {
   formatCedula,
   fromE164,
@@ -31,12 +31,13 @@ import {
 } from '../../db/schema.js';
 import { AppError, invalidFields } from '../../errors.js';
 import { identityWidget, simulatedAnswer } from '../../providers/identity/index.js';
-import { engineOf, moveSigner, SignerConflict, type SignerRow } from '../application/index.js';
+import { engineOf, moveSigner, SignerConflict, uniqueViolation, type SignerRow } from '../application/index.js';
 import { appendAuditEvent, phoneAuditId } from '../audit/index.js';
 import type { Principal } from '../auth/index.js';
 import { latestApprovedDecision } from '../credit/index.js';
 import { sendSms } from '../sms/index.js';
 import type { UserRow } from '../users/index.js';
+import { PDFDocument } from 'pdf-lib';
 import {
   CONTRACT_TEMPLATE_VERSIONS,
   renderSignedContract,
@@ -68,6 +69,11 @@ const ALREADY_SIGNED = () => new SignerConflict('SIGNED', 'SIGNER_SIGNED', 'Este
 
 export const fullName = (user: Pick<UserRow, 'name' | 'lastname' | 'maternalLastname'>) =>
   [user.name, user.lastname, user.maternalLastname].filter(Boolean).join(' ');
+
+/** The server's HMAC over a signer id, given to MetaMap's button and checked on its answers. */
+export function signerProof(app: FastifyInstance, signerId: string): string {
+  return createHmac('sha256', app.secrets.key('identity-metadata')).update(signerId).digest('base64url');
+}
 
 const baseUrl = (app: FastifyInstance) => app.config.PUBLIC_BASE_URL ?? `http://localhost:${app.config.PORT}`;
 
@@ -303,6 +309,9 @@ export async function issueContractLink(app: FastifyInstance, user: UserRow, inp
   const now = app.clock();
   const expiresAt = new Date(now.getTime() + app.config.CONTRACT_LINK_TTL_SECONDS * 1000);
   const link = await app.db.transaction(async (tx) => {
+    // The signer's row first, as a signature locks it: issuing and signing at once cannot deadlock.
+    const [locked] = await tx.select().from(contractSigners).where(eq(contractSigners.id, signer.id)).for('update');
+    if (locked?.state === 'SIGNED') throw ALREADY_SIGNED();
     await tx
       .update(contractLinks)
       .set({ revokedAt: now })
@@ -389,6 +398,8 @@ export async function signerAccess(
     .limit(1);
   if (!link || !signer || link.signerId !== signer.id || signer.userId !== userId) throw FORBIDDEN;
   if (options.personType && options.personType !== signer.personType) throw FORBIDDEN;
+  // A replaced link stops at once, even for reading; a used one (the signature) still opens the copy.
+  if (link.revokedAt) throw LINK_USED;
   if (!options.readOnly) {
     if (signer.state === 'SIGNED') throw ALREADY_SIGNED();
     if (link.usedAt || link.revokedAt) throw LINK_USED;
@@ -435,6 +446,7 @@ export async function linkView(app: FastifyInstance, access: SignerAccess): Prom
       signerId: signer.id,
       personType: signer.personType as PersonType,
       identityId: signer.identityId,
+      proof: signerProof(app, signer.id),
     }),
     expires_at: link.expiresAt.toISOString(),
   };
@@ -646,6 +658,8 @@ export async function startExternalCheck(
     return 'started';
   } catch (error) {
     if (error instanceof AppError) return 'refused';
+    // The same start delivered twice at once: the other delivery recorded it.
+    if (uniqueViolation(error) !== null) return 'duplicate';
     throw error;
   }
 }
@@ -749,7 +763,7 @@ export async function answerDueSimulatedChecks(app: FastifyInstance, limit = 20)
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
-function signatureImage(encoded: string): Buffer {
+async function signatureImage(encoded: string): Promise<Buffer> {
   const compact = encoded.replace(/\s/g, '');
   if (compact.length % 4 !== 0 || !BASE64.test(compact))
     throw invalidFields({ signature: 'La firma debe enviarse como una imagen PNG en base64, sin prefijo.' });
@@ -764,19 +778,45 @@ function signatureImage(encoded: string): Buffer {
             ? 'La firma es demasiado grande.'
             : 'La firma debe medir entre 20 y 2000 píxeles por lado.',
     });
+  // The header is not the image: decode it as the contract will (truncated, animated → refused here).
+  try {
+    await (await PDFDocument.create()).embedPng(png);
+  } catch {
+    throw invalidFields({ signature: 'La firma no es una imagen PNG válida.' });
+  }
   return png;
 }
 
-function geolocationOf(metadata: string): Record<string, unknown> | null {
+/** What a browser's position holds (GeolocationCoordinates and its timestamp): numbers only. */
+const GEOLOCATION_KEYS = [
+  'latitude',
+  'longitude',
+  'accuracy',
+  'altitude',
+  'altitudeAccuracy',
+  'heading',
+  'speed',
+  'timestamp',
+];
+
+function geolocationOf(metadata: string): Record<string, number | null> | null {
   if (!metadata.trim()) return null;
+  const refused = invalidFields({ metadata: 'La ubicación enviada no es válida.' });
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(metadata);
-    if (parsed === null) return null;
-    if (typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    parsed = JSON.parse(metadata);
   } catch {
-    // refused below
+    throw refused;
   }
-  throw invalidFields({ metadata: 'La ubicación enviada no es válida.' });
+  if (parsed === null) return null;
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw refused;
+  const position: Record<string, number | null> = {};
+  for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
+    if (!GEOLOCATION_KEYS.includes(key)) throw refused;
+    if (value !== null && (typeof value !== 'number' || !Number.isFinite(value))) throw refused;
+    position[key] = value;
+  }
+  return position;
 }
 
 /** When the signer's phone was proven: the shopkeeper's code, or the guarantor's PIN or message. */
@@ -860,7 +900,7 @@ export async function signContract(
   from: { ip: string; userAgent: string | undefined },
 ) {
   const { signer, link } = access;
-  const png = signatureImage(body.signature);
+  const png = await signatureImage(body.signature);
   const geolocation = geolocationOf(body.metadata ?? '');
   const signatureSha256 = sha256Hex(png);
   const now = app.clock();
@@ -951,7 +991,19 @@ export async function signContract(
       }),
     },
   });
-  await sendCopy(app, signed);
+  try {
+    await sendCopy(app, signed);
+  } catch (error) {
+    // The signature stands; the copy can be sent again from the back office.
+    app.log.error({ err: error, signerId: signed.id }, 'signed contract copy not sent');
+    await appendAuditEvent(app.db, {
+      applicationId: signed.userId,
+      actor: 'system',
+      type: 'contract.copy_not_sent',
+      payload: { signer_id: signed.id },
+      at: app.clock(),
+    });
+  }
   return {
     person_type: signed.personType as PersonType,
     signed_at: now.toISOString(),
@@ -1011,7 +1063,8 @@ export async function contractEvidence(app: FastifyInstance, contractId: string)
     signed_sha256: contract.signedSha256,
     signers: signers.map((one) => {
       const evidence = one.evidence as unknown as StoredEvidence | null;
-      const check = checks.find((c) => c.id === one.currentVerificationId);
+      // Who has not signed shows only where they stand: their identity check is nobody else's business.
+      const check = one.state === 'SIGNED' ? checks.find((c) => c.id === one.currentVerificationId) : undefined;
       return {
         signer_id: one.id,
         name: one.name,
@@ -1034,23 +1087,25 @@ export async function contractEvidence(app: FastifyInstance, contractId: string)
   };
 }
 
-/** The signer a provider's webhook names (its metadata: the signer id, or the user and person type). */
+/**
+ * The signer a provider's webhook names. The metadata went through the signer's browser, so it
+ * counts only with the server's proof over the signer id (a page cannot name another signer).
+ */
 export async function signerFromMetadata(
   app: FastifyInstance,
-  metadata: { account_id: string; person_type: PersonType; signer_id?: string | undefined },
+  metadata: {
+    account_id: string;
+    person_type: PersonType;
+    signer_id?: string | undefined;
+    signer_proof?: string | undefined;
+  },
 ): Promise<SignerRow | null> {
-  const isUuid = (value: string | undefined) =>
-    !!value && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
-  if (!isUuid(metadata.account_id)) return null;
-  const rows = await app.db
-    .select()
-    .from(contractSigners)
-    .where(
-      and(
-        eq(contractSigners.userId, metadata.account_id),
-        eq(contractSigners.personType, metadata.person_type),
-        isUuid(metadata.signer_id) ? eq(contractSigners.id, metadata.signer_id!) : undefined,
-      ),
-    );
-  return rows.length === 1 ? rows[0]! : null;
+  const { signer_id: signerId, signer_proof: proof } = metadata;
+  if (!signerId || !proof || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(signerId))
+    return null;
+  const expected = Buffer.from(signerProof(app, signerId));
+  const given = Buffer.from(proof);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return null;
+  const [signer] = await app.db.select().from(contractSigners).where(eq(contractSigners.id, signerId)).limit(1);
+  return signer && signer.userId === metadata.account_id && signer.personType === metadata.person_type ? signer : null;
 }

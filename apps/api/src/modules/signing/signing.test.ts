@@ -16,7 +16,7 @@ import { createApplication, userAuth } from '../../test/factories.js';
 import { createPhone } from '../../test/phone.js';
 import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
 import { answerDueSimulatedChecks } from './signing.service.js';
-import { createJpeg, createPng } from './test-images.js';
+import { createJpeg, createPng, createPngHeader } from './test-images.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 const randomTen = () => `4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
@@ -232,6 +232,10 @@ describe('identity verification and contract signing', () => {
         })
       ).statusCode,
     ).toBe(200);
+    // Replaced means stopped, for reading the contract too.
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/users/SK/${a.user.id}/contract?token=${token}` })).statusCode,
+    ).toBe(409);
   });
 
   it('titular: documents → APPROVED → signature; the served PDF is the stored hash, with signature and evidence', async () => {
@@ -349,8 +353,23 @@ describe('identity verification and contract signing', () => {
     });
     const prefixed = await sign(user.id, token, { signature: `data:image/png;base64,${signaturePng()}` });
     expect(prefixed.statusCode).toBe(400);
-    const badGeo = await sign(user.id, token, { metadata: '{not json' });
-    expect(badGeo.statusCode).toBe(400);
+    const headerOnly = await sign(user.id, token, {
+      signature: Buffer.from(createPngHeader(300, 100)).toString('base64'),
+    });
+    expect(headerOnly.json().issues[0]).toMatchObject({
+      field: 'body.signature',
+      message: 'La firma no es una imagen PNG válida.',
+    });
+    for (const metadata of [
+      '{not json',
+      '[1,2]',
+      '{"latitude":"\\u0000"}',
+      '{"latitude":1,"note":"x"}',
+      '{"latitude":1e999}',
+    ]) {
+      const badGeo = await sign(user.id, token, { metadata });
+      expect(badGeo.statusCode, metadata).toBe(400);
+    }
     expect(await signerOf(user.id)).toEqual(before);
     expect((await contractOf(user.id)).signedSha256).toBeNull();
     // Without a position the signature still counts ('no disponible').
@@ -485,6 +504,19 @@ describe('identity verification and contract signing', () => {
     expect((await upload(user.id, titular.token)).statusCode).toBe(200);
     expect((await upload(user.id, guarantor.token, photos(), { person_type: 'collateral' })).statusCode).toBe(200);
     await verifierAnswers();
+    // Before anyone signs, a co-signer's link shows where the others stand, not their identity checks.
+    const early = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/users/SK/${user.id}/contract/evidence`,
+        headers: bearer(guarantor.token),
+      })
+    ).json().data;
+    expect(early.signers.find((s: { person_type: string }) => s.person_type === 'titular')).toMatchObject({
+      state: 'VERIFIED',
+      verification: null,
+      ip: null,
+    });
     const [a, b] = await Promise.all([
       sign(user.id, titular.token),
       sign(user.id, guarantor.token, { person_type: 'collateral' }),
@@ -587,7 +619,13 @@ describe('MetaMap: the button, the signed webhook and its answers', () => {
       provider: 'metamap',
       client_id: 'client-123',
       flow_id: 'flow-verification',
-      metadata: { account_id: user.id, account_type_id: 'SK', person_type: 'titular', signer_id: expect.any(String) },
+      metadata: {
+        account_id: user.id,
+        account_type_id: 'SK',
+        person_type: 'titular',
+        signer_id: expect.any(String),
+        signer_proof: expect.any(String),
+      },
     });
     // The page may load MetaMap's button and the frame it opens, and nothing else from outside.
     const csp = String((await t.app.inject({ method: 'GET', url: '/api/health' })).headers['content-security-policy']);
@@ -602,6 +640,15 @@ describe('MetaMap: the button, the signed webhook and its answers', () => {
     expect(upload.json()).toMatchObject({ code: 'IDENTITY_EXTERNAL' });
 
     const verification = randomUUID().replace(/-/g, '').slice(0, 24);
+    // The metadata passes through the browser: without the server's proof it names nobody.
+    for (const forged of [
+      { ...metadata, signer_proof: 'forged' },
+      { ...metadata, signer_id: randomUUID() },
+      { account_id: user.id, account_type_id: 'SK', person_type: 'titular' },
+    ])
+      expect(
+        (await deliver('verification-started', forged, `${verification.slice(0, 20)}beef`)).json().data.outcome,
+      ).toBe('unknown-signer');
     expect((await deliver('verification-started', metadata, verification, 'another-secret-1234')).statusCode).toBe(401);
     expect((await deliver('verification-started', metadata, verification)).json().data.outcome).toBe('started');
     // MetaMap delivers again: counted once.

@@ -11,6 +11,8 @@ export interface WidgetSubject {
   personType: PersonType;
   /** The provider's identity id from an earlier check (MetaMap: mati_identity_id). */
   identityId: string | null;
+  /** The server's HMAC over the signer id (signerProof), returned by MetaMap with its answers. */
+  proof: string;
 }
 
 /**
@@ -32,6 +34,7 @@ export function identityWidget(config: Config, subject: WidgetSubject): Identity
       account_type_id: 'SK',
       person_type: subject.personType,
       signer_id: subject.signerId,
+      signer_proof: subject.proof,
     },
   };
 }

@@ -51,6 +51,8 @@ export interface MetamapMetadata {
    * guarantors of the same shopkeeper apart.
    */
   signer_id?: string;
+  /** The server's HMAC over the signer id: metadata the page could alter names no other signer. */
+  signer_proof?: string;
 }
 
 export interface MetamapEvent {
@@ -96,11 +98,13 @@ function parseMetadata(raw: unknown): MetamapMetadata | null {
   const personType = value.person_type;
   if (!accountId || !accountTypeId || (personType !== 'titular' && personType !== 'collateral')) return null;
   const signerId = text(value.signer_id, 64);
+  const signerProof = text(value.signer_proof, 128);
   return {
     account_id: accountId,
     account_type_id: accountTypeId,
     person_type: personType,
     ...(signerId ? { signer_id: signerId } : {}),
+    ...(signerProof ? { signer_proof: signerProof } : {}),
   };
 }
 

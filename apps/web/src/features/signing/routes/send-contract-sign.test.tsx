@@ -337,6 +337,7 @@ describe('/send-contract-sign (SPEC §2.4)', () => {
       account_type_id: 'SK',
       person_type: 'titular' as const,
       signer_id: 'signer-1',
+      signer_proof: 'proof-1',
     };
     api(
       linkAnswer({
