@@ -16,6 +16,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Body fields (dotted paths) that may hold tab and line breaks, e.g. an error message. */
     multilineFields?: string[];
+    /**
+     * A vendor's body, authenticated by its signature and never stored as text (a webhook): its
+     * strings (OCR'd names, addresses) may hold line breaks without losing the delivery.
+     */
+    signedVendorBody?: boolean;
   }
 }
 
@@ -45,11 +50,11 @@ export function findControlCharacters(input: unknown, multiline: readonly string
  */
 export function registerInputGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
-    const multiline = request.routeOptions.config.multilineFields ?? [];
+    const { multilineFields: multiline = [], signedVendorBody } = request.routeOptions.config;
     for (const [part, value] of [
       ['params', request.params],
       ['querystring', request.query],
-      ['body', request.body],
+      ['body', signedVendorBody ? undefined : request.body],
     ] as const) {
       const fields = findControlCharacters(value, part === 'body' ? multiline : []);
       if (fields.length > 0)

@@ -23,6 +23,8 @@ export const SESSION_KEYS = {
   rejectedReason: 'rejected_reason',
   /** The signing link's token (SPEC §2.4 /send-contract-sign), for the signing screens' calls. */
   contractToken: 'contract_token',
+  /** The SHA-256 of the contract the signing page offered: the signature is for that document only. */
+  contractDocument: 'contract_document',
 } as const;
 
 /** Keys of the entry link (campaign, flow version, proof vendor): they outlive a change of person. */

@@ -79,6 +79,8 @@ export const signingLinkResponse = z.object({
     state: z.enum(SIGNER_STATES),
     verification: verificationStatusResponse.shape.data,
     widget: identityWidgetSchema,
+    /** The SHA-256 of the unsigned contract 'Ver Contrato' shows; the signature echoes it. */
+    document_sha256: z.string(),
     expires_at: z.string(),
   }),
 });
@@ -108,6 +110,11 @@ export const signContractBody = z.object({
     .max(1_500_000, 'La firma es demasiado grande.'),
   /** The browser's geolocation result, serialised (SPEC §3); empty when the user did not allow it. */
   metadata: z.string().max(4000).optional().default(''),
+  /** The document_sha256 of the signing page: refused (409) if the contract changed since. */
+  document_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'El documento indicado no es válido.')
+    .optional(),
 });
 export type SignContractPayload = z.input<typeof signContractBody>;
 export const signContractResponse = z.object({

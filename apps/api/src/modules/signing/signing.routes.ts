@@ -243,6 +243,7 @@ async function metamapWebhookRoutes(app: App): Promise<void> {
   app.post(
     '/v1/webhooks/identity/metamap',
     {
+      config: { signedVendorBody: true },
       schema: {
         summary: 'Webhook de MetaMap (firmado con HMAC-SHA256 en x-signature)',
         body: z.unknown(),

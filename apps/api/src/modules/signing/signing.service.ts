@@ -432,6 +432,10 @@ export async function verificationStatus(app: FastifyInstance, signer: SignerRow
 export async function linkView(app: FastifyInstance, access: SignerAccess): Promise<SigningLink> {
   const { signer, link } = access;
   const [user] = await app.db.select().from(users).where(eq(users.id, signer.userId)).limit(1);
+  const [contract] = await app.db
+    .select({ unsignedSha256: contracts.unsignedSha256 })
+    .from(contracts)
+    .where(eq(contracts.id, signer.contractId));
   return {
     user_id: signer.userId,
     user_type_id: 'SK',
@@ -448,6 +452,7 @@ export async function linkView(app: FastifyInstance, access: SignerAccess): Prom
       identityId: signer.identityId,
       proof: signerProof(app, signer.id),
     }),
+    document_sha256: contract?.unsignedSha256 ?? '',
     expires_at: link.expiresAt.toISOString(),
   };
 }
@@ -896,7 +901,7 @@ const slotOf = (contract: ContractRow, signer: SignerRow) =>
 export async function signContract(
   app: FastifyInstance,
   access: SignerAccess,
-  body: { signature: string; metadata?: string | undefined },
+  body: { signature: string; metadata?: string | undefined; document_sha256?: string | undefined },
   from: { ip: string; userAgent: string | undefined },
 ) {
   const { signer, link } = access;
@@ -920,6 +925,14 @@ export async function signContract(
           ),
     prepare: async (tx, locked) => {
       const [contract] = await tx.select().from(contracts).where(eq(contracts.id, locked.contractId)).for('update');
+      // The signer read one document; if it was redrafted since (a guarantor added), they read again.
+      if (body.document_sha256 && body.document_sha256 !== contract!.unsignedSha256)
+        throw new AppError(
+          409,
+          'CONTRACT_CHANGED',
+          'contract changed since it was shown',
+          'Tu contrato se actualizó. Vuelve a abrir tu enlace para leer la versión nueva antes de firmar.',
+        );
       const [check] = locked.currentVerificationId
         ? await tx
             .select()

@@ -275,7 +275,16 @@ describe('identity verification and contract signing', () => {
     expect(approved).toMatchObject({ status: 'APPROVED', verifications_left: 2 });
     expect(approved.mati_identity_id).toEqual(expect.any(String));
 
-    const signed = await sign(user.id, token);
+    // The signature is for the document the page offered: another hash is refused.
+    const shown = (
+      await t.app.inject({ method: 'GET', url: `/api/v1/users/SK/${user.id}/contract-link`, headers: bearer(token) })
+    ).json().data.document_sha256;
+    expect(shown).toBe((await contractOf(user.id)).unsignedSha256);
+    const changed = await sign(user.id, token, { document_sha256: 'f'.repeat(64) });
+    expect(changed.json()).toMatchObject({ code: 'CONTRACT_CHANGED' });
+    expect((await sign(user.id, token, { document_sha256: 'not-a-hash' })).statusCode).toBe(400);
+    expect((await signerOf(user.id)).state).toBe('VERIFIED');
+    const signed = await sign(user.id, token, { document_sha256: shown });
     expect(signed.statusCode, signed.body).toBe(200);
     const contract = await contractOf(user.id);
     expect(signed.json().data).toMatchObject({ person_type: 'titular', contract_sha256: contract.signedSha256 });
@@ -583,6 +592,8 @@ describe('MetaMap: the button, the signed webhook and its answers', () => {
   async function deliver(name: string, metadata: Record<string, string>, verificationId: string, secret = SECRET) {
     const body = JSON.stringify({
       ...fixture(name),
+      // What MetaMap read off a document may span lines.
+      details: { address: 'Calle Duarte 12\nSanto Domingo' },
       metadata,
       resource: `https://api.getmati.com/v2/verifications/${verificationId}`,
     });
@@ -641,11 +652,12 @@ describe('MetaMap: the button, the signed webhook and its answers', () => {
 
     const verification = randomUUID().replace(/-/g, '').slice(0, 24);
     // The metadata passes through the browser: without the server's proof it names nobody.
-    for (const forged of [
+    const forgeries: Record<string, string>[] = [
       { ...metadata, signer_proof: 'forged' },
       { ...metadata, signer_id: randomUUID() },
       { account_id: user.id, account_type_id: 'SK', person_type: 'titular' },
-    ])
+    ];
+    for (const forged of forgeries)
       expect(
         (await deliver('verification-started', forged, `${verification.slice(0, 20)}beef`)).json().data.outcome,
       ).toBe('unknown-signer');

@@ -22,6 +22,7 @@ export function createSigningLink(overrides: Partial<SigningLink> = {}): Signing
     state: 'AWAITING_VERIFICATION',
     verification: { status: null, verifications_left: 3, mati_identity_id: null },
     widget: { provider: 'builtin' },
+    document_sha256: 'a'.repeat(64),
     expires_at: new Date(Date.now() + 86_400_000).toISOString(),
     ...overrides,
   };

@@ -66,3 +66,10 @@ export const contractToken = {
   set: (token: string) => session.set(SESSION_KEYS.contractToken, token),
   clear: () => session.remove(SESSION_KEYS.contractToken),
 };
+
+/** The SHA-256 of the contract the signing page offered (the signature is for that document). */
+export const contractDocument = {
+  get: () => session.get(SESSION_KEYS.contractDocument),
+  set: (sha256: string) => session.set(SESSION_KEYS.contractDocument, sha256),
+  clear: () => session.remove(SESSION_KEYS.contractDocument),
+};

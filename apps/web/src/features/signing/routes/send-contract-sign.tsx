@@ -20,7 +20,14 @@ import { IdentityCapture } from '../components/identity-capture.js';
 import { MetamapButton } from '../components/metamap-button.js';
 import { SigningNoticeModal, SupportChatLink, type SigningNotice } from '../components/support.js';
 import { s } from '../lib/copy.js';
-import { contractToken, reviewDocumentsPath, reviewPrefix, signingPath, type Signer } from '../lib/signer-route.js';
+import {
+  contractDocument,
+  contractToken,
+  reviewDocumentsPath,
+  reviewPrefix,
+  signingPath,
+  type Signer,
+} from '../lib/signer-route.js';
 
 /** 'signed': the server answers a signed signer's link with 'user not in progress'. */
 type Load =
@@ -75,6 +82,7 @@ export function SendContractSignRoute({ next }: NextProps) {
     getSigningLink({ userTypeId, userId }, token).then(
       (link) => {
         if (!live) return;
+        if (link.document_sha256) contractDocument.set(link.document_sha256);
         setLoad({ kind: 'ready', link });
         if (link.state === 'SIGNED') setNotice('signed');
       },

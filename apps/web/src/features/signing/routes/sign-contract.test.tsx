@@ -170,6 +170,16 @@ describe('/{user_type_id}/{user_id}/{person_type}/singning (SPEC §2.4)', () => 
     expect(sessionStorage.getItem('contract_token')).toBeNull();
   });
 
+  it('echoes the hash of the document the signing page offered, then forgets it', async () => {
+    sessionStorage.setItem('contract_document', 'b'.repeat(64));
+    const calls = stubApi((call) => (call.url === CONTRACT_URL ? signed() : undefined));
+    open();
+    await saveAndAccept();
+    await waitFor(() => expect(where()).toBe('/singning-success'));
+    expect(calls[0]!.body).toMatchObject({ document_sha256: 'b'.repeat(64) });
+    expect(sessionStorage.getItem('contract_document')).toBeNull();
+  });
+
   it('the browser position, when given, travels as the metadata', async () => {
     Object.defineProperty(navigator, 'geolocation', {
       configurable: true,

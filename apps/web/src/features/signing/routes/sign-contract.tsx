@@ -14,7 +14,7 @@ import { SigningNoticeModal, type SigningNotice } from '../components/support.js
 import { s } from '../lib/copy.js';
 import { locationMetadata } from '../lib/geolocation.js';
 import { isTooSmall } from '../lib/signature.js';
-import { contractToken, useSigner } from '../lib/signer-route.js';
+import { contractDocument, contractToken, useSigner } from '../lib/signer-route.js';
 
 /**
  * /{user_type_id}/{user_id}/{person_type}/singning (SPEC §2.4): the handwritten signature, then
@@ -56,10 +56,16 @@ export function SignContractRoute({ next }: NextProps) {
       const metadata = await locationMetadata();
       await signContract(
         ref,
-        { person_type: signer.personType as PersonType, signature, metadata },
+        {
+          person_type: signer.personType as PersonType,
+          signature,
+          metadata,
+          ...(contractDocument.get() ? { document_sha256: contractDocument.get()! } : {}),
+        },
         contractToken.get(),
       );
       contractToken.clear();
+      contractDocument.clear();
       navigate('/singning-success', { replace: true });
     } catch (error) {
       if (isAlreadySigned(error)) setNotice('signed');
