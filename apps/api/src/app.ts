@@ -8,6 +8,7 @@ import { clientErrorHandler, frameworkErrors, notFoundEnvelope, registerErrorHan
 import { registerInputGuard } from './input-guard.js';
 import { loggerOptions } from './logger.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
+import { backofficeApi } from './modules/backoffice/index.js';
 import { configRoutes } from './modules/config/config.routes.js';
 import { publicConfig } from './modules/config/public-config.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -129,6 +130,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
       await api.register(guarantorRoutes);
       await api.register(guarantorInvitationRoutes);
       await api.register(signingRoutes);
+      await api.register(backofficeApi, { prefix: '/backoffice' });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     },
     { prefix: '/api' },

@@ -17,7 +17,8 @@ export interface Secrets {
       | 'data-encryption'
       | 'lookup-hash'
       | 'audit-phone'
-      | 'identity-metadata',
+      | 'identity-metadata'
+      | 'staff-session',
   ): Buffer;
 }
 

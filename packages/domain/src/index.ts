@@ -8,6 +8,7 @@ export * from './chat.js';
 export * from './phone.js';
 export * from './application.js';
 export * from './signing.js';
+export * from './backoffice.js';
 export * from './routing.js';
 export * from './error-reporting.js';
 export * from './text.js';

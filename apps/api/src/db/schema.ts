@@ -1,9 +1,11 @@
 import {
+  ADVISOR_TASK_SOURCES,
   APPLICATION_STATUSES,
   IDENTITY_DOCUMENT_KINDS,
   NEXT_STEPS,
   PERSON_TYPES,
   SIGNER_STATES,
+  STAFF_ROLES,
   VERIFICATION_STATUSES,
   VERIFICATION_TYPES,
 } from '@provee/domain';
@@ -86,6 +88,9 @@ export const users = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
+    // The back office lists applications by last activity, and filters and counts by start date.
+    index('users_updated_at_idx').on(table.updatedAt),
+    index('users_created_at_idx').on(table.createdAt),
     check('users_next_step_check', sql`${table.nextStep} in (${oneOf(NEXT_STEPS)})`),
     check('users_status_check', sql`${table.status} in (${oneOf(APPLICATION_STATUSES)})`),
   ],
@@ -229,6 +234,9 @@ export const businessAddresses = pgTable('business_addresses', {
   municipalityId: integer('municipality_id').references(() => catalogMunicipalities.id),
   /** The shopkeeper typed the neighbourhood ('Mi sector no aparece'): not a catalogue name. */
   neighborhoodTyped: boolean('neighborhood_typed').notNull().default(false),
+  /** A typed neighbourhood an analyst confirmed or corrected (back office), and who. */
+  neighborhoodReviewedAt: timestamp('neighborhood_reviewed_at', { withTimezone: true }),
+  neighborhoodReviewedBy: uuid('neighborhood_reviewed_by'),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -564,5 +572,70 @@ export const identityDocuments = pgTable(
   (table) => [
     uniqueIndex('identity_documents_one_per_kind').on(table.verificationId, table.kind),
     check('identity_documents_kind_check', sql`${table.kind} in (${oneOf(IDENTITY_DOCUMENT_KINDS)})`),
+  ],
+);
+
+/**
+ * People at the lender (back office). Accounts are created by the CLI or an admin; a deactivated
+ * account keeps its row (the audit trail names it) but cannot log in.
+ */
+export const staff = pgTable(
+  'staff',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Lower-cased. */
+    email: text('email').notNull().unique(),
+    name: text('name').notNull(),
+    role: text('role').notNull(),
+    /** argon2id, like the shopkeepers' passwords (modules/credit/password.ts). */
+    passwordHash: text('password_hash').notNull(),
+    active: boolean('active').notNull().default(true),
+    failedLogins: integer('failed_logins').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [check('staff_role_check', sql`${table.role} in (${oneOf(STAFF_ROLES)})`)],
+);
+
+/**
+ * Back-office sessions (@fastify/session's store). Keyed by the SHA-256 of the session id, so a
+ * copy of this table opens nothing; a row removed (logout, deactivation) ends the session at once.
+ */
+export const staffSessions = pgTable(
+  'staff_sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    staffId: uuid('staff_id')
+      .notNull()
+      .references(() => staff.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (table) => [index('staff_sessions_staff_idx').on(table.staffId)],
+);
+
+/**
+ * An advisor's work on a contact request (advisor_events) or a new lead (leads): who claimed it and
+ * when it was done. The sources stay append-only; this row says where the work stands.
+ */
+export const advisorTasks = pgTable(
+  'advisor_tasks',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    source: text('source').notNull(),
+    sourceId: text('source_id').notNull(),
+    claimedBy: uuid('claimed_by').references(() => staff.id),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    doneBy: uuid('done_by').references(() => staff.id),
+    doneAt: timestamp('done_at', { withTimezone: true }),
+    note: text('note'),
+  },
+  (table) => [
+    uniqueIndex('advisor_tasks_source_idx').on(table.source, table.sourceId),
+    check('advisor_tasks_source_check', sql`${table.source} in (${oneOf(ADVISOR_TASK_SOURCES)})`),
   ],
 );

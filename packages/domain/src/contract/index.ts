@@ -11,3 +11,4 @@ export * from './leads.js';
 export * from './client-errors.js';
 export * from './config.js';
 export * from './signing.js';
+export * from './backoffice.js';

@@ -1,0 +1,11 @@
+import type { App } from '../../types.js';
+import { registerStaffSessions, staffRoutes } from '../staff/index.js';
+
+/**
+ * The back office's API under /api/backoffice: staff sessions (cookie) only. A shopkeeper's bearer
+ * token means nothing here, and the staff cookie is never sent to the shopkeeper's API.
+ */
+export async function backofficeApi(scope: App): Promise<void> {
+  await registerStaffSessions(scope);
+  await scope.register(staffRoutes);
+}

@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import { STAFF_SESSION_ABSOLUTE_HOURS, STAFF_SESSION_IDLE_MINUTES } from '@provee/domain';
+import { and, eq, gt, sql } from 'drizzle-orm';
+import type { SessionStore } from '@fastify/session';
+import type { FastifyInstance } from 'fastify';
+import { staff, staffSessions } from '../../db/schema.js';
+
+type Callback<T = void> = (error?: Error | null, value?: T) => void;
+interface StoredSession {
+  staffId?: string;
+  ip?: string;
+  userAgent?: string;
+}
+
+const hashId = (sessionId: string) => createHash('sha256').update(sessionId).digest('hex');
+
+/**
+ * @fastify/session's store on the staff_sessions table. The idle (30 min) and absolute (12 h) limits
+ * are enforced here on every read, with the app's clock, and a read of a live session moves its
+ * last activity in the same statement. A session of a deactivated account reads as none.
+ */
+export function staffSessionStore(app: FastifyInstance): SessionStore {
+  const promised =
+    <T>(work: () => Promise<T>) =>
+    (callback: Callback<T>) =>
+      work().then(
+        (value) => callback(null, value),
+        (error: unknown) => callback(error as Error),
+      );
+  const store = {
+    set(sessionId: string, session: StoredSession, callback: Callback) {
+      promised(async () => {
+        if (!session.staffId) return; // nothing to keep before a login
+        const now = app.clock();
+        await app.db
+          .insert(staffSessions)
+          .values({
+            idHash: hashId(sessionId),
+            staffId: session.staffId,
+            createdAt: now,
+            lastSeenAt: now,
+            ip: session.ip ?? null,
+            userAgent: session.userAgent ?? null,
+          })
+          .onConflictDoUpdate({ target: staffSessions.idHash, set: { lastSeenAt: now } });
+      })(callback);
+    },
+    get(sessionId: string, callback: Callback<StoredSession | null>) {
+      promised(async () => {
+        const now = app.clock();
+        const idleSince = new Date(now.getTime() - STAFF_SESSION_IDLE_MINUTES * 60_000);
+        const bornAfter = new Date(now.getTime() - STAFF_SESSION_ABSOLUTE_HOURS * 3_600_000);
+        const [row] = await app.db
+          .update(staffSessions)
+          .set({ lastSeenAt: now })
+          .where(
+            and(
+              eq(staffSessions.idHash, hashId(sessionId)),
+              gt(staffSessions.lastSeenAt, idleSince),
+              gt(staffSessions.createdAt, bornAfter),
+              sql`exists (select 1 from ${staff} where ${staff.id} = ${staffSessions.staffId} and ${staff.active})`,
+            ),
+          )
+          .returning({ staffId: staffSessions.staffId });
+        return row ? { staffId: row.staffId } : null;
+      })(callback);
+    },
+    destroy(sessionId: string, callback: Callback) {
+      promised(async () => {
+        await app.db.delete(staffSessions).where(eq(staffSessions.idHash, hashId(sessionId)));
+      })(callback);
+    },
+  };
+  // The plugin's Session type is the restored object; what is kept is only the staff id.
+  return store as unknown as SessionStore;
+}

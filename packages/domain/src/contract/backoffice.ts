@@ -1,0 +1,333 @@
+import { z } from 'zod';
+import { APPLICATION_STATUSES, AVAL_TYPES, NEXT_STEPS } from '../application.js';
+import { STAFF_ROLES } from '../backoffice.js';
+import { PERSON_TYPES } from '../signing.js';
+
+/**
+ * The back office's API (`/api/backoffice`, staff session cookie). Request schemas are checked by
+ * the API; the web app imports the types only.
+ */
+const staffRole = z.enum(STAFF_ROLES);
+const email = z.string().trim().toLowerCase().email('Escribe un correo válido.').max(200);
+const dateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Usa una fecha con el formato AAAA-MM-DD.');
+const shortText = (max: number) => z.string().trim().max(max, `Usa como máximo ${max} caracteres.`);
+
+// ---- session and staff accounts -------------------------------------------------------------
+export const staffView = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: staffRole,
+  active: z.boolean(),
+  locked_until: z.string().nullable(),
+  last_login_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type StaffView = z.infer<typeof staffView>;
+
+export const staffLoginBody = z.object({ email, password: z.string().min(1, 'Escribe tu contraseña.').max(200) });
+export type StaffLoginBody = z.input<typeof staffLoginBody>;
+export const staffSessionResponse = z.object({ data: z.object({ staff: staffView }) });
+export type StaffSessionResponse = z.infer<typeof staffSessionResponse>;
+
+export const staffCreateBody = z.object({
+  email,
+  name: shortText(120).min(1, 'Escribe el nombre.'),
+  role: staffRole,
+  password: z.string().max(200),
+});
+export type StaffCreateBody = z.input<typeof staffCreateBody>;
+export const staffUpdateBody = z
+  .object({ role: staffRole.optional(), active: z.boolean().optional() })
+  .refine((body) => body.role !== undefined || body.active !== undefined, 'Indica qué cambiar.');
+export type StaffUpdateBody = z.input<typeof staffUpdateBody>;
+export const staffParams = z.object({ staffId: z.uuid('Cuenta inválida.') });
+export const staffResponse = z.object({ data: staffView });
+export const staffListResponse = z.object({ data: z.array(staffView) });
+export type StaffListResponse = z.infer<typeof staffListResponse>;
+
+// ---- applications ---------------------------------------------------------------------------
+export const applicationsQuery = z.object({
+  /** Phone (any format), name, or the exact tax id. */
+  q: shortText(100).optional(),
+  next_step: z.enum(NEXT_STEPS).optional(),
+  status: z.enum(APPLICATION_STATUSES).optional(),
+  country: z.enum(['do', 'mx']).optional(),
+  utm_source: shortText(100).optional(),
+  utm_campaign: shortText(100).optional(),
+  /** Started on or after / on or before (dates in UTC). */
+  from: dateOnly.optional(),
+  to: dateOnly.optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  page_size: z.coerce.number().int().min(1).max(100).default(25),
+});
+export type ApplicationsQuery = z.input<typeof applicationsQuery>;
+
+export const applicationSummary = z.object({
+  id: z.string(),
+  phone: z.string(),
+  full_name: z.string().nullable(),
+  business_name: z.string().nullable(),
+  next_step: z.string(),
+  status: z.string(),
+  utm_source: z.string().nullable(),
+  utm_campaign: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type ApplicationSummary = z.infer<typeof applicationSummary>;
+export const applicationsResponse = z.object({
+  data: z.object({
+    items: z.array(applicationSummary),
+    total: z.number(),
+    page: z.number(),
+    page_size: z.number(),
+  }),
+});
+export type ApplicationsResponse = z.infer<typeof applicationsResponse>;
+
+export const applicationParams = z.object({ applicationId: z.uuid('Solicitud inválida.') });
+
+const auditEventView = z.object({
+  id: z.number(),
+  type: z.string(),
+  actor: z.string(),
+  at: z.string(),
+  payload: z.record(z.string(), z.unknown()),
+});
+const chainView = z.object({
+  /** 'application' (the user's chain) or 'phone' (proofs before registration). */
+  chain: z.enum(['application', 'phone']),
+  valid: z.boolean(),
+  broken_at: z.number().nullable(),
+  reason: z.string().nullable(),
+  events: z.array(auditEventView),
+});
+export type AuditChainView = z.infer<typeof chainView>;
+
+const documentView = z.object({ id: z.string(), kind: z.string(), format: z.string(), bytes: z.number() });
+const verificationView = z.object({
+  id: z.string(),
+  verification_type: z.string(),
+  provider: z.string(),
+  status: z.string(),
+  created_at: z.string(),
+  answered_at: z.string().nullable(),
+  answered_by: z.string().nullable(),
+  note: z.string().nullable(),
+  /** Listed for every role; the images themselves open for analysts and admins only. */
+  documents: z.array(documentView),
+});
+const signerView = z.object({
+  id: z.string(),
+  person_type: z.enum(PERSON_TYPES),
+  aval_id: z.string().nullable(),
+  name: z.string(),
+  state: z.string(),
+  attempts_used: z.number(),
+  attempts_left: z.number(),
+  signed_at: z.string().nullable(),
+  verifications: z.array(verificationView),
+});
+export type SignerView = z.infer<typeof signerView>;
+
+export const applicationDetailResponse = z.object({
+  data: z.object({
+    id: z.string(),
+    phone: z.string(),
+    next_step: z.string(),
+    status: z.string(),
+    country: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    /** False for advisors: tax id and birth date come masked and identity images stay closed. */
+    sensitive_visible: z.boolean(),
+    person: z.object({
+      name: z.string().nullable(),
+      lastname: z.string().nullable(),
+      maternal_lastname: z.string().nullable(),
+      tax_id: z.string().nullable(),
+      birth_date: z.string().nullable(),
+      marital_status: z.string().nullable(),
+      length_of_residency_in_years: z.number().nullable(),
+    }),
+    utm: z.object({ source: z.string().nullable(), medium: z.string().nullable(), campaign: z.string().nullable() }),
+    business: z
+      .object({
+        name: z.string(),
+        business_type: z.string(),
+        sales_range_id: z.number(),
+        business_age_years: z.number(),
+      })
+      .nullable(),
+    address: z
+      .object({
+        zip_code: z.string(),
+        state: z.string(),
+        city: z.string(),
+        neighborhood: z.string(),
+        street_name: z.string(),
+        street_number: z.string(),
+        apartment_number: z.string().nullable(),
+        municipality_id: z.number().nullable(),
+        neighborhood_typed: z.boolean(),
+        neighborhood_reviewed_at: z.string().nullable(),
+      })
+      .nullable(),
+    consents: z.array(
+      z.object({
+        id: z.string(),
+        person_type: z.string(),
+        aval_id: z.string().nullable(),
+        created_at: z.string(),
+        ip: z.string(),
+        user_agent: z.string().nullable(),
+        pin_verified: z.boolean(),
+        bureau_folio: z.string(),
+        consent_version: z.string(),
+        consent_text_sha256: z.string(),
+        authorized_until: z.string(),
+      }),
+    ),
+    bureau_queries: z.array(
+      z.object({
+        id: z.string(),
+        consent_id: z.string(),
+        status: z.string(),
+        attempts: z.number(),
+        last_error: z.string().nullable(),
+        report: z.record(z.string(), z.unknown()).nullable(),
+        created_at: z.string(),
+        updated_at: z.string(),
+      }),
+    ),
+    decisions: z.array(
+      z.object({
+        id: z.string(),
+        consent_id: z.string(),
+        aval_id: z.string().nullable(),
+        result: z.string(),
+        amount: z.number(),
+        currency: z.string(),
+        policy_version: z.string(),
+        rules: z.array(z.object({ rule: z.string(), passed: z.boolean(), value: z.unknown(), threshold: z.unknown() })),
+        created_at: z.string(),
+      }),
+    ),
+    guarantors: z.array(
+      z.object({
+        id: z.string(),
+        aval_type: z.string(),
+        name: z.string().nullable(),
+        phone: z.string().nullable(),
+        status: z.string(),
+        created_at: z.string(),
+      }),
+    ),
+    signers: z.array(signerView),
+    contract: z
+      .object({
+        id: z.string(),
+        template_version: z.string(),
+        unsigned_sha256: z.string(),
+        signed_sha256: z.string().nullable(),
+        created_at: z.string(),
+      })
+      .nullable(),
+    advisor_contacts: z.array(z.object({ id: z.number(), contact_type: z.string(), created_at: z.string() })),
+    timeline: z.array(chainView),
+  }),
+});
+export type ApplicationDetail = z.infer<typeof applicationDetailResponse>['data'];
+
+export const identityDocumentParams = applicationParams.extend({ documentId: z.uuid('Documento inválido.') });
+
+// ---- actions ----------------------------------------------------------------------------------
+/** Every action answers where the application stands now, and what the action made. */
+export const actionResponse = z.object({
+  data: z.object({ next_step: z.string(), status: z.string(), result: z.record(z.string(), z.unknown()) }),
+});
+export type ActionResponse = z.infer<typeof actionResponse>;
+
+export const registerGuarantorBody = z.object({
+  aval_type: z.enum(AVAL_TYPES),
+  name: shortText(120).min(1, 'Escribe el nombre del aval.'),
+  phone_number: z.string().trim().min(1, 'Escribe el celular del aval.').max(30),
+});
+export type RegisterGuarantorBody = z.input<typeof registerGuarantorBody>;
+export const guarantorParams = applicationParams.extend({ avalId: z.uuid('Aval inválido.') });
+
+export const addressReviewBody = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('confirm') }),
+  z.object({ action: z.literal('correct'), neighborhood_id: z.number().int().positive('Elige un sector.') }),
+]);
+export type AddressReviewBody = z.input<typeof addressReviewBody>;
+
+export const issueContractLinkBody = z.object({
+  person_type: z.enum(PERSON_TYPES),
+  aval_id: z.uuid('Aval inválido.').optional(),
+});
+export type IssueContractLinkBody = z.input<typeof issueContractLinkBody>;
+
+export const verificationParams = applicationParams.extend({ verificationId: z.uuid('Verificación inválida.') });
+export const reviewDecisionBody = z.object({
+  status: z.enum(['APPROVED', 'REJECTED']),
+  note: shortText(500).min(3, 'Escribe una nota para el expediente.'),
+});
+export type ReviewDecisionBody = z.input<typeof reviewDecisionBody>;
+
+export const signerParamsBackoffice = applicationParams.extend({ signerId: z.uuid('Firmante inválido.') });
+export const extraAttemptBody = z.object({ note: shortText(500).min(3, 'Escribe una nota para el expediente.') });
+export type ExtraAttemptBody = z.input<typeof extraAttemptBody>;
+
+// ---- advisor queue ----------------------------------------------------------------------------
+export const advisorQueueQuery = z.object({ include_done: z.enum(['true', 'false']).default('false') });
+export const advisorTaskParams = z.object({
+  source: z.enum(['contact', 'lead']),
+  sourceId: shortText(100).min(1),
+});
+export const advisorTaskDoneBody = z.object({ note: shortText(500).optional() });
+export const advisorTaskView = z.object({
+  source: z.enum(['contact', 'lead']),
+  source_id: z.string(),
+  /** CALL_ADVISER, WHATSAPP_CHAT, WITH_ADVISER, or the lead's type. */
+  kind: z.string(),
+  application_id: z.string().nullable(),
+  phone: z.string(),
+  name: z.string().nullable(),
+  created_at: z.string(),
+  claimed_by: z.object({ id: z.string(), name: z.string() }).nullable(),
+  claimed_at: z.string().nullable(),
+  done_at: z.string().nullable(),
+  /** tel: and WhatsApp links for the phone. */
+  call_url: z.string(),
+  chat_url: z.string(),
+});
+export type AdvisorTaskView = z.infer<typeof advisorTaskView>;
+export const advisorQueueResponse = z.object({ data: z.array(advisorTaskView) });
+export type AdvisorQueueResponse = z.infer<typeof advisorQueueResponse>;
+export const advisorTaskResponse = z.object({ data: advisorTaskView });
+
+// ---- reports -----------------------------------------------------------------------------------
+export const reportQuery = z.object({ from: dateOnly, to: dateOnly, utm_source: shortText(100).optional() });
+export type ReportQuery = z.input<typeof reportQuery>;
+export const funnelResponse = z.object({
+  data: z.object({
+    from: z.string(),
+    to: z.string(),
+    utm_source: z.string().nullable(),
+    steps: z.array(
+      z.object({
+        key: z.string(),
+        label: z.string(),
+        reached: z.number(),
+        /** reached / the previous step's reached, 0–1; null for the first step or after a zero. */
+        conversion: z.number().nullable(),
+        /** Median seconds from the previous step, over those who reached both; null when none did. */
+        median_seconds_from_previous: z.number().nullable(),
+      }),
+    ),
+  }),
+});
+export type FunnelResponse = z.infer<typeof funnelResponse>;
+export const exportQuery = z.object({ from: dateOnly, to: dateOnly });
