@@ -17,10 +17,10 @@ export default defineConfig({
   // The whole suite at both phone sizes (the help-button check runs on every screen); the
   // Mexican journey against the second server of the global setup (COUNTRY=mx).
   projects: [
-    { name: 'do-412x823', testIgnore: 'mexico.spec.ts', metadata: { server: 'do' } },
+    { name: 'do-412x823', testIgnore: ['mexico.spec.ts', 'backoffice.spec.ts'], metadata: { server: 'do' } },
     {
       name: 'do-360x640',
-      testIgnore: 'mexico.spec.ts',
+      testIgnore: ['mexico.spec.ts', 'backoffice.spec.ts'],
       metadata: { server: 'do-small' },
       use: { viewport: { width: 360, height: 640 } },
     },
@@ -30,6 +30,13 @@ export default defineConfig({
       testMatch: 'mexico.spec.ts',
       metadata: { server: 'mx' },
       use: { locale: 'es-MX', viewport: { width: 360, height: 640 } },
+    },
+    // The lender's back office: desktop-first, on the Dominican server (staff made by the CLI).
+    {
+      name: 'backoffice-1280x800',
+      testMatch: 'backoffice.spec.ts',
+      metadata: { server: 'do' },
+      use: { viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
     },
   ],
   use: {

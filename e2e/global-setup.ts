@@ -1,10 +1,32 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { STAFF_ACCOUNTS } from './staff-accounts.js';
 
 const serverJs = join(import.meta.dirname, '../apps/api/dist/server.js');
+const staffCreateJs = join(import.meta.dirname, '../apps/api/dist/staff-create.js');
+
+/**
+ * Back-office accounts, made the way a lender makes its first ones: the staff:create CLI, with the
+ * password on its standard input, before the server holds the embedded database.
+ */
+function createStaffAccounts(dataDir: string): void {
+  for (const [role, account] of Object.entries(STAFF_ACCOUNTS)) {
+    const result = spawnSync(
+      process.execPath,
+      [staffCreateJs, '--email', account.email, '--role', role, '--name', account.name],
+      // PORT 1: nothing listens there, so the CLI's check for a running server on the embedded database passes.
+      {
+        env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: '1' },
+        input: `${account.password}\n`,
+        encoding: 'utf8',
+      },
+    );
+    if (result.status !== 0) throw new Error(`staff:create failed: ${result.stderr}`);
+  }
+}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -71,6 +93,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'provee-e2e-'));
   // The 360×640 run gets its own database: the bureau's test identities are one application each.
   const smallDataDir = mkdtempSync(join(tmpdir(), 'provee-e2e-360-'));
+  createStaffAccounts(dataDir);
   const [dominican, dominicanSmall, mexican] = await Promise.all([
     startServer(dataDir),
     startServer(smallDataDir),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { APPLICATION_STATUSES, AVAL_TYPES, NEXT_STEPS } from '../application.js';
+import { APPLICATION_STATUSES, NEXT_STEPS } from '../application.js';
 import { STAFF_ROLES } from '../backoffice.js';
 import { PERSON_TYPES } from '../signing.js';
+import { registerAvalBody } from './avals.js';
 
 /**
  * The back office's API (`/api/backoffice`, staff session cookie). Request schemas are checked by
@@ -62,6 +63,7 @@ export const applicationsQuery = z.object({
   page_size: z.coerce.number().int().min(1).max(100).default(25),
 });
 export type ApplicationsQuery = z.input<typeof applicationsQuery>;
+export type ApplicationsFilter = z.output<typeof applicationsQuery>;
 
 export const applicationSummary = z.object({
   id: z.string(),
@@ -249,11 +251,8 @@ export const actionResponse = z.object({
 });
 export type ActionResponse = z.infer<typeof actionResponse>;
 
-export const registerGuarantorBody = z.object({
-  aval_type: z.enum(AVAL_TYPES),
-  name: shortText(120).min(1, 'Escribe el nombre del aval.'),
-  phone_number: z.string().trim().min(1, 'Escribe el celular del aval.').max(30),
-});
+/** The same fields the shopkeeper's form sends (name, phone, tax id). */
+export const registerGuarantorBody = registerAvalBody;
 export type RegisterGuarantorBody = z.input<typeof registerGuarantorBody>;
 export const guarantorParams = applicationParams.extend({ avalId: z.uuid('Aval inválido.') });
 

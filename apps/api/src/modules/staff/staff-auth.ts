@@ -37,7 +37,9 @@ export async function registerStaffSessions(scope: FastifyInstance): Promise<voi
     saveUninitialized: false,
     // Activity is recorded by the store on every read; the cookie itself lives as long as the browser.
     rolling: false,
-    cookie: { path: BACKOFFICE_API_PREFIX, httpOnly: true, sameSite: 'strict', secure: 'auto' },
+    // Secure is set per login from the request's protocol: the plugin's own 'auto' would also turn
+    // SameSite down to Lax over http (see staff.routes.ts).
+    cookie: { path: BACKOFFICE_API_PREFIX, httpOnly: true, sameSite: 'strict', secure: false },
   });
 }
 

@@ -48,6 +48,7 @@ export async function staffRoutes(app: App): Promise<void> {
       });
       // A new session id at login: an id planted before the login opens nothing.
       await request.session.regenerate();
+      request.session.cookie.secure = request.protocol === 'https';
       request.session.staffId = member.id;
       request.session.ip = request.ip;
       request.session.userAgent = request.headers['user-agent']?.slice(0, 300);
@@ -66,14 +67,14 @@ export async function staffRoutes(app: App): Promise<void> {
 
   app.get(
     '/staff',
-    { preHandler: staffOnly('manageStaff'), schema: { response: { 200: staffListResponse, ...errors } } },
+    { onRequest: staffOnly('manageStaff'), schema: { response: { 200: staffListResponse, ...errors } } },
     async () => ({ data: (await listStaff(app.db)).map(staffView) }),
   );
 
   app.post(
     '/staff',
     {
-      preHandler: staffOnly('manageStaff'),
+      onRequest: staffOnly('manageStaff'),
       schema: { body: staffCreateBody, response: { 201: staffResponse, ...errors } },
     },
     async (request, reply) => {
@@ -85,7 +86,7 @@ export async function staffRoutes(app: App): Promise<void> {
   app.patch(
     '/staff/:staffId',
     {
-      preHandler: staffOnly('manageStaff'),
+      onRequest: staffOnly('manageStaff'),
       schema: { params: staffParams, body: staffUpdateBody, response: { 200: staffResponse, ...errors } },
     },
     async (request) => {

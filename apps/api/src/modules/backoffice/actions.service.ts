@@ -1,0 +1,259 @@
+import type { AddressReviewBody, PersonType, RegisterGuarantorBody } from '@provee/domain';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import {
+  avals,
+  bureauQueries,
+  businessAddresses,
+  catalogMunicipalities,
+  catalogNeighborhoods,
+  catalogStates,
+  contractSigners,
+  identityVerifications,
+} from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import { engineOf, stepAnswer } from '../application/index.js';
+import { appendAuditEvent } from '../audit/index.js';
+import { avalView, inviteAval, registerAval } from '../guarantors/index.js';
+import { answerCheck, issueContractLink } from '../signing/index.js';
+import { findUserById, type UserRow } from '../users/index.js';
+import { staffActor, type StaffRow } from '../staff/index.js';
+
+/**
+ * What a person at the lender can do to an application. Each action is recorded in the
+ * application's audit chain with the staff member, in the same transaction as the change; where it
+ * moves the application or a signer, it is a transition of the step engine.
+ */
+const conflict = (code: string, readable: string) => new AppError(409, code, code.toLowerCase(), readable);
+
+export async function applicationUser(app: FastifyInstance, applicationId: string): Promise<UserRow> {
+  const user = await findUserById(app.db, applicationId);
+  if (!user) throw new AppError(404, 'APPLICATION_NOT_FOUND', 'application not found', 'No encontramos esa solicitud.');
+  return user;
+}
+
+/** Where the application stands after an action, plus what the action made. */
+async function answer(app: FastifyInstance, applicationId: string, result: Record<string, unknown>) {
+  const user = await applicationUser(app, applicationId);
+  const { next_step, status } = await stepAnswer(engineOf(app), user);
+  return { next_step, status, result };
+}
+
+export async function registerGuarantor(
+  app: FastifyInstance,
+  member: StaffRow,
+  user: UserRow,
+  body: RegisterGuarantorBody,
+) {
+  const { aval } = await registerAval(app, user, body, staffActor(member));
+  await sendInvitation(app, member, user, aval.id, 'guarantor.invitation_sent');
+  return answer(app, user.id, { aval: avalView(app, aval) });
+}
+
+/** The invitation SMS (a new one, with a fresh link), for a guarantor who has not consented yet. */
+export async function sendInvitation(
+  app: FastifyInstance,
+  member: StaffRow,
+  user: UserRow,
+  avalId: string,
+  type = 'guarantor.invitation_resent',
+) {
+  const [aval] = await app.db
+    .select()
+    .from(avals)
+    .where(and(eq(avals.id, avalId), eq(avals.userId, user.id)))
+    .limit(1);
+  if (!aval) throw new AppError(404, 'AVAL_NOT_FOUND', 'guarantor not found', 'No encontramos a este aval.');
+  if (aval.status !== 'PENDING' || !aval.phoneE164)
+    throw conflict('AVAL_NOT_PENDING', 'Este aval ya respondió o fue reemplazado: no necesita otra invitación.');
+  // The SMS goes after the record: a failed send is logged, and the action can be repeated.
+  await appendAuditEvent(app.db, {
+    applicationId: user.id,
+    actor: staffActor(member),
+    type,
+    payload: { aval_id: aval.id, aval_type: aval.avalType },
+    at: app.clock(),
+  });
+  try {
+    await inviteAval(app, user, aval);
+  } catch (error) {
+    app.log.error({ err: error, avalId: aval.id }, 'guarantor invitation not sent');
+    throw new AppError(
+      502,
+      'SMS_NOT_SENT',
+      'sms not sent',
+      'No pudimos enviar el SMS. Intenta de nuevo en unos minutos.',
+    );
+  }
+  return answer(app, user.id, { aval_id: aval.id });
+}
+
+/**
+ * A bureau query given up after its attempts is tried once more (the worker picks it up at once);
+ * the attempt count goes on, so a failure gives up again and the analyst decides when to retry.
+ */
+export async function retryBureau(app: FastifyInstance, member: StaffRow, user: UserRow) {
+  const now = app.clock();
+  const retried = await app.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(bureauQueries)
+      .set({ status: 'PENDING', nextAttemptAt: now, lockedUntil: null, updatedAt: now })
+      .where(and(eq(bureauQueries.userId, user.id), eq(bureauQueries.status, 'FAILED')))
+      .returning({ id: bureauQueries.id, lastError: bureauQueries.lastError });
+    if (!row) return null;
+    await appendAuditEvent(tx, {
+      applicationId: user.id,
+      actor: staffActor(member),
+      type: 'bureau.retry_requested',
+      payload: { query_id: row.id, last_error: row.lastError?.slice(0, 200) ?? null },
+      at: now,
+    });
+    return row;
+  });
+  if (!retried) throw conflict('NOTHING_TO_RETRY', 'Esta solicitud no tiene una consulta al buró detenida.');
+  return answer(app, user.id, { query_id: retried.id });
+}
+
+/** A neighbourhood the applicant typed ('Mi sector no aparece') is confirmed as typed or replaced by a catalogue one. */
+export async function reviewAddress(app: FastifyInstance, member: StaffRow, user: UserRow, body: AddressReviewBody) {
+  const now = app.clock();
+  let correction: { name: string; zipCode: string | null; municipalityId: number; city: string; state: string } | null =
+    null;
+  if (body.action === 'correct') {
+    const [found] = await app.db
+      .select({
+        name: catalogNeighborhoods.name,
+        zipCode: catalogNeighborhoods.zipCode,
+        municipalityId: catalogNeighborhoods.municipalityId,
+        city: catalogMunicipalities.name,
+        state: catalogStates.name,
+      })
+      .from(catalogNeighborhoods)
+      .innerJoin(catalogMunicipalities, eq(catalogMunicipalities.id, catalogNeighborhoods.municipalityId))
+      .innerJoin(catalogStates, eq(catalogStates.id, catalogMunicipalities.stateId))
+      .where(eq(catalogNeighborhoods.id, body.neighborhood_id))
+      .limit(1);
+    if (!found) throw new AppError(404, 'NEIGHBORHOOD_NOT_FOUND', 'not found', 'Ese sector no está en el catálogo.');
+    correction = found;
+  }
+  const reviewed = await app.db.transaction(async (tx) => {
+    const [before] = await tx
+      .select()
+      .from(businessAddresses)
+      .where(eq(businessAddresses.userId, user.id))
+      .for('update');
+    if (!before?.neighborhoodTyped || before.neighborhoodReviewedAt) return null;
+    await tx
+      .update(businessAddresses)
+      .set({
+        neighborhoodReviewedAt: now,
+        neighborhoodReviewedBy: member.id,
+        ...(correction
+          ? {
+              neighborhood: correction.name,
+              zipCode: correction.zipCode ?? before.zipCode,
+              municipalityId: correction.municipalityId,
+              city: correction.city,
+              state: correction.state,
+              neighborhoodTyped: false,
+            }
+          : {}),
+        updatedAt: now,
+      })
+      .where(eq(businessAddresses.userId, user.id));
+    await appendAuditEvent(tx, {
+      applicationId: user.id,
+      actor: staffActor(member),
+      type: correction ? 'address.corrected' : 'address.confirmed',
+      payload: {
+        typed: before.neighborhood,
+        ...(correction
+          ? { neighborhood_id: body.action === 'correct' ? body.neighborhood_id : null, to: correction.name }
+          : {}),
+      },
+      at: now,
+    });
+    return true;
+  });
+  if (!reviewed)
+    throw conflict('NOTHING_TO_REVIEW', 'Esta dirección no tiene un sector escrito a mano pendiente de revisar.');
+  return answer(app, user.id, { neighborhood: correction?.name ?? null });
+}
+
+export async function issueSigningLink(
+  app: FastifyInstance,
+  member: StaffRow,
+  user: UserRow,
+  body: { person_type: PersonType; aval_id?: string },
+) {
+  const link = await issueContractLink(app, user, body, staffActor(member));
+  return answer(app, user.id, { link_id: link.link_id, signer_id: link.signer_id, expires_at: link.expires_at });
+}
+
+/** A check the verifier sent to review, decided by an analyst (the signer's screen sees it on its next poll). */
+export async function decideVerification(
+  app: FastifyInstance,
+  member: StaffRow,
+  user: UserRow,
+  verificationId: string,
+  decision: { status: 'APPROVED' | 'REJECTED'; note: string },
+) {
+  const [check] = await app.db
+    .select({ status: identityVerifications.status })
+    .from(identityVerifications)
+    .innerJoin(contractSigners, eq(contractSigners.id, identityVerifications.signerId))
+    .where(and(eq(identityVerifications.id, verificationId), eq(contractSigners.userId, user.id)))
+    .limit(1);
+  if (!check) throw new AppError(404, 'VERIFICATION_NOT_FOUND', 'not found', 'No encontramos esa verificación.');
+  if (check.status !== 'UNDER_REVIEW')
+    throw conflict('NOT_UNDER_REVIEW', 'Esta verificación no está en revisión: ya tiene una respuesta.');
+  const outcome = await answerCheck(app, verificationId, decision.status, staffActor(member), {
+    note: decision.note,
+    staff_name: member.name,
+  });
+  if (outcome !== 'applied')
+    throw conflict('NOT_UNDER_REVIEW', 'Esta verificación ya fue decidida o reemplazada por otra.');
+  return answer(app, user.id, { verification_id: verificationId, status: decision.status });
+}
+
+/** One more identity-verification attempt for a signer who used theirs up (or is about to). */
+export async function grantExtraAttempt(
+  app: FastifyInstance,
+  member: StaffRow,
+  user: UserRow,
+  signerId: string,
+  note: string,
+) {
+  const now = app.clock();
+  const granted = await app.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(contractSigners)
+      .set({ extraAttempts: sql`${contractSigners.extraAttempts} + 1`, updatedAt: now })
+      .where(
+        and(
+          eq(contractSigners.id, signerId),
+          eq(contractSigners.userId, user.id),
+          sql`${contractSigners.state} <> 'SIGNED'`,
+        ),
+      )
+      .returning({ extraAttempts: contractSigners.extraAttempts });
+    if (!row) return null;
+    await appendAuditEvent(tx, {
+      applicationId: user.id,
+      actor: staffActor(member),
+      type: 'identity.attempt_granted',
+      payload: { signer_id: signerId, extra_attempts: row.extraAttempts, note },
+      at: now,
+    });
+    return row;
+  });
+  if (!granted) {
+    const [exists] = await app.db
+      .select({ id: contractSigners.id })
+      .from(contractSigners)
+      .where(and(eq(contractSigners.id, signerId), eq(contractSigners.userId, user.id)));
+    if (!exists) throw new AppError(404, 'SIGNER_NOT_FOUND', 'not found', 'No encontramos a ese firmante.');
+    throw conflict('ALREADY_SIGNED', 'Esta persona ya firmó: no necesita más intentos.');
+  }
+  return answer(app, user.id, { signer_id: signerId, extra_attempts: granted.extraAttempts });
+}

@@ -1,0 +1,187 @@
+import { cedulaCheckDigit } from '@provee/domain';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { expect, screenshot, test } from './fixtures.js';
+import { latestCode, latestNip, smsWith, uniquePhone } from './helpers.js';
+import { STAFF_ACCOUNTS } from './staff-accounts.js';
+
+const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
+const random = (digits: number) => String(Math.floor(Math.random() * 10 ** digits)).padStart(digits, '0');
+/** The verifier simulator's test identity that asks for a person's review (README, "Contract signing"). */
+const UNDER_REVIEW = () => cedula(`9990007${random(3)}`);
+
+async function call(
+  request: APIRequestContext,
+  method: 'GET' | 'POST' | 'PUT',
+  path: string,
+  token?: string,
+  data?: unknown,
+) {
+  const res = await request.fetch(path, {
+    method,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+    ...(data === undefined ? {} : { data }),
+  });
+  expect(res.status(), `${method} ${path}: ${await res.text()}`).toBeLessThan(300);
+  return (await res.json()) as { data: Record<string, unknown> & { [key: string]: never } };
+}
+
+/**
+ * A shopkeeper through the public API, as the web app calls it: phone proof, the five registration
+ * steps, the PIN and the pre-approval.
+ */
+async function shopkeeperThroughPublicApi(request: APIRequestContext, phone: string, taxId: string): Promise<string> {
+  await call(request, 'POST', '/api/v1/users/code', undefined, { phone_number: phone });
+  const proof = await call(request, 'PUT', '/api/v1/users/code', undefined, {
+    phone_number: phone,
+    code: await latestCode(request, phone),
+  });
+  const proofToken = (proof.data.authentication as unknown as { access_token: string }).access_token;
+  const registered = await call(request, 'POST', '/api/v2/users', proofToken, {
+    account_type_id: 'SK',
+    name: 'Mercedes',
+    lastname: 'Almonte',
+    maternal_lastname: 'Reyes',
+    dob: '1984-06-15',
+    length_of_residency_in_years: 6,
+    marital_status: 'SINGLE',
+    phone_number: phone,
+  });
+  const userId = registered.data.user_id as unknown as string;
+  const token = (registered.data.authentication as unknown as { access_token: string }).access_token;
+  const step = (method: 'POST' | 'PUT', path: string, data?: unknown) =>
+    call(request, method, `/api/v1/users/${userId}/SK${path}`, token, data);
+  await step('POST', '/tax_info', { tax_payer_id: taxId });
+  const states = (await call(request, 'GET', '/api/v1/states')).data as unknown as { id: number; name: string }[];
+  const state = states.find((item) => item.name === 'Distrito Nacional')!;
+  const cities = (await call(request, 'GET', `/api/v1/states/${state.id}/cities`)).data as unknown as {
+    id: number;
+    name: string;
+  }[];
+  const city = cities.find((item) => item.name === 'Santo Domingo de Guzmán')!;
+  const sectors = (await call(request, 'GET', `/api/v1/cities/${city.id}/neighborhoods`)).data as unknown as {
+    name: string;
+    zip_code: string | null;
+  }[];
+  await step('POST', '/businesses/address', {
+    zip_code: sectors[0]!.zip_code ?? '00000',
+    state: state.name,
+    city: city.name,
+    neighborhood: sectors[0]!.name,
+    street_name: 'Calle Duarte',
+    street_number: '12',
+    apartment_number: '',
+  });
+  const types = (await call(request, 'GET', '/api/v1/business-types')).data as unknown as string[];
+  const ranges = (await call(request, 'GET', '/api/v1/sales-ranges')).data as unknown as { ranges: { id: number }[] };
+  await step('POST', '/businesses', {
+    name: 'Colmado Mercedes',
+    business_type: types[0],
+    sales_average_range_id: ranges.ranges.at(-1)!.id,
+    business_age: 4,
+  });
+  await step('POST', '/nip');
+  const decided = await step('PUT', '/nip', { nip: await latestNip(request, phone) });
+  expect(decided.data).toMatchObject({ next_step: 'PASSWORD' });
+  return userId;
+}
+
+async function staffPage(browser: Browser, baseURL: string, role: keyof typeof STAFF_ACCOUNTS): Promise<Page> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 }, locale: 'es-DO' });
+  const page = await context.newPage();
+  await page.goto('/backoffice');
+  await expect(page).toHaveURL(/\/backoffice\/login/);
+  await page.getByLabel('Correo').fill(STAFF_ACCOUNTS[role].email);
+  await page.getByLabel('Contraseña').fill(STAFF_ACCOUNTS[role].password);
+  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+  await expect(page.getByText(STAFF_ACCOUNTS[role].name)).toBeVisible();
+  return page;
+}
+
+async function openApplication(page: Page, phone: string) {
+  await page
+    .getByLabel('Buscar por teléfono, nombre o identificación fiscal')
+    .fill(`(${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}`);
+  await page.getByRole('button', { name: 'Buscar' }).click();
+  await page.getByRole('link', { name: /Mercedes Almonte/ }).click();
+  await expect(page.getByRole('heading', { name: 'Historial' })).toBeVisible();
+}
+
+test.use({ permissions: ['geolocation', 'camera'], geolocation: { latitude: 18.4861, longitude: -69.9312 } });
+
+test('an analyst finds a shopkeeper, reads the evidence, approves a review, and the shopkeeper’s screen moves on; an advisor sees less', async ({
+  page: shopkeeper,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const phone = uniquePhone();
+  const taxId = UNDER_REVIEW();
+  const userId = await shopkeeperThroughPublicApi(shopkeeper.request, phone, taxId);
+
+  const analyst = await staffPage(browser, baseURL!, 'analyst');
+  await openApplication(analyst, phone);
+  // The consent with its evidence, the decision with its rules, the verified timeline.
+  await expect(analyst.getByText('Cadena de auditoría verificada', { exact: false }).first()).toBeVisible();
+  await expect(analyst.getByText('consent.given').first()).toBeVisible();
+  await expect(analyst.getByText('decision.made').first()).toBeVisible();
+  await expect(analyst.getByText(taxId)).toBeVisible();
+  await screenshot(analyst, 'backoffice-application');
+
+  // The analyst sends the signing link; the shopkeeper opens it from the SMS on their phone.
+  await analyst
+    .getByRole('button', { name: /Enviar enlace de firma/ })
+    .first()
+    .click();
+  await expect(analyst.getByText(/enlace/i).first()).toBeVisible();
+  const sms = await smsWith(shopkeeper.request, phone, 'send-contract-sign');
+  const link = new URL(/(https?:\/\/\S+)/.exec(sms)![1]!);
+  await shopkeeper.clock.install();
+  await shopkeeper.goto(`${link.pathname}${link.search}`);
+  await expect(shopkeeper.getByRole('heading', { name: 'Firma de contrato' })).toBeVisible();
+  for (const label of ['Frente de tu cédula', 'Reverso de tu cédula', 'Tu selfie']) {
+    await expect(shopkeeper.getByRole('heading', { name: label })).toBeVisible();
+    const camera = shopkeeper.getByLabel(`Vista de la cámara: ${label}`);
+    await expect.poll(() => camera.evaluate((video: HTMLVideoElement) => video.videoWidth)).toBeGreaterThan(0);
+    await shopkeeper.getByRole('button', { name: 'Tomar foto' }).click();
+    await shopkeeper.getByRole('button', { name: 'Usar foto' }).click();
+  }
+  await shopkeeper.getByRole('button', { name: 'Enviar documentos' }).click();
+  await expect(shopkeeper.getByText('5:00')).toBeVisible();
+
+  // The verifier asks for a person: the analyst sees it (reload) and approves it with a note.
+  await expect
+    .poll(
+      async () => {
+        await analyst.reload();
+        return analyst.getByRole('button', { name: 'Aprobar verificación' }).count();
+      },
+      { timeout: 20_000 },
+    )
+    .toBeGreaterThan(0);
+  await expect(analyst.getByRole('img', { name: /Frente|id_front|cédula/i }).first()).toBeVisible();
+  await analyst.getByLabel('Nota').fill('Cédula legible, la selfie coincide');
+  await analyst.getByRole('button', { name: 'Aprobar verificación' }).click();
+  await expect(analyst.getByText('Decisión registrada')).toBeVisible();
+
+  // The shopkeeper's review screen asks at 4:30 and moves on.
+  await shopkeeper.clock.fastForward(30_000);
+  await expect(shopkeeper).toHaveURL(/\/approved-documents$/);
+
+  // An advisor reads the same application without the identity images or the whole tax id.
+  const advisor = await staffPage(browser, baseURL!, 'advisor');
+  await openApplication(advisor, phone);
+  await expect(advisor.getByText(taxId)).toHaveCount(0);
+  await expect(advisor.getByText(`${taxId.slice(-3)}`, { exact: false }).first()).toBeVisible();
+  await expect(advisor.getByText('Solo analistas pueden ver las imágenes').first()).toBeVisible();
+  await expect(advisor.getByRole('img', { name: /Frente|id_front|cédula/i })).toHaveCount(0);
+  const detail = (await (await advisor.request.get(`/api/backoffice/applications/${userId}`)).json()) as {
+    data: { person: { tax_id: string }; signers: { verifications: { documents: { id: string }[] }[] }[] };
+  };
+  expect(detail.data.person.tax_id).not.toBe(taxId);
+  const documentId = detail.data.signers[0]!.verifications[0]!.documents[0]!.id;
+  const image = await advisor.request.get(`/api/backoffice/applications/${userId}/identity-documents/${documentId}`);
+  expect(image.status()).toBe(403);
+  await screenshot(advisor, 'backoffice-advisor');
+  await analyst.context().close();
+  await advisor.context().close();
+});

@@ -1,0 +1,5 @@
+/** The back-office accounts the e2e global setup creates with `npm run staff:create` (the CLI a lender uses). */
+export const STAFF_ACCOUNTS = {
+  analyst: { email: 'analista@prestamista.test', name: 'Ana Analista', password: 'clave-de-analista-e2e' },
+  advisor: { email: 'asesor@prestamista.test', name: 'Andrés Asesor', password: 'clave-de-asesor-e2e' },
+} as const;
