@@ -33,6 +33,7 @@ export default tseslint.config(
       'apps/api/src/config.ts',
       'apps/api/src/server.ts',
       'apps/api/src/catalog-import.ts',
+      'apps/api/src/staff-create.ts',
       '**/*.test.ts',
       '**/test/**',
       'e2e/**',

@@ -94,6 +94,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // The 360×640 run gets its own database: the bureau's test identities are one application each.
   const smallDataDir = mkdtempSync(join(tmpdir(), 'provee-e2e-360-'));
   createStaffAccounts(dataDir);
+  createStaffAccounts(smallDataDir);
   const [dominican, dominicanSmall, mexican] = await Promise.all([
     startServer(dataDir),
     startServer(smallDataDir),

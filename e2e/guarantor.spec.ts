@@ -1,21 +1,20 @@
 import { cedulaCheckDigit } from '@provee/domain';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { allowNavigationTo, expect, expectAccessible, screenshot, test } from './fixtures.js';
-import { latestNip, proveWithSms, seedUser, smsWith, uniquePhone } from './helpers.js';
+import { asAnalyst, latestNip, proveWithSms, seedUser, smsWith, uniquePhone } from './helpers.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 const clean = () => cedula(`4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`);
 /** The bureau simulator's strong history: the guarantor is approved. */
 const GOOD_GUARANTOR = cedula('9990000001');
-const OPS_KEY = 'provee-dev-ops-key-not-for-production';
 
-/** A shopkeeper past the password whose partner an operator named (the mobile app's form does the same). */
+/** A shopkeeper past the password whose partner an analyst named in the back office (the mobile app's form does the same). */
 async function shopkeeperWithPartner(request: APIRequestContext) {
   const phone = uniquePhone();
   const partner = uniquePhone();
   const userId = await seedUser(request, { phone, nextStep: 'INVENTORY', taxId: clean() });
-  const named = await request.post(`/ops/v1/users/${userId}/avals`, {
-    headers: { 'x-api-key': OPS_KEY },
+  await asAnalyst(request);
+  const named = await request.post(`/api/backoffice/applications/${userId}/guarantors`, {
     data: { aval_type: 'PARTNER', name: 'Ramón Pérez', phone_number: partner, tax_payer_id: GOOD_GUARANTOR },
   });
   expect(named.status()).toBe(200);

@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect } from './fixtures.js';
+import { STAFF_ACCOUNTS } from './staff-accounts.js';
 
 /** A valid Dominican mobile number nobody else in this run uses. */
 export function uniquePhone(): string {
@@ -95,4 +96,25 @@ export async function fillAboutYou(page: Page, name = 'María José'): Promise<v
     .getByLabel('¿Cuánto tiempo llevas viviendo en tu domicilio actual?')
     .selectOption({ label: '4 o más años' });
   await page.getByLabel('Estado civil').selectOption({ label: 'Casado(a)' });
+}
+
+/**
+ * An analyst's back-office session on this request context (the account the global setup made with
+ * the staff:create CLI); the cookie goes only to /api/backoffice.
+ */
+export async function asAnalyst(request: APIRequestContext): Promise<void> {
+  const { email, password } = STAFF_ACCOUNTS.analyst;
+  const res = await request.post('/api/backoffice/session', { data: { email, password } });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+/** An analyst sends the shopkeeper's (or a guarantor's) signing link from the back office. */
+export async function sendSigningLink(
+  request: APIRequestContext,
+  userId: string,
+  data: { person_type: 'titular' | 'collateral'; aval_id?: string } = { person_type: 'titular' },
+): Promise<void> {
+  await asAnalyst(request);
+  const res = await request.post(`/api/backoffice/applications/${userId}/contract-links`, { data });
+  expect(res.status(), await res.text()).toBe(200);
 }

@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 import { PDFDocument, PDFName, PDFDict, PDFRawStream } from 'pdf-lib';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { expect, expectAccessible, screenshot, test } from './fixtures.js';
-import { latestNip, proveWithSms, seedUser, smsWith, uniquePhone } from './helpers.js';
+import { latestNip, proveWithSms, seedUser, sendSigningLink, smsWith, uniquePhone } from './helpers.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 const random = (digits: number) => String(Math.floor(Math.random() * 10 ** digits)).padStart(digits, '0');
@@ -13,13 +13,12 @@ const APPROVED = () => cedula(`4${random(9)}`);
 const REJECTED = () => cedula(`9990006${random(3)}`);
 const UNDER_REVIEW = () => cedula(`9990007${random(3)}`);
 const SILENT = () => cedula(`9990008${random(3)}`);
-const OPS_KEY = 'provee-dev-ops-key-not-for-production';
 const STANDARD_FONTS = new URL('../node_modules/pdfjs-dist/standard_fonts/', import.meta.url).pathname;
 
 test.use({ permissions: ['geolocation', 'camera'], geolocation: { latitude: 18.4861, longitude: -69.9312 } });
 
 /**
- * A shopkeeper gets a pre-approval through the PIN screen, an operator sends the signing link, and
+ * A shopkeeper gets a pre-approval through the PIN screen, an analyst sends the signing link from the back office, and
  * the shopkeeper opens it from the SMS. The page's clock is ours (the review countdown).
  */
 async function openSigningLink(page: Page, taxId: string): Promise<{ userId: string; phone: string; link: string }> {
@@ -33,11 +32,7 @@ async function openSigningLink(page: Page, taxId: string): Promise<{ userId: str
   await page.getByRole('button', { name: 'Continuar' }).click();
   await expect(page.getByRole('heading', { name: 'Felicidades' })).toBeVisible();
 
-  const issued = await page.request.post(`/ops/v1/users/SK/${userId}/contract-links`, {
-    headers: { 'x-api-key': OPS_KEY },
-    data: { person_type: 'titular' },
-  });
-  expect(issued.status()).toBe(200);
+  await sendSigningLink(page.request, userId);
   const sms = await smsWith(page.request, phone, 'send-contract-sign');
   const link = new URL(/(https?:\/\/\S+)/.exec(sms)![1]!);
   // A new tab, as the SMS link opens: only the link's token, none of the registration's session.
@@ -204,10 +199,7 @@ test.describe('identity verification and contract signing', () => {
     await expect(page.getByRole('dialog', { name: 'Necesitas un enlace nuevo' })).toBeVisible();
     await screenshot(page, 'send-contract-sign-invalid-link');
     // A new link replaces the one the shopkeeper has.
-    await page.request.post(`/ops/v1/users/SK/${userId}/contract-links`, {
-      headers: { 'x-api-key': OPS_KEY },
-      data: { person_type: 'titular' },
-    });
+    await sendSigningLink(page.request, userId);
     await page.goto(link);
     await expect(page.getByRole('dialog', { name: 'Necesitas un enlace nuevo' })).toBeVisible();
   });

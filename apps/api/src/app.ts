@@ -21,14 +21,9 @@ import { createFieldCipher } from './crypto.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { creditRoutes } from './modules/credit/credit.routes.js';
-import {
-  guarantorInvitationRoutes,
-  guarantorRoutes,
-  opsGuarantorRoutes,
-  startRemoteConsentWorker,
-} from './modules/guarantors/index.js';
+import { guarantorInvitationRoutes, guarantorRoutes, startRemoteConsentWorker } from './modules/guarantors/index.js';
 import { startBureauWorker } from './modules/credit/bureau-worker.js';
-import { opsSigningRoutes, signingRoutes, startIdentityWorker } from './modules/signing/index.js';
+import { signingRoutes, startIdentityWorker } from './modules/signing/index.js';
 import { createPasswordHasher } from './modules/credit/password.js';
 import { loadPolicy } from './modules/credit/policy.js';
 import { createBureau, type BureauProvider } from './providers/bureau/index.js';
@@ -140,8 +135,6 @@ export async function buildApp(config: Config, database: Database, options: Buil
       requireApiKey(ops, { ops: config.OPS_API_KEY, web: config.WEB_LEAD_API_KEY });
       await ops.register(auditRoutes);
       await ops.register(leadRoutes);
-      await ops.register(opsGuarantorRoutes);
-      await ops.register(opsSigningRoutes);
     },
     { prefix: '/ops' },
   );

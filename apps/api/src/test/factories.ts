@@ -3,6 +3,9 @@ import type { App } from '../types.js';
 import { seedApplication } from '../modules/dev/application-factory.js';
 import { createPhone } from './phone.js';
 
+export { seedApplication };
+export { createJpeg } from '../modules/signing/test-images.js';
+
 export interface UserOverrides {
   phone?: string;
   nextStep?: string;

@@ -3,11 +3,9 @@ import { cedulaCheckDigit, formatCedula, STAFF_ROLES, staffMay, type StaffPermis
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditEvents, bureauQueries, businessAddresses, catalogNeighborhoods } from '../../db/schema.js';
-import { seedApplication } from '../dev/application-factory.js';
 import { answerDueSimulatedChecks } from '../signing/index.js';
-import { createJpeg } from '../signing/test-images.js';
-import { processDueBureauQueries } from '../credit/credit.service.js';
-import { userAuth } from '../../test/factories.js';
+import { processDueBureauQueries } from '../credit/index.js';
+import { createJpeg, seedApplication, userAuth } from '../../test/factories.js';
 import { createPhone } from '../../test/phone.js';
 import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
 import { staffSession } from '../../test/staff.js';

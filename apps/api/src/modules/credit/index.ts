@@ -5,9 +5,10 @@ export {
   consentFolio,
   currentConsentText,
   latestApprovedDecision,
+  processDueBureauQueries,
   queryBureauBriefly,
   writeConsent,
 } from './credit.service.js';
 /** The credit policy shipped with the product (tests write variations of it). */
 export { defaultPolicy };
-export { verifyPassword } from './password.js';
+export { createPasswordHasher, verifyPassword, type PasswordHasher } from './password.js';

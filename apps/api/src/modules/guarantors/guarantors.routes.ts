@@ -199,26 +199,3 @@ export async function guarantorInvitationRoutes(app: App): Promise<void> {
     }),
   );
 }
-
-/** Operators name a guarantor for a shopkeeper (until the back office exists): the same service. */
-export async function opsGuarantorRoutes(app: App): Promise<void> {
-  app.post(
-    '/v1/users/:id/avals',
-    {
-      schema: {
-        summary: 'Operaciones: registra un aval para un comercio',
-        params: z.object({ id: z.uuid('Usuario inválido.') }),
-        body: registerAvalBody,
-        response: { 200: avalRegisteredResponse, ...errors },
-      },
-    },
-    async (request) => {
-      const user = await findUserById(app.db, request.params.id);
-      if (!user) throw new AppError(404, 'USER_NOT_FOUND', 'user not found', 'No encontramos este comercio.');
-      // The /ops prefix already required the operations key (plugins/app/ops-auth.ts).
-      const { row, aval } = await registerAval(app, user, request.body, 'operator');
-      await invite(app, user, aval);
-      return { data: { ...(await stepAnswer(engineOf(app), row)), aval: avalView(app, aval) } };
-    },
-  );
-}

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, avals, bureauConsents, creditDecisions, users } from '../../db/schema.js';
 import { createApplication, userAuth } from '../../test/factories.js';
 import { createPhone } from '../../test/phone.js';
+import { staffSession } from '../../test/staff.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { processVerifiedRemoteConsents } from './guarantors.service.js';
 
@@ -208,7 +209,7 @@ describe('guarantors (avals): naming, PIN consent in person, phone change', () =
     expect(res.json().current.next_step).toBe('ACCOUNT_NIP');
   });
 
-  it('operators name a guarantor with the operations key only', async () => {
+  it('an analyst names a guarantor from the back office; nobody without a staff session can', async () => {
     const who = await shopkeeper();
     const payload = {
       aval_type: 'COLLATERAL',
@@ -216,10 +217,14 @@ describe('guarantors (avals): naming, PIN consent in person, phone change', () =
       phone_number: createPhone(),
       tax_payer_id: APPROVED_GUARANTOR,
     };
-    const url = `/ops/v1/users/${who.user.id}/avals`;
+    const url = `/api/backoffice/applications/${who.user.id}/guarantors`;
     expect((await t.app.inject({ method: 'POST', url, payload })).statusCode).toBe(401);
-    const res = await t.app.inject({ method: 'POST', url, payload, headers: { 'x-api-key': OPS_KEY } });
-    expect(res.statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'POST', url, payload, headers: { 'x-api-key': OPS_KEY } })).statusCode).toBe(
+      401,
+    );
+    const { headers } = await staffSession(t.app, 'analyst');
+    const res = await t.app.inject({ method: 'POST', url, payload, headers });
+    expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.next_step).toBe('COLLATERAL_NIP');
     const [row] = await t.app.db.select().from(users).where(eq(users.id, who.user.id));
     expect(row!.nextStep).toBe('COLLATERAL_NIP');

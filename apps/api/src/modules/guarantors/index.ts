@@ -1,4 +1,4 @@
 // What other modules use of the guarantors (avals).
-export { guarantorInvitationRoutes, guarantorRoutes, opsGuarantorRoutes } from './guarantors.routes.js';
+export { guarantorInvitationRoutes, guarantorRoutes } from './guarantors.routes.js';
 export { startRemoteConsentWorker } from './remote-consent-worker.js';
 export { avalView, inviteAval, registerAval } from './guarantors.service.js';

@@ -1,8 +1,6 @@
 import multipart from '@fastify/multipart';
 import {
   contractEvidenceResponse,
-  contractLinkBody,
-  contractLinkResponse,
   identityDocumentsResponse,
   IDENTITY_DOCUMENT_KINDS,
   PERSON_TYPES,
@@ -21,12 +19,10 @@ import { AppError, errorResponseSchema, invalidFields } from '../../errors.js';
 import { MAX_IMAGE_BYTES } from './image.js';
 import { parseMetamapEvent, verifyMetamapSignature } from '../../providers/identity/metamap.js';
 import type { App } from '../../types.js';
-import { findUserById } from '../users/index.js';
 import {
   answerCheck,
   contractDocument,
   contractEvidence,
-  issueContractLink,
   linkView,
   requireBuiltinWidget,
   signContract,
@@ -292,27 +288,6 @@ async function metamapWebhookRoutes(app: App): Promise<void> {
         );
       }
       return { data: { outcome } };
-    },
-  );
-}
-
-/** Operators issue signing links (until the back office has its button): the same service. */
-export async function opsSigningRoutes(app: App): Promise<void> {
-  app.post(
-    '/v1/users/:type/:id/contract-links',
-    {
-      schema: {
-        summary: 'Operaciones: envía por SMS el enlace para firmar el contrato (titular o aval)',
-        params: signerParams,
-        body: contractLinkBody,
-        response: { 200: contractLinkResponse, ...errors },
-      },
-    },
-    async (request) => {
-      const user = await findUserById(app.db, request.params.id);
-      if (!user) throw new AppError(404, 'USER_NOT_FOUND', 'user not found', 'No encontramos este comercio.');
-      // The /ops prefix already required the operations key (plugins/app/ops-auth.ts).
-      return { data: await issueContractLink(app, user, request.body, 'operator') };
     },
   );
 }

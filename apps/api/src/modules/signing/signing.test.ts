@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cedulaCheckDigit, toE164 } from '@provee/domain';
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq, like } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,10 +11,13 @@ import {
   contractSigners,
   identityDocuments,
   identityVerifications,
+  smsOutbox,
 } from '../../db/schema.js';
 import { createApplication, userAuth } from '../../test/factories.js';
+import { staffSession } from '../../test/staff.js';
 import { createPhone } from '../../test/phone.js';
 import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+import type { App } from '../../types.js';
 import { answerDueSimulatedChecks } from './signing.service.js';
 import { createJpeg, createPng, createPngHeader } from './test-images.js';
 
@@ -28,7 +31,6 @@ const UNDER_REVIEW_ID = testIdentity('9990007');
 const SILENT_ID = testIdentity('9990008');
 /** The bureau simulator's strong history: a guarantor the policy approves. */
 const STRONG_GUARANTOR = cedula('9990000001');
-const OPS = { 'x-api-key': 'provee-dev-ops-key-not-for-production' };
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /** A multipart body as a browser's FormData sends it. */
@@ -58,6 +60,31 @@ const photos = () => ({
 const signaturePng = () => Buffer.from(createPng({ width: 280, height: 120 })).toString('base64');
 const GEO = JSON.stringify({ latitude: 18.4861, longitude: -69.9312, accuracy: 20, timestamp: 1795000000000 });
 
+/** An analyst sends the signing link from the back office (a fresh session: the tests move the clock by days). */
+async function issueLinkOn(app: App, userId: string, body: Record<string, unknown> = { person_type: 'titular' }) {
+  const { headers } = await staffSession(app, 'analyst');
+  return app.inject({
+    method: 'POST',
+    url: `/api/backoffice/applications/${userId}/contract-links`,
+    headers,
+    payload: body,
+  });
+}
+
+/** The token of a signing link, as the SMS carries it (the link itself travels only in the SMS). */
+async function linkTokenOn(app: App, userId: string, body?: Record<string, unknown>) {
+  const res = await issueLinkOn(app, userId, body);
+  expect(res.statusCode, res.body).toBe(200);
+  const [sms] = await app.db
+    .select()
+    .from(smsOutbox)
+    .where(like(smsOutbox.body, '%send-contract-sign%'))
+    .orderBy(desc(smsOutbox.id))
+    .limit(1);
+  const url = new URL(/https?:\/\/\S+/.exec(sms!.body)![0]);
+  return { token: url.searchParams.get('token')!, data: { ...res.json().data.result, url: url.toString() }, url };
+}
+
 describe('identity verification and contract signing', () => {
   let t: TestApp;
   const clock = manualClock(new Date('2026-11-23T12:00:00Z'));
@@ -82,22 +109,8 @@ describe('identity verification and contract signing', () => {
     return { user, auth };
   }
 
-  async function issueLink(userId: string, body: Record<string, unknown> = { person_type: 'titular' }) {
-    return t.app.inject({
-      method: 'POST',
-      url: `/ops/v1/users/SK/${userId}/contract-links`,
-      headers: OPS,
-      payload: body,
-    });
-  }
-
-  /** The token of a signing link, as the SMS carries it. */
-  async function linkToken(userId: string, body?: Record<string, unknown>) {
-    const res = await issueLink(userId, body);
-    expect(res.statusCode, res.body).toBe(200);
-    const url = new URL(res.json().data.url as string);
-    return { token: url.searchParams.get('token')!, data: res.json().data, url };
-  }
+  const issueLink = (userId: string, body?: Record<string, unknown>) => issueLinkOn(t.app, userId, body);
+  const linkToken = (userId: string, body?: Record<string, unknown>) => linkTokenOn(t.app, userId, body);
 
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
   const upload = (userId: string, token: string, files = photos(), fields = { person_type: 'titular' }) => {
@@ -132,13 +145,13 @@ describe('identity verification and contract signing', () => {
   const contractOf = async (userId: string) =>
     (await t.app.db.select().from(contracts).where(eq(contracts.userId, userId)))[0]!;
 
-  it('an operator link drafts the contract and sends the signing link by SMS; its token opens the signing page', async () => {
+  it('a link sent from the back office drafts the contract and sends the signing link by SMS; its token opens the signing page', async () => {
     const { user } = await approvedShopkeeper();
     expect(
       (
         await t.app.inject({
           method: 'POST',
-          url: `/ops/v1/users/SK/${user.id}/contract-links`,
+          url: `/api/backoffice/applications/${user.id}/contract-links`,
           payload: { person_type: 'titular' },
         })
       ).statusCode,
@@ -614,13 +627,7 @@ describe('MetaMap: the button, the signed webhook and its answers', () => {
     const nip = (await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth })).json()
       .data.default_nip;
     await t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth, payload: { nip } });
-    const link = await t.app.inject({
-      method: 'POST',
-      url: `/ops/v1/users/SK/${user.id}/contract-links`,
-      headers: OPS,
-      payload: { person_type: 'titular' },
-    });
-    const token = new URL(link.json().data.url).searchParams.get('token')!;
+    const { token } = await linkTokenOn(t.app, user.id);
     const headers = { authorization: `Bearer ${token}` };
     const view = (
       await t.app.inject({ method: 'GET', url: `/api/v1/users/SK/${user.id}/contract-link`, headers })

@@ -10,7 +10,7 @@ import type { Executor } from '../../db/client.js';
 import { staff, staffSessions } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { appendAuditEvent } from '../audit/index.js';
-import type { PasswordHasher } from '../credit/password.js';
+import type { PasswordHasher } from '../credit/index.js';
 
 export type StaffRow = typeof staff.$inferSelect;
 
