@@ -42,7 +42,7 @@ async function shopkeeperThroughPublicApi(request: APIRequestContext, phone: str
     lastname: 'Almonte',
     maternal_lastname: 'Reyes',
     dob: '1984-06-15',
-    length_of_residency_in_years: 6,
+    length_of_residency_in_years: 4,
     marital_status: 'SINGLE',
     phone_number: phone,
   });
@@ -124,6 +124,8 @@ test('an analyst finds a shopkeeper, reads the evidence, approves a review, and 
   await expect(analyst.getByText('Cadena de auditoría verificada', { exact: false }).first()).toBeVisible();
   await expect(analyst.getByText('consent.given').first()).toBeVisible();
   await expect(analyst.getByText('decision.made').first()).toBeVisible();
+  // Each rule of the decision with its outcome.
+  await expect(analyst.getByRole('row').filter({ hasText: 'min_score' })).toContainText('Cumple');
   await expect(analyst.getByText(taxId)).toBeVisible();
   await screenshot(analyst, 'backoffice-application');
 
@@ -147,12 +149,15 @@ test('an analyst finds a shopkeeper, reads the evidence, approves a review, and 
   }
   await shopkeeper.getByRole('button', { name: 'Enviar documentos' }).click();
   await expect(shopkeeper.getByText('5:00')).toBeVisible();
+  // The review screen's clock stands still (it asks at 4:30) until the analyst has decided.
+  await shopkeeper.clock.pauseAt(Date.now() + 1_000);
 
   // The verifier asks for a person: the analyst sees it (reload) and approves it with a note.
   await expect
     .poll(
       async () => {
         await analyst.reload();
+        await expect(analyst.getByRole('heading', { name: 'Historial' })).toBeVisible();
         return analyst.getByRole('button', { name: 'Aprobar verificación' }).count();
       },
       { timeout: 20_000 },

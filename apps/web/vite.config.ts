@@ -3,7 +3,7 @@ import { defineConfig } from 'vite';
 
 // The domain's registration rules and signing rules serve later screens only: they stay out of it.
 const FIRST_LOAD =
-  /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]|[\\/]src[\\/](app|shared)[\\/]|[\\/]packages[\\/]domain[\\/]src[\\/](?!registration|signing\.)/;
+  /node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]|[\\/]src[\\/](app|shared)[\\/]|[\\/]packages[\\/]domain[\\/]src[\\/](?!registration|signing\.|backoffice\.)/;
 const LATER =
   /[\\/]src[\\/]shared[\\/](hooks|lib[\\/](users-api|format|step-errors)|ui[\\/](code-input|countdown|select|text-field|stepper|checkbox))/;
 

@@ -8,7 +8,9 @@ const external = Object.keys(pkg.dependencies).filter((name) => !name.startsWith
 
 await build({
   entryPoints: [
-    ...['server', 'catalog-import', 'staff-create'].map((name) => new URL(`../src/${name}.ts`, import.meta.url).pathname),
+    ...['server', 'catalog-import', 'staff-create'].map(
+      (name) => new URL(`../src/${name}.ts`, import.meta.url).pathname,
+    ),
     // The embedded database's thread (src/db/pglite-thread.ts loads it from dist/).
     { in: new URL('../src/db/pglite-worker.ts', import.meta.url).pathname, out: 'pglite-worker' },
   ],

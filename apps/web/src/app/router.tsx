@@ -1,4 +1,4 @@
-import { lazy, type ComponentType } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { HomeRoute } from '../features/entry/routes/home.js';
 import type { NextProps } from '../shared/hooks/use-prefetch.js';
@@ -108,11 +108,21 @@ const SIGNER = '/:userTypeId/:userId/:titularFullName/:personType/:collateralFul
 const FallbackRoute = lazy(() =>
   import('../features/errors/routes/fallback.js').then((m) => ({ default: m.FallbackRoute })),
 );
+// The lender's back office: its own layout and session, all of it in chunks /home never loads.
+const BackofficeApp = lazyRoute(() => import('../features/backoffice/app.js'), 'BackofficeApp');
 
 export function AppRouter() {
   return (
     <BrowserRouter>
       <Routes>
+        <Route
+          path="/backoffice/*"
+          element={
+            <Suspense fallback={<p role="status">Cargando…</p>}>
+              <BackofficeApp />
+            </Suspense>
+          }
+        />
         <Route element={<AppShell />}>
           <Route path="/" element={<Navigate to="/home" replace />} />
           <Route path="/home" element={<HomeRoute />} />

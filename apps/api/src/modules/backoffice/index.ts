@@ -1,5 +1,9 @@
 import type { App } from '../../types.js';
 import { registerStaffSessions, staffRoutes } from '../staff/index.js';
+import { advisorQueueRoutes } from './advisor-queue.routes.js';
+import { applicationRoutes } from './applications.routes.js';
+import { exportRoutes } from './exports.routes.js';
+import { funnelRoutes } from './funnel.routes.js';
 
 /**
  * The back office's API under /api/backoffice: staff sessions (cookie) only. A shopkeeper's bearer
@@ -8,4 +12,8 @@ import { registerStaffSessions, staffRoutes } from '../staff/index.js';
 export async function backofficeApi(scope: App): Promise<void> {
   await registerStaffSessions(scope);
   await scope.register(staffRoutes);
+  await scope.register(applicationRoutes);
+  await scope.register(advisorQueueRoutes);
+  await scope.register(funnelRoutes);
+  await scope.register(exportRoutes);
 }

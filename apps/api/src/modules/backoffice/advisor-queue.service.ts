@@ -1,0 +1,193 @@
+import type { AdvisorTaskSource, AdvisorTaskView } from '@provee/domain';
+import { and, asc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/client.js';
+import { advisorEvents, advisorTasks, leads, staff, users } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import { appendAuditEvent } from '../audit/index.js';
+import { staffActor, staffChain, type StaffRow } from '../staff/index.js';
+
+interface QueueDeps {
+  db: Db;
+  clock: () => Date;
+}
+
+/** The contract has no paging: the oldest work comes first, and this many is more than a shift. */
+export const ADVISOR_QUEUE_LIMIT = 500;
+
+const NOT_FOUND = new AppError(404, 'ADVISOR_TASK_NOT_FOUND', 'task source not found', 'No encontramos esa tarea.');
+const ALREADY_DONE = new AppError(409, 'ADVISOR_TASK_DONE', 'task already done', 'Esta tarea ya está terminada.');
+const taken = (name: string | null) =>
+  new AppError(
+    409,
+    'ADVISOR_TASK_TAKEN',
+    'task claimed by someone else',
+    `Esta tarea ya la tomó ${name ?? 'otra persona'}. Elige otra de la cola.`,
+  );
+
+// The task row (if any) and who claimed it, joined the same way for both sources.
+const taskJoin = (source: AdvisorTaskSource, sourceId: SQL) =>
+  and(eq(advisorTasks.source, source), eq(advisorTasks.sourceId, sourceId));
+const taskFields = {
+  claimedById: advisorTasks.claimedBy,
+  claimedByName: staff.name,
+  claimedAt: advisorTasks.claimedAt,
+  doneAt: advisorTasks.doneAt,
+  applicationId: users.id,
+  name: users.name,
+  lastname: users.lastname,
+  maternalLastname: users.maternalLastname,
+};
+
+function contactRows(db: Executor, where: SQL | undefined) {
+  return db
+    .select({
+      sourceId: sql<string>`${advisorEvents.id}::text`,
+      kind: advisorEvents.contactType,
+      phone: users.phoneE164,
+      createdAt: advisorEvents.createdAt,
+      ...taskFields,
+    })
+    .from(advisorEvents)
+    .innerJoin(users, eq(users.id, advisorEvents.userId))
+    .leftJoin(advisorTasks, taskJoin('contact', sql`${advisorEvents.id}::text`))
+    .leftJoin(staff, eq(staff.id, advisorTasks.claimedBy))
+    .where(where)
+    .orderBy(asc(advisorEvents.createdAt), asc(advisorEvents.id))
+    .limit(ADVISOR_QUEUE_LIMIT);
+}
+
+// A lead's time is when the server received it: the browser's clock proves nothing.
+function leadRows(db: Executor, where: SQL | undefined) {
+  return db
+    .select({
+      sourceId: leads.leadId,
+      kind: leads.leadType,
+      phone: leads.shopkeeperPhoneE164,
+      createdAt: leads.receivedAt,
+      ...taskFields,
+    })
+    .from(leads)
+    .leftJoin(users, eq(users.phoneE164, leads.shopkeeperPhoneE164))
+    .leftJoin(advisorTasks, taskJoin('lead', sql`${leads.leadId}`))
+    .leftJoin(staff, eq(staff.id, advisorTasks.claimedBy))
+    .where(where)
+    .orderBy(asc(leads.receivedAt), asc(leads.leadId))
+    .limit(ADVISOR_QUEUE_LIMIT);
+}
+
+// The lead shape: a lead may have no applicant yet.
+type TaskRow = Awaited<ReturnType<typeof leadRows>>[number];
+
+function taskView(source: AdvisorTaskSource, row: TaskRow): AdvisorTaskView {
+  const name = [row.name, row.lastname, row.maternalLastname].filter(Boolean).join(' ');
+  return {
+    source,
+    source_id: row.sourceId,
+    kind: row.kind,
+    application_id: row.applicationId,
+    phone: row.phone,
+    name: name || null,
+    created_at: row.createdAt.toISOString(),
+    claimed_by: row.claimedById ? { id: row.claimedById, name: row.claimedByName ?? '' } : null,
+    claimed_at: row.claimedAt?.toISOString() ?? null,
+    done_at: row.doneAt?.toISOString() ?? null,
+    call_url: `tel:${row.phone}`,
+    chat_url: `https://wa.me/${row.phone.replace(/\D/g, '')}`,
+  };
+}
+
+/** Contact requests and new leads, oldest first; finished ones only when asked for. */
+export async function listAdvisorQueue(db: Db, options: { includeDone: boolean }): Promise<AdvisorTaskView[]> {
+  const open = options.includeDone ? undefined : isNull(advisorTasks.doneAt);
+  const [contacts, newLeads] = await Promise.all([contactRows(db, open), leadRows(db, open)]);
+  // Each list is already the oldest of its kind; merged, the cap keeps the oldest of both.
+  return [
+    ...contacts.map((row) => ({ at: row.createdAt.getTime(), view: taskView('contact', row) })),
+    ...newLeads.map((row) => ({ at: row.createdAt.getTime(), view: taskView('lead', row) })),
+  ]
+    .sort((a, b) => a.at - b.at)
+    .slice(0, ADVISOR_QUEUE_LIMIT)
+    .map(({ view }) => view);
+}
+
+/** The task as it stands; 404 when its contact request or lead does not exist. */
+async function loadTask(db: Executor, source: AdvisorTaskSource, sourceId: string): Promise<AdvisorTaskView> {
+  if (source === 'contact') {
+    // advisor_events ids are bigserials: anything else names no contact request.
+    if (!/^[1-9]\d{0,14}$/.test(sourceId)) throw NOT_FOUND;
+    const [row] = await contactRows(db, eq(advisorEvents.id, Number(sourceId)));
+    if (!row) throw NOT_FOUND;
+    return taskView(source, row);
+  }
+  const [row] = await leadRows(db, eq(leads.leadId, sourceId));
+  if (!row) throw NOT_FOUND;
+  return taskView(source, row);
+}
+
+type Change = 'claim' | 'done';
+
+/**
+ * Claim or finish a task in ONE transaction: an insert-or-guarded-update of advisor_tasks (the
+ * guard is what makes two advisors' claims exclusive, on both databases) and its audit event, on
+ * the applicant's chain when there is one, else on the advisor's own.
+ */
+async function changeTask(
+  deps: QueueDeps,
+  member: StaffRow,
+  change: Change,
+  source: AdvisorTaskSource,
+  sourceId: string,
+  note?: string,
+): Promise<AdvisorTaskView> {
+  const now = deps.clock();
+  return deps.db.transaction(async (tx) => {
+    const before = await loadTask(tx, source, sourceId);
+    const mine = or(isNull(advisorTasks.claimedBy), eq(advisorTasks.claimedBy, member.id));
+    const claim = { claimedBy: member.id, claimedAt: now };
+    const done = { doneBy: member.id, doneAt: now, note: note || null };
+    const [changed] = await tx
+      .insert(advisorTasks)
+      .values({ source, sourceId, ...claim, ...(change === 'done' ? done : {}) })
+      .onConflictDoUpdate({
+        target: [advisorTasks.source, advisorTasks.sourceId],
+        set:
+          change === 'claim'
+            ? claim
+            : {
+                ...done,
+                // Finishing an unclaimed task means the one who finished it handled it.
+                claimedBy: sql`coalesce(${advisorTasks.claimedBy}, ${member.id}::uuid)`,
+                claimedAt: sql`coalesce(${advisorTasks.claimedAt}, ${now.toISOString()}::timestamptz)`,
+              },
+        // A claim takes only a free task (its own claim again changes nothing); done needs it free or own.
+        setWhere: and(isNull(advisorTasks.doneAt), change === 'claim' ? isNull(advisorTasks.claimedBy) : mine),
+      })
+      .returning({ id: advisorTasks.id });
+    if (!changed) {
+      const current = await loadTask(tx, source, sourceId);
+      if (current.done_at) throw ALREADY_DONE;
+      if (current.claimed_by?.id !== member.id) throw taken(current.claimed_by?.name ?? null);
+      return current;
+    }
+    await appendAuditEvent(tx, {
+      applicationId: before.application_id ?? staffChain(member.id),
+      actor: staffActor(member),
+      type: change === 'claim' ? 'advisor.task_claimed' : 'advisor.task_done',
+      // The note stays in advisor_tasks: free text may hold a phone number, and the audit trail holds none.
+      payload: { source, source_id: sourceId, kind: before.kind, ...(change === 'done' ? { with_note: !!note } : {}) },
+      at: now,
+    });
+    return loadTask(tx, source, sourceId);
+  });
+}
+
+export const claimAdvisorTask = (deps: QueueDeps, member: StaffRow, source: AdvisorTaskSource, sourceId: string) =>
+  changeTask(deps, member, 'claim', source, sourceId);
+
+export const finishAdvisorTask = (
+  deps: QueueDeps,
+  member: StaffRow,
+  source: AdvisorTaskSource,
+  sourceId: string,
+  note: string | undefined,
+) => changeTask(deps, member, 'done', source, sourceId, note);

@@ -1,0 +1,320 @@
+import { cedulaCheckDigit } from '@provee/domain';
+import { and, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEvents, bureauConsents, users } from '../../db/schema.js';
+import { createApplication, userAuth } from '../../test/factories.js';
+import { createPhone, phoneToken } from '../../test/phone.js';
+import { staffSession } from '../../test/staff.js';
+import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+import { csvCell, exportCsv } from './exports.service.js';
+import { reportRange } from './funnel.service.js';
+
+const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
+const randomCedula = () => cedula(`4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`);
+/** The bureau simulator's strong history: a guarantor the policy approves. */
+const STRONG_GUARANTOR = cedula('9990000001');
+const BOM = '\uFEFF';
+/** What a cell reads once parsed: a text a spreadsheet would run as a formula starts with an apostrophe. */
+const shown = (value: string | null) => (value === null ? '' : /^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+
+/** RFC 4180: quoted fields may hold commas, doubled quotes and line breaks; records end in CRLF. */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c !== '"') field += c;
+      else if (text[i + 1] === '"') field += text[++i];
+      else quoted = false;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += c;
+  }
+  expect(field === '' && row.length === 0, 'the last record ends with CRLF').toBe(true);
+  return rows;
+}
+
+describe('CSV exports', () => {
+  const clock = manualClock(new Date('2026-11-09T08:00:00Z'));
+  const jumpTo = (iso: string) => clock.advance((Date.parse(iso) - clock().getTime()) / 1000);
+  let t: TestApp;
+  let analyst: Awaited<ReturnType<typeof staffSession>>;
+  let advisor: { cookie: string };
+  /** Every application the test created, with when. */
+  const created: { id: string; createdAt: number }[] = [];
+  const taxIds: string[] = [];
+  const FORMULAS = { utm_source: '=HYPERLINK("http://evil.example","ver")', utm_medium: '@SUM(1+1)', utm_name: '-2+3' };
+  const SCRIPT_AGENT = "=cmd|' /C calc'!A0";
+
+  async function application(at: string, nextStep?: string) {
+    jumpTo(at);
+    const taxId = randomCedula();
+    taxIds.push(taxId);
+    const user = await createApplication(t.app, { taxId, ...(nextStep ? { nextStep } : {}) });
+    created.push({ id: user.id, createdAt: clock().getTime() });
+    return user;
+  }
+
+  /** The applicant's own consent through the PIN, from a browser whose user agent is a formula. */
+  async function consent(at: string) {
+    const user = await application(at);
+    const headers = { ...userAuth(t.app, user), 'user-agent': SCRIPT_AGENT };
+    const sent = await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers });
+    const nip = sent.json().data.default_nip;
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/users/${user.id}/SK/nip`,
+      headers,
+      payload: { nip },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+
+  /** A guarantor's consent given in person, on an application past the password. */
+  async function guarantorConsent(at: string) {
+    const user = await application(at, 'INVENTORY');
+    const headers = userAuth(t.app, user);
+    const phone = createPhone();
+    const named = await t.app.inject({
+      method: 'POST',
+      url: `/api/v1/users/${user.id}/SK/avals`,
+      headers,
+      payload: { aval_type: 'PARTNER', name: 'Ramón Pérez', phone_number: phone, tax_payer_id: STRONG_GUARANTOR },
+    });
+    expect(named.statusCode, named.body).toBe(200);
+    const url = `/api/v1/users/${user.id}/SK/aval/nip?to=${phone}`;
+    const nip = (await t.app.inject({ method: 'POST', url, headers })).json().data.default_nip;
+    expect((await t.app.inject({ method: 'PUT', url, headers, payload: { nip } })).statusCode).toBe(200);
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '10000' }, undefined, { clock });
+    await application('2026-11-09T23:59:59.999Z');
+    // Three at the same instant: pages must break ties by id, never repeat or skip one.
+    for (let i = 0; i < 3; i++) await application('2026-11-10T00:00:00.000Z');
+    jumpTo('2026-11-10T09:00:00.000Z');
+    const phone = createPhone();
+    const registered = await t.app.inject({
+      method: 'POST',
+      url: '/api/v2/users',
+      headers: { authorization: `Bearer ${await phoneToken(t.app, phone)}` },
+      payload: {
+        account_type_id: 'SK',
+        name: 'José Ángel',
+        lastname: 'Muñoz',
+        maternal_lastname: 'Peña',
+        dob: '1984-05-17',
+        length_of_residency_in_years: 4,
+        marital_status: 'SINGLE',
+        phone_number: phone,
+        sales_identifier: '',
+        anonymous_id: `anon-${phone}`,
+        ...FORMULAS,
+      },
+    });
+    expect(registered.statusCode, registered.body).toBe(201);
+    created.push({ id: registered.json().data.user_id, createdAt: clock().getTime() });
+    await consent('2026-11-10T15:00:00.000Z');
+    await guarantorConsent('2026-11-11T16:00:00.000Z');
+    await application('2026-11-11T23:59:59.999Z');
+    await consent('2026-11-12T00:00:00.000Z');
+    analyst = await staffSession(t.app, 'analyst');
+    advisor = (await staffSession(t.app, 'advisor')).headers;
+  }, 120_000);
+  afterAll(() => t.close());
+
+  const download = (kind: string, query: string, headers: Record<string, string> = analyst.headers) =>
+    t.app.inject({ method: 'GET', url: `/api/backoffice/exports/${kind}.csv?${query}`, headers });
+  const inRange = (from: string, to: string) =>
+    created
+      .filter(
+        (row) =>
+          row.createdAt >= Date.parse(`${from}T00:00:00Z`) &&
+          row.createdAt < Date.parse(`${to}T00:00:00Z`) + 86_400_000,
+      )
+      .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+
+  it('applications: a UTF-8 CSV download with a BOM, the started applications in order, no tax id or birth date', async () => {
+    const res = await download('applications', 'from=2026-11-10&to=2026-11-11');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="solicitudes-2026-11-10-2026-11-11.csv"');
+    expect([...res.rawPayload.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(res.body.startsWith(BOM)).toBe(true);
+    const [header, ...rows] = parseCsv(res.body.slice(1));
+    expect(header).toEqual([
+      'id',
+      'phone',
+      'name',
+      'lastname',
+      'maternal_lastname',
+      'next_step',
+      'status',
+      'utm_source',
+      'utm_medium',
+      'utm_campaign',
+      'created_at',
+      'updated_at',
+    ]);
+    const expected = inRange('2026-11-10', '2026-11-11');
+    expect(expected.length).toBeGreaterThan(5);
+    expect(rows.map((row) => row[0])).toEqual(expected.map((row) => row.id));
+    const stored = await t.app.db
+      .select()
+      .from(users)
+      .where(
+        inArray(
+          users.id,
+          expected.map((row) => row.id),
+        ),
+      );
+    for (const row of rows) {
+      const user = stored.find((candidate) => candidate.id === row[0])!;
+      expect(row).toEqual([
+        user.id,
+        user.phoneE164, // a plain number in E.164: no formula, so no apostrophe
+        user.name ?? '',
+        user.lastname ?? '',
+        user.maternalLastname ?? '',
+        user.nextStep,
+        user.status,
+        shown(user.utmSource),
+        shown(user.utmMedium),
+        shown(user.utmName),
+        user.createdAt.toISOString(),
+        user.updatedAt.toISOString(),
+      ]);
+    }
+    // Accents survive, and what the applicant sent as a formula arrives as text.
+    const registered = rows.find((row) => row[2] === 'José Ángel')!;
+    expect(registered.slice(7, 10)).toEqual([
+      `'${FORMULAS.utm_source}`,
+      `'${FORMULAS.utm_medium}`,
+      `'${FORMULAS.utm_name}`,
+    ]);
+    expect(res.body).toContain('"\'=HYPERLINK(""http://evil.example"",""ver"")"');
+    // The factory's birth date and the registered one, and every tax id, stay out.
+    for (const secret of ['1985-02-28', '1984-05-17', ...taxIds]) expect(res.body).not.toContain(secret);
+  });
+
+  it('reads page by page with keyset pagination: any page size gives the same rows, ties included', async () => {
+    const whole = (await download('applications', 'from=2026-11-09&to=2026-11-12')).body;
+    expect(parseCsv(whole.slice(1))).toHaveLength(1 + created.length);
+    for (const pageSize of [1, 2, 3]) {
+      let text = '';
+      const stream = exportCsv(
+        t.app,
+        analyst.member,
+        'applications',
+        reportRange('2026-11-09', '2026-11-12'),
+        pageSize,
+      );
+      for await (const chunk of stream) text += String(chunk);
+      expect(text, `page size ${pageSize}`).toBe(whole);
+    }
+  });
+
+  it('consents: one row per bureau authorisation given in the range, with its evidence', async () => {
+    const res = await download('consents', 'from=2026-11-10&to=2026-11-11');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['content-disposition']).toBe('attachment; filename="consentimientos-2026-11-10-2026-11-11.csv"');
+    const [header, ...rows] = parseCsv(res.body.slice(1));
+    expect(header).toEqual([
+      'consent_id',
+      'application_id',
+      'person_type',
+      'aval_id',
+      'created_at',
+      'ip',
+      'user_agent',
+      'pin_verified',
+      'bureau_folio',
+      'consent_version',
+      'consent_text_sha256',
+      'authorized_until',
+    ]);
+    const all = await t.app.db.select().from(bureauConsents).orderBy(bureauConsents.createdAt, bureauConsents.id);
+    const expected = all.filter((consent) => consent.createdAt < new Date('2026-11-12T00:00:00Z'));
+    expect(all.length).toBe(expected.length + 1);
+    expect(rows).toEqual(
+      expected.map((consent) => [
+        consent.id,
+        consent.userId,
+        consent.personType,
+        consent.avalId ?? '',
+        consent.createdAt.toISOString(),
+        consent.ip,
+        shown(consent.userAgent),
+        String(consent.pinVerified),
+        consent.bureauFolio,
+        consent.consentVersion,
+        consent.consentTextSha256,
+        consent.authorizedUntil.toISOString(),
+      ]),
+    );
+    expect(rows.map((row) => row[2])).toEqual(['titular', 'collateral']);
+    expect(rows[1]![3]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(rows[0]![6]).toBe(`'${SCRIPT_AGENT}`);
+    expect(res.body).not.toContain('Por este medio autorizo');
+  });
+
+  it('each export is recorded on the staff member’s audit chain with its kind, range and rows', async () => {
+    const before = await t.app.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.applicationId, `staff:${analyst.member.id}`));
+    await download('consents', 'from=2026-11-11&to=2026-11-12');
+    const events = await t.app.db
+      .select()
+      .from(auditEvents)
+      .where(
+        and(eq(auditEvents.applicationId, `staff:${analyst.member.id}`), eq(auditEvents.type, 'backoffice.export')),
+      );
+    expect(events.length).toBe(before.filter((event) => event.type === 'backoffice.export').length + 1);
+    expect(events.at(-1)).toMatchObject({
+      actor: `staff:${analyst.member.id}`,
+      payload: { kind: 'consents', from: '2026-11-11', to: '2026-11-12', rows: 2, complete: true },
+    });
+  });
+
+  it('neutralises every formula start (= + - @ tab CR) and quotes per RFC 4180; plain numbers stay numbers', () => {
+    expect(['=1+1', '+1+cmd|x', '-1-A1', '@A1', '\tx', '\rx'].map(csvCell)).toEqual([
+      "'=1+1",
+      "'+1+cmd|x",
+      "'-1-A1",
+      "'@A1",
+      "'\tx",
+      `"'\rx"`,
+    ]);
+    // A phone in E.164 or a negative amount is a number to a spreadsheet, not a formula.
+    expect(['+18095551234', '-250', '-12.5'].map(csvCell)).toEqual(['+18095551234', '-250', '-12.5']);
+    expect(csvCell('Peña, "la tienda"\nbarrio')).toBe('"Peña, ""la tienda""\nbarrio"');
+    expect(csvCell('a=b')).toBe('a=b');
+    expect(csvCell(null)).toBe('');
+    expect(csvCell(true)).toBe('true');
+  });
+
+  it('401 without a session, 403 for an advisor, 400 for a bad range', async () => {
+    for (const kind of ['applications', 'consents']) {
+      expect((await download(kind, 'from=2026-11-10&to=2026-11-11', {})).statusCode).toBe(401);
+      const forbidden = await download(kind, 'from=2026-11-10&to=2026-11-11', advisor);
+      expect(forbidden.statusCode).toBe(403);
+      expect(forbidden.json().readable_message).toBe('Tu rol no permite esta acción.');
+      const backwards = await download(kind, 'from=2026-11-11&to=2026-11-10');
+      expect(backwards.statusCode).toBe(400);
+      expect(backwards.json().readable_message).toBe('La fecha final debe ser igual o posterior a la fecha inicial.');
+      expect((await download(kind, 'from=2026-11-10')).statusCode).toBe(400);
+    }
+  });
+});

@@ -1,0 +1,112 @@
+import { APPLICATION_STATUSES, NEXT_STEPS } from '@provee/domain';
+import { useState, type FormEvent } from 'react';
+import type { ApplicationFilters } from '../api.js';
+import { COUNTRY_NAMES, statusName, stepName } from '../lib/labels.js';
+
+export const FILTER_KEYS = [
+  'q',
+  'next_step',
+  'status',
+  'country',
+  'utm_source',
+  'utm_campaign',
+  'from',
+  'to',
+] as const satisfies readonly (keyof ApplicationFilters)[];
+type FilterKey = (typeof FILTER_KEYS)[number];
+type Draft = Record<FilterKey, string>;
+
+const draftOf = (filters: ApplicationFilters): Draft =>
+  Object.fromEntries(FILTER_KEYS.map((key) => [key, filters[key] ?? ''])) as Draft;
+
+interface Props {
+  filters: ApplicationFilters;
+  onSearch: (filters: ApplicationFilters) => void;
+}
+
+/** The search box and the filters; nothing is asked until 'Buscar'. */
+export function ApplicationFiltersForm({ filters, onSearch }: Props) {
+  const applied = JSON.stringify(draftOf(filters));
+  const [draft, setDraft] = useState(() => draftOf(filters));
+  const [seen, setSeen] = useState(applied);
+  // The address changed under the form (Back, a link): show what is applied now.
+  if (seen !== applied) {
+    setSeen(applied);
+    setDraft(draftOf(filters));
+  }
+  const field = (key: FilterKey) => ({
+    name: key,
+    value: draft[key],
+    onChange: (e: { target: { value: string } }) => setDraft({ ...draft, [key]: e.target.value }),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSearch(Object.fromEntries(Object.entries(draft).filter(([, value]) => value.trim() !== '')));
+  };
+
+  return (
+    <form role="search" className="bo-filters" onSubmit={submit} aria-label="Buscar solicitudes">
+      <label className="bo-filters__search">
+        Buscar por teléfono, nombre o identificación fiscal
+        <input type="search" maxLength={100} {...field('q')} />
+      </label>
+      <label>
+        Paso
+        <select {...field('next_step')}>
+          <option value="">Todos</option>
+          {NEXT_STEPS.map((step) => (
+            <option key={step} value={step}>
+              {stepName(step)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Estado
+        <select {...field('status')}>
+          <option value="">Todos</option>
+          {APPLICATION_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {statusName(status)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        País
+        <select {...field('country')}>
+          <option value="">Todos</option>
+          {Object.entries(COUNTRY_NAMES).map(([code, name]) => (
+            <option key={code} value={code}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Fuente (utm_source)
+        <input maxLength={100} {...field('utm_source')} />
+      </label>
+      <label>
+        Campaña (utm_campaign)
+        <input maxLength={100} {...field('utm_campaign')} />
+      </label>
+      <label>
+        Desde
+        <input type="date" {...field('from')} />
+      </label>
+      <label>
+        Hasta
+        <input type="date" {...field('to')} />
+      </label>
+      <div className="bo-actions">
+        <button type="submit" className="bo-button">
+          Buscar
+        </button>
+        <button type="button" className="bo-button bo-button--quiet" onClick={() => onSearch({})}>
+          Limpiar filtros
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,108 @@
+import type { RegisterGuarantorBody } from '@provee/domain';
+import { useState, type FormEvent } from 'react';
+import { actions } from '../../api.js';
+import { formatDateTime } from '../../lib/format.js';
+import { AVAL_TYPE_NAMES, avalStatusName, avalTypeName } from '../../lib/labels.js';
+import { useSubmit } from '../../lib/use-submit.js';
+import { ErrorMessage } from '../messages.js';
+import { ActionButton } from '../actions.js';
+import { Section, type SectionProps } from './section.js';
+
+export function GuarantorsSection({ detail, act, canAct }: SectionProps) {
+  return (
+    <Section wide id="bo-guarantors" title="Avales">
+      {detail.guarantors.length === 0 ? (
+        <p className="bo-muted">Sin avales.</p>
+      ) : (
+        <div className="bo-table-wrap">
+          <table className="bo-table">
+            <thead>
+              <tr>
+                <th scope="col">Nombre</th>
+                <th scope="col">Tipo</th>
+                <th scope="col">Teléfono</th>
+                <th scope="col">Estado</th>
+                <th scope="col">Registrado</th>
+                {canAct && <th scope="col">Acciones</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {detail.guarantors.map((aval) => (
+                <tr key={aval.id}>
+                  <th scope="row">{aval.name ?? 'Sin nombre'}</th>
+                  <td>{avalTypeName(aval.aval_type)}</td>
+                  <td className="bo-nowrap">{aval.phone ?? '—'}</td>
+                  <td>{avalStatusName(aval.status)}</td>
+                  <td className="bo-nowrap">{formatDateTime(aval.created_at)}</td>
+                  {canAct && (
+                    <td>
+                      {aval.status === 'PENDING' && (
+                        <ActionButton
+                          label="Reenviar invitación"
+                          name={`Reenviar invitación a ${aval.name ?? aval.phone ?? 'el aval'}`}
+                          run={() =>
+                            act(() => actions.resendInvitation(detail.id, aval.id), 'Invitación reenviada al aval')
+                          }
+                        />
+                      )}
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {canAct && (
+        <RegisterGuarantor run={(body) => act(() => actions.registerGuarantor(detail.id, body), 'Aval registrado')} />
+      )}
+    </Section>
+  );
+}
+
+const EMPTY: RegisterGuarantorBody = { aval_type: 'PARTNER', name: '', phone_number: '', tax_payer_id: '' };
+
+/** Naming a guarantor for the shopkeeper (e.g. on the phone): the same fields as their form. */
+function RegisterGuarantor({ run }: { run: (body: RegisterGuarantorBody) => Promise<void> }) {
+  const [body, setBody] = useState(EMPTY);
+  const { pending, error, submit } = useSubmit();
+  const set = (key: keyof RegisterGuarantorBody) => (e: { target: { value: string } }) =>
+    setBody({ ...body, [key]: e.target.value });
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (await submit(() => run(body))) setBody(EMPTY);
+  };
+  return (
+    <form className="bo-subsection bo-form bo-form--grid" onSubmit={onSubmit} aria-labelledby="bo-new-aval" noValidate>
+      <h3 id="bo-new-aval">Registrar aval</h3>
+      <label>
+        Tipo
+        <select value={body.aval_type} onChange={set('aval_type')}>
+          {Object.entries(AVAL_TYPE_NAMES).map(([code, name]) => (
+            <option key={code} value={code}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Nombre completo
+        <input value={body.name} maxLength={80} onChange={set('name')} autoComplete="off" />
+      </label>
+      <label>
+        Celular
+        <input type="tel" value={body.phone_number} onChange={set('phone_number')} autoComplete="off" />
+      </label>
+      <label>
+        Identificación fiscal
+        <input value={body.tax_payer_id} maxLength={20} onChange={set('tax_payer_id')} autoComplete="off" />
+      </label>
+      <ErrorMessage error={error} />
+      <div className="bo-actions">
+        <button type="submit" className="bo-button bo-button--small" disabled={pending}>
+          Registrar aval
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,97 @@
+import type { ApplicationStatus, NextStep, StaffRole } from '@provee/domain';
+
+// Spanish names of the codes staff read. An unknown code (a new one the API learnt first) shows as is.
+const label =
+  <K extends string>(names: Record<K, string>) =>
+  (code: string | null | undefined): string =>
+    code ? ((names as Record<string, string>)[code] ?? code) : '—';
+
+export const ROLE_NAMES: Record<StaffRole, string> = { advisor: 'Asesor', analyst: 'Analista', admin: 'Administrador' };
+export const roleName = label(ROLE_NAMES);
+
+export const STATUS_NAMES: Record<ApplicationStatus, string> = {
+  IN_PROGRESS: 'En curso',
+  WAITING: 'En espera',
+  REJECTED: 'Rechazada',
+};
+export const statusName = label(STATUS_NAMES);
+
+export const STEP_NAMES: Record<NextStep, string> = {
+  TAX_ACCOUNT: 'Datos personales',
+  BUSINESS_ADDRESS: 'Dirección del negocio',
+  ABOUT_STORE: 'Datos del negocio',
+  ACCOUNT_NIP: 'Envío de NIP',
+  ACCOUNT_BUREAU: 'Consulta al buró',
+  PASSWORD: 'Contraseña',
+  INVENTORY: 'Inventario',
+  PARTNER_FORM: 'Datos del socio',
+  PARTNER_BUREAU: 'Buró del socio',
+  PARTNER_NIP: 'NIP del socio',
+  COLLATERAL_FORM: 'Datos del aval',
+  COLLATERAL_BUREAU: 'Buró del aval',
+  COLLATERAL_NIP: 'NIP del aval',
+  WISH_NEW_COLLATERAL: 'Quiere otro aval',
+  ASK_NEW_COLLATERAL: 'Pedir otro aval',
+  ASK_REPLACE_PARTNER: 'Reemplazar socio',
+  PENDING_APPROVAL: 'Pendiente de aprobación',
+};
+export const stepName = label(STEP_NAMES);
+
+export const COUNTRY_NAMES = { do: 'República Dominicana', mx: 'México' } as const;
+export const countryName = label(COUNTRY_NAMES);
+
+export const AVAL_TYPE_NAMES = { PARTNER: 'Socio', COLLATERAL: 'Aval solidario' } as const;
+export const avalTypeName = label(AVAL_TYPE_NAMES);
+export const avalStatusName = label({
+  PENDING: 'Esperando consentimiento',
+  CONSENTED: 'Consintió',
+  APPROVED: 'Aprobado',
+  REFUSED: 'No aprobado',
+  REPLACED: 'Reemplazado',
+});
+
+export const personTypeName = label({ titular: 'Titular', collateral: 'Aval' });
+export const signerStateName = label({
+  AWAITING_VERIFICATION: 'Esperando verificación',
+  VERIFYING: 'Verificando',
+  UNDER_REVIEW: 'En revisión manual',
+  VERIFICATION_REJECTED: 'Verificación rechazada',
+  VERIFIED: 'Verificado',
+  SIGNED: 'Firmado',
+});
+export const verificationStatusName = label({
+  PENDING: 'Pendiente',
+  APPROVED: 'Aprobada',
+  REJECTED: 'Rechazada',
+  UNDER_REVIEW: 'En revisión manual',
+});
+export const verificationTypeName = label({ VERIFICATION: 'Verificación', REVERIFICATION: 'Reverificación' });
+export const documentKindName = label({
+  id_front: 'Frente de la identificación',
+  id_back: 'Reverso de la identificación',
+  selfie: 'Selfie',
+});
+
+export const bureauStatusName = label({
+  PENDING: 'Pendiente',
+  RUNNING: 'Consultando',
+  DONE: 'Respondida',
+  FAILED: 'Falló',
+});
+export const decisionResultName = label({ APPROVED: 'Aprobada', REJECTED: 'Rechazada', REFUSED: 'Rechazada' });
+
+export const taskKindName = label({
+  CALL_ADVISER: 'Pidió una llamada',
+  WHATSAPP_CHAT: 'Pidió WhatsApp',
+  WITH_ADVISER: 'Quiere un asesor',
+});
+export const contactTypeName = taskKindName;
+
+export const chainName = label({
+  application: 'Cadena de la solicitud',
+  phone: 'Cadena del teléfono (antes del registro)',
+});
+export const chainReason = label({
+  'hash-mismatch': 'el contenido del evento no coincide con su huella',
+  'link-mismatch': 'el evento no enlaza con el anterior',
+});

@@ -1,0 +1,155 @@
+import { fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  APPLICATION_ID,
+  createChain,
+  createDetail,
+  createSigner,
+  createStaff,
+  json,
+  renderBackoffice,
+  stubSignedIn,
+  type Call,
+} from '../testing.js';
+import type { ApplicationDetail, StaffView } from '@provee/domain';
+
+const DETAIL = `/api/backoffice/applications/${APPLICATION_ID}`;
+const section = (name: string) => screen.getByRole('region', { name });
+
+function open(
+  role: StaffView['role'],
+  detail: ApplicationDetail,
+  answer: (call: Call) => Response | undefined = () => undefined,
+) {
+  const calls = stubSignedIn(createStaff({ role }), (call) =>
+    call.method === 'GET' && call.url === DETAIL ? json(200, { data: detail }) : answer(call),
+  );
+  renderBackoffice(`/backoffice/applications/${APPLICATION_ID}`);
+  return calls;
+}
+
+describe('/backoffice/applications/:applicationId', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('has every section, with the personal data as the API sent them', async () => {
+    open('analyst', createDetail());
+    expect(await screen.findByRole('heading', { level: 1, name: 'José Ramírez Ortiz' })).toBeTruthy();
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
+    expect(headings).toEqual([
+      'Datos personales',
+      'Negocio',
+      'Dirección',
+      'Consentimientos',
+      'Buró y decisión',
+      'Avales',
+      'Verificación de identidad',
+      'Contrato',
+      'Contactos con asesor',
+      'Historial',
+    ]);
+    expect(within(section('Datos personales')).getByText('001-1234567-8')).toBeTruthy();
+  });
+
+  it('for an advisor: masked tax id and birth date, no identity image, no review buttons', async () => {
+    const detail = createDetail({
+      sensitive_visible: false,
+      person: { ...createDetail().person, tax_id: '•••••••••••678', birth_date: '••••-••-14' },
+    });
+    const calls = open('advisor', detail);
+    await screen.findByRole('heading', { level: 1, name: 'José Ramírez Ortiz' });
+
+    const person = section('Datos personales');
+    expect(within(person).getByText('•••••••••••678')).toBeTruthy();
+    expect(within(person).getByText('••••-••-14')).toBeTruthy();
+    expect(within(person).queryByText('001-1234567-8')).toBeNull();
+
+    const identity = section('Verificación de identidad');
+    expect(within(identity).queryByRole('img')).toBeNull();
+    expect(within(identity).getByText(/Solo analistas pueden ver las imágenes/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Aprobar verificación' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Registrar aval' })).toBeNull();
+    // The browser never even asks for the images.
+    expect(calls.some((call) => call.url.includes('/identity-documents/'))).toBe(false);
+  });
+
+  it('for an analyst: the images, and a review decision with its note, then "Decisión registrada"', async () => {
+    const signer = createSigner();
+    const verification = signer.verifications[0]!;
+    let decided = false;
+    const calls = stubSignedIn(createStaff({ role: 'analyst' }), (call) => {
+      if (call.method === 'GET' && call.url === DETAIL) {
+        const state = decided
+          ? createSigner({ ...signer, state: 'VERIFIED', verifications: [{ ...verification, status: 'APPROVED' }] })
+          : signer;
+        return json(200, { data: createDetail({ signers: [state] }) });
+      }
+      if (call.method === 'POST' && call.url === `${DETAIL}/verifications/${verification.id}/decision`) {
+        decided = true;
+        return json(200, { data: { next_step: 'PENDING_APPROVAL', status: 'IN_PROGRESS', result: {} } });
+      }
+      return undefined;
+    });
+    renderBackoffice(`/backoffice/applications/${APPLICATION_ID}`);
+
+    const identity = await screen.findByRole('region', { name: 'Verificación de identidad' });
+    const images = within(identity).getAllByRole('img');
+    expect(images.map((img) => img.getAttribute('src'))).toEqual(
+      verification.documents.map((d) => `${DETAIL}/identity-documents/${d.id}`),
+    );
+    expect(images[0]!.getAttribute('alt')).toBe('Frente de la identificación');
+
+    // A note is required before deciding.
+    fireEvent.click(screen.getByRole('button', { name: 'Aprobar verificación' }));
+    expect(within(identity).getByRole('alert').textContent).toBe('Escribe una nota de al menos 3 caracteres.');
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+
+    fireEvent.change(within(identity).getByLabelText('Nota'), {
+      target: { value: 'Foto nítida, coincide con la selfie' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Aprobar verificación' }));
+
+    expect(await screen.findByText('Decisión registrada')).toBeTruthy();
+    expect(calls.find((call) => call.method === 'POST')).toMatchObject({
+      url: `${DETAIL}/verifications/${verification.id}/decision`,
+      body: { status: 'APPROVED', note: 'Foto nítida, coincide con la selfie' },
+    });
+    // The detail is read again: the verification is no longer waiting for a person.
+    await vi.waitFor(() => expect(screen.queryByRole('button', { name: 'Aprobar verificación' })).toBeNull());
+    expect(within(identity).getByText('Aprobada')).toBeTruthy();
+    expect(calls.filter((call) => call.method === 'GET' && call.url === DETAIL)).toHaveLength(2);
+  });
+
+  it('shows the readable message of a refused action beside its form', async () => {
+    open('admin', createDetail(), (call) =>
+      call.method === 'POST'
+        ? json(409, { code: 'NOT_UNDER_REVIEW', message: 'x', readable_message: 'Esta verificación ya fue decidida.' })
+        : undefined,
+    );
+    const identity = await screen.findByRole('region', { name: 'Verificación de identidad' });
+    fireEvent.change(within(identity).getByLabelText('Nota'), { target: { value: 'No coincide' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Rechazar verificación' }));
+    expect((await within(identity).findByRole('alert')).textContent).toBe('Esta verificación ya fue decidida.');
+    expect(screen.queryByText('Decisión registrada')).toBeNull();
+  });
+
+  it('warns when an audit chain does not verify, and says so when it does', async () => {
+    open(
+      'analyst',
+      createDetail({
+        timeline: [
+          createChain({ chain: 'application', valid: false, broken_at: 6, reason: 'hash-mismatch' }),
+          createChain({ chain: 'phone' }),
+        ],
+      }),
+    );
+    const history = await screen.findByRole('region', { name: 'Historial' });
+    expect(within(history).getByRole('alert').textContent).toContain(
+      'La cadena de auditoría no verifica: alterada en el evento 6',
+    );
+    expect(within(history).getByText('Cadena de auditoría verificada (3 eventos)')).toBeTruthy();
+    const rows = within(history).getAllByRole('row');
+    const tampered = rows.find((row) => row.textContent?.includes('Alterado'));
+    expect(tampered?.textContent).toContain('consent.given');
+    expect(tampered?.textContent).toContain('step: ACCOUNT_BUREAU · n: 1');
+  });
+});

@@ -1,0 +1,93 @@
+import { Link, useSearchParams } from 'react-router';
+import { applications, type ApplicationFilters } from '../api.js';
+import { ApplicationFiltersForm, FILTER_KEYS } from '../components/application-filters.js';
+import { ErrorMessage, Loading, useTitle } from '../components/messages.js';
+import { Pagination } from '../components/pagination.js';
+import { formatDateTime } from '../lib/format.js';
+import { statusName, stepName } from '../lib/labels.js';
+import { useResource } from '../lib/use-resource.js';
+
+const PAGE_SIZE = 25;
+
+/** The filters live in the address: shareable, kept by Back, and kept through a login (?next=). */
+function filtersOf(params: URLSearchParams): ApplicationFilters {
+  const filters: ApplicationFilters = {};
+  for (const key of FILTER_KEYS) {
+    const value = params.get(key);
+    if (value) filters[key] = value;
+  }
+  return filters;
+}
+
+/** /backoffice: every application, last activity first (the API sorts). */
+export function ApplicationsRoute() {
+  useTitle('Solicitudes');
+  const [params, setParams] = useSearchParams();
+  const filters = filtersOf(params);
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const query: ApplicationFilters = { ...filters, page: String(page), page_size: String(PAGE_SIZE) };
+  const list = useResource(JSON.stringify(query), () => applications.list(query));
+
+  const search = (next: ApplicationFilters) => setParams(new URLSearchParams(next as Record<string, string>));
+  const goTo = (n: number) => setParams(new URLSearchParams({ ...filters, page: String(n) } as Record<string, string>));
+  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / list.data.page_size)) : 1;
+
+  return (
+    <section aria-labelledby="bo-applications">
+      <h1 id="bo-applications">Solicitudes</h1>
+      <ApplicationFiltersForm filters={filters} onSearch={search} />
+      <ErrorMessage error={list.error} />
+      {list.loading && !list.data && <Loading />}
+      {list.data && (
+        <>
+          <p className="bo-muted" aria-live="polite">
+            {list.data.total === 1 ? '1 solicitud' : `${list.data.total} solicitudes`}
+            {list.loading ? ' · actualizando…' : ''}
+          </p>
+          {list.data.items.length === 0 ? (
+            <p>No hay solicitudes con estos filtros.</p>
+          ) : (
+            <div className="bo-table-wrap">
+              <table className="bo-table">
+                <caption className="visually-hidden">Solicitudes, la de actividad más reciente primero</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Nombre</th>
+                    <th scope="col">Teléfono</th>
+                    <th scope="col">Negocio</th>
+                    <th scope="col">Paso</th>
+                    <th scope="col">Estado</th>
+                    <th scope="col">Origen</th>
+                    <th scope="col">Creada</th>
+                    <th scope="col">Última actividad</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.data.items.map((item) => (
+                    <tr key={item.id}>
+                      <th scope="row">
+                        <Link to={`/backoffice/applications/${item.id}`}>{item.full_name ?? 'Sin nombre'}</Link>
+                      </th>
+                      <td className="bo-nowrap">{item.phone}</td>
+                      <td>{item.business_name ?? '—'}</td>
+                      <td>{stepName(item.next_step)}</td>
+                      <td>
+                        <span className={`bo-badge bo-badge--${item.status.toLowerCase()}`}>
+                          {statusName(item.status)}
+                        </span>
+                      </td>
+                      <td>{[item.utm_source, item.utm_campaign].filter(Boolean).join(' / ') || '—'}</td>
+                      <td className="bo-nowrap">{formatDateTime(item.created_at)}</td>
+                      <td className="bo-nowrap">{formatDateTime(item.updated_at)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <Pagination page={list.data.page} pages={pages} onPage={goTo} />
+        </>
+      )}
+    </section>
+  );
+}

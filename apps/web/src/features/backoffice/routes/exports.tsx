@@ -1,0 +1,45 @@
+import { useState } from 'react';
+import { files } from '../api.js';
+import { useTitle } from '../components/messages.js';
+import { localDate } from '../lib/format.js';
+
+/** /backoffice/exports: CSV files of a period, downloaded by the browser with the session cookie. */
+export function ExportsRoute() {
+  useTitle('Exportaciones');
+  const [from, setFrom] = useState(localDate(30));
+  const [to, setTo] = useState(localDate(0));
+  const invalid = !from || !to || from > to;
+  return (
+    <section aria-labelledby="bo-exports">
+      <h1 id="bo-exports">Exportaciones</h1>
+      <div className="bo-filters">
+        <label>
+          Desde
+          <input type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+        </label>
+        <label>
+          Hasta
+          <input type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+        </label>
+      </div>
+      {invalid ? (
+        <p className="bo-error" role="alert">
+          Elige un periodo válido: la fecha «Desde» no puede ser posterior a «Hasta».
+        </p>
+      ) : (
+        <ul className="bo-downloads">
+          <li>
+            <a href={files.export('applications', from, to)} download>
+              Descargar solicitudes (CSV)
+            </a>
+          </li>
+          <li>
+            <a href={files.export('consents', from, to)} download>
+              Descargar consentimientos (CSV)
+            </a>
+          </li>
+        </ul>
+      )}
+    </section>
+  );
+}
