@@ -85,15 +85,19 @@ async function shopkeeperThroughPublicApi(request: APIRequestContext, phone: str
   return userId;
 }
 
+async function logIn(page: Page, account: { email: string; password: string; name: string }) {
+  await page.goto('/backoffice');
+  await expect(page).toHaveURL(/\/backoffice\/login/);
+  await page.getByLabel('Correo').fill(account.email);
+  await page.getByLabel('Contraseña').fill(account.password);
+  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+  await expect(page.getByText(account.name)).toBeVisible();
+}
+
 async function staffPage(browser: Browser, baseURL: string, role: keyof typeof STAFF_ACCOUNTS): Promise<Page> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 }, locale: 'es-DO' });
   const page = await context.newPage();
-  await page.goto('/backoffice');
-  await expect(page).toHaveURL(/\/backoffice\/login/);
-  await page.getByLabel('Correo').fill(STAFF_ACCOUNTS[role].email);
-  await page.getByLabel('Contraseña').fill(STAFF_ACCOUNTS[role].password);
-  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
-  await expect(page.getByText(STAFF_ACCOUNTS[role].name)).toBeVisible();
+  await logIn(page, STAFF_ACCOUNTS[role]);
   return page;
 }
 
@@ -176,7 +180,8 @@ test('an analyst finds a shopkeeper, reads the evidence, approves a review, and 
   const advisor = await staffPage(browser, baseURL!, 'advisor');
   await openApplication(advisor, phone);
   await expect(advisor.getByText(taxId)).toHaveCount(0);
-  await expect(advisor.getByText(`${taxId.slice(-3)}`, { exact: false }).first()).toBeVisible();
+  await expect(advisor.getByText('•••••••••••').first()).toBeVisible();
+  await expect(advisor.getByText('Solo analistas pueden abrir el contrato y su evidencia.')).toBeVisible();
   await expect(advisor.getByText('Solo analistas pueden ver las imágenes').first()).toBeVisible();
   await expect(advisor.getByRole('img', { name: /Frente|id_front|cédula/i })).toHaveCount(0);
   const detail = (await (await advisor.request.get(`/api/backoffice/applications/${userId}`)).json()) as {
@@ -189,4 +194,65 @@ test('an analyst finds a shopkeeper, reads the evidence, approves a review, and 
   await screenshot(advisor, 'backoffice-advisor');
   await analyst.context().close();
   await advisor.context().close();
+});
+
+test('an admin makes an advisor account and switches it off; the funnel and the exports answer for the period', async ({
+  page: admin,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  // An applicant of today, pre-approved through the public API: the funnel must count them.
+  await shopkeeperThroughPublicApi(admin.request, uniquePhone(), cedula(`4${random(9)}`));
+  await logIn(admin, STAFF_ACCOUNTS.admin);
+  await admin.getByRole('link', { name: 'Personal' }).click();
+  const email = `asesora-${random(6)}@prestamista.test`;
+  const form = admin.getByRole('form', { name: 'Crear cuenta' });
+  await form.getByLabel('Nombre').fill('Inés Asesora');
+  await form.getByLabel('Correo electrónico').fill(email);
+  await form.getByLabel('Rol', { exact: true }).selectOption('advisor');
+  await form.getByLabel(/Contraseña inicial/).fill('corta');
+  await form.getByRole('button', { name: 'Crear cuenta' }).click();
+  await expect(form.getByText(/al menos 12 caracteres/)).toBeVisible();
+  await form.getByLabel(/Contraseña inicial/).fill('una-clave-de-asesora');
+  await form.getByRole('button', { name: 'Crear cuenta' }).click();
+  await expect(admin.getByRole('row', { name: /Inés Asesora/ })).toBeVisible();
+  await screenshot(admin, 'backoffice-staff');
+
+  // The new advisor works; the moment the admin switches the account off, the next call is a login.
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 }, locale: 'es-DO' });
+  const advisor = await context.newPage();
+  await logIn(advisor, { email, password: 'una-clave-de-asesora', name: 'Inés Asesora' });
+  await expect(advisor.getByRole('link', { name: 'Embudo' })).toHaveCount(0);
+  await admin.getByRole('button', { name: 'Desactivar la cuenta de Inés Asesora' }).click();
+  await expect(admin.getByText('Cuenta de Inés Asesora desactivada')).toBeVisible();
+  await advisor.getByRole('link', { name: 'Cola de asesores' }).click();
+  await expect(advisor).toHaveURL(/\/backoffice\/login/);
+  await context.close();
+
+  // The funnel of the last 30 days counts today's applicant; the CSV downloads for the period.
+  await admin.getByRole('link', { name: 'Embudo' }).click();
+  await admin.getByRole('button', { name: /Ver|Actualizar|Consultar/ }).click();
+  const reached = async (step: string) =>
+    Number(
+      await admin
+        .getByRole('row', { name: new RegExp(step) })
+        .getByRole('cell')
+        .first()
+        .textContent(),
+    );
+  await expect.poll(() => reached('Registro iniciado')).toBeGreaterThanOrEqual(1);
+  expect(await reached('Preaprobado')).toBeGreaterThanOrEqual(1);
+  expect(await reached('Preaprobado')).toBeLessThanOrEqual(await reached('Consulta autorizada'));
+  await expect(admin.locator('svg').first()).toBeVisible();
+  await screenshot(admin, 'backoffice-funnel');
+  await admin.getByRole('link', { name: 'Exportaciones' }).click();
+  const download = admin.waitForEvent('download');
+  await admin.getByRole('link', { name: 'Descargar consentimientos (CSV)' }).click();
+  const file = await (await download).createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of file) chunks.push(chunk as Buffer);
+  const csv = Buffer.concat(chunks).toString('utf8');
+  expect(csv.charCodeAt(0)).toBe(0xfeff);
+  expect(csv.split('\r\n')[0]).toContain('bureau_folio');
 });

@@ -2,4 +2,5 @@
 export const STAFF_ACCOUNTS = {
   analyst: { email: 'analista@prestamista.test', name: 'Ana Analista', password: 'clave-de-analista-e2e' },
   advisor: { email: 'asesor@prestamista.test', name: 'Andrés Asesor', password: 'clave-de-asesor-e2e' },
+  admin: { email: 'admin@prestamista.test', name: 'Adela Admin', password: 'clave-de-admin-e2e' },
 } as const;

@@ -28,11 +28,12 @@ const REDACT_PATHS = [
 ];
 
 /** Query parameters of links that carry a credential (signing, invitation) or a person's name. */
-const SECRET_QUERY = /([?&](?:token|titular_full_name|collateral_full_name|shopkeeper_name|collateral_name)=)[^&#]*/g;
+const SECRET_QUERY =
+  /([?&](?:token|titular_full_name|collateral_full_name|shopkeeper_name|collateral_name|q|utm_source|utm_campaign)=)[^&#]*/g;
 
 /**
  * Long digit runs in a URL are phone numbers, tax ids or codes: /home/8095551234 → /home/[…]; a
- * link's token and the names in its query are left out too.
+ * link's token, the names in its query and the back office's search text are left out too.
  */
 export function maskUrl(url: string): string {
   return url.replace(SECRET_QUERY, '$1[…]').replace(/\d{4,}/g, '[…]');

@@ -10,6 +10,7 @@ import { registerAvalBody } from './avals.js';
  */
 const staffRole = z.enum(STAFF_ROLES);
 const email = z.string().trim().toLowerCase().email('Escribe un correo válido.').max(200);
+/** The format only: whether the day exists and is in range is the API's check, with its own message. */
 const dateOnly = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Usa una fecha con el formato AAAA-MM-DD.');
 const shortText = (max: number) => z.string().trim().max(max, `Usa como máximo ${max} caracteres.`);
 

@@ -30,32 +30,35 @@ import {
 import { AppError } from '../../errors.js';
 import { phoneAuditId, verifyAuditChain } from '../audit/index.js';
 import type { StaffRow } from '../staff/index.js';
+import { dayFilter } from './funnel.service.js';
 
 const NOT_FOUND = new AppError(404, 'APPLICATION_NOT_FOUND', 'application not found', 'No encontramos esa solicitud.');
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
-const dayStart = (date: string) => new Date(`${date}T00:00:00Z`);
-const nextDay = (date: string) => new Date(dayStart(date).getTime() + 86_400_000);
 const fullName = (row: { name: string | null; lastname: string | null; maternalLastname: string | null }) =>
   [row.name, row.lastname, row.maternalLastname].filter(Boolean).join(' ') || null;
 
-/** Shown to advisors: enough to recognise a caller, not enough to impersonate them. */
-export const maskTail = (value: string, keep = 3) =>
-  value.length <= keep ? '•'.repeat(value.length) : `${'•'.repeat(value.length - keep)}${value.slice(-keep)}`;
-const maskDate = (date: string) => `••••-••-${date.slice(8, 10)}`;
+/**
+ * Shown to advisors instead of the tax id and birth date: nothing of either. Any part would help
+ * rebuild them (an RFC is the name, the birth date and a check digit; the rules' ages narrow the rest).
+ */
+export const MASKED_TAX_ID = '•••••••••••';
+export const MASKED_DATE = '••••-••-••';
 
 /**
  * What a search box text can be: a phone (any format), an exact tax id (found through its keyed
  * hash, never by decrypting), or part of a name.
  */
-function searchCondition(app: FastifyInstance, q: string): SQL | undefined {
+function searchCondition(app: FastifyInstance, q: string, byTaxId: boolean): SQL | undefined {
   const country = getCountry(app.config.COUNTRY);
   const conditions: (SQL | undefined)[] = [];
   const digits = normalizePhone(country.code, q);
   if (/^[\d\s()+.-]+$/.test(q) && digits.length === 10)
     conditions.push(eq(users.phoneE164, toE164(country.code, digits)));
   const taxId = (country.taxId.format ? formatCedula(q) : cleanRfc(q)).replace(/-/g, '');
-  if (taxId.length >= 10) conditions.push(eq(users.taxIdHash, app.cipher.lookupHash(`${country.code}:${taxId}`)));
+  // Advisors cannot search by tax id: each search would confirm a guess about a masked one.
+  if (byTaxId && taxId.length >= 10)
+    conditions.push(eq(users.taxIdHash, app.cipher.lookupHash(`${country.code}:${taxId}`)));
   const words = q.replace(/[%_\\]/g, '').trim();
   if (/\p{L}/u.test(words)) {
     const name = sql`concat_ws(' ', ${users.name}, ${users.lastname}, ${users.maternalLastname})`;
@@ -66,18 +69,20 @@ function searchCondition(app: FastifyInstance, q: string): SQL | undefined {
 
 export async function listApplications(
   app: FastifyInstance,
+  member: StaffRow,
   query: ApplicationsFilter,
 ): Promise<{ items: ApplicationSummary[]; total: number }> {
   // A server serves one country: asking for another finds nothing.
+  const days = dayFilter(query.from, query.to);
   if (query.country && query.country !== app.config.COUNTRY) return { items: [], total: 0 };
   const where = and(
-    query.q ? searchCondition(app, query.q) : undefined,
+    query.q ? searchCondition(app, query.q, staffMay(member.role as StaffRole, 'readSensitive')) : undefined,
     query.next_step ? eq(users.nextStep, query.next_step) : undefined,
     query.status ? eq(users.status, query.status) : undefined,
     query.utm_source ? eq(users.utmSource, query.utm_source) : undefined,
     query.utm_campaign ? eq(users.utmName, query.utm_campaign) : undefined,
-    query.from ? gte(users.createdAt, dayStart(query.from)) : undefined,
-    query.to ? lt(users.createdAt, nextDay(query.to)) : undefined,
+    days.start ? gte(users.createdAt, days.start) : undefined,
+    days.end ? lt(users.createdAt, days.end) : undefined,
   );
   const [rows, [count]] = await Promise.all([
     app.db
@@ -209,8 +214,8 @@ export async function applicationDetail(
       name: user.name,
       lastname: user.lastname,
       maternal_lastname: user.maternalLastname,
-      tax_id: taxId === null ? null : sensitive ? taxId : maskTail(taxId),
-      birth_date: dob === null ? null : sensitive ? dob : maskDate(dob),
+      tax_id: taxId === null ? null : sensitive ? taxId : MASKED_TAX_ID,
+      birth_date: dob === null ? null : sensitive ? dob : MASKED_DATE,
       marital_status: user.maritalStatus,
       length_of_residency_in_years: user.lengthOfResidencyInYears,
     },
@@ -269,7 +274,8 @@ export async function applicationDetail(
       amount: decision.amount,
       currency: decision.currency,
       policy_version: decision.policyVersion,
-      rules: decision.rules,
+      // Each rule's value is the applicant's data (age, score, late accounts): the outcome only for advisors.
+      rules: sensitive ? decision.rules : decision.rules.map((rule) => ({ ...rule, value: null })),
       created_at: decision.createdAt.toISOString(),
     })),
     guarantors: guarantors.map((aval) => ({

@@ -125,8 +125,16 @@ describe('back office: applications, evidence and actions', () => {
     const res = await get(`/applications/${user.id}`, advisor.headers);
     const asAdvisor = res.json().data;
     expect(asAdvisor.sensitive_visible).toBe(false);
-    expect(asAdvisor.person.tax_id).toBe(`${'•'.repeat(taxId.length - 3)}${taxId.slice(-3)}`);
-    expect(asAdvisor.person.birth_date).toBe('••••-••-28');
+    expect(asAdvisor.person.tax_id).toBe('•••••••••••');
+    expect(asAdvisor.person.birth_date).toBe('••••-••-••');
+    // The rules' outcomes, not their values (ages, score, late accounts are the applicant's data).
+    expect(asAdvisor.decisions[0].rules.every((rule: { value: unknown }) => rule.value === null)).toBe(true);
+    expect(asAdvisor.decisions[0].rules.map((rule: { passed: boolean }) => rule.passed)).toEqual(
+      asAnalyst.decisions[0].rules.map((rule: { passed: boolean }) => rule.passed),
+    );
+    // Nor can an advisor confirm a guess about it: the tax-id search is for analysts.
+    expect((await get(`/applications?q=${taxId}`, advisor.headers)).json().data.total).toBe(0);
+    expect((await get(`/applications?q=${taxId}`)).json().data.total).toBe(1);
     expect(asAdvisor.bureau_queries[0].report).toBeNull();
     expect(res.body).not.toContain(taxId);
     expect(res.body).not.toContain('1985-02-28');
@@ -336,7 +344,8 @@ describe('back office: applications, evidence and actions', () => {
       if (path.startsWith('/api/backoffice/staff')) return 'manageStaff';
       if (path.startsWith('/api/backoffice/advisor-queue')) return 'workAdvisorQueue';
       if (path.startsWith('/api/backoffice/funnel') || path.startsWith('/api/backoffice/exports')) return 'readReports';
-      if (path.includes('/identity-documents/')) return 'readSensitive';
+      if (path.includes('/identity-documents/') || (method === 'GET' && path.includes('/contract')))
+        return 'readSensitive';
       if (path.startsWith('/api/backoffice/applications'))
         return method === 'GET' ? 'readApplications' : 'actOnApplications';
       throw new Error(`no permission known for ${method} ${path}: add it to this table`);

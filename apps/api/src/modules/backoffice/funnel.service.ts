@@ -21,14 +21,29 @@ const rangeError = (field: 'from' | 'to', message: string) =>
     issues: [{ field: `query.${field}`, message }],
   });
 
+/** A day that exists (2026-02-30 parses as 2 March: only one that reads back the same does) in years records can hold. */
+function day(field: 'from' | 'to', value: string): Date {
+  const date = new Date(`${value}T00:00:00Z`);
+  const name = field === 'from' ? 'inicial' : 'final';
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value)
+    throw rangeError(field, `La fecha ${name} no existe, revísala.`);
+  if (value < '2000-01-01' || value > '2100-12-31')
+    throw rangeError(field, `La fecha ${name} debe estar entre los años 2000 y 2100.`);
+  return date;
+}
+
+/** Optional days of a filter (the applications list): checked like a report's, either may be missing. */
+export function dayFilter(from?: string, to?: string): { start?: Date; end?: Date } {
+  const start = from ? day('from', from) : undefined;
+  const last = to ? day('to', to) : undefined;
+  if (start && last && last < start)
+    throw rangeError('to', 'La fecha final debe ser igual o posterior a la fecha inicial.');
+  return { start, end: last ? new Date(last.getTime() + DAY_MS) : undefined };
+}
+
 export function reportRange(from: string, to: string): ReportRange {
-  const start = new Date(`${from}T00:00:00Z`);
-  const last = new Date(`${to}T00:00:00Z`);
-  // 2026-02-30 parses as 2 March: only a date that reads back the same exists.
-  if (Number.isNaN(start.getTime()) || start.toISOString().slice(0, 10) !== from)
-    throw rangeError('from', 'La fecha inicial no existe, revísala.');
-  if (Number.isNaN(last.getTime()) || last.toISOString().slice(0, 10) !== to)
-    throw rangeError('to', 'La fecha final no existe, revísala.');
+  const start = day('from', from);
+  const last = day('to', to);
   if (last < start) throw rangeError('to', 'La fecha final debe ser igual o posterior a la fecha inicial.');
   const days = (last.getTime() - start.getTime()) / DAY_MS + 1;
   if (days > MAX_REPORT_DAYS) throw rangeError('to', `El periodo puede abarcar como máximo ${MAX_REPORT_DAYS} días.`);

@@ -5,7 +5,7 @@ import {
   STAFF_ROLES,
   type StaffRole,
 } from '@provee/domain';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { staff, staffSessions } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
@@ -126,9 +126,11 @@ const lockedError = (until: Date) =>
 let dummyHash: Promise<string> | undefined;
 
 /**
- * Checks an email and password. A locked account is refused before its password is looked at;
- * each failure counts in one UPDATE (parallel guesses cannot slip past the cap) and the fifth
- * locks the account for STAFF_LOCK_MINUTES.
+ * Checks an email and password. Each attempt is counted BEFORE its password is looked at (one
+ * guarded UPDATE), so however many guesses arrive at once, at most STAFF_MAX_FAILED_LOGINS passwords
+ * are checked per lock window; the attempt that finds the count used up, or the account locked, gets
+ * 423 without its password being read. A right password resets the count; a wrong one that uses up
+ * the last attempt locks the account for STAFF_LOCK_MINUTES.
  */
 export async function authenticate(
   deps: StaffDeps,
@@ -136,19 +138,34 @@ export async function authenticate(
   password: string,
   from: { ip: string; userAgent?: string },
 ): Promise<StaffRow> {
+  const now = deps.clock();
+  const at = now.toISOString();
+  const lockExpired = sql`${staff.lockedUntil} is not null and ${staff.lockedUntil} <= ${at}`;
   const [account] = await deps.db
-    .select()
-    .from(staff)
-    .where(eq(staff.email, normaliseEmail(email)))
-    .limit(1);
+    .update(staff)
+    .set({
+      failedLogins: sql`case when ${lockExpired} then 1 else ${staff.failedLogins} + 1 end`,
+      lockedUntil: sql`case when ${lockExpired} then null else ${staff.lockedUntil} end`,
+    })
+    .where(
+      and(
+        eq(staff.email, normaliseEmail(email)),
+        sql`(${staff.lockedUntil} is null and ${staff.failedLogins} < ${STAFF_MAX_FAILED_LOGINS} or ${lockExpired})`,
+      ),
+    )
+    .returning();
   if (!account) {
+    const [known] = await deps.db
+      .select({ lockedUntil: staff.lockedUntil })
+      .from(staff)
+      .where(eq(staff.email, normaliseEmail(email)))
+      .limit(1);
+    if (known) throw lockedError(known.lockedUntil ?? new Date(now.getTime() + STAFF_LOCK_MINUTES * 60_000));
     dummyHash ??= deps.passwords.hash('provee-no-such-account');
     await deps.passwords.verify(password, await dummyHash);
     throw INVALID_LOGIN;
   }
-  const now = deps.clock();
-  if (account.lockedUntil && account.lockedUntil > now) throw lockedError(account.lockedUntil);
-  const valid = account.active && (await deps.passwords.verify(password, account.passwordHash));
+  const valid = (await deps.passwords.verify(password, account.passwordHash)) && account.active;
   const event = (tx: Executor, type: string, payload: Record<string, unknown>) =>
     appendAuditEvent(tx, {
       applicationId: staffChain(account.id),
@@ -158,39 +175,33 @@ export async function authenticate(
       at: now,
     });
   if (valid) {
-    return deps.db.transaction(async (tx) => {
-      // Refused if the account was locked (or deactivated) while the password was being checked.
-      const [row] = await tx
+    const row = await deps.db.transaction(async (tx) => {
+      // Refused if parallel failures locked the account (or it was deactivated) meanwhile.
+      const [signedIn] = await tx
         .update(staff)
         .set({ failedLogins: 0, lockedUntil: null, lastLoginAt: now })
-        .where(
-          and(
-            eq(staff.id, account.id),
-            eq(staff.active, true),
-            sql`(${staff.lockedUntil} is null or ${staff.lockedUntil} <= ${now.toISOString()})`,
-          ),
-        )
+        .where(and(eq(staff.id, account.id), eq(staff.active, true), isNull(staff.lockedUntil)))
         .returning();
-      if (!row) throw INVALID_LOGIN;
-      await event(tx, 'staff.login', {});
-      return row;
+      if (signedIn) await event(tx, 'staff.login', {});
+      return signedIn;
     });
+    if (row) return row;
+    const [current] = await deps.db.select().from(staff).where(eq(staff.id, account.id));
+    if (current?.lockedUntil) throw lockedError(current.lockedUntil);
+    throw INVALID_LOGIN;
   }
   const lockUntil = new Date(now.getTime() + STAFF_LOCK_MINUTES * 60_000);
   const locked = await deps.db.transaction(async (tx) => {
-    // After a lock has run out, counting starts again from one.
+    // The attempt was counted already; the one that used up the last attempt locks the account.
     const [row] = await tx
       .update(staff)
       .set({
-        failedLogins: sql`case when ${staff.lockedUntil} is not null and ${staff.lockedUntil} <= ${now.toISOString()} then 1 else ${staff.failedLogins} + 1 end`,
-        lockedUntil: sql`case
-          when ${staff.lockedUntil} > ${now.toISOString()} then ${staff.lockedUntil}
-          when ${staff.lockedUntil} is null and ${staff.failedLogins} + 1 >= ${STAFF_MAX_FAILED_LOGINS} then ${lockUntil.toISOString()}::timestamptz
-          else null end`,
+        lockedUntil: sql`case when ${staff.lockedUntil} is null and ${staff.failedLogins} >= ${STAFF_MAX_FAILED_LOGINS}
+          then ${lockUntil.toISOString()}::timestamptz else ${staff.lockedUntil} end`,
       })
       .where(eq(staff.id, account.id))
       .returning({ failedLogins: staff.failedLogins, lockedUntil: staff.lockedUntil });
-    const lockedNow = row?.lockedUntil ? row.lockedUntil.getTime() === lockUntil.getTime() : false;
+    const lockedNow = row?.lockedUntil?.getTime() === lockUntil.getTime();
     await event(tx, lockedNow ? 'staff.locked' : 'staff.login_failed', { failed_logins: row?.failedLogins ?? null });
     return row?.lockedUntil && row.lockedUntil > now ? row.lockedUntil : null;
   });

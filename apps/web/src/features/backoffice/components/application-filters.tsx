@@ -52,7 +52,7 @@ export function ApplicationFiltersForm({ filters, onSearch }: Props) {
       </label>
       <label>
         Paso
-        <select {...field('next_step')}>
+        <select aria-label="Paso" {...field('next_step')}>
           <option value="">Todos</option>
           {NEXT_STEPS.map((step) => (
             <option key={step} value={step}>
@@ -63,7 +63,7 @@ export function ApplicationFiltersForm({ filters, onSearch }: Props) {
       </label>
       <label>
         Estado
-        <select {...field('status')}>
+        <select aria-label="Estado" {...field('status')}>
           <option value="">Todos</option>
           {APPLICATION_STATUSES.map((status) => (
             <option key={status} value={status}>
@@ -74,7 +74,7 @@ export function ApplicationFiltersForm({ filters, onSearch }: Props) {
       </label>
       <label>
         País
-        <select {...field('country')}>
+        <select aria-label="País" {...field('country')}>
           <option value="">Todos</option>
           {Object.entries(COUNTRY_NAMES).map(([code, name]) => (
             <option key={code} value={code}>

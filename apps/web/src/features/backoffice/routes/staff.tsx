@@ -165,7 +165,8 @@ function CreateStaff({ run }: { run: (body: StaffCreateBody) => Promise<void> })
       </label>
       <label>
         Rol
-        <select value={body.role} onChange={set('role')}>
+        {/* Named on its own: a wrapping label would also read out every option. */}
+        <select aria-label="Rol" value={body.role} onChange={set('role')}>
           {STAFF_ROLES.map((r) => (
             <option key={r} value={r}>
               {ROLE_NAMES[r]}

@@ -82,7 +82,7 @@ function CorrectNeighborhood({ cityId, run }: { cityId: number | null; run: (id:
       {options.length > 0 ? (
         <label>
           Sector correcto
-          <select value={value} onChange={(e) => setValue(e.target.value)}>
+          <select aria-label="Sector correcto" value={value} onChange={(e) => setValue(e.target.value)}>
             <option value="">Elige un sector</option>
             {options.map((n) => (
               <option key={n.id} value={n.id}>

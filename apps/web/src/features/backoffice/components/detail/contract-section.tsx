@@ -21,14 +21,18 @@ export function ContractSection({ detail, act, canAct }: SectionProps) {
               ],
             ]}
           />
-          <p className="bo-actions">
-            <a href={files.contract(detail.id)} target="_blank" rel="noopener noreferrer">
-              Ver contrato (PDF)
-            </a>
-            <a href={files.contractEvidence(detail.id)} target="_blank" rel="noopener noreferrer">
-              Ver evidencia de firma (JSON)
-            </a>
-          </p>
+          {detail.sensitive_visible ? (
+            <p className="bo-actions">
+              <a href={files.contract(detail.id)} target="_blank" rel="noopener noreferrer">
+                Ver contrato (PDF)
+              </a>
+              <a href={files.contractEvidence(detail.id)} target="_blank" rel="noopener noreferrer">
+                Ver evidencia de firma (JSON)
+              </a>
+            </p>
+          ) : (
+            <p className="bo-muted">Solo analistas pueden abrir el contrato y su evidencia.</p>
+          )}
         </>
       ) : (
         <p className="bo-muted">Todavía no hay contrato.</p>

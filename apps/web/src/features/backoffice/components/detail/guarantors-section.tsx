@@ -77,7 +77,7 @@ function RegisterGuarantor({ run }: { run: (body: RegisterGuarantorBody) => Prom
       <h3 id="bo-new-aval">Registrar aval</h3>
       <label>
         Tipo
-        <select value={body.aval_type} onChange={set('aval_type')}>
+        <select aria-label="Tipo" value={body.aval_type} onChange={set('aval_type')}>
           {Object.entries(AVAL_TYPE_NAMES).map(([code, name]) => (
             <option key={code} value={code}>
               {name}
