@@ -102,9 +102,7 @@ async function staffPage(browser: Browser, baseURL: string, role: keyof typeof S
 }
 
 async function openApplication(page: Page, phone: string) {
-  await page
-    .getByLabel('Buscar por teléfono, nombre o identificación fiscal')
-    .fill(`(${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}`);
+  await page.getByLabel(/^Buscar por teléfono/).fill(`(${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}`);
   await page.getByRole('button', { name: 'Buscar' }).click();
   await page.getByRole('link', { name: /Mercedes Almonte/ }).click();
   await expect(page.getByRole('heading', { name: 'Historial' })).toBeVisible();

@@ -95,6 +95,8 @@ const auditEventView = z.object({
   id: z.number(),
   type: z.string(),
   actor: z.string(),
+  /** Who that is, in words: the staff member's name and role, 'Solicitante', 'Sistema', the verifier… */
+  actor_name: z.string(),
   at: z.string(),
   payload: z.record(z.string(), z.unknown()),
 });

@@ -107,7 +107,7 @@ describe('back-office access: staff sessions, lock-out, roles', () => {
   });
 
   it('a session ends after 30 idle minutes and after 12 hours however active', async () => {
-    const { headers } = await staffSession(t.app, 'advisor');
+    const { member, headers } = await staffSession(t.app, 'advisor');
     const me = () => t.app.inject({ method: 'GET', url: '/api/backoffice/session', headers });
     clock.advance(29 * 60);
     expect((await me()).statusCode).toBe(200);
@@ -115,6 +115,11 @@ describe('back-office access: staff sessions, lock-out, roles', () => {
     expect((await me()).statusCode).toBe(200);
     clock.advance(30 * 60 + 1);
     expect((await me()).statusCode).toBe(401);
+    // The lapsed session's row goes at the person's next login.
+    const rows = () => t.app.db.select().from(staffSessions).where(eq(staffSessions.staffId, member.id));
+    expect(await rows()).toHaveLength(1);
+    await staffLogin(t.app, member.email);
+    expect(await rows()).toHaveLength(1);
 
     const second = await staffSession(t.app, 'advisor');
     const me2 = () => t.app.inject({ method: 'GET', url: '/api/backoffice/session', headers: second.headers });

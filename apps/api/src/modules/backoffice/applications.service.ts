@@ -25,6 +25,7 @@ import {
   creditDecisions,
   identityDocuments,
   identityVerifications,
+  staff,
   users,
 } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
@@ -115,28 +116,57 @@ export async function listApplications(
   };
 }
 
+const ROLE_NAMES: Record<string, string> = { advisor: 'asesor', analyst: 'analista', admin: 'administrador' };
+
+/** Actors in words: a staff member by name and role (a compliance reader should not need ids). */
+async function actorNames(app: FastifyInstance, actors: string[]): Promise<(actor: string) => string> {
+  const staffIds = [...new Set(actors.map((actor) => /^staff:([0-9a-f-]{36})$/.exec(actor)?.[1]).filter(Boolean))];
+  const members = staffIds.length
+    ? await app.db
+        .select({ id: staff.id, name: staff.name, role: staff.role })
+        .from(staff)
+        .where(inArray(staff.id, staffIds as string[]))
+    : [];
+  const names = new Map(members.map((m) => [`staff:${m.id}`, `${m.name} (${ROLE_NAMES[m.role] ?? m.role})`]));
+  return (actor) => {
+    if (names.has(actor)) return names.get(actor)!;
+    if (actor.startsWith('user:') || actor === 'user') return 'Solicitante';
+    if (actor.startsWith('aval:') || actor.startsWith('signer:')) return 'Firmante o aval';
+    if (actor.startsWith('provider:')) return `Proveedor (${actor.slice('provider:'.length)})`;
+    if (actor === 'system') return 'Sistema';
+    if (actor === 'cli') return 'Consola (staff:create)';
+    return actor;
+  };
+}
+
 async function timeline(app: FastifyInstance, chains: { chain: 'application' | 'phone'; id: string }[]) {
-  return Promise.all(
+  const read = await Promise.all(
     chains.map(async ({ chain, id }) => {
       const [verification, events] = await Promise.all([
         verifyAuditChain(app.db, id),
         app.db.select().from(auditEvents).where(eq(auditEvents.applicationId, id)).orderBy(asc(auditEvents.id)),
       ]);
-      return {
-        chain,
-        valid: verification.valid,
-        broken_at: verification.valid ? null : verification.brokenAt,
-        reason: verification.valid ? null : verification.reason,
-        events: events.map((event) => ({
-          id: event.id,
-          type: event.type,
-          actor: event.actor,
-          at: event.createdAt.toISOString(),
-          payload: event.payload,
-        })),
-      };
+      return { chain, verification, events };
     }),
   );
+  const nameOf = await actorNames(
+    app,
+    read.flatMap(({ events }) => events.map((event) => event.actor)),
+  );
+  return read.map(({ chain, verification, events }) => ({
+    chain,
+    valid: verification.valid,
+    broken_at: verification.valid ? null : verification.brokenAt,
+    reason: verification.valid ? null : verification.reason,
+    events: events.map((event) => ({
+      id: event.id,
+      type: event.type,
+      actor: event.actor,
+      actor_name: nameOf(event.actor),
+      at: event.createdAt.toISOString(),
+      payload: event.payload,
+    })),
+  }));
 }
 
 /** Everything recorded about one application, masked for the staff member's role. */

@@ -217,6 +217,10 @@ describe('back office: applications, evidence and actions', () => {
     const events = after.timeline.find((c: { chain: string }) => c.chain === 'application').events;
     expect(events.find((e: { type: string }) => e.type === 'identity.review_decided')).toMatchObject({
       actor: `staff:${analyst.member.id}`,
+      actor_name: `${analyst.member.name} (analista)`,
+    });
+    expect(events.find((e: { type: string }) => e.type === 'identity.check_started')).toMatchObject({
+      actor_name: 'Firmante o aval',
     });
     expect(events.find((e: { type: string }) => e.type === 'contract.link_issued')).toMatchObject({
       actor: `staff:${analyst.member.id}`,

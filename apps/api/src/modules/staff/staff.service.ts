@@ -3,9 +3,11 @@ import {
   STAFF_MAX_FAILED_LOGINS,
   STAFF_PASSWORD_MIN_LENGTH,
   STAFF_ROLES,
+  STAFF_SESSION_ABSOLUTE_HOURS,
+  STAFF_SESSION_IDLE_MINUTES,
   type StaffRole,
 } from '@provee/domain';
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { staff, staffSessions } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
@@ -182,7 +184,21 @@ export async function authenticate(
         .set({ failedLogins: 0, lockedUntil: null, lastLoginAt: now })
         .where(and(eq(staff.id, account.id), eq(staff.active, true), isNull(staff.lockedUntil)))
         .returning();
-      if (signedIn) await event(tx, 'staff.login', {});
+      if (signedIn) {
+        await event(tx, 'staff.login', {});
+        // This person's sessions that lapsed (idle or too old) go, so the table does not only grow.
+        await tx
+          .delete(staffSessions)
+          .where(
+            and(
+              eq(staffSessions.staffId, account.id),
+              or(
+                lte(staffSessions.lastSeenAt, new Date(now.getTime() - STAFF_SESSION_IDLE_MINUTES * 60_000)),
+                lte(staffSessions.createdAt, new Date(now.getTime() - STAFF_SESSION_ABSOLUTE_HOURS * 3_600_000)),
+              ),
+            ),
+          );
+      }
       return signedIn;
     });
     if (row) return row;

@@ -57,6 +57,7 @@ export function createChain(overrides: Partial<AuditChainView> = {}): AuditChain
       id,
       type: ['user.registered', 'consent.given', 'decision.made'][index]!,
       actor: index === 2 ? 'system' : 'user',
+      actor_name: index === 2 ? 'Sistema' : 'Solicitante',
       at: `2025-05-01T14:0${index}:00.000Z`,
       payload: { step: 'ACCOUNT_BUREAU', n: index },
     })),

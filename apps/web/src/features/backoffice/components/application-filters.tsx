@@ -1,7 +1,8 @@
-import { APPLICATION_STATUSES, NEXT_STEPS } from '@provee/domain';
+import { APPLICATION_STATUSES, NEXT_STEPS, staffMay } from '@provee/domain';
 import { useState, type FormEvent } from 'react';
 import type { ApplicationFilters } from '../api.js';
 import { COUNTRY_NAMES, statusName, stepName } from '../lib/labels.js';
+import { useStaff } from '../lib/staff-context.js';
 
 export const FILTER_KEYS = [
   'q',
@@ -27,6 +28,7 @@ interface Props {
 /** The search box and the filters; nothing is asked until 'Buscar'. */
 export function ApplicationFiltersForm({ filters, onSearch }: Props) {
   const applied = JSON.stringify(draftOf(filters));
+  const staff = useStaff();
   const [draft, setDraft] = useState(() => draftOf(filters));
   const [seen, setSeen] = useState(applied);
   // The address changed under the form (Back, a link): show what is applied now.
@@ -47,7 +49,9 @@ export function ApplicationFiltersForm({ filters, onSearch }: Props) {
   return (
     <form role="search" className="bo-filters" onSubmit={submit} aria-label="Buscar solicitudes">
       <label className="bo-filters__search">
-        Buscar por teléfono, nombre o identificación fiscal
+        {staffMay(staff.role, 'readSensitive')
+          ? 'Buscar por teléfono, nombre o identificación fiscal'
+          : 'Buscar por teléfono o nombre'}
         <input type="search" maxLength={100} {...field('q')} />
       </label>
       <label>

@@ -1,4 +1,4 @@
-import type { ApplicationStatus, NextStep, StaffRole } from '@provee/domain';
+import { CIVIL_STATUSES, type ApplicationStatus, type NextStep, type StaffRole } from '@provee/domain';
 
 // Spanish names of the codes staff read. An unknown code (a new one the API learnt first) shows as is.
 const label =
@@ -95,3 +95,8 @@ export const chainReason = label({
   'hash-mismatch': 'el contenido del evento no coincide con su huella',
   'link-mismatch': 'el evento no enlaza con el anterior',
 });
+
+/** The registration form's own labels (Soltero(a), Casado(a)…). */
+export const maritalStatusName = label(
+  Object.fromEntries(CIVIL_STATUSES.map((status) => [status.value, status.label])) as Record<string, string>,
+);

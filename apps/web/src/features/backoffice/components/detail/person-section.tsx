@@ -1,4 +1,5 @@
 import type { ApplicationDetail } from '@provee/domain';
+import { maritalStatusName } from '../../lib/labels.js';
 import { Facts, Section } from './section.js';
 
 export function PersonSection({ detail }: { detail: ApplicationDetail }) {
@@ -12,7 +13,7 @@ export function PersonSection({ detail }: { detail: ApplicationDetail }) {
           ['Apellido materno', person.maternal_lastname],
           ['Identificación fiscal', person.tax_id],
           ['Fecha de nacimiento', person.birth_date],
-          ['Estado civil', person.marital_status],
+          ['Estado civil', maritalStatusName(person.marital_status)],
           ['Años en el domicilio', person.length_of_residency_in_years],
           ['Teléfono', detail.phone],
         ]}

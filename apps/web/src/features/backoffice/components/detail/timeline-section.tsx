@@ -57,7 +57,7 @@ function Chain({ chain }: { chain: AuditChainView }) {
                     <td>
                       <code>{event.type}</code>
                     </td>
-                    <td>{event.actor}</td>
+                    <td title={event.actor}>{event.actor_name}</td>
                     <td className="bo-payload">{summarizePayload(event.payload)}</td>
                   </tr>
                 );
