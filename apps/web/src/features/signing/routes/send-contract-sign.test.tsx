@@ -351,7 +351,10 @@ describe('/send-contract-sign (SPEC §2.4)', () => {
     expect(button.getAttribute('clientid')).toBe('client-1');
     expect(button.getAttribute('flowid')).toBe('reverify-flow');
     expect(JSON.parse(button.getAttribute('metadata')!)).toEqual(metadata);
-    expect(document.querySelectorAll('script[src="https://web-button.metamap.com/button.js"]')).toHaveLength(1);
+    // The script is added by an effect, which may run a moment after the render on a busy machine.
+    await waitFor(() =>
+      expect(document.querySelectorAll('script[src="https://web-button.metamap.com/button.js"]')).toHaveLength(1),
+    );
 
     act(() => {
       button.dispatchEvent(new CustomEvent('metamap:userFinishedSdk', { detail: { identityId: 'mati-7' } }));
