@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, users } from '../db/schema.js';
 import { createJpeg, seedApplication } from '../test/factories.js';
+import { multipart } from '../test/multipart.js';
 import { createPhone } from '../test/phone.js';
 import { staffSession } from '../test/staff.js';
 import { createTestApp, manualClock, type TestApp } from '../test/test-app.js';
@@ -70,24 +71,6 @@ function validRequest(
   const request = requests[key];
   if (!request) throw new Error(`${key} takes a user id and has no request in the authorization matrix: add one`);
   return request;
-}
-
-function multipartBody() {
-  const boundary = `----provee${randomUUID()}`;
-  const photo = createJpeg({ width: 640, height: 480 });
-  const parts: Buffer[] = [
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="person_type"\r\n\r\ntitular\r\n`),
-  ];
-  for (const name of ['id_front', 'id_back', 'selfie'])
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
-      ),
-      Buffer.from(photo),
-      Buffer.from('\r\n'),
-    );
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 describe('authorization matrix: no one but the shopkeeper reaches their routes', () => {
@@ -157,12 +140,15 @@ describe('authorization matrix: no one but the shopkeeper reaches their routes',
       const request = validRequest(method, path, victimPhone);
       const url = `${path.replace('{id}', victim.id).replace('{type}', 'SK')}${request.query ? `?${request.query}` : ''}`;
       for (const [who, headers] of Object.entries(callers)) {
-        const multipart = request.multipart ? multipartBody() : null;
+        const photo = createJpeg({ width: 640, height: 480 });
+        const form = request.multipart
+          ? multipart({ id_front: photo, id_back: photo, selfie: photo }, { person_type: 'titular' })
+          : null;
         const res = await t.app.inject({
           method: method as 'GET',
           url,
-          headers: { ...headers, ...(multipart ? { 'content-type': multipart.contentType } : {}) },
-          payload: multipart ? multipart.payload : (request.body as Record<string, unknown> | undefined),
+          headers: { ...headers, ...form?.headers },
+          payload: form ? form.payload : (request.body as Record<string, unknown> | undefined),
         });
         calls += 1;
         expect([401, 403, 404], `${method} ${path} with ${who}: ${res.statusCode} ${res.body.slice(0, 200)}`).toContain(

@@ -83,7 +83,11 @@ export async function listAuditEvents(db: Executor, applicationId: string): Prom
 
 /** Recomputes every hash and link of an application's chain; the first break is reported. */
 export async function verifyAuditChain(db: Executor, applicationId: string): Promise<ChainVerification> {
-  const events = await listAuditEvents(db, applicationId);
+  return verifyEvents(await listAuditEvents(db, applicationId));
+}
+
+/** The same check on events already read (in id order), for a caller that shows them too. */
+export function verifyEvents(events: AuditEvent[]): ChainVerification {
   let previous: string | null = null;
   for (const event of events) {
     if (event.prevHash !== previous) {

@@ -1,2 +1,9 @@
 // What other modules use of the audit trail.
-export { appendAuditEvent, phoneAuditId, verifyAuditChain, type AuditEventInput } from './audit.service.js';
+export {
+  appendAuditEvent,
+  listAuditEvents,
+  phoneAuditId,
+  verifyAuditChain,
+  verifyEvents,
+  type AuditEventInput,
+} from './audit.service.js';

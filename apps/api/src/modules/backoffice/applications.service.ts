@@ -14,7 +14,6 @@ import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from '
 import type { FastifyInstance } from 'fastify';
 import {
   advisorEvents,
-  auditEvents,
   avals,
   bureauConsents,
   bureauQueries,
@@ -29,7 +28,7 @@ import {
   users,
 } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { phoneAuditId, verifyAuditChain } from '../audit/index.js';
+import { listAuditEvents, phoneAuditId, verifyEvents } from '../audit/index.js';
 import type { StaffRow } from '../staff/index.js';
 import { dayFilter } from './funnel.service.js';
 
@@ -142,11 +141,9 @@ async function actorNames(app: FastifyInstance, actors: string[]): Promise<(acto
 async function timeline(app: FastifyInstance, chains: { chain: 'application' | 'phone'; id: string }[]) {
   const read = await Promise.all(
     chains.map(async ({ chain, id }) => {
-      const [verification, events] = await Promise.all([
-        verifyAuditChain(app.db, id),
-        app.db.select().from(auditEvents).where(eq(auditEvents.applicationId, id)).orderBy(asc(auditEvents.id)),
-      ]);
-      return { chain, verification, events };
+      // Read once: the same rows are verified and shown.
+      const events = await listAuditEvents(app.db, id);
+      return { chain, verification: verifyEvents(events), events };
     }),
   );
   const nameOf = await actorNames(

@@ -6,6 +6,7 @@ import { auditEvents, bureauQueries, businessAddresses, catalogNeighborhoods } f
 import { answerDueSimulatedChecks } from '../signing/index.js';
 import { processDueBureauQueries } from '../credit/index.js';
 import { createJpeg, seedApplication, userAuth } from '../../test/factories.js';
+import { multipart } from '../../test/multipart.js';
 import { createPhone } from '../../test/phone.js';
 import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
 import { staffSession } from '../../test/staff.js';
@@ -16,23 +17,6 @@ const nextTen = (prefix = '4') =>
   `${prefix}${String((serial += 1) + Math.floor(Math.random() * 1e6) * 100).padStart(9, '0')}`.slice(0, 10);
 const UNDER_REVIEW_ID = () => cedula(`9990007${String((serial += 1)).padStart(3, '0')}`);
 const FAILING_BUREAU_ID = cedula('9990000005');
-
-function multipart(files: Record<string, Uint8Array>, fields: Record<string, string>) {
-  const boundary = `----provee${randomUUID()}`;
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields))
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  for (const [name, bytes] of Object.entries(files))
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
-      ),
-      Buffer.from(bytes),
-      Buffer.from('\r\n'),
-    );
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 describe('back office: applications, evidence and actions', () => {
   let t: TestApp;

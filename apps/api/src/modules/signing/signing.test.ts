@@ -14,6 +14,7 @@ import {
   smsOutbox,
 } from '../../db/schema.js';
 import { createApplication, userAuth } from '../../test/factories.js';
+import { multipart } from '../../test/multipart.js';
 import { staffSession } from '../../test/staff.js';
 import { createPhone } from '../../test/phone.js';
 import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
@@ -32,25 +33,6 @@ const SILENT_ID = testIdentity('9990008');
 /** The bureau simulator's strong history: a guarantor the policy approves. */
 const STRONG_GUARANTOR = cedula('9990000001');
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-/** A multipart body as a browser's FormData sends it. */
-function multipart(files: Record<string, Uint8Array>, fields: Record<string, string> = {}) {
-  const boundary = `----provee${randomUUID()}`;
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields))
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  for (const [name, bytes] of Object.entries(files)) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
-      ),
-      Buffer.from(bytes),
-      Buffer.from('\r\n'),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
-}
 
 const photos = () => ({
   id_front: createJpeg({ width: 1280, height: 800 }),
