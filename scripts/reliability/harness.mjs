@@ -1,0 +1,209 @@
+// What the reliability scripts and the benchmark share: the BUILT server started as a child process
+// (PGlite in a data dir, or a throw-away PostgreSQL database), a small API client, and one
+// shopkeeper's journey through the real API (phone proof to password).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+export const ROOT = join(import.meta.dirname, '../..');
+export const SERVER_JS = join(ROOT, 'apps/api/dist/server.js');
+
+export function assertBuilt() {
+  if (!existsSync(SERVER_JS) || !existsSync(join(ROOT, 'apps/web/dist/index.html')))
+    throw new Error('The app is not built: run `npm run build` first.');
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const percentile = (values, p) => {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+};
+
+/** A valid cédula (JCE check digit) from its first ten digits. */
+export function cedula(firstTen) {
+  let sum = 0;
+  for (let i = 0; i < 10; i++) {
+    const product = Number(firstTen[i]) * (i % 2 === 0 ? 1 : 2);
+    sum += product > 9 ? product - 9 : product;
+  }
+  return `${firstTen}${(10 - (sum % 10)) % 10}`;
+}
+
+export async function freePort() {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A throw-away database on the PostgreSQL server of `url`; `drop()` removes it. */
+export async function throwAwayPostgres(url, prefix = 'provee_reliability') {
+  const { default: postgres } = await import('postgres');
+  const name = `${prefix}_${process.pid}_${Date.now()}`;
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  return {
+    url: target.toString(),
+    /** A client on the throw-away database (end it when done). */
+    connect: () => postgres(target.toString(), { max: 2, onnotice: () => {} }),
+    drop: async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/**
+ * The built server as a child process. `env` is its whole environment (PATH is added);
+ * `nodeArgs` go before the script (e.g. `--import` a probe).
+ */
+export function startServer(env, { nodeArgs = [], stdio = ['ignore', 'inherit', 'inherit'] } = {}) {
+  return spawn(process.execPath, [...nodeArgs, SERVER_JS], { env: { PATH: process.env.PATH, ...env }, stdio });
+}
+
+export async function waitReady(baseUrl, child, { tries = 600 } = {}) {
+  for (let i = 0; i < tries && child.exitCode === null && child.signalCode === null; i++) {
+    try {
+      if ((await fetch(`${baseUrl}/api/health`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`the built server did not answer ${baseUrl}/api/health (exit ${child.exitCode ?? child.signalCode})`);
+}
+
+/** Stops the server with `signal` (SIGTERM: graceful; SIGKILL: a crash) and waits for its exit. */
+export async function stopServer(child, signal = 'SIGTERM') {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  await exited;
+}
+
+export class HttpError extends Error {
+  constructor(method, path, status, body) {
+    super(`${method} ${path} → ${status} ${JSON.stringify(body)}`);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/** `call(method, path, { token, body, headers })` → the JSON answer; a non-2xx answer throws HttpError. */
+export function client(baseUrl) {
+  return async function call(method, path, { token, body, headers = {} } = {}) {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const json = await response.json().catch(() => undefined);
+    if (!response.ok) throw new HttpError(method, path, response.status, json);
+    return json;
+  };
+}
+
+/** The served address: Distrito Nacional / Santo Domingo de Guzmán and its neighbourhoods. */
+export async function servedAddress(call) {
+  const states = (await call('GET', '/api/v1/states')).data;
+  const state = states.find((item) => item.name === 'Distrito Nacional');
+  if (!state) throw new Error('Distrito Nacional is not in the catalogue');
+  const city = (await call('GET', `/api/v1/states/${state.id}/cities`)).data.find(
+    (item) => item.name === 'Santo Domingo de Guzmán',
+  );
+  if (!city) throw new Error('Santo Domingo de Guzmán is not in the catalogue');
+  const neighborhoods = (await call('GET', `/api/v1/cities/${city.id}/neighborhoods`)).data;
+  if (neighborhoods.length === 0) throw new Error('no neighbourhood in Santo Domingo de Guzmán on a fresh start');
+  return { state: state.name, city: city.name, neighborhoods };
+}
+
+/** What every journey on one server needs: the address, a business type and a sales range. */
+export async function journeySetup(call) {
+  return {
+    address: await servedAddress(call),
+    businessType: (await call('GET', '/api/v1/business-types')).data[0],
+    salesRange: (await call('GET', '/api/v1/sales-ranges')).data.ranges.at(-1).id,
+  };
+}
+
+/** The servers' environment for journeys: simulators, limits out of the way, the PIN prefilled. */
+export const JOURNEY_ENV = {
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_PER_MINUTE: '100000',
+  SMS_NUMBERS_PER_IP_PER_HOUR: '10000',
+  NIP_PREFILL: 'true',
+};
+
+/**
+ * One shopkeeper from phone proof to password. `phone` is 10 digits, `taxId` a valid cédula;
+ * `call` is a `client()` (or one that alternates between servers). `step(name, run)` wraps each
+ * request (timings, pacing); the outbox read is not a step. Returns { id, token }.
+ */
+export async function journey({ call, setup, phone, taxId, index = 0, step = (_name, run) => run() }) {
+  await step('sms_send', () => call('POST', '/api/v1/users/code', { body: { phone_number: phone } }));
+  const sms = (await call('GET', `/dev/outbox.json?to=${encodeURIComponent(`+1${phone}`)}`)).messages[0]?.body ?? '';
+  const code = /\b(\d{6})\b/.exec(sms)?.[1];
+  if (!code) throw new Error(`no code in the outbox for ${phone}`);
+  const proof = await step('sms_confirm', () =>
+    call('PUT', '/api/v1/users/code', { body: { phone_number: phone, code } }),
+  );
+  const registered = await step('personal_data', () =>
+    call('POST', '/api/v2/users', {
+      token: proof.data.authentication.access_token,
+      body: {
+        account_type_id: 'SK',
+        name: 'María José',
+        lastname: 'Peña',
+        maternal_lastname: 'Núñez',
+        dob: '1985-02-28',
+        length_of_residency_in_years: 4,
+        marital_status: 'MARRIED',
+        phone_number: phone,
+      },
+    }),
+  );
+  const { user_id: id, authentication } = registered.data;
+  const token = authentication.access_token;
+  const place = setup.address.neighborhoods[index % setup.address.neighborhoods.length];
+  const userStep = (name, method, path, body) =>
+    step(name, () => call(method, `/api/v1/users/${id}/SK${path}`, { token, body }));
+  await userStep('tax_id', 'POST', '/tax_info', { tax_payer_id: taxId });
+  await userStep('address', 'POST', '/businesses/address', {
+    zip_code: place.zip_code ?? '00000',
+    state: setup.address.state,
+    city: setup.address.city,
+    neighborhood: place.name,
+    street_name: 'Calle Respaldo Los Robles',
+    street_number: String(index + 1),
+    apartment_number: '',
+  });
+  await userStep('business', 'POST', '/businesses', {
+    name: `Colmado ${index}`,
+    business_type: setup.businessType,
+    sales_average_range_id: setup.salesRange,
+    business_age: 3,
+  });
+  const sent = await userStep('nip_send', 'POST', '/nip');
+  const nip = sent.data.default_nip;
+  if (!nip) throw new Error('no default_nip: journeys need NIP_PREFILL=true');
+  const confirmed = await userStep('nip_confirm', 'PUT', '/nip', { nip });
+  if (confirmed.data.next_step !== 'PASSWORD') throw new Error(`after the NIP: ${JSON.stringify(confirmed.data)}`);
+  const done = await userStep('password', 'PUT', '/password', {
+    password: '583920',
+    password_confirmation: '583920',
+  });
+  if (done.data.next_step !== 'INVENTORY') throw new Error(`after the password: ${JSON.stringify(done.data)}`);
+  return { id, token };
+}
