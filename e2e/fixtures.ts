@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { test as base, expect, type Page } from '@playwright/test';
 import { checkHelpButton, watchHelpButton } from './help-overlap.js';
+import { ledgerSettled, watchBrowser, watchContext } from './hygiene-ledger.js';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -61,6 +62,20 @@ export function allowNavigationTo(page: Page, prefix: string): void {
 }
 
 export const test = base.extend({
+  // Suite 7 (hygiene): every secret a test sends or receives goes to the ledger, whichever context
+  // carries it (the test's own, or one a test opens with browser.newContext).
+  browser: [
+    async ({ browser }, use) => {
+      watchBrowser(browser);
+      await use(browser);
+    },
+    { scope: 'worker' },
+  ],
+  context: async ({ context }, use) => {
+    watchContext(context);
+    await use(context);
+    await ledgerSettled();
+  },
   // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern.
   baseURL: async ({}, use, testInfo) => {
     // Each project has its server in the global setup (playwright.config.ts names it).

@@ -1,8 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { dumpPgliteDataDir } from './hygiene-dump.js';
+import { hygieneDir, recordSecret } from './hygiene-ledger.js';
 import { STAFF_ACCOUNTS } from './staff-accounts.js';
 
 const serverJs = join(import.meta.dirname, '../apps/api/dist/server.js');
@@ -28,6 +30,15 @@ function createStaffAccounts(dataDir: string): void {
   }
 }
 
+/** The end of a server's log, for a crash or a failed start. */
+function logTail(file: string, lines = 40): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
@@ -37,19 +48,26 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The built server on a random port with this data dir (PGlite) and the simulators. */
+/**
+ * The built server on a random port with this data dir (PGlite) and the simulators. It logs at
+ * info, as in production, to test-results/hygiene/<name>.log (suite 7 scans it); a crash prints the
+ * log's tail. Stopped, its database is dumped next to the log before the data dir goes.
+ */
 async function startServer(
+  name: string,
   dataDir: string,
   env: Record<string, string> = {},
 ): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const port = await freePort();
+  const logFile = join(hygieneDir(), `${name}.log`);
+  const log = openSync(logFile, 'w');
   const child = spawn(process.execPath, [serverJs], {
     env: {
       PATH: process.env.PATH,
       HOST: '127.0.0.1',
       PORT: String(port),
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'error',
+      LOG_LEVEL: 'info',
       RATE_LIMIT_PER_MINUTE: '10000',
       SMS_NUMBERS_PER_IP_PER_HOUR: '10000',
       ENABLE_TEST_FACTORIES: 'true',
@@ -58,7 +76,15 @@ async function startServer(
       BUREAU_RETRY_BASE_MS: '1000',
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', log, log],
+  });
+  closeSync(log);
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    if (stopping) return;
+    console.error(
+      `\nThe e2e server '${name}' exited (${signal ?? code}); the end of ${logFile}:\n${logTail(logFile)}\n`,
+    );
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   let ready = false;
@@ -70,16 +96,26 @@ async function startServer(
     }
   }
   if (!ready) {
+    stopping = true;
     child.kill('SIGKILL');
-    throw new Error(`The built server did not answer /api/health on ${baseUrl}`);
+    throw new Error(
+      `The built server did not answer /api/health on ${baseUrl}; the end of ${logFile}:\n${logTail(logFile)}`,
+    );
   }
   return {
     baseUrl,
     stop: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dataDir, { recursive: true, force: true });
+      stopping = true;
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      try {
+        await dumpPgliteDataDir(dataDir, join(hygieneDir(), `${name}.dump.txt`));
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }
@@ -90,21 +126,27 @@ async function startServer(
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   if (!existsSync(serverJs)) throw new Error('The app is not built: run `npm run build` (npm test does it).');
+  // Suite 7's files start empty at every run; the workers find the folder through the environment.
+  process.env.HYGIENE_DIR = hygieneDir();
+  rmSync(hygieneDir(), { recursive: true, force: true });
+  mkdirSync(hygieneDir(), { recursive: true });
+  for (const account of Object.values(STAFF_ACCOUNTS)) recordSecret('staffPassword', account.password, 'staff:create');
   const dataDir = mkdtempSync(join(tmpdir(), 'provee-e2e-'));
   // The 360×640 run gets its own database: the bureau's test identities are one application each.
   const smallDataDir = mkdtempSync(join(tmpdir(), 'provee-e2e-360-'));
   createStaffAccounts(dataDir);
   createStaffAccounts(smallDataDir);
   const [dominican, dominicanSmall, mexican] = await Promise.all([
-    startServer(dataDir),
-    startServer(smallDataDir),
+    startServer('do', dataDir),
+    startServer('do-small', smallDataDir),
     // Mexico's catalogue is the shipped seed (apps/api/src/modules/catalog/seed/mx.ts).
-    startServer(mkdtempSync(join(tmpdir(), 'provee-e2e-mx-')), { COUNTRY: 'mx' }),
+    startServer('mx', mkdtempSync(join(tmpdir(), 'provee-e2e-mx-')), { COUNTRY: 'mx' }),
   ]);
   process.env.E2E_BASE_URL = dominican.baseUrl;
   process.env.E2E_SMALL_BASE_URL = dominicanSmall.baseUrl;
   process.env.E2E_MX_BASE_URL = mexican.baseUrl;
   return async () => {
-    await Promise.all([dominican.stop(), dominicanSmall.stop(), mexican.stop()]);
+    // One after the other: each dump opens a PGlite of its own in this process.
+    for (const server of [dominican, dominicanSmall, mexican]) await server.stop();
   };
 }

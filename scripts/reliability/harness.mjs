@@ -1,9 +1,10 @@
 // What the reliability scripts and the benchmark share: the BUILT server started as a child process
 // (PGlite in a data dir, or a throw-away PostgreSQL database), a small API client, and one
 // shopkeeper's journey through the real API (phone proof to password).
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '../..');
@@ -150,8 +151,19 @@ export const JOURNEY_ENV = {
  * One shopkeeper from phone proof to password. `phone` is 10 digits, `taxId` a valid cédula;
  * `call` is a `client()` (or one that alternates between servers). `step(name, run)` wraps each
  * request (timings, pacing); the outbox read is not a step. Returns { id, token }.
+ * `waiting` ({ intervalMs, maxTries }): when the PIN confirmation answers WAITING (the bureau took
+ * longer than BUREAU_SYNC_WAIT_MS), poll the user as the /waiting screen does (step 'waiting') and
+ * go on once decided; without it a WAITING answer fails the journey.
  */
-export async function journey({ call, setup, phone, taxId, index = 0, step = (_name, run) => run() }) {
+export async function journey({
+  call,
+  setup,
+  phone,
+  taxId,
+  index = 0,
+  step = (_name, run) => run(),
+  waiting = undefined,
+}) {
   await step('sms_send', () => call('POST', '/api/v1/users/code', { body: { phone_number: phone } }));
   const sms = (await call('GET', `/dev/outbox.json?to=${encodeURIComponent(`+1${phone}`)}`)).messages[0]?.body ?? '';
   const code = /\b(\d{6})\b/.exec(sms)?.[1];
@@ -198,7 +210,17 @@ export async function journey({ call, setup, phone, taxId, index = 0, step = (_n
   const sent = await userStep('nip_send', 'POST', '/nip');
   const nip = sent.data.default_nip;
   if (!nip) throw new Error('no default_nip: journeys need NIP_PREFILL=true');
-  const confirmed = await userStep('nip_confirm', 'PUT', '/nip', { nip });
+  let confirmed = await userStep('nip_confirm', 'PUT', '/nip', { nip });
+  if (waiting && confirmed.data.status === 'WAITING') {
+    confirmed = await step('waiting', async () => {
+      for (let tries = 0; tries < waiting.maxTries; tries++) {
+        await sleep(waiting.intervalMs);
+        const user = await call('GET', `/api/v1/users/${id}/SK`, { token });
+        if (user.data.status !== 'WAITING') return user;
+      }
+      throw new Error(`still WAITING after ${waiting.maxTries} checks`);
+    });
+  }
   if (confirmed.data.next_step !== 'PASSWORD') throw new Error(`after the NIP: ${JSON.stringify(confirmed.data)}`);
   const done = await userStep('password', 'PUT', '/password', {
     password: '583920',
@@ -206,4 +228,121 @@ export async function journey({ call, setup, phone, taxId, index = 0, step = (_n
   });
   if (done.data.next_step !== 'INVENTORY') throw new Error(`after the password: ${JSON.stringify(done.data)}`);
   return { id, token };
+}
+
+/** Peak resident memory of a process in MiB (Linux /proc VmHWM), or undefined where unavailable. */
+export function peakRssMiB(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = /^VmHWM:\s+(\d+)\s+kB/m.exec(status)?.[1];
+    return kib ? Number(kib) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** "3×200, 1×503" from a list of statuses (or any values). */
+export function tally(values) {
+  const counts = new Map();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts].map(([value, count]) => `${count}×${value}`).join(', ') || 'none';
+}
+
+/**
+ * A private PostgreSQL 15 cluster in a temporary directory on a free port (never the machine's
+ * main cluster), for tests that stop and start the database. Needs root (initdb runs as the
+ * `postgres` user). `await stop(mode)` / `await start()` stop and restart it; `remove()` stops it
+ * and deletes the directory (call it in a `finally`).
+ */
+export async function privatePostgres({ bin = '/usr/lib/postgresql/15/bin' } = {}) {
+  if (!existsSync(join(bin, 'initdb'))) throw new Error(`no PostgreSQL binaries in ${bin}`);
+  if (process.getuid?.() !== 0) throw new Error('a private PostgreSQL cluster needs root (initdb runs as postgres)');
+  const dir = mkdtempSync(join(tmpdir(), 'provee-private-pg-'));
+  const port = await freePort();
+  const command = (name, args) => ['runuser', ['-u', 'postgres', '--', join(bin, name), ...args]];
+  const run = (name, args) =>
+    new Promise((resolve, reject) =>
+      execFile(...command(name, args), { timeout: 120_000 }, (error, stdout, stderr) =>
+        error ? reject(new Error(`${name} ${args.join(' ')}: ${stderr || error.message}`)) : resolve(stdout),
+      ),
+    );
+  const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+  const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+  chownSync(dir, uid, gid);
+  const data = join(dir, 'data');
+  const options = `-p ${port} -k /tmp -c listen_addresses=127.0.0.1 -c max_connections=200`;
+  const cluster = {
+    dir,
+    port,
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    async start() {
+      await run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+    },
+    /** 'fast' (clients are disconnected, 57P01) or 'immediate' (no clean shut-down: recovery at start). */
+    async stop(mode = 'fast') {
+      await run('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop']);
+    },
+    /** Synchronous, so it also works from an exit handler. */
+    remove() {
+      try {
+        if (existsSync(join(data, 'postmaster.pid')))
+          execFileSync(...command('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']), { stdio: 'ignore' });
+      } catch {
+        // already stopped
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  try {
+    await run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
+    await cluster.start();
+  } catch (error) {
+    cluster.remove();
+    throw error;
+  }
+  return cluster;
+}
+
+/**
+ * What the database holds for finished journeys, read directly (`query(sql)` → rows, on PGlite or
+ * PostgreSQL): for each { id, phoneE164 }, its user at INVENTORY with tax info, one address, one
+ * business, one consent, one bureau query (answered), one decision and a password. Returns the
+ * rows of every user and the problems found (one line per journey with something missing).
+ */
+export async function journeyRecords(query, journeys) {
+  const rows = await query(`
+    select u.id::text as id, u.phone_e164, u.next_step, u.status,
+      (u.tax_id_encrypted is not null and u.tax_id_hash is not null) as tax_info,
+      (u.password_hash is not null and u.password_set_at is not null) as password,
+      (select count(*)::int from business_addresses a where a.user_id = u.id) as addresses,
+      (select count(*)::int from businesses b where b.user_id = u.id) as businesses,
+      (select count(*)::int from bureau_consents c where c.user_id = u.id and c.aval_id is null) as consents,
+      (select count(*)::int from bureau_queries q join bureau_consents c on c.id = q.consent_id
+        where q.user_id = u.id and c.aval_id is null) as queries,
+      (select count(*)::int from bureau_queries q join bureau_consents c on c.id = q.consent_id
+        where q.user_id = u.id and c.aval_id is null and q.status = 'DONE') as queries_done,
+      (select count(*)::int from credit_decisions d where d.user_id = u.id and d.aval_id is null) as decisions
+    from users u`);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const problems = [];
+  for (const { id, phoneE164, label = id, step = 'INVENTORY' } of journeys) {
+    const row = byId.get(id);
+    if (!row) {
+      problems.push(`${label}: user ${id} missing`);
+      continue;
+    }
+    const missing = [
+      row.phone_e164 !== phoneE164 && 'phone',
+      (row.next_step !== step || row.status !== 'IN_PROGRESS') && `state ${row.next_step}/${row.status}`,
+      !row.tax_info && 'tax info',
+      row.addresses !== 1 && `${row.addresses} addresses`,
+      row.businesses !== 1 && `${row.businesses} businesses`,
+      row.consents !== 1 && `${row.consents} consents`,
+      (row.queries !== 1 || row.queries_done !== 1) && `${row.queries} bureau queries (${row.queries_done} answered)`,
+      row.decisions !== 1 && `${row.decisions} decisions`,
+      !row.password && 'password',
+    ].filter(Boolean);
+    if (missing.length > 0) problems.push(`${label}: ${missing.join(', ')}`);
+  }
+  return { rows, problems };
 }

@@ -163,9 +163,12 @@ describe('API conventions', () => {
       method: 'GET',
       url: '/send-contract-sign?user_type_id=SK&titular_full_name=Mar%C3%ADa%20Pe%C3%B1a&collateral_full_name=Ram%C3%B3n&token=eyJotherTOKEN',
     });
+    // A reverse-OTP session key in the page a second device opens (/home/{phone}?sessionUuid=…).
+    await t.app.inject({ method: 'GET', url: '/home/8095551234?sessionUuid=f3c1e2d4-abcd-4ef0-9a1b-c2d3e4f5a6b7' });
     const text = JSON.stringify(t.logs);
     expect(text).toContain('/send-contract-sign?user_type_id=SK&titular_full_name=[…]');
-    for (const secret of ['eyJsecretTOKEN', 'eyJotherTOKEN', 'Mar%C3%ADa', 'Ram%C3%B3n'])
+    expect(text).toContain('/home/[…]?sessionUuid=[…]');
+    for (const secret of ['eyJsecretTOKEN', 'eyJotherTOKEN', 'Mar%C3%ADa', 'Ram%C3%B3n', 'abcd-4ef0'])
       expect(text).not.toContain(secret);
   });
 });

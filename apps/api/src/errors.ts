@@ -108,6 +108,57 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex)
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
 }
 
+/** Node socket errors of a connection to the database server that is refused, dropped or unreachable. */
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  // postgres.js: the connection closed under a query, was ended or destroyed, or never opened in time.
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+]);
+
+/**
+ * SQLSTATEs of a database that is not there for now: connection exceptions (class 08), the server
+ * shutting down or restarting (57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now)
+ * and no free connection slot (53300).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08\w{3}|57P0[123]|53300)$/;
+
+/**
+ * Whether an error means the database cannot be reached right now (restart, failover, network),
+ * not that a query was wrong. Drizzle wraps the driver's error in `cause`; a refused connection to
+ * several addresses comes as an AggregateError.
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (!(error instanceof Error) || depth > 5) return false;
+  const { code } = error as { code?: unknown };
+  if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
+  if (error instanceof AggregateError && error.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1)))
+    return true;
+  return isDatabaseUnavailable(error.cause, depth + 1);
+}
+
+/** 503 while the database is unreachable: the request can be repeated once it is back. */
+export function databaseUnavailable(): AppError {
+  return new AppError(
+    503,
+    'DB_UNAVAILABLE',
+    'Base de datos no disponible.',
+    'El servicio no está disponible por el momento. Intenta de nuevo en unos minutos.',
+  );
+}
+
+/** Seconds a client is told to wait (Retry-After) when the database is unreachable. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
 function fieldName(path: readonly PropertyKey[]): string {
   return path.map(String).join('.');
 }
@@ -133,6 +184,15 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response did not match its schema');
       return reply.status(500).send(envelope('INTERNAL_ERROR', GENERIC_ERROR_MESSAGE));
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Not the request's fault and not a bug: the client may repeat it once the database is back.
+      request.log.error({ err: error }, 'database unavailable');
+      const unavailable = databaseUnavailable();
+      return reply
+        .status(503)
+        .header('retry-after', DATABASE_RETRY_AFTER_SECONDS)
+        .send(envelope(unavailable.code, unavailable.message, unavailable.readableMessage));
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

@@ -9,6 +9,12 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL_BUT_LINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
+/**
+ * Half of a surrogate pair without the other half (a JSON "\ud800" escape): not text anyone types,
+ * and PostgreSQL refuses its escape in jsonb (an audit payload holding it failed with a 500).
+ */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
 /** The message the registration screens already show for emoji and invisible characters. */
 export const CONTROL_CHARACTER_MESSAGE = UNSUPPORTED_CHARACTERS_MESSAGE;
 
@@ -32,11 +38,12 @@ export function findControlCharacters(input: unknown, multiline: readonly string
   while (pending.length > 0) {
     const [value, path] = pending.pop()!;
     if (typeof value === 'string') {
-      if ((multiline.includes(path) ? CONTROL_BUT_LINES : CONTROL).test(value)) found.push(path);
+      if ((multiline.includes(path) ? CONTROL_BUT_LINES : CONTROL).test(value) || LONE_SURROGATE.test(value))
+        found.push(path);
     } else if (value !== null && typeof value === 'object') {
       for (const [key, child] of Object.entries(value)) {
         const childPath = path ? `${path}.${key}` : key;
-        if (CONTROL.test(key)) found.push(childPath);
+        if (CONTROL.test(key) || LONE_SURROGATE.test(key)) found.push(childPath);
         else pending.push([child, childPath]);
       }
     }
@@ -45,8 +52,9 @@ export function findControlCharacters(input: unknown, multiline: readonly string
 }
 
 /**
- * Every route refuses control characters in its body, query and path parameters with the 400
- * envelope naming the field, before its own schema runs (one rule instead of one per field).
+ * Every route refuses control characters (and lone surrogates) in its body, query and path
+ * parameters with the 400 envelope naming the field, before its own schema runs (one rule instead
+ * of one per field).
  */
 export function registerInputGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {

@@ -27,9 +27,9 @@ const REDACT_PATHS = [
   ...SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
 ];
 
-/** Query parameters of links that carry a credential (signing, invitation) or a person's name. */
+/** Query parameters of links that carry a credential (signing, invitation, a reverse-OTP session) or a person's name. */
 const SECRET_QUERY =
-  /([?&](?:token|titular_full_name|collateral_full_name|shopkeeper_name|collateral_name|q|utm_source|utm_campaign)=)[^&#]*/g;
+  /([?&](?:token|sessionUuid|titular_full_name|collateral_full_name|shopkeeper_name|collateral_name|q|utm_source|utm_campaign)=)[^&#]*/g;
 
 /**
  * Long digit runs in a URL are phone numbers, tax ids or codes: /home/8095551234 → /home/[…]; a

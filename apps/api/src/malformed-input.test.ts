@@ -277,6 +277,33 @@ describe('malformed input', () => {
     ]);
   });
 
+  it('a lone surrogate (a "\\ud800" escape) → 400 on the field, not a 500 from jsonb (fuzzing suite)', async () => {
+    // utm_source goes into the registration's audit payload (jsonb), which refuses the escape.
+    for (const value of ['x\udfffy', '\ud800', 'a\ud83d']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v2/users',
+        headers: { ...phoneAuth, 'content-type': 'application/json' },
+        payload: JSON.stringify(personal({ utm_source: value })),
+      });
+      expectFieldRefused(res, 'body.utm_source');
+    }
+    const key = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/client-errors',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ ...clientError, ['k\udc00']: 1 }),
+    });
+    expectEnvelope(key, 400);
+    // A whole pair (an emoji) is text: the schema's own rules decide.
+    const emoji = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/client-errors',
+      payload: { ...clientError, message: 'falló 😀' },
+    });
+    expect(emoji.statusCode).toBe(204);
+  });
+
   it('NUL in an object key → 400', async () => {
     const res = await t.app.inject({
       method: 'POST',

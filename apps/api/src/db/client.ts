@@ -28,6 +28,12 @@ export interface Database {
   close(): Promise<void>;
 }
 
+/** How long a new connection to PostgreSQL may take before the request fails (503). */
+const CONNECT_TIMEOUT_SECONDS = 5;
+
+/** How long closing PostgreSQL waits for open queries before it drops the connections. */
+const CLOSE_TIMEOUT_SECONDS = 5;
+
 /** Arbitrary constant for the advisory lock that serialises migrations across replicas. */
 const MIGRATION_LOCK_KEY = 727_001;
 
@@ -68,7 +74,15 @@ function openPglite({ dataDir, onStop, loadDataDir }: DatabaseOptions): Database
 }
 
 function openPostgres(url: string): Database {
-  const client = postgres(url, { max: 10, onnotice: () => {} });
+  const client = postgres(url, {
+    max: 10,
+    onnotice: () => {},
+    // While the database is unreachable (a restart, a failover), a request fails at once with a 503
+    // and the next one tries again: no reconnect back-off (postgres.js's grows to 20 s, and requests
+    // wait behind it, also once the database is back) and a short connect timeout (30 s by default).
+    backoff: () => 0,
+    connect_timeout: CONNECT_TIMEOUT_SECONDS,
+  });
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
   return {
     kind: 'postgres',
@@ -83,6 +97,9 @@ function openPostgres(url: string): Database {
         await lockClient.end();
       }
     },
-    close: () => client.end(),
+    // With a timeout: after the server cut a connection under a query, postgres.js's end() without
+    // one never resolves (porsager/postgres#1097), and a graceful stop would hang for good. The app
+    // has finished its requests and jobs by then; what is still open gets 5 s.
+    close: () => client.end({ timeout: CLOSE_TIMEOUT_SECONDS }),
   };
 }

@@ -162,6 +162,12 @@ export const reverseOtpSessions = pgTable(
   'reverse_otp_sessions',
   {
     id: uuid('id').primaryKey().defaultRandom(),
+    /**
+     * SHA-256 (hex) of the session's key: the `session_id` the browser polls with, which is
+     * exchanged for a phone token once the message arrived. Only its hash is stored, like codes and
+     * PINs, so a copy of the database cannot be turned into a token.
+     */
+    keyHash: text('key_hash').notNull().unique(),
     phoneE164: text('phone_e164').notNull(),
     anonymousId: text('anonymous_id').notNull(),
     nonce: text('nonce').notNull().unique(),

@@ -4,7 +4,7 @@ import { seedApplication } from '../modules/dev/application-factory.js';
 import { createPhone } from './phone.js';
 
 export { seedApplication };
-export { createJpeg } from '../modules/signing/test-images.js';
+export { createJpeg, createPng } from '../modules/signing/test-images.js';
 
 export interface UserOverrides {
   phone?: string;
@@ -61,3 +61,6 @@ export function userAuth(app: App, user: { id: string; phone: string }): { autho
   });
   return { authorization: `Bearer ${token}` };
 }
+
+/** The largest identity photo the upload takes (the fuzzing suite sends one byte more). */
+export { MAX_IMAGE_BYTES } from '../modules/signing/image.js';

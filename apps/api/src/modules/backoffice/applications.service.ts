@@ -30,6 +30,7 @@ import {
 import { AppError } from '../../errors.js';
 import { listAuditEvents, phoneAuditId, verifyEvents } from '../audit/index.js';
 import type { StaffRow } from '../staff/index.js';
+import { openContractPdf } from '../signing/index.js';
 import { dayFilter } from './funnel.service.js';
 
 const NOT_FOUND = new AppError(404, 'APPLICATION_NOT_FOUND', 'application not found', 'No encontramos esa solicitud.');
@@ -377,5 +378,5 @@ export async function applicationContract(app: FastifyInstance, applicationId: s
   const [row] = await app.db.select().from(contracts).where(eq(contracts.userId, applicationId)).limit(1);
   if (!row)
     throw new AppError(404, 'CONTRACT_NOT_FOUND', 'contract not found', 'Esta solicitud aún no tiene contrato.');
-  return { id: row.id, pdf: Buffer.from(row.signedPdf ?? row.unsignedPdf) };
+  return { id: row.id, pdf: openContractPdf(app, row.signedPdf ?? row.unsignedPdf) };
 }

@@ -170,6 +170,12 @@ describe('importer: ONE territorial division (the shared file)', () => {
       state: 'Distrito Nacional',
     });
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/addresses/catalog:999999999' })).statusCode).toBe(404);
+    // Past the integer column (found by the fuzzing suite: the query failed with a 500).
+    for (const id of ['2147483648', '9999999999']) {
+      const beyond = await t.app.inject({ method: 'GET', url: `/api/v1/addresses/catalog:${id}` });
+      expect(beyond.statusCode, id).toBe(404);
+      expect(beyond.json()).toMatchObject({ code: 'PLACE_NOT_FOUND' });
+    }
   });
 });
 

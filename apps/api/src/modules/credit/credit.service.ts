@@ -43,11 +43,13 @@ export async function sendConsentNip(app: FastifyInstance, user: UserRow) {
   const resend = user.nextStep === 'ACCOUNT_BUREAU' && user.status === 'IN_PROGRESS';
   const event = { type: 'consent.nip_sent', payload: { resend } };
   // The first send moves the application before anything is sent, so parallel sends give one SMS
-  // and 409s; a resend stays at ACCOUNT_BUREAU, limited by the code's resend interval.
+  // and 409s; a resend stays at ACCOUNT_BUREAU, limited by the code's resend interval, and is
+  // recorded only once its code is issued (a resend refused by the interval sent nothing).
+  if (!resend)
+    await moveApplication(engine, { userId: user.id, transition: 'nip-sent', actor: `user:${user.id}`, event });
+  const issued = await issueCode(app, { phoneE164: user.phoneE164, purpose: 'consent-nip' });
   if (resend)
     await appendAuditEvent(app.db, { applicationId: user.id, actor: `user:${user.id}`, ...event, at: app.clock() });
-  else await moveApplication(engine, { userId: user.id, transition: 'nip-sent', actor: `user:${user.id}`, event });
-  const issued = await issueCode(app, { phoneE164: user.phoneE164, purpose: 'consent-nip' });
   await sendSms(
     app,
     user.phoneE164,
@@ -209,15 +211,22 @@ export async function runBureauAttempt(app: FastifyInstance, queryId: string): P
     .returning();
   if (!claimed) return;
   const attempt = claimed.attempts + 1;
+  // Every bureau call is logged (ids only): a query costs the lender, and the logs of all the
+  // processes together show that no query ran twice (npm run scale-test).
+  app.log.info({ queryId, attempt }, 'bureau attempt started');
   try {
     const subject = await bureauSubject(app, claimed.userId, claimed.consentId, attempt);
     const report = await app.bureau.query(subject, AbortSignal.timeout(config.BUREAU_TIMEOUT_MS));
     await decide(app, claimed.id, claimed.userId, claimed.consentId, attempt, report);
+    app.log.info({ queryId, attempt }, 'bureau answered');
   } catch (error) {
     const exhausted = attempt >= config.BUREAU_MAX_ATTEMPTS;
     const delay = Math.min(config.BUREAU_RETRY_MAX_MS, config.BUREAU_RETRY_BASE_MS * 2 ** (attempt - 1));
     const message = error instanceof Error ? error.message : String(error);
     const failedAt = app.clock();
+    // Logged before the claim is released: no other process's attempt can start before this line.
+    if (error instanceof BureauError) app.log.warn({ queryId, attempt, exhausted }, 'bureau query failed');
+    else app.log.error({ err: error, queryId, attempt }, 'bureau attempt failed unexpectedly');
     await app.db.transaction(async (tx) => {
       await tx
         .update(bureauQueries)
@@ -241,8 +250,6 @@ export async function runBureauAttempt(app: FastifyInstance, queryId: string): P
         });
       }
     });
-    if (error instanceof BureauError) app.log.warn({ queryId, attempt, exhausted }, 'bureau query failed');
-    else app.log.error({ err: error, queryId, attempt }, 'bureau attempt failed unexpectedly');
   }
 }
 

@@ -1,7 +1,7 @@
 import { cedulaCheckDigit } from '@provee/domain';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bureauConsents, bureauQueries, creditDecisions } from '../../db/schema.js';
+import { auditEvents, bureauConsents, bureauQueries, creditDecisions } from '../../db/schema.js';
 import type { BureauProvider } from '../../providers/bureau/index.js';
 import { createBureauSimulator } from '../../providers/bureau/simulator.js';
 import { createApplication } from '../../test/factories.js';
@@ -64,6 +64,26 @@ describe('consent PIN, bureau and decision', () => {
     expect(detail.json().data).toMatchObject({ next_step: 'ACCOUNT_BUREAU', status: 'IN_PROGRESS' });
     // A second PIN no sooner than 60 s.
     expect((await call('POST', user, '/nip')).statusCode).toBe(429);
+  });
+
+  it('a resend refused by the interval records nothing; one let through is recorded (fuzzing suite)', async () => {
+    const user = await createApplication(t.app, { taxId: cedula(randomTen()) });
+    const sent = async () =>
+      (await t.app.db.select().from(auditEvents).where(eq(auditEvents.applicationId, user.id))).filter(
+        (event) => event.type === 'consent.nip_sent',
+      ).length;
+    expect((await call('POST', user, '/nip')).statusCode).toBe(200);
+    expect(await sent()).toBe(1);
+    expect((await call('POST', user, '/nip')).statusCode).toBe(429);
+    expect((await call('POST', user, '/nip')).statusCode).toBe(429);
+    expect(await sent()).toBe(1);
+    clock.advance(61);
+    try {
+      expect((await call('POST', user, '/nip')).statusCode).toBe(200);
+      expect(await sent()).toBe(2);
+    } finally {
+      clock.advance(-61); // the tests below read the clock's start time
+    }
   });
 
   it('without NIP_PREFILL the PIN is never in the answer', async () => {
@@ -205,6 +225,12 @@ describe('consent PIN, bureau and decision', () => {
     await processDueBureauQueries(t.app);
     expect(await query()).toMatchObject({ status: 'DONE', attempts: 4 });
     expect((await call('GET', user, '')).json().data).toMatchObject({ next_step: 'PASSWORD', status: 'IN_PROGRESS' });
+    // Each call to the bureau is in the logs, by query id and attempt: four tries, one answer.
+    const ofQuery = (msg: string) =>
+      t.logs.filter((line) => line.msg === msg && line.queryId === row.id).map((line) => line.attempt);
+    expect(ofQuery('bureau attempt started')).toEqual([1, 2, 3, 4]);
+    expect(ofQuery('bureau query failed')).toEqual([1, 2, 3]);
+    expect(ofQuery('bureau answered')).toEqual([4]);
   });
 
   it('the PIN is refused at another step (409) and for another user (403)', async () => {

@@ -5,7 +5,7 @@ import { reverseOtpSessions } from '../../db/schema.js';
 import { listOutbox } from '../../providers/sms/outbox.js';
 import { SIGNATURE_HEADER } from '../../providers/reverse-otp/simulator.js';
 import type { App } from '../../types.js';
-import { sessionView } from '../phone-proof/index.js';
+import { reverseOtpMessage } from '../phone-proof/index.js';
 import { testFactoryRoutes } from './test-factories.routes.js';
 import { DEV_CSS, devPage, escapeHtml } from './html.js';
 
@@ -101,8 +101,7 @@ export async function devRoutes(app: App): Promise<void> {
 <button type="submit">${escapeHtml(label)}</button></form>`;
         const items = pending
           .map((session) => {
-            const view = sessionView(app, session);
-            return `<li><div class="meta">Verificación pendiente para ${escapeHtml(session.phoneE164)} · vence ${session.expiresAt.toISOString()}</div>${form(session.phoneE164, view.message, 'Enviar mensaje')}</li>`;
+            return `<li><div class="meta">Verificación pendiente para ${escapeHtml(session.phoneE164)} · vence ${session.expiresAt.toISOString()}</div>${form(session.phoneE164, reverseOtpMessage(app, session), 'Enviar mensaje')}</li>`;
           })
           .join('');
         const notice = request.query.sent ? '<p class="notice">Mensaje enviado.</p>' : '';

@@ -191,10 +191,14 @@ export async function guarantorInvitationRoutes(app: App): Promise<void> {
     },
     async (request) => ({
       data: {
-        validation: await validateRemoteConsent(app, request.body.session_id, {
-          ip: request.ip,
-          userAgent: request.headers['user-agent'],
-        }),
+        validation: await validateRemoteConsent(
+          app,
+          { key: request.body.session_id },
+          {
+            ip: request.ip,
+            userAgent: request.headers['user-agent'],
+          },
+        ),
       },
     }),
   );

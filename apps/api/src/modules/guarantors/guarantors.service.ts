@@ -123,8 +123,13 @@ function shopkeeperName(user: UserRow): string {
   return [user.name, user.lastname].filter(Boolean).join(' ');
 }
 
-async function sendAvalPin(app: FastifyInstance, user: UserRow, aval: AvalRow) {
-  const issued = await issueCode(app, { phoneE164: aval.phoneE164!, purpose: 'aval-nip' });
+async function sendAvalPin(
+  app: FastifyInstance,
+  user: UserRow,
+  aval: AvalRow,
+  issued?: Awaited<ReturnType<typeof issueCode>>,
+) {
+  issued ??= await issueCode(app, { phoneE164: aval.phoneE164!, purpose: 'aval-nip' });
   await sendSms(
     app,
     aval.phoneE164!,
@@ -268,6 +273,9 @@ export async function changeAvalPhone(
   const compact = input.new_phone_number.replace(/[\s()-]/g, '');
   if (!compact.startsWith(prefix)) throw invalidFields({ new_phone_number: `El número debe empezar con ${prefix}.` });
   const newPhone = checkPhone(app, compact.slice(prefix.length), 'new_phone_number', user);
+  // The PIN is issued first: a number still inside its resend interval (429) keeps the old one,
+  // rather than changing the number and answering an error.
+  const issued = await issueCode(app, { phoneE164: newPhone, purpose: 'aval-nip' });
   const now = app.clock();
   // Guarded on the number it had: two changes at once cannot both win.
   const [changed] = await app.db.transaction(async (tx) => {
@@ -287,7 +295,7 @@ export async function changeAvalPhone(
     return rows;
   });
   if (!changed) throw new StepConflict(await stepAnswer(engineOf(app), user));
-  return sendAvalPin(app, user, changed);
+  return sendAvalPin(app, user, changed, issued);
 }
 
 /** The link of a guarantor's invitation: the remote-consent page with an opaque, expiring token. */
@@ -368,10 +376,10 @@ export async function startRemoteConsent(
 /** Where a remote consent stands; once the guarantor's own message arrived, their consent is recorded. */
 export async function validateRemoteConsent(
   app: FastifyInstance,
-  sessionId: string,
+  session: { key: string } | { id: string },
   evidence: { ip: string; userAgent: string | undefined },
 ): Promise<'pending' | 'success' | 'error'> {
-  const state = await reverseOtpState(app, sessionId);
+  const state = await reverseOtpState(app, session);
   if (state.status === 'PENDING') return 'pending';
   if (state.status !== 'VERIFIED' || !state.session.avalId) return 'error';
   const [row] = await app.db
@@ -383,7 +391,7 @@ export async function validateRemoteConsent(
   if (!row || row.aval.phoneE164 !== state.session.phoneE164 || row.aval.status === 'REPLACED') return 'error';
   if (row.aval.status !== 'PENDING') return 'success'; // recorded already (a reload, a second tab)
   try {
-    await recordAvalConsent(app, row.user, row.aval, { ...evidence, pinVerified: false, sessionId });
+    await recordAvalConsent(app, row.user, row.aval, { ...evidence, pinVerified: false, sessionId: state.session.id });
   } catch (error) {
     if (!(error instanceof StepConflict)) throw error;
     // Recorded a moment ago by another request (a second tab): the same answer; otherwise too late.
@@ -406,6 +414,6 @@ export async function processVerifiedRemoteConsents(app: FastifyInstance, limit 
     .where(and(eq(reverseOtpSessions.status, 'VERIFIED'), eq(avals.status, 'PENDING')))
     .limit(limit);
   for (const session of verified)
-    await validateRemoteConsent(app, session.id, { ip: session.ip, userAgent: undefined });
+    await validateRemoteConsent(app, { id: session.id }, { ip: session.ip, userAgent: undefined });
   return verified.length;
 }

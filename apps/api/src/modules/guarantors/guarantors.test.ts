@@ -172,6 +172,33 @@ describe('guarantors (avals): naming, PIN consent in person, phone change', () =
     expect(done.json().data.aval.phone).toBe(newPhone);
   });
 
+  it('a change to a number still inside its PIN resend interval is refused (429) and changes nothing (fuzzing suite)', async () => {
+    const who = await shopkeeper();
+    const first = createPhone();
+    await name(who, { phone_number: first });
+    const change = (from: string, to: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/users/${who.user.id}/SK/aval/phone-number`,
+        headers: who.auth,
+        payload: { aval_type: 'PARTNER', phone_number: from, new_phone_number: `+1${to}` },
+      });
+    const second = createPhone();
+    expect((await change(first, second)).statusCode).toBe(200);
+    const [before] = await t.app.db.select().from(avals).where(eq(avals.userId, who.user.id));
+    const eventsBefore = (await t.app.db.select().from(auditEvents).where(eq(auditEvents.applicationId, who.user.id)))
+      .length;
+    // Back to the second number's own PIN interval: 429, and the guarantor keeps the number they have.
+    const again = await change(second, second);
+    expect(again.statusCode, again.body).toBe(429);
+    expect(again.json()).toMatchObject({ code: 'CODE_RESEND_TOO_SOON' });
+    expect(await t.app.db.select().from(avals).where(eq(avals.userId, who.user.id))).toEqual([before]);
+    expect((await t.app.db.select().from(auditEvents).where(eq(auditEvents.applicationId, who.user.id))).length).toBe(
+      eventsBefore,
+    );
+    expect((await sendPin(who, second)).statusCode).toBe(429);
+  });
+
   it('a new number needs the country prefix and a valid mobile number', async () => {
     const who = await shopkeeper();
     const phone = createPhone();

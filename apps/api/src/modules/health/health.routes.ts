@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { AppError } from '../../errors.js';
+import { databaseUnavailable } from '../../errors.js';
 import type { App } from '../../types.js';
 
 export async function healthRoutes(app: App): Promise<void> {
@@ -18,12 +18,7 @@ export async function healthRoutes(app: App): Promise<void> {
         await app.db.execute(sql`select 1`);
       } catch (err) {
         request.log.error({ err }, 'database check failed');
-        throw new AppError(
-          503,
-          'DB_UNAVAILABLE',
-          'Base de datos no disponible.',
-          'El servicio no está disponible por el momento.',
-        );
+        throw databaseUnavailable();
       }
       return { status: 'ok' as const, db: app.database.kind };
     },

@@ -114,10 +114,13 @@ export async function phoneProofRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      const state = await reverseOtpState(app, request.body.session_id);
+      const key = request.body.session_id;
+      const state = await reverseOtpState(app, { key });
       switch (state.status) {
         case 'PENDING':
-          return reply.status(202).send({ data: { status: 'PENDING' as const, ...sessionView(app, state.session) } });
+          return reply
+            .status(202)
+            .send({ data: { status: 'PENDING' as const, ...sessionView(app, state.session, key) } });
         case 'VERIFIED':
           return authentication(request, state.session.phoneE164);
         case 'FAILED':

@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt, randomUUID } from 'node:crypto';
 import { and, count, eq, gt } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { reverseOtpSessions } from '../../db/schema.js';
@@ -18,11 +18,19 @@ function generateNonce(): string {
 
 type Session = typeof reverseOtpSessions.$inferSelect;
 
-export function sessionView(app: FastifyInstance, session: Session) {
-  const message = `Verificar ${app.config.APP_NAME}: ${session.nonce}`;
+/** The stored form of a session key (the browser's `session_id`): its SHA-256, in hex. */
+export const sessionKeyHash = (key: string) => createHash('sha256').update(key).digest('hex');
+
+/** The message the phone sends: it names the session by its nonce. */
+export const reverseOtpMessage = (app: FastifyInstance, session: Session) =>
+  `Verificar ${app.config.APP_NAME}: ${session.nonce}`;
+
+/** What the phone shows and sends; `key` is the session's `session_id` (only its hash is stored). */
+export function sessionView(app: FastifyInstance, session: Session, key: string) {
+  const message = reverseOtpMessage(app, session);
   const destination = app.reverseOtp.destination;
   return {
-    session_id: session.id,
+    session_id: key,
     message,
     destination,
     whatsapp_url: `https://wa.me/${destination.replace(/\D/g, '')}?text=${encodeURIComponent(message)}`,
@@ -41,6 +49,7 @@ export async function startReverseOtp(
 ) {
   const { config } = app;
   const now = app.clock();
+  const key = randomUUID();
   const session = await app.db.transaction(async (tx) => {
     await lockProofStart(tx, null, input.phoneE164);
     const hourAgo = new Date(now.getTime() - 3_600_000);
@@ -64,6 +73,7 @@ export async function startReverseOtp(
       const [row] = await tx
         .insert(reverseOtpSessions)
         .values({
+          keyHash: sessionKeyHash(key),
           phoneE164: input.phoneE164,
           anonymousId: input.anonymousId,
           avalId: input.avalId ?? null,
@@ -80,7 +90,7 @@ export async function startReverseOtp(
     }
     throw new Error('could not draw a unique reverse-OTP nonce');
   });
-  return sessionView(app, session);
+  return sessionView(app, session, key);
 }
 
 export type ReverseOtpState =
@@ -89,10 +99,24 @@ export type ReverseOtpState =
   | { status: 'FAILED' }
   | { status: 'EXPIRED' };
 
-/** Where a session stands; a verified session can be exchanged for a token for one TTL after. */
-export async function reverseOtpState(app: FastifyInstance, sessionId: string): Promise<ReverseOtpState> {
+/**
+ * Where a session stands, found by the browser's key or, for the server's own jobs, by its id; a
+ * verified session can be exchanged for a token for one TTL after.
+ */
+export async function reverseOtpState(
+  app: FastifyInstance,
+  session_: { key: string } | { id: string },
+): Promise<ReverseOtpState> {
   const now = app.clock();
-  const [session] = await app.db.select().from(reverseOtpSessions).where(eq(reverseOtpSessions.id, sessionId)).limit(1);
+  const [session] = await app.db
+    .select()
+    .from(reverseOtpSessions)
+    .where(
+      'key' in session_
+        ? eq(reverseOtpSessions.keyHash, sessionKeyHash(session_.key))
+        : eq(reverseOtpSessions.id, session_.id),
+    )
+    .limit(1);
   if (!session)
     throw new AppError(
       404,

@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reverseOtpSessions } from '../../db/schema.js';
 import { signWebhook } from '../../providers/reverse-otp/simulator.js';
 import { createPhone } from '../../test/phone.js';
 import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
@@ -211,6 +214,26 @@ describe('reverse OTP', () => {
       payload: new URLSearchParams({ from: `+1${phone}`, text: session.message }).toString(),
     });
     expect(form.statusCode).toBe(303);
+    expect((await poll(session.session_id)).statusCode).toBe(200);
+  });
+
+  it('stores only the hash of the session key: a copy of the database cannot be exchanged for a token (issue 13, suite 7)', async () => {
+    const phone = createPhone();
+    const session = await start(phone);
+    expect((await send(`+1${phone}`, session.message)).json()).toEqual({ data: { matched: true } });
+    const [row] = await t.database.db
+      .select()
+      .from(reverseOtpSessions)
+      .where(eq(reverseOtpSessions.phoneE164, `+1${phone}`));
+    expect(row!.keyHash).toBe(createHash('sha256').update(session.session_id).digest('hex'));
+    expect(row!.id).not.toBe(session.session_id);
+    const dump = JSON.stringify([
+      await t.database.db.execute(sql`select * from reverse_otp_sessions`),
+      await t.database.db.execute(sql`select * from audit_events`),
+    ]);
+    expect(dump).not.toContain(session.session_id);
+    // What the database holds is no key: the row's id is refused.
+    expect((await poll(row!.id)).statusCode).toBe(404);
     expect((await poll(session.session_id)).statusCode).toBe(200);
   });
 });

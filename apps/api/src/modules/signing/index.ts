@@ -1,3 +1,9 @@
 export { signingRoutes } from './signing.routes.js';
 export { startIdentityWorker } from './identity-worker.js';
-export { answerCheck, answerDueSimulatedChecks, contractEvidence, issueContractLink } from './signing.service.js';
+export {
+  answerCheck,
+  answerDueSimulatedChecks,
+  contractEvidence,
+  issueContractLink,
+  openContractPdf,
+} from './signing.service.js';

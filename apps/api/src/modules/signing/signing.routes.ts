@@ -210,10 +210,9 @@ async function readDocuments(request: FastifyRequest) {
     if (error instanceof AppError) throw error;
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw TOO_LARGE;
-    // Too many parts, files or fields, or a malformed form.
-    if (code?.startsWith('FST_'))
-      throw new AppError(400, 'BAD_REQUEST', 'malformed multipart', 'El formulario enviado no es válido.');
-    throw error;
+    // Too many parts, files or fields (FST_…), or a malformed form: the form parser's own errors
+    // (a form cut short, a boundary that never comes) carry no code. Only the body is read here.
+    throw new AppError(400, 'BAD_REQUEST', 'malformed multipart', 'El formulario enviado no es válido.');
   }
   const fields = DOCUMENT_FIELDS.safeParse(raw);
   if (!fields.success) throw invalidFields({ person_type: 'Tipo de persona inválido.' });

@@ -15,7 +15,7 @@ import {
 } from '@provee/domain';
 import { and, asc, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Tx } from '../../db/client.js';
+import type { Executor, Tx } from '../../db/client.js';
 import {
   auditEvents,
   avals,
@@ -167,7 +167,7 @@ async function ensureContract(
     amount: decision.amount,
     currency: decision.currency,
     avalIds: guarantors.map((aval) => aval.id),
-    unsignedPdf: pdf,
+    unsignedPdf: sealContractPdf(app, pdf),
     unsignedSha256: sha256Hex(pdf),
     updatedAt: now,
   };
@@ -493,10 +493,53 @@ const DOCUMENT_LABELS: Record<IdentityDocumentKind, string> = {
   selfie: 'tu selfie',
 };
 
+type DocumentHashes = Partial<Record<IdentityDocumentKind, string>>;
+
+/**
+ * The signer's current check when it was started with exactly these photos (every kind, same
+ * SHA-256) and is still running or approved: the same upload sent again. A camera never takes the
+ * same bytes twice, so these are a re-sent request (its answer lost, a double tap), not a new try.
+ */
+async function checkOfSamePhotos(db: Executor, signer: SignerRow, hashes: DocumentHashes) {
+  if (!signer.currentVerificationId || !['VERIFYING', 'VERIFIED'].includes(signer.state)) return null;
+  const stored = await db
+    .select({ kind: identityDocuments.kind, sha256: identityDocuments.sha256 })
+    .from(identityDocuments)
+    .where(eq(identityDocuments.verificationId, signer.currentVerificationId));
+  const same =
+    stored.length === IDENTITY_DOCUMENT_KINDS.length &&
+    stored.every((doc) => hashes[doc.kind as IdentityDocumentKind] === doc.sha256);
+  if (!same) return null;
+  const [check] = await db
+    .select()
+    .from(identityVerifications)
+    .where(eq(identityVerifications.id, signer.currentVerificationId))
+    .limit(1);
+  return check ?? null;
+}
+
+/** The answer of an upload that is the current check sent again: that check, no attempt counted. */
+const sameCheckAnswer = (
+  app: FastifyInstance,
+  signer: SignerRow,
+  check: typeof identityVerifications.$inferSelect,
+) => ({
+  verification_id: check.id,
+  verification_type: check.verificationType as VerificationType,
+  verifications_left: attemptsLeft(app, signer),
+});
+
+class SamePhotos extends Error {
+  constructor(readonly answer: ReturnType<typeof sameCheckAnswer>) {
+    super('the current check has these photos');
+  }
+}
+
 /**
  * The built-in widget's documents: checked by content (JPEG, PNG or WebP; 8 MB and 40 megapixels
  * at most), stored encrypted, and a check started with the simulator, in one transaction with the
- * signer's move and its audit event. An attempt is counted only when the check starts.
+ * signer's move and its audit event. An attempt is counted only when the check starts. The photos
+ * of the current check sent again answer that check (a retry creates no second check).
  */
 export async function submitDocuments(
   app: FastifyInstance,
@@ -504,8 +547,16 @@ export async function submitDocuments(
   files: Partial<Record<IdentityDocumentKind, Buffer>>,
 ) {
   requireBuiltinWidget(app);
+  const hashes: DocumentHashes = Object.fromEntries(
+    Object.entries(files).map(([kind, bytes]) => [kind, sha256Hex(bytes)]),
+  );
   const canStart = ['AWAITING_VERIFICATION', 'VERIFICATION_REJECTED', 'VERIFYING', 'VERIFIED'].includes(signer.state);
-  if (!canStart || attemptsLeft(app, signer) <= 0) throw refuseCheck(app, signer);
+  if (!canStart || attemptsLeft(app, signer) <= 0) {
+    // The last attempt's upload sent again is that check, not a refusal.
+    const current = await checkOfSamePhotos(app.db, signer, hashes);
+    if (current) return sameCheckAnswer(app, signer, current);
+    throw refuseCheck(app, signer);
+  }
   const errors: Record<string, string> = {};
   const checked = IDENTITY_DOCUMENT_KINDS.map((kind) => {
     const bytes = files[kind];
@@ -543,48 +594,59 @@ export async function submitDocuments(
   const answer = taxId ? simulatedAnswer(app.config.COUNTRY, taxId) : 'APPROVED';
   const now = app.clock();
   const verificationId = randomUUID();
-  await moveSigner(engineOf(app), {
-    signerId: signer.id,
-    transition: reverification ? 'reverification-started' : 'verification-started',
-    to: 'VERIFYING',
-    actor: `signer:${signer.id}`,
-    // Attempts are counted in the guarded update itself: parallel uploads cannot pass the cap.
-    guard: sql`${contractSigners.verificationAttempts} < ${app.config.IDENTITY_MAX_ATTEMPTS} + ${contractSigners.extraAttempts}`,
-    set: {
-      verificationAttempts: sql`${contractSigners.verificationAttempts} + 1` as unknown as number,
-      currentVerificationId: verificationId,
-    },
-    conflict: (current) => refuseCheck(app, current),
-    write: async (tx) => {
-      await tx.insert(identityVerifications).values({
-        id: verificationId,
-        signerId: signer.id,
-        provider: 'simulator',
-        verificationType,
-        status: 'PENDING',
-        // A silent test identity never answers: nothing is due.
-        answerDueAt: answer ? new Date(now.getTime() + app.config.IDENTITY_SIMULATOR_DELAY_MS) : null,
-        createdAt: now,
-      });
-      await tx.insert(identityDocuments).values(
-        documents.map((doc, i) => ({
-          ...facts[i]!,
-          verificationId,
-          dataEncrypted: app.cipher.encryptBytes(doc.bytes),
-          createdAt: now,
-        })),
-      );
-    },
-    event: {
-      type: 'identity.check_started',
-      payload: {
-        verification_id: verificationId,
-        verification_type: verificationType,
-        provider: 'simulator',
-        documents: facts,
+  try {
+    await moveSigner(engineOf(app), {
+      signerId: signer.id,
+      transition: reverification ? 'reverification-started' : 'verification-started',
+      to: 'VERIFYING',
+      actor: `signer:${signer.id}`,
+      // Attempts are counted in the guarded update itself: parallel uploads cannot pass the cap.
+      guard: sql`${contractSigners.verificationAttempts} < ${app.config.IDENTITY_MAX_ATTEMPTS} + ${contractSigners.extraAttempts}`,
+      set: {
+        verificationAttempts: sql`${contractSigners.verificationAttempts} + 1` as unknown as number,
+        currentVerificationId: verificationId,
       },
-    },
-  });
+      // Decided under the signer's lock, so copies sent at once start one check.
+      prepare: async (tx, locked) => {
+        const current = await checkOfSamePhotos(tx, locked, hashes);
+        if (current) throw new SamePhotos(sameCheckAnswer(app, locked, current));
+        return {};
+      },
+      conflict: (current) => refuseCheck(app, current),
+      write: async (tx) => {
+        await tx.insert(identityVerifications).values({
+          id: verificationId,
+          signerId: signer.id,
+          provider: 'simulator',
+          verificationType,
+          status: 'PENDING',
+          // A silent test identity never answers: nothing is due.
+          answerDueAt: answer ? new Date(now.getTime() + app.config.IDENTITY_SIMULATOR_DELAY_MS) : null,
+          createdAt: now,
+        });
+        await tx.insert(identityDocuments).values(
+          documents.map((doc, i) => ({
+            ...facts[i]!,
+            verificationId,
+            dataEncrypted: app.cipher.encryptBytes(doc.bytes),
+            createdAt: now,
+          })),
+        );
+      },
+      event: {
+        type: 'identity.check_started',
+        payload: {
+          verification_id: verificationId,
+          verification_type: verificationType,
+          provider: 'simulator',
+          documents: facts,
+        },
+      },
+    });
+  } catch (error) {
+    if (error instanceof SamePhotos) return error.answer;
+    throw error;
+  }
   return {
     verification_id: verificationId,
     verification_type: verificationType,
@@ -973,7 +1035,7 @@ export async function signContract(
         .from(contractSigners)
         .where(and(eq(contractSigners.contractId, moved.contractId), eq(contractSigners.state, 'SIGNED')));
       const pdf = await renderSignedContract(
-        contract!.unsignedPdf,
+        openContractPdf(app, contract!.unsignedPdf),
         signers.map((one) => ({
           slot: slotOf(contract!, one),
           name: one.name,
@@ -986,7 +1048,7 @@ export async function signContract(
       const contractSha256 = sha256Hex(pdf);
       await tx
         .update(contracts)
-        .set({ signedPdf: pdf, signedSha256: contractSha256, updatedAt: now })
+        .set({ signedPdf: sealContractPdf(app, pdf), signedSha256: contractSha256, updatedAt: now })
         .where(eq(contracts.id, moved.contractId));
       return { contractId: moved.contractId, contractSha256 };
     },
@@ -1041,11 +1103,25 @@ async function sendCopy(app: FastifyInstance, signer: SignerRow): Promise<void> 
 // Reading the contract and its evidence
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * The contract PDFs at rest: encrypted like the identity photos and signatures, since they print
+ * every party's name, tax id and phone (issue 13, suite 7). The hashes stay those of the PDF itself.
+ */
+function sealContractPdf(app: FastifyInstance, pdf: Uint8Array): Buffer {
+  return app.cipher.encryptBytes(pdf);
+}
+
+/** A stored contract PDF, decrypted; one stored before the PDFs were encrypted is read as it is. */
+export function openContractPdf(app: FastifyInstance, stored: Uint8Array): Buffer {
+  const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+  return bytes.subarray(0, 5).toString('latin1') === '%PDF-' ? bytes : app.cipher.decryptBytes(bytes);
+}
+
 export async function contractDocument(app: FastifyInstance, signer: SignerRow) {
   const [contract] = await app.db.select().from(contracts).where(eq(contracts.id, signer.contractId)).limit(1);
   if (!contract) throw new AppError(404, 'CONTRACT_NOT_FOUND', 'contract not found', 'No encontramos el contrato.');
   return {
-    pdf: Buffer.from(contract.signedPdf ?? contract.unsignedPdf),
+    pdf: openContractPdf(app, contract.signedPdf ?? contract.unsignedPdf),
     sha256: contract.signedSha256 ?? contract.unsignedSha256,
     contractId: contract.id,
   };

@@ -19,7 +19,7 @@ import { staffSession } from '../../test/staff.js';
 import { createPhone } from '../../test/phone.js';
 import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
 import type { App } from '../../types.js';
-import { answerDueSimulatedChecks } from './signing.service.js';
+import { answerDueSimulatedChecks, openContractPdf } from './signing.service.js';
 import { createJpeg, createPng, createPngHeader } from './test-images.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
@@ -34,10 +34,11 @@ const SILENT_ID = testIdentity('9990008');
 const STRONG_GUARANTOR = cedula('9990000001');
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-const photos = () => ({
-  id_front: createJpeg({ width: 1280, height: 800 }),
-  id_back: createJpeg({ width: 1280, height: 800 }),
-  selfie: createJpeg({ width: 720, height: 960 }),
+/** The widget's three photos; another `take` is another set of photos (a camera never takes the same bytes twice). */
+const photos = (take = 0) => ({
+  id_front: createJpeg({ width: 1280 + take, height: 800 }),
+  id_back: createJpeg({ width: 1280 + take, height: 800 }),
+  selfie: createJpeg({ width: 720 + take, height: 960 }),
 });
 const signaturePng = () => Buffer.from(createPng({ width: 280, height: 120 })).toString('base64');
 const GEO = JSON.stringify({ latitude: 18.4861, longitude: -69.9312, accuracy: 20, timestamp: 1795000000000 });
@@ -124,8 +125,12 @@ describe('identity verification and contract signing', () => {
   }
   const signerOf = async (userId: string) =>
     (await t.app.db.select().from(contractSigners).where(eq(contractSigners.userId, userId)))[0]!;
-  const contractOf = async (userId: string) =>
-    (await t.app.db.select().from(contracts).where(eq(contracts.userId, userId)))[0]!;
+  /** The contract row with its PDFs decrypted (they are encrypted at rest: issue 13, suite 7). */
+  const contractOf = async (userId: string) => {
+    const row = (await t.app.db.select().from(contracts).where(eq(contracts.userId, userId)))[0]!;
+    const signedPdf = row.signedPdf && openContractPdf(t.app, row.signedPdf);
+    return { ...row, unsignedPdf: openContractPdf(t.app, row.unsignedPdf), signedPdf };
+  };
 
   it('a link sent from the back office drafts the contract and sends the signing link by SMS; its token opens the signing page', async () => {
     const { user } = await approvedShopkeeper();
@@ -344,6 +349,26 @@ describe('identity verification and contract signing', () => {
     expect(notImage.json().issues).toEqual([expect.objectContaining({ field: 'body.id_back' })]);
     const missing = await upload(user.id, token, { id_front: photos().id_front } as never);
     expect(missing.statusCode).toBe(400);
+    // A form cut short or whose boundary never comes: 400, not 500 (found by the fuzzing suite).
+    const form = multipart(photos(), { person_type: 'titular' });
+    const boundary = /boundary=(.+)$/.exec(form.headers['content-type'])![1]!;
+    for (const [payload, contentType] of [
+      [form.payload.subarray(0, form.payload.length - `--${boundary}--\r\n`.length), form.headers['content-type']],
+      [form.payload, `${form.headers['content-type']}x`],
+      [Buffer.alloc(64 * 1024, 97), 'multipart/form-data; boundary=x'],
+    ] as const) {
+      const broken = await t.app.inject({
+        method: 'POST',
+        url: `/api/v1/users/SK/${user.id}/identity-documents`,
+        headers: { ...bearer(token), 'content-type': contentType },
+        payload,
+      });
+      expect(broken.statusCode, broken.body).toBe(400);
+      expect(broken.json()).toMatchObject({
+        code: 'BAD_REQUEST',
+        readable_message: 'El formulario enviado no es válido.',
+      });
+    }
     expect(await signerOf(user.id)).toMatchObject({ verificationAttempts: 0, state: 'AWAITING_VERIFICATION' });
 
     expect((await upload(user.id, token)).statusCode).toBe(200);
@@ -422,7 +447,7 @@ describe('identity verification and contract signing', () => {
     clock.advance(3600);
     await answerDueSimulatedChecks(t.app);
     expect((await status(silent.user.id, token)).json().data).toMatchObject({ status: null, verifications_left: 2 });
-    const second = (await upload(silent.user.id, token)).json().data.verification_id;
+    const second = (await upload(silent.user.id, token, photos(1))).json().data.verification_id;
     expect(second).not.toBe(first);
     expect((await signerOf(silent.user.id)).currentVerificationId).toBe(second);
   });
@@ -430,7 +455,7 @@ describe('identity verification and contract signing', () => {
   it('concurrent uploads never pass the attempt cap; concurrent signatures: one 200, the rest 409', async () => {
     const { user } = await approvedShopkeeper(REJECTED_ID());
     const { token } = await linkToken(user.id);
-    const uploads = await Promise.all(Array.from({ length: 6 }, () => upload(user.id, token)));
+    const uploads = await Promise.all(Array.from({ length: 6 }, (_, take) => upload(user.id, token, photos(take))));
     const codes = uploads.map((res) => res.statusCode);
     expect(codes.filter((code) => code === 200).length).toBeLessThanOrEqual(3);
     expect(codes.every((code) => code === 200 || code === 409)).toBe(true);
@@ -449,6 +474,37 @@ describe('identity verification and contract signing', () => {
       await t.app.db.select().from(auditEvents).where(eq(auditEvents.applicationId, other.user.id))
     ).filter((e) => e.type === 'contract.signed');
     expect(signedEvents).toHaveLength(1);
+  });
+
+  it('the same photos sent again (an answer lost in a crash, a double tap) are the same check: no second attempt', async () => {
+    const { user } = await approvedShopkeeper();
+    const { token } = await linkToken(user.id);
+    const first = (await upload(user.id, token)).json().data;
+    expect(first).toMatchObject({ verification_type: 'VERIFICATION', verifications_left: 2 });
+    // Sent again while the check runs, three copies at once: that check.
+    const again = await Promise.all(Array.from({ length: 3 }, () => upload(user.id, token)));
+    for (const res of again) expect(res.json().data).toEqual(first);
+    // Sent again after the approval: still that check, not a re-verification.
+    await verifierAnswers();
+    expect((await upload(user.id, token)).json().data).toEqual(first);
+    const signer = await signerOf(user.id);
+    expect(signer).toMatchObject({
+      state: 'VERIFIED',
+      verificationAttempts: 1,
+      currentVerificationId: first.verification_id,
+    });
+    const checks = await t.app.db
+      .select()
+      .from(identityVerifications)
+      .where(eq(identityVerifications.signerId, signer.id));
+    expect(checks).toHaveLength(1);
+    const events = await t.app.db.select().from(auditEvents).where(eq(auditEvents.applicationId, user.id));
+    expect(events.filter((e) => e.type === 'identity.check_started')).toHaveLength(1);
+    // Other photos are another check.
+    expect((await upload(user.id, token, photos(7))).json().data).toMatchObject({
+      verification_type: 'REVERIFICATION',
+      verifications_left: 1,
+    });
   });
 
   it('a guarantor signs the same contract from their own link; both signatures end up in the PDF, even at once', async () => {

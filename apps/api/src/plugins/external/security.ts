@@ -5,6 +5,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import { API_PATH } from '../../paths.js';
 
+/** A year, subdomains included (helmet's default value). */
+export const HSTS = 'max-age=31536000; includeSubDomains';
+
 /** Security headers, closed CORS and the per-process flood guard of the API (docs/decisions/003, 009). */
 export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
   // MetaMap's verification button: its script, and the flow it opens in a frame (IDENTITY_PROVIDER=metamap).
@@ -31,6 +34,13 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
         ...(config.NODE_ENV === 'production' ? { upgradeInsecureRequests: [] } : {}),
       },
     },
+    // HSTS only over https (below): RFC 6797 §7.2 forbids it on a plain-http answer.
+    strictTransportSecurity: false,
+  });
+  // Over https as the app sees it: TLS here, or x-forwarded-proto from a proxy with TRUST_PROXY=true
+  // (the same test as the back office's Secure cookie).
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
   });
   await app.register(cors, { origin: config.CORS_ORIGINS.length > 0 ? config.CORS_ORIGINS : false });
   await app.register(rateLimit, {

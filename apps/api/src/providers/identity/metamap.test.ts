@@ -115,6 +115,17 @@ describe('parseMetamapEvent', () => {
     ).toEqual(titular);
   });
 
+  it('text holding NUL or half a surrogate pair is not text: no event (it ended in jsonb and failed with a 500; fuzzing suite)', () => {
+    expect(parseMetamapEvent({ eventName: 'verification_\ud800started' })).toBeNull();
+    expect(parseMetamapEvent({ eventName: 'a\u0000b' })).toBeNull();
+    expect(
+      parseMetamapEvent({ eventName: 'verification_started', metadata: { ...titular, account_id: 'a\udc00' } })
+        ?.metadata,
+    ).toBeNull();
+    // A whole pair is text.
+    expect(parseMetamapEvent({ eventName: 'verification_started 😀' })?.eventName).toBe('verification_started 😀');
+  });
+
   it('metadata that is not ours is null', () => {
     for (const metadata of [
       undefined,

@@ -69,8 +69,14 @@ export interface MetamapEvent {
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+/**
+ * NUL and half a surrogate pair alone: not text, and PostgreSQL refuses both in the jsonb the
+ * event name is kept in (a delivery holding one failed with a 500, and MetaMap would retry it).
+ */
+// eslint-disable-next-line no-control-regex -- finding NUL is the point
+const NOT_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const text = (value: unknown, max = 200): string | null =>
-  typeof value === 'string' && value.length > 0 && value.length <= max ? value : null;
+  typeof value === 'string' && value.length > 0 && value.length <= max && !NOT_TEXT.test(value) ? value : null;
 /** MetaMap ids are 24-hex ObjectIds; anything id-like is accepted, nothing that could smuggle a path or markup. */
 const id = (value: unknown): string | null => {
   const s = text(value, 64);

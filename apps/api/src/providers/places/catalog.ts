@@ -47,7 +47,8 @@ export function createCatalogPlaces(db: Db, country: CountryCode): AddressSearch
     },
     async resolve(placeId) {
       const id = /^catalog:(\d{1,10})$/.exec(placeId)?.[1];
-      if (!id) return null;
+      // Ten digits may exceed the integer column (2147483648 made the query fail): no such place.
+      if (!id || Number(id) > 2_147_483_647) return null;
       const [row] = await db
         .select({
           name: catalogNeighborhoods.name,

@@ -1,0 +1,242 @@
+import { cedulaCheckDigit, toE164 } from '@provee/domain';
+import { and, desc, eq, like } from 'drizzle-orm';
+import {
+  businessAddresses,
+  contractSigners,
+  identityDocuments,
+  identityVerifications,
+  smsOutbox,
+} from '../../db/schema.js';
+import { answerDueSimulatedChecks } from '../../modules/signing/index.js';
+import { createJpeg, seedApplication, userAuth } from '../../test/factories.js';
+import { multipart } from '../../test/multipart.js';
+import { createPhone, lastSmsCode } from '../../test/phone.js';
+import { createStaffMember, staffLogin } from '../../test/staff.js';
+import type { App } from '../../types.js';
+
+export const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
+let serial = 0;
+/** A fresh cédula per call (one application per person); the simulators' test prefixes 999… avoided. */
+export const newCedula = () =>
+  cedula(`4${String(((serial += 1) * 7_919 + Math.floor(Math.random() * 1e6) * 1_000) % 1e9).padStart(9, '0')}`);
+let reviews = 0;
+/** The identity simulator sends a check with this prefix to a person's review (UNDER_REVIEW): 1,000 of them. */
+export const underReviewCedula = () => cedula(`9990007${String((reviews += 1) % 1000).padStart(3, '0')}`);
+
+export type Headers = Record<string, string>;
+export interface Shopkeeper {
+  id: string;
+  phone: string;
+  phoneE164: string;
+  auth: Headers;
+}
+
+const bearer = (token: string): Headers => ({ authorization: `Bearer ${token}` });
+
+/**
+ * The people and data the fuzzed requests need, made the way the product makes them (the step
+ * engine's seed, then the real routes), each fresh when a request may change it.
+ */
+export class World {
+  private ipCount = 0;
+  private admin: Headers | undefined;
+
+  constructor(readonly app: App) {}
+
+  /** A different client address per request: the per-IP limits stay out of the way of validation. */
+  nextIp(): string {
+    this.ipCount += 1;
+    const n = this.ipCount;
+    return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+  }
+
+  phoneToken(phone: string): Headers {
+    return bearer(this.app.tokens.issue({ kind: 'phone', phoneE164: toE164(this.app.config.COUNTRY, phone) }).token);
+  }
+
+  async shopkeeper(
+    nextStep: string,
+    options: { complete?: boolean; taxId?: string; status?: string } = {},
+  ): Promise<Shopkeeper> {
+    const phone = createPhone();
+    const user = await seedApplication(this.app, {
+      phone,
+      nextStep,
+      status: options.status,
+      complete: options.complete === false ? undefined : { taxId: options.taxId ?? newCedula() },
+    });
+    return { id: user.id, phone, phoneE164: user.phoneE164, auth: userAuth(this.app, { id: user.id, phone }) };
+  }
+
+  inject(call: { method: 'GET' | 'POST' | 'PUT'; url: string; headers?: Headers; payload?: unknown }) {
+    return this.app.inject({
+      method: call.method,
+      url: call.url,
+      headers: call.headers ?? {},
+      remoteAddress: this.nextIp(),
+      ...(call.payload === undefined ? {} : { payload: call.payload as string }),
+    });
+  }
+
+  private async expectOk(response: { statusCode: number; body: string }, what: string) {
+    if (response.statusCode >= 300) throw new Error(`${what}: ${response.statusCode} ${response.body.slice(0, 300)}`);
+  }
+
+  /**
+   * An administrator's session (staff routes): checked before each use, since a fuzzed request may
+   * have ended it (DELETE instead of GET on /api/backoffice/session) or it went idle; logged in again then.
+   */
+  async adminSession(): Promise<Headers> {
+    if (this.admin) {
+      const current = await this.inject({ method: 'GET', url: '/api/backoffice/session', headers: this.admin });
+      if (current.statusCode === 200) return this.admin;
+    }
+    this.admin = await this.freshSession('admin');
+    return this.admin;
+  }
+
+  private members = new Map<string, { email: string }>();
+
+  /** A staff account of this role (one per role, created once). */
+  async staffMember(role: 'admin' | 'analyst' | 'advisor') {
+    if (!this.members.has(role)) this.members.set(role, await createStaffMember(this.app, role));
+    return this.members.get(role)!;
+  }
+
+  /** A new session (a route that ends or changes it needs its own). */
+  async freshSession(role: 'admin' | 'analyst' | 'advisor' = 'admin'): Promise<Headers> {
+    return staffLogin(this.app, (await this.staffMember(role)).email);
+  }
+
+  /** A proven phone's SMS code, sent and read from the outbox (PUT /users/code). */
+  async smsCode(phone: string): Promise<string> {
+    const sent = await this.inject({
+      method: 'POST',
+      url: '/api/v1/users/code',
+      payload: { phone_number: phone },
+    });
+    await this.expectOk(sent, 'code request');
+    return lastSmsCode(this.app, phone);
+  }
+
+  /** The consent PIN of a shopkeeper at ACCOUNT_NIP (NIP_PREFILL hands it back). */
+  async consentPin(user: Shopkeeper): Promise<string> {
+    const sent = await this.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: user.auth });
+    await this.expectOk(sent, 'consent PIN');
+    return sent.json().data.default_nip as string;
+  }
+
+  /** A shopkeeper pre-approved through the real PIN consent and bureau query (PASSWORD/IN_PROGRESS). */
+  async approved(taxId = newCedula()): Promise<Shopkeeper> {
+    const user = await this.shopkeeper('ACCOUNT_NIP', { taxId });
+    const nip = await this.consentPin(user);
+    const res = await this.inject({
+      method: 'PUT',
+      url: `/api/v1/users/${user.id}/SK/nip`,
+      headers: user.auth,
+      payload: { nip },
+    });
+    await this.expectOk(res, 'consent');
+    return user;
+  }
+
+  /** A guarantor named through the shopkeeper's form: the application waits at PARTNER_NIP. */
+  async withGuarantor(): Promise<Shopkeeper & { avalId: string; avalPhone: string; avalAuth: Headers }> {
+    const user = await this.shopkeeper('INVENTORY');
+    const avalPhone = createPhone();
+    const res = await this.inject({
+      method: 'POST',
+      url: `/api/v1/users/${user.id}/SK/avals`,
+      headers: user.auth,
+      payload: { aval_type: 'PARTNER', name: 'Pedro Aval', phone_number: avalPhone, tax_payer_id: newCedula() },
+    });
+    await this.expectOk(res, 'guarantor');
+    const avalId = res.json().data.aval.id as string;
+    const avalAuth = bearer(
+      this.app.tokens.issue({
+        kind: 'aval',
+        avalId,
+        userId: user.id,
+        phoneE164: toE164(this.app.config.COUNTRY, avalPhone),
+      }).token,
+    );
+    return { ...user, avalId, avalPhone, avalAuth };
+  }
+
+  /** A signing link sent from the back office: its token, as the SMS carries it. */
+  async signingLink(user: Shopkeeper): Promise<Headers> {
+    const res = await this.inject({
+      method: 'POST',
+      url: `/api/backoffice/applications/${user.id}/contract-links`,
+      headers: await this.adminSession(),
+      payload: { person_type: 'titular' },
+    });
+    await this.expectOk(res, 'signing link');
+    const [sms] = await this.app.db
+      .select()
+      .from(smsOutbox)
+      .where(and(eq(smsOutbox.to, user.phoneE164), like(smsOutbox.body, '%send-contract-sign%')))
+      .orderBy(desc(smsOutbox.id))
+      .limit(1);
+    const url = new URL(/https?:\/\/\S+/.exec(sms!.body)![0]);
+    return bearer(url.searchParams.get('token')!);
+  }
+
+  photos() {
+    return {
+      id_front: createJpeg({ width: 640, height: 400 }),
+      id_back: createJpeg({ width: 640, height: 400 }),
+      selfie: createJpeg({ width: 360, height: 480 }),
+    };
+  }
+
+  /** The identity photos uploaded and the simulated verifier's answer given. */
+  async verified(user: Shopkeeper, signer: Headers): Promise<void> {
+    const form = multipart(this.photos(), { person_type: 'titular', verification_type: 'VERIFICATION' });
+    const res = await this.inject({
+      method: 'POST',
+      url: `/api/v1/users/SK/${user.id}/identity-documents`,
+      headers: { ...signer, ...form.headers },
+      payload: form.payload,
+    });
+    await this.expectOk(res, 'identity photos');
+    // Every check due, not the first 20: the fuzzed uploads leave many waiting before this one.
+    await answerDueSimulatedChecks(this.app, 100_000);
+  }
+
+  async signer(userId: string) {
+    const [row] = await this.app.db.select().from(contractSigners).where(eq(contractSigners.userId, userId));
+    return row!;
+  }
+
+  async verification(userId: string) {
+    const [row] = await this.app.db
+      .select({ id: identityVerifications.id, documentId: identityDocuments.id })
+      .from(identityVerifications)
+      .innerJoin(contractSigners, eq(contractSigners.id, identityVerifications.signerId))
+      .innerJoin(identityDocuments, eq(identityDocuments.verificationId, identityVerifications.id))
+      .where(eq(contractSigners.userId, userId))
+      .limit(1);
+    return row!;
+  }
+
+  /** A neighbourhood the shopkeeper typed ('Mi sector no aparece'), waiting for the back office. */
+  async typedNeighbourhood(userId: string): Promise<void> {
+    await this.app.db
+      .update(businessAddresses)
+      .set({ neighborhood: 'Detrás del play', neighborhoodTyped: true })
+      .where(eq(businessAddresses.userId, userId));
+  }
+
+  async get(url: string, headers: Headers = {}) {
+    const res = await this.inject({ method: 'GET', url, headers });
+    await this.expectOk(res, `GET ${url}`);
+    return res.json();
+  }
+
+  async post(url: string, payload: unknown, headers: Headers = {}) {
+    const res = await this.inject({ method: 'POST', url, headers, payload });
+    await this.expectOk(res, `POST ${url}`);
+    return res.json();
+  }
+}
