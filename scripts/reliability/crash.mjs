@@ -37,9 +37,10 @@ import {
   cedula,
   client,
   freePort,
-  journeySetup,
   JOURNEY_ENV,
+  journeySetup,
   percentile,
+  personalData,
   ROOT,
   sleep,
   startServer,
@@ -323,16 +324,7 @@ const STAGES = {
   async personal_data(run, j) {
     const r = await send(run, j, 'POST', '/api/v2/users', {
       token: j.proofToken,
-      json: {
-        account_type_id: 'SK',
-        name: 'María José',
-        lastname: 'Peña',
-        maternal_lastname: 'Núñez',
-        dob: '1985-02-28',
-        length_of_residency_in_years: 4,
-        marital_status: 'MARRIED',
-        phone_number: j.phone,
-      },
+      json: personalData(j.phone),
     });
     if (r.status === 409 && r.data?.code === 'USER_EXISTS') {
       j.userId = r.data.current.user_id;

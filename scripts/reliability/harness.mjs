@@ -138,6 +138,18 @@ export async function journeySetup(call) {
   };
 }
 
+/** The registration's first step (POST /api/v2/users) for a shopkeeper with this phone. */
+export const personalData = (phone) => ({
+  account_type_id: 'SK',
+  name: 'María José',
+  lastname: 'Peña',
+  maternal_lastname: 'Núñez',
+  dob: '1985-02-28',
+  length_of_residency_in_years: 4,
+  marital_status: 'MARRIED',
+  phone_number: phone,
+});
+
 /** The servers' environment for journeys: simulators, limits out of the way, the PIN prefilled. */
 export const JOURNEY_ENV = {
   HOST: '127.0.0.1',
@@ -174,16 +186,7 @@ export async function journey({
   const registered = await step('personal_data', () =>
     call('POST', '/api/v2/users', {
       token: proof.data.authentication.access_token,
-      body: {
-        account_type_id: 'SK',
-        name: 'María José',
-        lastname: 'Peña',
-        maternal_lastname: 'Núñez',
-        dob: '1985-02-28',
-        length_of_residency_in_years: 4,
-        marital_status: 'MARRIED',
-        phone_number: phone,
-      },
+      body: personalData(phone),
     }),
   );
   const { user_id: id, authentication } = registered.data;

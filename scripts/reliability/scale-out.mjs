@@ -26,10 +26,11 @@ import {
   freePort,
   HttpError,
   journey,
+  JOURNEY_ENV,
   journeyRecords,
   journeySetup,
-  JOURNEY_ENV,
   percentile,
+  personalData,
   privatePostgres,
   sleep,
   startServer,
@@ -642,16 +643,7 @@ async function resilientJourney({ call, setup, phone, taxId, index, deadline, ac
           at = 'personal data';
           const registered = await call('POST', '/api/v2/users', {
             token,
-            body: {
-              account_type_id: 'SK',
-              name: 'María José',
-              lastname: 'Peña',
-              maternal_lastname: 'Núñez',
-              dob: '1985-02-28',
-              length_of_residency_in_years: 4,
-              marital_status: 'MARRIED',
-              phone_number: phone,
-            },
+            body: personalData(phone),
           });
           id = registered.data.user_id;
           ack('registered');
