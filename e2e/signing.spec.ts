@@ -13,6 +13,8 @@ const APPROVED = () => cedula(`4${random(9)}`);
 const REJECTED = () => cedula(`9990006${random(3)}`);
 const UNDER_REVIEW = () => cedula(`9990007${random(3)}`);
 const SILENT = () => cedula(`9990008${random(3)}`);
+/** The review countdown a few seconds after it started at 5:00. */
+const JUST_STARTED = /^(5:00|4:[45]\d)$/;
 const STANDARD_FONTS = new URL('../node_modules/pdfjs-dist/standard_fonts/', import.meta.url).pathname;
 
 test.use({ permissions: ['geolocation', 'camera'], geolocation: { latitude: 18.4861, longitude: -69.9312 } });
@@ -64,7 +66,8 @@ async function verifyIdentity(page: Page) {
  * (asked with the link's token, as the screen would), then move the page's clock to 4:30.
  */
 async function firstCheck(page: Page, userId: string) {
-  await expect(page.getByText('5:00')).toBeVisible();
+  // The countdown started at 5:00; a loaded machine may already show a second or more less.
+  await expect(page.getByRole('timer')).toHaveText(JUST_STARTED);
   await expect
     .poll(
       () =>

@@ -203,7 +203,8 @@ const SHORT_BY_NAME =
 const SHORT_IN_TEXT_AFTER = /(?<![A-Za-z0-9])(\d{4,7})(?![A-Za-z0-9])[^"\n]{0,24}?\b(c[oó]digo|NIP|contrase[ñn]a)\b/gi;
 const SHORT_IN_TEXT_BEFORE = /\b(c[oó]digo|NIP|contrase[ñn]a)\b[^"\n]{0,40}?(?<![A-Za-z0-9])(\d{4,7})(?![A-Za-z0-9])/gi;
 
-const CEDULA = /(?<![A-Za-z0-9+])(\d{3})(-?)(\d{7})\2(\d)(?![A-Za-z0-9])/g;
+/** Eleven digits standing alone: not inside a word or a longer number, nor the decimals of a fraction. */
+const CEDULA = /(?<![A-Za-z0-9+]|\d\.)(\d{3})(-?)(\d{7})\2(\d)(?![A-Za-z0-9]|\.\d)/g;
 const RFC = /(?<![A-Za-z0-9Ñ&])([A-ZÑ&]{4}\d{6}[A-Z\d]{2}[A\d])(?![A-Za-z0-9Ñ&])/g;
 const BEARER = /\bBearer\s+(?!\[)[A-Za-z0-9._~+/=-]{16,}/g;
 /** The app's tokens (base64url of {"v":1,…}) and JWTs: base64url of a JSON object, a dot, more. */

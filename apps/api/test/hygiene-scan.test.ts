@@ -153,13 +153,17 @@ describe('hygiene scanner (suite 7)', () => {
     expect(findings.every((finding) => finding.how.startsWith('pattern'))).toBe(true);
   });
 
-  it('a phone number, a wrong check digit, a timestamp or an uuid is not a tax id', () => {
+  it('a phone number, a wrong check digit, a timestamp, an uuid or a fraction is not a tax id', () => {
     const wrong = `${TAX_ID.slice(0, 10)}${(Number(TAX_ID[10]) + 1) % 10}`;
     const phones = ['18094567890', '18294567891', '18494567892', '18095550101'];
+    const unrecorded = cedula('2231234567');
     const lines = [
       pino({ msg: `wrong ${wrong}` }),
       pino({ to: '+18097455821', msg: 'sms sent' }),
       pino({ msg: `numbers ${phones.join(' ')} 1795444647034 91b65bb6-da53-478b-a66b-eb7bb795362c` }),
+      // A request's responseTime in milliseconds, whose eleven decimals happen to end in a valid check digit.
+      pino({ responseTime: Number(`360.${unrecorded}`), msg: 'request completed' }),
+      pino({ msg: `ratio 0.${unrecorded}5` }),
     ];
     expect(scanLog(lines).findings).toEqual([]);
   });
