@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, type TestApp } from './test/test-app.js';
@@ -129,7 +129,20 @@ describe('API conventions', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toMatch(/https?:|\*/);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
-    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    // Frames are refused by the policy's frame-ancestors; X-Frame-Options goes with documents only.
+    expect(csp).toContain("frame-ancestors 'none'");
+  });
+
+  it('compresses JSON answers from 1 KB as the browser accepts; small ones go as they are', async () => {
+    const headers = { 'accept-encoding': 'gzip, deflate, br' };
+    const list = await t.app.inject({ method: 'GET', url: '/api/v1/cities', headers });
+    expect(list.headers['content-encoding']).toBe('br');
+    const plain = await t.app.inject({ method: 'GET', url: '/api/v1/cities' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(brotliDecompressSync(list.rawPayload).toString())).toEqual(plain.json());
+    expect(list.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    const small = await t.app.inject({ method: 'GET', url: '/api/health', headers });
+    expect(small.headers['content-encoding']).toBeUndefined();
   });
 
   it('keeps CORS closed by default', async () => {

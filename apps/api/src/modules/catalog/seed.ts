@@ -34,10 +34,11 @@ interface SeedState {
  * are left as they are (so an import or an operator's `allowed` change is never undone). The
  * Dominican file (12,675 neighbourhoods) is loaded once per version: `catalog_seeds` remembers it,
  * so later starts skip it. The advisory lock (shared with the importer) makes concurrent starts
- * of several replicas wait for each other instead of inserting twice.
+ * of several replicas wait for each other instead of inserting twice. Answers whether it loaded the
+ * Dominican file.
  */
-export async function seedCatalog(db: Db): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function seedCatalog(db: Db): Promise<boolean> {
+  return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(727002)`);
     for (const country of ['do', 'mx'] as const) {
       await tx
@@ -69,7 +70,7 @@ export async function seedCatalog(db: Db): Promise<void> {
       .select({ version: catalogSeeds.version })
       .from(catalogSeeds)
       .where(eq(catalogSeeds.name, 'do'));
-    if (loaded?.version === doCatalog.version) return;
+    if (loaded?.version === doCatalog.version) return false;
     const served = new Set(DO_SERVED_MUNICIPALITIES.map(([province, municipality]) => `${province}:${municipality}`));
     await seedStates(
       tx,
@@ -88,6 +89,7 @@ export async function seedCatalog(db: Db): Promise<void> {
       .insert(catalogSeeds)
       .values({ name: 'do', version: doCatalog.version })
       .onConflictDoUpdate({ target: catalogSeeds.name, set: { version: doCatalog.version, loadedAt: sql`now()` } });
+    return true;
   });
 }
 

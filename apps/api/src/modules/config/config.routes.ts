@@ -3,7 +3,9 @@ import type { App } from '../../types.js';
 import { publicConfig } from './public-config.js';
 
 export async function configRoutes(app: App): Promise<void> {
-  const body = publicConfig(app.config);
+  // The same for every request of this process: validated and serialised once.
+  const body = publicConfigSchema.parse(publicConfig(app.config));
+  const json = JSON.stringify(body);
   app.get(
     '/v1/config',
     {
@@ -13,8 +15,11 @@ export async function configRoutes(app: App): Promise<void> {
       },
     },
     async (_request, reply) => {
-      reply.header('cache-control', 'public, max-age=300');
-      return body;
+      return reply
+        .header('cache-control', 'public, max-age=300')
+        .type('application/json; charset=utf-8')
+        .serializer(() => json)
+        .send(body);
     },
   );
 }

@@ -2,9 +2,8 @@ import { lookupUserQuery, lookupUserResponse, userDetailResponse, userParams } f
 import { AppError, errorResponseSchema } from '../../errors.js';
 import type { App } from '../../types.js';
 import { requirePhoneAccess, requireUserAccess } from '../auth/index.js';
-import { latestApprovedDecision } from '../credit/index.js';
 import { parsePhone } from '../phone-proof/index.js';
-import { findUserById, findUserByPhone, taxIdSuggestion, userResponse } from './users.service.js';
+import { findUserByPhone, findUserDetail, taxIdSuggestion, userAnswer, userResponse } from './users.service.js';
 
 export async function userRoutes(app: App): Promise<void> {
   const country = app.config.COUNTRY;
@@ -48,13 +47,14 @@ export async function userRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const user = await findUserById(app.db, request.params.id);
-      requireUserAccess(request, user);
+      const detail = await findUserDetail(app.db, request.params.id);
+      requireUserAccess(request, detail?.user);
+      const { user, avals, preApproval } = detail!;
       return {
         data: {
-          ...(await userResponse(app.db, country, user!)),
-          tax_id_suggestion: taxIdSuggestion(app, user!),
-          pre_approval: await latestApprovedDecision(app, user!.id),
+          ...userAnswer(country, user, avals),
+          tax_id_suggestion: taxIdSuggestion(app, user),
+          pre_approval: preApproval,
         },
       };
     },

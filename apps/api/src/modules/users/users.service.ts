@@ -1,8 +1,8 @@
 import { fromE164, generateRfc, getCountry, type CountryCode } from '@provee/domain';
 import type { FastifyInstance } from 'fastify';
-import { and, asc, eq, ne } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { avals, users } from '../../db/schema.js';
+import { avals, creditDecisions, users } from '../../db/schema.js';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -16,13 +16,48 @@ export async function findUserById(db: Db, id: string): Promise<UserRow | undefi
   return user;
 }
 
-/** The SPEC §3 user answer the web app routes on. */
-export async function userResponse(db: Db, country: CountryCode, user: UserRow) {
-  const rows = await db
-    .select()
-    .from(avals)
-    .where(and(eq(avals.userId, user.id), ne(avals.status, 'REPLACED')))
-    .orderBy(asc(avals.createdAt));
+interface AvalSummary {
+  avalType: string;
+  phoneE164: string | null;
+}
+
+/**
+ * The user with what the detail answer adds (their current guarantors and latest pre-approval) in
+ * one query: on PGlite every query is a round trip to the database's thread, and this read is
+ * the one the web app makes most (docs/PERFORMANCE.md).
+ */
+// `users.id` is spelled out in the subqueries: Drizzle writes a column inside a selected `sql` as its
+// bare name, which there would mean the subquery's own `id`.
+function userDetailQuery(db: Db) {
+  return db
+    .select({
+      user: getTableColumns(users),
+      avals: sql<AvalSummary[]>`coalesce((
+        select json_agg(json_build_object('avalType', a.aval_type, 'phoneE164', a.phone_e164) order by a.created_at)
+        from ${avals} a where a.user_id = users.id and a.status <> 'REPLACED'), '[]'::json)`,
+      preApproval: sql<{ amount: number; currency: string } | null>`(
+        select json_build_object('amount', d.amount, 'currency', d.currency) from ${creditDecisions} d
+        where d.user_id = users.id and d.aval_id is null and d.result = 'APPROVED'
+        order by d.created_at desc limit 1)`,
+    })
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('user_detail');
+}
+
+/** Built once per database: Drizzle then skips assembling the SQL on every request. */
+const userDetailQueries = new WeakMap<Db, ReturnType<typeof userDetailQuery>>();
+
+export async function findUserDetail(db: Db, id: string) {
+  let query = userDetailQueries.get(db);
+  if (!query) userDetailQueries.set(db, (query = userDetailQuery(db)));
+  const [row] = await query.execute({ id });
+  return row;
+}
+
+/** The SPEC §3 user answer the web app routes on, from the user and their current guarantors. */
+export function userAnswer(country: CountryCode, user: UserRow, currentAvals: AvalSummary[]) {
   return {
     user_id: user.id,
     id: user.id,
@@ -30,12 +65,22 @@ export async function userResponse(db: Db, country: CountryCode, user: UserRow) 
     next_step: user.nextStep,
     status: user.status,
     request: { next_step: user.nextStep, status: user.status, welcome_screen_number: 1 },
-    avals: rows.map((aval) => ({
+    avals: currentAvals.map((aval) => ({
       aval_type: aval.avalType as 'PARTNER' | 'COLLATERAL',
       phone: aval.phoneE164 ? fromE164(country, aval.phoneE164) : null,
     })),
     phone_number: fromE164(country, user.phoneE164),
   };
+}
+
+/** The SPEC §3 user answer, reading the user's current guarantors. */
+export async function userResponse(db: Db, country: CountryCode, user: UserRow) {
+  const rows = await db
+    .select({ avalType: avals.avalType, phoneE164: avals.phoneE164 })
+    .from(avals)
+    .where(and(eq(avals.userId, user.id), ne(avals.status, 'REPLACED')))
+    .orderBy(asc(avals.createdAt));
+  return userAnswer(country, user, rows);
 }
 
 /** Mexico: the RFC the SAT algorithm gives for the person, to prefill the tax-id step (SPEC §5). */

@@ -4,45 +4,148 @@ import type { Db } from '../../db/client.js';
 import { catalogMunicipalities, catalogNeighborhoods, catalogStates } from '../../db/schema.js';
 import type { AddressSearchProvider } from './index.js';
 
+/** How long the address index is trusted before a search checks the catalogue for changes. */
+export const ADDRESS_INDEX_CHECK_MS = 60_000;
+
+interface IndexedPlace {
+  id: number;
+  searchText: string;
+  nameKey: string;
+  nameLength: number;
+  allowed: boolean;
+  description: string;
+}
+
+interface AddressIndex {
+  fingerprint: string;
+  /** The places with a word that starts with a given prefix of up to PREFIX_LENGTH letters. */
+  byPrefix: Map<string, IndexedPlace[]>;
+}
+
+/** Words are indexed by their first 1, 2 and 3 characters. */
+const PREFIX_LENGTH = 3;
+
+function indexPlaces(places: IndexedPlace[]): Map<string, IndexedPlace[]> {
+  const byPrefix = new Map<string, IndexedPlace[]>();
+  for (const place of places) {
+    const prefixes = new Set<string>();
+    for (const word of place.searchText.split(/[^a-z0-9]+/))
+      for (let length = 1; length <= Math.min(PREFIX_LENGTH, word.length); length++)
+        prefixes.add(word.slice(0, length));
+    for (const prefix of prefixes) {
+      const list = byPrefix.get(prefix);
+      if (list) list.push(place);
+      else byPrefix.set(prefix, [place]);
+    }
+  }
+  return byPrefix;
+}
+
 /**
  * Ranked, accent-insensitive search over the catalogue's neighbourhoods: every word of the query
  * must start a word of the neighbourhood, its municipality or its state. Exact names first, then
  * names that start with the query, then served municipalities, then shorter names.
+ *
+ * It runs over an index in memory (the country's neighbourhoods, about 1.5 MB for the 12,675 of
+ * the Dominican Republic): a few milliseconds of JavaScript instead of a query that reads every
+ * neighbourhood, so the autocomplete costs the database nothing (docs/PERFORMANCE.md). The
+ * catalogue changes only by an import (another process) or an operator's SQL: every
+ * ADDRESS_INDEX_CHECK_MS a search first compares a fingerprint of the catalogue (one aggregate
+ * query) and reloads the index when it changed.
  */
-export function createCatalogPlaces(db: Db, country: CountryCode): AddressSearchProvider {
+export function createCatalogPlaces(db: Db, country: CountryCode, now: () => number = Date.now): AddressSearchProvider {
+  let index: AddressIndex | undefined;
+  let checkedAt = -Infinity;
+  let checking: Promise<void> | undefined;
+
+  const fingerprint = async () => {
+    const [row] = await db
+      .select({
+        value: sql<string>`count(*)::text || ':' || coalesce(sum(hashtext(
+          ${catalogNeighborhoods.id}::text || ${catalogNeighborhoods.name} || ${catalogNeighborhoods.searchText}
+          || ${catalogMunicipalities.name} || ${catalogMunicipalities.allowed}::text || ${catalogStates.name}
+        )), 0)::text`,
+      })
+      .from(catalogNeighborhoods)
+      .innerJoin(catalogMunicipalities, eq(catalogMunicipalities.id, catalogNeighborhoods.municipalityId))
+      .innerJoin(catalogStates, eq(catalogStates.id, catalogMunicipalities.stateId))
+      .where(eq(catalogStates.country, country));
+    return row?.value ?? '';
+  };
+
+  const load = async (print: string): Promise<AddressIndex> => {
+    const rows = await db
+      .select({
+        id: catalogNeighborhoods.id,
+        name: catalogNeighborhoods.name,
+        nameKey: catalogNeighborhoods.nameKey,
+        searchText: catalogNeighborhoods.searchText,
+        city: catalogMunicipalities.name,
+        allowed: catalogMunicipalities.allowed,
+        state: catalogStates.name,
+      })
+      .from(catalogNeighborhoods)
+      .innerJoin(catalogMunicipalities, eq(catalogMunicipalities.id, catalogNeighborhoods.municipalityId))
+      .innerJoin(catalogStates, eq(catalogStates.id, catalogMunicipalities.stateId))
+      .where(eq(catalogStates.country, country));
+    return {
+      fingerprint: print,
+      byPrefix: indexPlaces(
+        rows.map((row) => ({
+          id: row.id,
+          searchText: row.searchText,
+          nameKey: row.nameKey,
+          nameLength: row.name.length,
+          allowed: row.allowed,
+          description: `${row.name}, ${row.city}, ${row.state}`,
+        })),
+      ),
+    };
+  };
+
+  /** The index, checked against the catalogue when it is older than ADDRESS_INDEX_CHECK_MS. */
+  const current = async (): Promise<AddressIndex> => {
+    if (!index || now() - checkedAt >= ADDRESS_INDEX_CHECK_MS) {
+      // One check at a time: the searches that arrive meanwhile wait for the same one.
+      checking ??= (async () => {
+        const print = await fingerprint();
+        if (print !== index?.fingerprint) index = await load(print);
+        checkedAt = now();
+      })().finally(() => {
+        checking = undefined;
+      });
+      await checking;
+    }
+    return index!;
+  };
+
   return {
     name: 'catalog',
     async search(query, limit) {
       const key = searchKey(query);
       const words = key.split(' ').filter(Boolean).slice(0, 6);
       if (words.length === 0 || key.length < 2) return [];
-      const rank = sql<number>`case when ${catalogNeighborhoods.nameKey} = ${key} then 0 when ${catalogNeighborhoods.nameKey} like ${`${key}%`} then 1 else 2 end`;
-      const rows = await db
-        .select({
-          id: catalogNeighborhoods.id,
-          name: catalogNeighborhoods.name,
-          city: catalogMunicipalities.name,
-          state: catalogStates.name,
-        })
-        .from(catalogNeighborhoods)
-        .innerJoin(catalogMunicipalities, eq(catalogMunicipalities.id, catalogNeighborhoods.municipalityId))
-        .innerJoin(catalogStates, eq(catalogStates.id, catalogMunicipalities.stateId))
-        .where(
-          and(
-            eq(catalogStates.country, country),
-            ...words.map((word) => sql`${catalogNeighborhoods.searchText} like ${`% ${word}%`}`),
-          ),
-        )
-        .orderBy(
-          rank,
-          sql`${catalogMunicipalities.allowed} desc`,
-          sql`length(${catalogNeighborhoods.name})`,
-          catalogNeighborhoods.id,
-        )
-        .limit(limit);
-      return rows.map((row) => ({
-        place_id: `catalog:${row.id}`,
-        description: `${row.name}, ${row.city}, ${row.state}`,
+      // The candidates: the places with a word starting like the query's longest word.
+      const { byPrefix } = await current();
+      const longest = words.reduce((a, b) => (b.length > a.length ? b : a));
+      const candidates = byPrefix.get(longest.slice(0, PREFIX_LENGTH)) ?? [];
+      const starts = words.map((word) => ` ${word}`);
+      const ranked = [];
+      for (const place of candidates) {
+        if (!starts.every((start) => place.searchText.includes(start))) continue;
+        const rank = place.nameKey === key ? 0 : place.nameKey.startsWith(key) ? 1 : 2;
+        ranked.push({ place, rank });
+      }
+      ranked.sort(
+        (a, b) =>
+          a.rank - b.rank ||
+          Number(b.place.allowed) - Number(a.place.allowed) ||
+          a.place.nameLength - b.place.nameLength ||
+          a.place.id - b.place.id,
+      );
+      return ranked.slice(0, limit).map(({ place }) => ({
+        place_id: `catalog:${place.id}`,
+        description: place.description,
       }));
     },
     async resolve(placeId) {

@@ -27,7 +27,7 @@ export interface AddressSearchProvider {
 
 export { PlacesError } from './places-error.js';
 
-export function createAddressSearch(config: Config, db: Db): AddressSearchProvider {
+export function createAddressSearch(config: Config, db: Db, now?: () => number): AddressSearchProvider {
   if (config.ADDRESS_PROVIDER === 'google') {
     return createGooglePlaces({
       apiUrl: config.GOOGLE_PLACES_API_URL,
@@ -35,5 +35,5 @@ export function createAddressSearch(config: Config, db: Db): AddressSearchProvid
       country: config.COUNTRY,
     });
   }
-  return createCatalogPlaces(db, config.COUNTRY);
+  return createCatalogPlaces(db, config.COUNTRY, now);
 }

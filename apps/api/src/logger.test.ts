@@ -1,0 +1,55 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { loggerOptions, scrub } from './logger.js';
+
+function capture() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { lines, log: pino(loggerOptions('info'), stream) };
+}
+
+describe('log scrubbing', () => {
+  it('censors secret keys and headers down to three levels, and leaves the rest as it was', () => {
+    const input = {
+      phone_number: '8095551234',
+      body: { user: { nip: '1234', name: 'Ana' }, dob: '1990-01-01' },
+      headers: { Authorization: 'Bearer x', 'x-api-key': 'k', accept: '*/*' },
+      list: [{ password: 'p' }],
+      kept: { a: 1 },
+    };
+    const out = scrub(input);
+    expect(out).toEqual({
+      phone_number: '[redactado]',
+      body: { user: { nip: '[redactado]', name: 'Ana' }, dob: '[redactado]' },
+      headers: { Authorization: '[redactado]', 'x-api-key': '[redactado]', accept: '*/*' },
+      list: [{ password: '[redactado]' }],
+      kept: { a: 1 },
+    });
+    // Nothing the caller holds is changed; untouched branches are not copied.
+    expect(input.phone_number).toBe('8095551234');
+    expect(input.body.user.nip).toBe('1234');
+    expect(out.kept).toBe(input.kept);
+    const clean = { req: { method: 'GET' }, responseTime: 1 };
+    expect(scrub(clean)).toBe(clean);
+  });
+
+  it('through the logger: secrets never reach the line, errors and messages are kept', () => {
+    const { lines, log } = capture();
+    log.info({ token: 'abc', to: '+18095551234', nested: { code: '123456' } }, 'sms sent');
+    log.error({ err: new Error('boom 8095551234') }, 'failed');
+    expect(lines[0]).toMatchObject({
+      msg: 'sms sent',
+      token: '[redactado]',
+      to: '[redactado]',
+      nested: { code: '[redactado]' },
+    });
+    expect(JSON.stringify(lines)).not.toMatch(/8095551234|abc|123456/);
+    expect(lines[1]).toMatchObject({ msg: 'failed', err: { type: 'Error', message: 'boom […]' } });
+  });
+});

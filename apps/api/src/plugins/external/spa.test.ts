@@ -1,0 +1,100 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { chooseEncoding } from './spa.js';
+
+const TEMPLATE =
+  '<html><head><!--app-config--></head><body><div id="root"></div><script type="module" src="/assets/app.js"></script></body></html>';
+
+/** A built web app whose server entry (dist/server/prerender.js) is `prerender`. */
+function webDist(prerender: string): string {
+  const dist = mkdtempSync(join(tmpdir(), 'provee-dist-'));
+  mkdirSync(join(dist, 'assets'));
+  mkdirSync(join(dist, 'server'));
+  writeFileSync(join(dist, 'index.html'), TEMPLATE);
+  writeFileSync(join(dist, 'server', 'prerender.js'), prerender);
+  return dist;
+}
+
+const page = async (t: TestApp, url: string) => {
+  const res = await t.app.inject({ method: 'GET', url });
+  expect(res.statusCode, url).toBe(200);
+  expect(res.headers['content-type'], url).toContain('text/html');
+  expect(res.headers['cache-control'], url).toBe('no-cache');
+  return res.body;
+};
+
+describe('the prerendered landing (docs/decisions/016)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Renders what the configuration says, as apps/web/src/app/prerender.tsx does.
+    const dist = webDist(
+      'export const renderLanding = (config) => `<h1>Surte tu negocio con ${config.appName}</h1><p>${config.country.phonePrefix}</p>`;',
+    );
+    t = await createTestApp({ WEB_DIST_DIR: dist, APP_NAME: 'Surtido', COUNTRY: 'mx' });
+  });
+  afterAll(() => t.close());
+
+  it.each(['/', '/home', '/home/', '/home?utm_source=radio'])(
+    'GET %s: the landing rendered with this configuration inside #root, and the config',
+    async (url) => {
+      const body = await page(t, url);
+      expect(body).toContain('<div id="root"><h1>Surte tu negocio con Surtido</h1><p>+52</p></div>');
+      expect(body).toContain('<meta name="app-config" content="');
+    },
+  );
+
+  it.each(['/home/5512345678', '/5512345678/about-you', '/not-found'])(
+    'GET %s: the empty #root, rendered in the browser',
+    async (url) => {
+      const body = await page(t, url);
+      expect(body).toContain('<div id="root"></div>');
+      expect(body).toContain('<meta name="app-config" content="');
+    },
+  );
+
+  it('pages are sent compressed as the browser accepts (brotli, else gzip), the same page', async () => {
+    for (const url of ['/home', '/8095551234/about-you']) {
+      const plain = await t.app.inject({ method: 'GET', url });
+      expect(plain.headers['content-encoding'], url).toBeUndefined();
+      expect(plain.headers.vary, url).toMatch(/accept-encoding/);
+      const br = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(br.headers['content-encoding'], url).toBe('br');
+      expect(brotliDecompressSync(br.rawPayload).toString(), url).toBe(plain.body);
+      const gzip = await t.app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'gzip;q=1, br;q=0' } });
+      expect(gzip.headers['content-encoding'], url).toBe('gzip');
+      expect(gunzipSync(gzip.rawPayload).toString(), url).toBe(plain.body);
+    }
+  });
+
+  it('chooses the encoding by Accept-Encoding and its q-values', () => {
+    expect(chooseEncoding('gzip, deflate, br')).toBe('br');
+    expect(chooseEncoding('gzip')).toBe('gzip');
+    expect(chooseEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
+    expect(chooseEncoding('*')).toBe('br');
+    expect(chooseEncoding('identity')).toBe('identity');
+    expect(chooseEncoding(undefined)).toBe('identity');
+  });
+
+  it("the prerender's code is not served", async () => {
+    const body = await page(t, '/server/prerender.js');
+    expect(body).not.toContain('renderLanding');
+  });
+});
+
+describe('a prerender that fails', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    const dist = webDist('export const renderLanding = () => { throw new Error("boom"); };');
+    t = await createTestApp({ WEB_DIST_DIR: dist });
+  });
+  afterAll(() => t.close());
+
+  it('leaves the landing to the browser: the server still starts and serves it', async () => {
+    const body = await page(t, '/home');
+    expect(body).toContain('<div id="root"></div>');
+  });
+});
