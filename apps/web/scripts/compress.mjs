@@ -6,9 +6,13 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 const dist = new URL('../dist/', import.meta.url).pathname;
 const compressible = /\.(js|css|html|svg|json|txt|webmanifest)$/;
 
+// dist/server/ is the prerender's code, read by the API process only: never sent to a browser.
+const serverOnly = join(dist, 'server');
+
 function walk(dir) {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
+    if (path === serverOnly) return [];
     return statSync(path).isDirectory() ? walk(path) : [path];
   });
 }

@@ -1,10 +1,10 @@
 import '@fontsource/poppins/latin-400.css';
 import '@fontsource/poppins/latin-600.css';
 import './app/styles.css';
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { AppProviders } from './app/providers.js';
 import { AppRouter } from './app/router.js';
-import { ConfigContext, loadPublicConfig } from './shared/lib/config.js';
+import { loadPublicConfig } from './shared/lib/config.js';
 import { setCopyCountry, t } from './shared/lib/copy.js';
 
 const root = document.getElementById('root')!;
@@ -13,13 +13,14 @@ loadPublicConfig()
   .then((config) => {
     setCopyCountry(config.country.code);
     document.documentElement.lang = config.country.locale;
-    createRoot(root).render(
-      <StrictMode>
-        <ConfigContext value={config}>
-          <AppRouter />
-        </ConfigContext>
-      </StrictMode>,
+    const app = (
+      <AppProviders config={config}>
+        <AppRouter />
+      </AppProviders>
     );
+    // The server prerenders the landing (app/prerender.tsx): adopt that markup; any other page comes empty.
+    if (root.firstElementChild) hydrateRoot(root, app);
+    else createRoot(root).render(app);
   })
   .catch(() => {
     root.textContent = t('app.loadError');

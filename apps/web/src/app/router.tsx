@@ -1,19 +1,19 @@
-import { lazy, Suspense, type ComponentType } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { BrowserRouter, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { HomeRoute } from '../features/entry/routes/home.js';
 import type { NextProps } from '../shared/hooks/use-prefetch.js';
+import { loadScreenCopy } from '../shared/lib/copy.js';
 import { prefetch } from './prefetch.js';
 import { AppShell } from './shell.js';
 
-// The landing is in the entry bundle (first paint on 3G); every other screen loads on demand.
-const NotFoundRoute = lazy(() =>
-  import('../features/errors/routes/not-found.js').then((m) => ({ default: m.NotFoundRoute })),
-);
-const CodeRoute = lazy(() => import('../features/entry/routes/code.js').then((m) => ({ default: m.CodeRoute })));
+// The landing is in the entry bundle (first paint on 3G); every other screen loads on demand,
+// with the texts of those screens (shared/lib/copy-screens.ts) the first time.
 const lazyRoute = <K extends string, P extends object>(load: () => Promise<Record<K, ComponentType<P>>>, name: K) =>
-  lazy(() => load().then((m) => ({ default: m[name] })));
+  lazy(() => Promise.all([load(), loadScreenCopy()]).then(([m]) => ({ default: m[name] })));
+const NotFoundRoute = lazyRoute(() => import('../features/errors/routes/not-found.js'), 'NotFoundRoute');
 // The step screens' chunks, named so a screen can warm the next one (app/prefetch.ts).
 const load = {
+  code: () => import('../features/entry/routes/code.js'),
   aboutYou: () => import('../features/registration/routes/about-you.js'),
   additionalData: () => import('../features/registration/routes/additional-data.js'),
   searchAddress: () => import('../features/registration/routes/search-address.js'),
@@ -29,6 +29,10 @@ const registrationApi = () => import('../features/registration/api/registration.
 const creditApi = () => import('../features/credit/api/credit.js');
 /** What each step screen warms for the screen its save usually leads to. */
 const next = {
+  // The landing warms the code screen and the later screens' texts (its own JS stays as it is).
+  home: prefetch(load.code, loadScreenCopy),
+  // A new number goes to about-you; the lookup that decides it needs the code's token.
+  code: prefetch(load.aboutYou),
   aboutYou: prefetch(load.additionalData),
   additionalData: prefetch(load.searchAddress),
   searchAddress: prefetch(load.aboutLiving, () =>
@@ -44,6 +48,7 @@ const next = {
   congratulations: prefetch(load.createPassword),
   createPassword: prefetch(load.advisorContact),
 };
+const CodeRoute = lazyRoute(load.code, 'CodeRoute');
 const AboutYouRoute = lazyRoute(load.aboutYou, 'AboutYouRoute');
 const AdditionalDataRoute = lazyRoute(load.additionalData, 'AdditionalDataRoute');
 const SearchAddressRoute = lazyRoute(load.searchAddress, 'SearchAddressRoute');
@@ -105,92 +110,110 @@ const SignContractRoute = lazyRoute(loadSigning.signContract, 'SignContractRoute
 const SigningSuccessRoute = lazyRoute(loadSigning.signingSuccess, 'SigningSuccessRoute');
 /** The review screens' prefix (SPEC §2.4). */
 const SIGNER = '/:userTypeId/:userId/:titularFullName/:personType/:collateralFullName';
-const FallbackRoute = lazy(() =>
-  import('../features/errors/routes/fallback.js').then((m) => ({ default: m.FallbackRoute })),
-);
+const FallbackRoute = lazyRoute(() => import('../features/errors/routes/fallback.js'), 'FallbackRoute');
 // The lender's back office: its own layout and session, all of it in chunks /home never loads.
 const BackofficeApp = lazyRoute(() => import('../features/backoffice/app.js'), 'BackofficeApp');
+
+/**
+ * `/` shows the landing as `/home` does (the server sends both the same prerendered HTML, which
+ * hydrates without a mismatch), then takes the address `/home`, query kept. One layout for the
+ * landing's paths: React keeps the screen (and what was typed) when the address changes.
+ */
+function Landing() {
+  const { pathname, search } = useLocation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (pathname === '/') navigate({ pathname: '/home', search }, { replace: true });
+  }, [pathname, search, navigate]);
+  return <Outlet />;
+}
 
 export function AppRouter() {
   return (
     <BrowserRouter>
-      <Routes>
-        <Route
-          path="/backoffice/*"
-          element={
-            <Suspense fallback={<p role="status">Cargando…</p>}>
-              <BackofficeApp />
-            </Suspense>
-          }
-        />
-        <Route element={<AppShell />}>
-          <Route path="/" element={<Navigate to="/home" replace />} />
-          <Route path="/home" element={<HomeRoute />} />
-          <Route path="/home/:phoneNumber" element={<HomeRoute />} />
-          <Route path="/home/:phoneNumber/code" element={<CodeRoute />} />
-          <Route path="/:phoneNumber/about-you" element={<AboutYouRoute next={next.aboutYou} />} />
-          <Route
-            path="/:phoneNumber/:userId/additional-data"
-            element={<AdditionalDataRoute next={next.additionalData} />}
-          />
-          <Route
-            path="/:phoneNumber/:userId/search-address"
-            element={<SearchAddressRoute next={next.searchAddress} />}
-          />
-          <Route path="/:phoneNumber/:userId/about-living" element={<AboutLivingRoute next={next.aboutLiving} />} />
-          <Route path="/:phoneNumber/:userId/more-about" element={<MoreAboutRoute next={next.moreAbout} />} />
-          <Route path="/:phoneNumber/:userId/send-nip" element={<SendNipRoute next={next.sendNip} />} />
-          <Route path="/:userId/waiting" element={<WaitingRoute />} />
-          <Route
-            path="/:phoneNumber/:userId/congratulations"
-            element={<CongratulationsRoute next={next.congratulations} />}
-          />
-          <Route
-            path="/:phoneNumber/:userId/create-password"
-            element={<CreatePasswordRoute next={next.createPassword} />}
-          />
-          <Route path="/:phoneNumber/:userId/advisor-contact" element={<AdvisorContactRoute />} />
-          <Route path="/:phoneNumber/:userId/download" element={<DownloadRoute />} />
-          <Route path="/:phoneNumber/:userId/advisor-welcome" element={<AdvisorWelcomeRoute />} />
-          <Route path="/send-nip-partner" element={<SendNipPartnerRoute next={nextAfterPartnerNip} />} />
-          <Route
-            path="/:to/:userTypeId/:userId/:phoneNumber/send-nip-partner"
-            element={<SendNipPartnerRoute next={nextAfterPartnerNip} />}
-          />
-          <Route
-            path="/partner/:userTypeId/:userId/:phoneNumber/send-nip-partner"
-            element={<SendNipPartnerRoute to="partner" next={nextAfterPartnerNip} />}
-          />
-          <Route
-            path="/collateral/:userTypeId/:userId/:phoneNumber/send-nip-partner"
-            element={<SendNipPartnerRoute to="collateral" next={nextAfterPartnerNip} />}
-          />
-          <Route path="/congratulations-partner" element={<CongratulationsPartnerRoute />} />
-          <Route path="/verify-aval-phone" element={<VerifyAvalPhoneRoute />} />
-          <Route path="/send-contract-sign" element={<SendContractSignRoute next={nextInSigning.sendContractSign} />} />
-          <Route
-            path={`${SIGNER}/review-documents`}
-            element={<ReviewDocumentsRoute next={nextInSigning.reviewDocuments} />}
-          />
-          <Route
-            path={`${SIGNER}/approved-documents`}
-            element={<ApprovedDocumentsRoute next={nextInSigning.approvedDocuments} />}
-          />
-          <Route path={`${SIGNER}/error-documents`} element={<ErrorDocumentsRoute />} />
-          <Route path={`${SIGNER}/manual-verification`} element={<ManualVerificationRoute />} />
-          {/* Spelled so (SPEC §2.4). */}
-          <Route
-            path="/:userTypeId/:userId/:personType/singning"
-            element={<SignContractRoute next={nextInSigning.signContract} />}
-          />
-          <Route path="/singning-success" element={<SigningSuccessRoute />} />
-          <Route path="/something-happened" element={<SomethingHappenedRoute />} />
-          <Route path="/rejected" element={<RejectedRoute />} />
-          <Route path="/rejected-location" element={<RejectedLocationRoute />} />
-          <Route path="/not-found" element={<NotFoundRoute />} />
-          <Route path="*" element={<FallbackRoute />} />
-        </Route>
-      </Routes>
+      <AppRoutes />
     </BrowserRouter>
+  );
+}
+
+/** Every screen; app/prerender.tsx renders the landing's with a static router on the server. */
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route
+        path="/backoffice/*"
+        element={
+          <Suspense fallback={<p role="status">Cargando…</p>}>
+            <BackofficeApp />
+          </Suspense>
+        }
+      />
+      <Route element={<AppShell />}>
+        <Route element={<Landing />}>
+          <Route path="/" element={<HomeRoute next={next.home} />} />
+          <Route path="/home" element={<HomeRoute next={next.home} />} />
+          <Route path="/home/:phoneNumber" element={<HomeRoute next={next.home} />} />
+        </Route>
+        <Route path="/home/:phoneNumber/code" element={<CodeRoute next={next.code} />} />
+        <Route path="/:phoneNumber/about-you" element={<AboutYouRoute next={next.aboutYou} />} />
+        <Route
+          path="/:phoneNumber/:userId/additional-data"
+          element={<AdditionalDataRoute next={next.additionalData} />}
+        />
+        <Route path="/:phoneNumber/:userId/search-address" element={<SearchAddressRoute next={next.searchAddress} />} />
+        <Route path="/:phoneNumber/:userId/about-living" element={<AboutLivingRoute next={next.aboutLiving} />} />
+        <Route path="/:phoneNumber/:userId/more-about" element={<MoreAboutRoute next={next.moreAbout} />} />
+        <Route path="/:phoneNumber/:userId/send-nip" element={<SendNipRoute next={next.sendNip} />} />
+        <Route path="/:userId/waiting" element={<WaitingRoute />} />
+        <Route
+          path="/:phoneNumber/:userId/congratulations"
+          element={<CongratulationsRoute next={next.congratulations} />}
+        />
+        <Route
+          path="/:phoneNumber/:userId/create-password"
+          element={<CreatePasswordRoute next={next.createPassword} />}
+        />
+        <Route path="/:phoneNumber/:userId/advisor-contact" element={<AdvisorContactRoute />} />
+        <Route path="/:phoneNumber/:userId/download" element={<DownloadRoute />} />
+        <Route path="/:phoneNumber/:userId/advisor-welcome" element={<AdvisorWelcomeRoute />} />
+        <Route path="/send-nip-partner" element={<SendNipPartnerRoute next={nextAfterPartnerNip} />} />
+        <Route
+          path="/:to/:userTypeId/:userId/:phoneNumber/send-nip-partner"
+          element={<SendNipPartnerRoute next={nextAfterPartnerNip} />}
+        />
+        <Route
+          path="/partner/:userTypeId/:userId/:phoneNumber/send-nip-partner"
+          element={<SendNipPartnerRoute to="partner" next={nextAfterPartnerNip} />}
+        />
+        <Route
+          path="/collateral/:userTypeId/:userId/:phoneNumber/send-nip-partner"
+          element={<SendNipPartnerRoute to="collateral" next={nextAfterPartnerNip} />}
+        />
+        <Route path="/congratulations-partner" element={<CongratulationsPartnerRoute />} />
+        <Route path="/verify-aval-phone" element={<VerifyAvalPhoneRoute />} />
+        <Route path="/send-contract-sign" element={<SendContractSignRoute next={nextInSigning.sendContractSign} />} />
+        <Route
+          path={`${SIGNER}/review-documents`}
+          element={<ReviewDocumentsRoute next={nextInSigning.reviewDocuments} />}
+        />
+        <Route
+          path={`${SIGNER}/approved-documents`}
+          element={<ApprovedDocumentsRoute next={nextInSigning.approvedDocuments} />}
+        />
+        <Route path={`${SIGNER}/error-documents`} element={<ErrorDocumentsRoute />} />
+        <Route path={`${SIGNER}/manual-verification`} element={<ManualVerificationRoute />} />
+        {/* Spelled so (SPEC §2.4). */}
+        <Route
+          path="/:userTypeId/:userId/:personType/singning"
+          element={<SignContractRoute next={nextInSigning.signContract} />}
+        />
+        <Route path="/singning-success" element={<SigningSuccessRoute />} />
+        <Route path="/something-happened" element={<SomethingHappenedRoute />} />
+        <Route path="/rejected" element={<RejectedRoute />} />
+        <Route path="/rejected-location" element={<RejectedLocationRoute />} />
+        <Route path="/not-found" element={<NotFoundRoute />} />
+        <Route path="*" element={<FallbackRoute />} />
+      </Route>
+    </Routes>
   );
 }

@@ -14,6 +14,11 @@ export function loadOnce<T>(path: string, load: () => Promise<T>): Promise<T> {
   return pending;
 }
 
+/** An answer that came inside another one (a place carries its form's lists): kept as if `path` had answered it. */
+export function remember<T>(path: string, answer: T): void {
+  if (!cache.has(path)) cache.set(path, Promise.resolve(answer));
+}
+
 /** Data for a screen (the loader caches what should be cached); null `path` means "nothing to load yet". Errors go to the error modal. */
 export function useApiData<T>(path: string | null, load: (path: string) => Promise<T>): T | undefined {
   const [state, setState] = useState<{ path: string; data: T } | undefined>();

@@ -10,14 +10,18 @@ import { Button } from '../../../shared/ui/button.js';
 import { CodeInput } from '../../../shared/ui/code-input.js';
 import { Countdown } from '../../../shared/ui/countdown.js';
 import { Page } from '../../../shared/ui/page.js';
+import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
 import { confirmCode, requestCode } from '../api/phone-proof.js';
 import { changePhone } from '../lib/change-phone.js';
 import { completeProof } from '../lib/complete-proof.js';
 import { GoWhereItStands } from '../components/go-where-it-stands.js';
 import { provenPhone } from '../../../shared/lib/proven-phone.js';
 
-/** 'Código de seguridad': the SMS flow, used when the link names another otp-vendor. */
-export function CodeRoute() {
+/**
+ * 'Código de seguridad': the SMS flow, used when the link names another otp-vendor. `next` (from
+ * the router) warms the screen a new number goes to while the code is typed.
+ */
+export function CodeRoute({ next }: NextProps) {
   const { phoneNumber = '' } = useParams();
   const config = useConfig();
   const navigate = useNavigate();
@@ -29,6 +33,7 @@ export function CodeRoute() {
   const [resent, setResent] = useState(false);
   // Checked on arrival only: the proof made here sets it too, and navigates on its own.
   const [alreadyProven] = useState(() => provenPhone() === phoneNumber);
+  usePrefetch(alreadyProven ? undefined : next);
 
   if (!/^\d{10}$/.test(phoneNumber)) return <Navigate to="/home" replace />;
   // Back or reload onto the code of a number this tab already proved: no new code.

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigContext } from '../../../shared/lib/config.js';
@@ -59,7 +59,7 @@ describe('home phone field', () => {
     expect(screen.queryByText('Este número no recibe SMS.')).toBeNull();
   });
 
-  it('a number this tab proved: offered with Cambiar número, which forgets the person', () => {
+  it('a number this tab proved: offered with Cambiar número, which forgets the person', async () => {
     const token = `${btoa(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 3600 }))}.firma`;
     sessionStorage.setItem('clientToken', `Bearer ${token}`);
     sessionStorage.setItem('proven_phone', '8095551234');
@@ -69,7 +69,7 @@ describe('home phone field', () => {
     const field = screen.getByLabelText('Teléfono celular');
     expect((field as HTMLInputElement).value).toBe('8095551234');
     fireEvent.click(screen.getByRole('button', { name: 'Cambiar número télefonico' }));
-    expect((field as HTMLInputElement).value).toBe('');
+    await waitFor(() => expect((field as HTMLInputElement).value).toBe(''));
     expect(Object.keys(sessionStorage)).toEqual(['otp_vendor']);
   });
 

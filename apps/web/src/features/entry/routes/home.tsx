@@ -8,27 +8,33 @@ import {
   normalizePhone,
   phoneTypingChars,
 } from '@provee/domain';
-import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useHydrated } from '../../../shared/hooks/use-hydrated.js';
+import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
 import { ApiError } from '../../../shared/lib/api-client.js';
 import { useConfig } from '../../../shared/lib/config.js';
-import { t } from '../../../shared/lib/copy.js';
-import { forgetPerson } from '../../../shared/lib/forget-person.js';
+import { loadScreenCopy, t } from '../../../shared/lib/copy.js';
 import { provenPhone } from '../../../shared/lib/proven-phone.js';
 import { session } from '../../../shared/lib/session.js';
-import { routeForPhone } from '../../../shared/lib/users-api.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { Button } from '../../../shared/ui/button.js';
 import { LoadingOverlay } from '../../../shared/ui/spinner.js';
 import { Page } from '../../../shared/ui/page.js';
 import { lookupPublicIp, requestCode, startReverseOtp, type ReverseOtpSession } from '../api/phone-proof.js';
-import { GoWhereItStands } from '../components/go-where-it-stands.js';
 import { storeEntryParams, usesReverseOtp } from '../lib/entry-params.js';
 
-// Only the landing form is in the first bundle; the proof screens load when needed.
-const ReverseOtp = lazy(() => import('../components/reverse-otp.js').then((m) => ({ default: m.ReverseOtp })));
+// Only the landing form is in the first bundle; the proof screens load when needed (warmed by the form).
+const loadReverseOtp = () => Promise.all([import('../components/reverse-otp.js'), loadScreenCopy()]);
+const ReverseOtp = lazy(() => loadReverseOtp().then(([m]) => ({ default: m.ReverseOtp })));
+// So is what a number this tab already proved needs (../lib/returning.ts).
+const GoWhereItStands = lazy(() =>
+  import('../components/go-where-it-stands.js').then((m) => ({ default: m.GoWhereItStands })),
+);
+const returning = () => import('../lib/returning.js');
 
-export function HomeRoute() {
+/** `next` (from the router) warms the code screen, where the SMS flow goes after Continuar. */
+export function HomeRoute({ next }: NextProps) {
   const { phoneNumber } = useParams();
   const [searchParams] = useSearchParams();
   const location = useLocation();
@@ -48,23 +54,39 @@ export function HomeRoute() {
       </Suspense>
     );
   }
-  return <PhoneForm initialPhone={phoneNumber} />;
+  return <PhoneForm initialPhone={phoneNumber} next={next} />;
 }
 
-function PhoneForm({ initialPhone }: { initialPhone: string | undefined }) {
+function PhoneForm({ initialPhone, next }: { initialPhone: string | undefined } & NextProps) {
   const config = useConfig();
   const navigate = useNavigate();
   const { code: country } = config.country;
+  // The stored number and the proof live in sessionStorage: shown once hydrated, since the server's
+  // prerender of this screen (app/prerender.tsx) cannot know them.
+  const hydrated = useHydrated();
   // What the field shows: as typed (+1, spaces, brackets…) until the 10 national digits are there.
-  const [typed, setTyped] = useState(() =>
-    normalizePhone(country, initialPhone ?? session.get(SESSION_KEYS.phoneNumber) ?? ''),
-  );
+  const [edited, setTyped] = useState<string | null>(null);
+  const typed =
+    edited ?? normalizePhone(country, initialPhone ?? (hydrated ? session.get(SESSION_KEYS.phoneNumber) : null) ?? '');
   const [serverError, setServerError] = useState('');
   const [busy, setBusy] = useState(false);
   const phone = normalizePhone(country, typed);
   const valid = isValidNationalNumber(country, phone);
-  const proven = provenPhone();
+  const proven = hydrated ? provenPhone() : null;
   const error = serverError || (phone.length === PHONE_MAX_LENGTH && !valid ? PHONE_INVALID_MESSAGE : '');
+  useEffect(() => {
+    if (proven) returning().catch(() => undefined);
+  }, [proven]);
+  // Once idle, or at the first focus or input: the proof screen Continuar leads to (decided then:
+  // the entry parameters are stored after this screen's first effects).
+  const warm = useMemo(
+    () => () => {
+      if (!usesReverseOtp()) next?.();
+      else loadReverseOtp().catch(() => undefined);
+    },
+    [next],
+  );
+  usePrefetch(warm);
 
   const onType = (value: string) => {
     const raw = phoneTypingChars(value);
@@ -80,6 +102,7 @@ function PhoneForm({ initialPhone }: { initialPhone: string | undefined }) {
     // The number this tab already proved (back from a step): no new code, where it stands.
     if (phone === proven) {
       try {
+        const { routeForPhone } = await returning();
         navigate(await routeForPhone(phone), { replace: true });
         return;
       } catch (failure) {
@@ -181,8 +204,13 @@ function PhoneForm({ initialPhone }: { initialPhone: string | undefined }) {
             variant="link"
             onClick={() => {
               // Someone else on this phone: nothing of the previous person stays.
-              forgetPerson();
-              setTyped('');
+              returning().then(
+                ({ forgetPerson }) => {
+                  forgetPerson();
+                  setTyped('');
+                },
+                (failure: unknown) => uiState.showError(failure),
+              );
             }}
           >
             {t('code.changePhone')}

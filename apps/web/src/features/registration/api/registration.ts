@@ -1,4 +1,3 @@
-import { searchKey } from '@provee/domain';
 import type {
   AddressPayload,
   AddressSuggestion,
@@ -15,7 +14,7 @@ import type {
   ZipCodeItem,
 } from '@provee/domain';
 import { apiRequest } from '../../../shared/lib/api-client.js';
-import { loadOnce } from '../../../shared/hooks/use-api-data.js';
+import { loadOnce, remember } from '../../../shared/hooks/use-api-data.js';
 
 export type { AddressPayload, BusinessPayload, CreatedUser, Named, RegisterUserPayload, StepAnswer };
 
@@ -73,17 +72,17 @@ export const placeDetails = (placeId: string, options: Quiet = {}) =>
   ).then((r) => r.data);
 
 /**
- * The address form's prefill from a chosen place: its province, municipality and sector matched
- * in the catalogues (all cached, so the search warms them and the form reads them from memory).
+ * The address form's prefill from a chosen place: one call. Its answer has the place's province,
+ * municipality and sector ids in the catalogues and the form's lists for them (the province's
+ * municipalities, the municipality's sectors), kept as those calls' answers: the form asks for none
+ * of them. (The provinces come with the search screen's warm-up, app/prefetch.ts.)
  */
 export async function prefillFromPlace(placeId: string, options: Quiet = {}) {
   const place = await placeDetails(placeId, options);
-  const state = byName(await catalog.states(options), place.state);
-  if (!state) return { place };
-  const city = byName(await catalog.cities(state.id, options), place.city);
-  const neighborhood = city ? byName(await catalog.neighborhoods(city.id, options), place.neighborhood) : undefined;
-  return { place, state, city, neighborhood };
+  // `?? null`: an answer without the ids (a replica not yet updated) prefills only the street.
+  const stateId = place.state_id ?? null;
+  const cityId = place.city_id ?? null;
+  if (stateId !== null) remember(`/api/v1/states/${stateId}/cities`, { data: place.cities });
+  if (cityId !== null) remember(`/api/v1/cities/${cityId}/neighborhoods`, { data: place.neighborhoods });
+  return { place, stateId, cityId, neighborhoodId: place.neighborhood_id ?? null };
 }
-
-const byName = <T extends Named>(items: T[] | undefined, name: string) =>
-  items?.find((item) => searchKey(item.name) === searchKey(name));

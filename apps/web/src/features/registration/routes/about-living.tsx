@@ -85,13 +85,14 @@ function AboutLivingScreen() {
     });
     if (!placeId) return;
     (async () => {
-      // The search warmed all of this when the place was chosen: read from memory, not the network.
-      const { state, city, neighborhood } = await prefillFromPlace(placeId);
-      if (!state) return;
+      // The search fetched the place (with its ids and this form's lists) when it was chosen:
+      // read from memory, not the network.
+      const { stateId, cityId, neighborhoodId } = await prefillFromPlace(placeId);
+      if (stateId === null) return;
       update({
-        state_id: String(state.id),
-        city_id: city ? String(city.id) : '',
-        neighborhood_id: neighborhood ? String(neighborhood.id) : '',
+        state_id: String(stateId),
+        city_id: cityId === null ? '' : String(cityId),
+        neighborhood_id: neighborhoodId === null ? '' : String(neighborhoodId),
         neighborhood_typed: false,
       });
     })().catch((error: unknown) => uiState.showError(error));

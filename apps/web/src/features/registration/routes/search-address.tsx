@@ -41,7 +41,7 @@ function SearchAddressScreen() {
 
   const items = !chosen && query.trim().length >= 3 && results.query === query.trim() ? results.items : [];
   const choose = (item: Suggestion) => {
-    // Warm the address form's prefill now (details, then its catalogues): Continuar only navigates.
+    // Warm the address form's prefill now (one call: the place with its catalogue lists): Continuar only navigates.
     prefillFromPlace(item.place_id, { spinner: false }).catch(() => undefined);
     setChosen(item);
     setQuery(item.description);
