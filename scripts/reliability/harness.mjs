@@ -234,15 +234,18 @@ export async function journey({
 }
 
 /** Peak resident memory of a process in MiB (Linux /proc VmHWM), or undefined where unavailable. */
-export function peakRssMiB(pid) {
+export function peakRssMiB(pid, field = 'VmHWM') {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kib = /^VmHWM:\s+(\d+)\s+kB/m.exec(status)?.[1];
+    const kib = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status)?.[1];
     return kib ? Number(kib) / 1024 : undefined;
   } catch {
     return undefined;
   }
 }
+
+/** Resident memory of a process now in MiB (Linux /proc VmRSS), or undefined where unavailable. */
+export const rssMiB = (pid) => peakRssMiB(pid, 'VmRSS');
 
 /** "3×200, 1×503" from a list of statuses (or any values). */
 export function tally(values) {

@@ -23,6 +23,7 @@ import {
   journeySetup,
   JOURNEY_ENV,
   peakRssMiB,
+  rssMiB,
   percentile,
   startServer,
   stopServer,
@@ -128,6 +129,7 @@ async function runOnce(label, env) {
       if (!audit.data.chain.valid) brokenChains += 1;
     }
     peakRss = peakRssMiB(server.pid);
+    const rssAfter = rssMiB(server.pid);
     await stopServer(server);
     if (server.exitCode !== 0)
       throw new Error(`${label}: the server exited with ${server.exitCode ?? server.signalCode}`);
@@ -139,6 +141,7 @@ async function runOnce(label, env) {
       failures,
       statuses: record.statuses,
       peakRss,
+      rssAfter,
       startupRss,
       brokenChains,
     };
@@ -227,7 +230,7 @@ function report(run, records) {
   console.log(
     run.peakRss === undefined
       ? 'server peak RSS unknown'
-      : `server peak RSS ${run.peakRss.toFixed(0)} MiB (${run.startupRss.toFixed(0)} MiB already at start-up, before the journeys)`,
+      : `server peak RSS ${run.peakRss.toFixed(0)} MiB (${run.startupRss.toFixed(0)} MiB already at start-up, before the journeys); RSS after the journeys ${run.rssAfter?.toFixed(0)} MiB`,
   );
   const lost = records.problems.length;
   console.log(

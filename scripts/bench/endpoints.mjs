@@ -1,0 +1,349 @@
+// npm run bench: the API's reads and the phone proof under load, next to their limits, on PGlite
+// and (when DATABASE_URL is set) PostgreSQL in the same run. Needs a build (`npm run build`).
+//
+// For each database, on a freshly started BUILT server with its default logging (info, one line
+// per request, to a sink), after a warm-up, autocannon for --seconds (default 20) per endpoint:
+// - the product: user detail with a valid token, the public config, catalogue reads, the address
+//   search, code start and code confirm;
+// - the limits: bare Fastify answering a constant JSON with the same logging (bare-fastify.mjs),
+//   and the raw driver running each read's main query in a loop (raw-driver.mjs);
+// - each read's ratio to min(bare Fastify, raw driver): the goal is ≥ 70% (docs/PERFORMANCE.md).
+// The server and each limit run on core 0, the load generator on core 1 (taskset, when present).
+// Prints one table per database; exits non-zero when a read is below its goal, a request fails or
+// the address search's p99 at 50 connections is above 50 ms.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import {
+  assertBuilt,
+  cedula,
+  client,
+  freePort,
+  journey,
+  journeySetup,
+  JOURNEY_ENV,
+  ROOT,
+  SERVER_JS,
+  stopServer,
+  throwAwayPostgres,
+  waitReady,
+} from '../reliability/harness.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '20' },
+    warmup: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '10' },
+    db: { type: 'string', default: process.env.DATABASE_URL ? 'both' : 'pglite' },
+    only: { type: 'string' },
+  },
+});
+const SECONDS = Number(args.seconds);
+const WARMUP = Number(args.warmup);
+const CONNECTIONS = Number(args.connections);
+const GOALS = { ratio: 0.7, searchP99Ms: 50, searchConnections: 50, coldStartMs: 3000 };
+/** Code starts per run: one new phone each, under the per-IP hourly ceiling the server allows. */
+const CODE_STARTS = 8000;
+/** The server's default country (catalogue rows are keyed by it, in lower case). */
+const COUNTRY = 'do';
+
+const hasTaskset = (() => {
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const pinned = (command, args, core) =>
+  hasTaskset ? ['taskset', ['-c', String(core), command, ...args]] : [command, args];
+// The load generator (this process, all its threads) on core 1.
+if (hasTaskset) execFileSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' });
+
+function spawnPinned(script, env, core = 0) {
+  return spawn(...pinned(process.execPath, [script], core), {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+/** autocannon on one endpoint: warm-up, then the measured run. */
+async function load(url, options) {
+  const base = { url, connections: CONNECTIONS, ...options };
+  if (WARMUP > 0 && !options.amount) await autocannon({ ...base, duration: WARMUP });
+  const result = await autocannon({ ...base, ...(options.amount ? {} : { duration: SECONDS }) });
+  const failed = result.non2xx + result.errors + result.timeouts;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failed,
+    total: result.requests.total,
+  };
+}
+
+function rawQueries(user) {
+  return [
+    {
+      // The user detail's one query (users.service.ts findUserDetail).
+      name: 'user',
+      sql: `select users.*,
+        coalesce((select json_agg(json_build_object('avalType', a.aval_type, 'phoneE164', a.phone_e164) order by a.created_at)
+          from avals a where a.user_id = users.id and a.status <> 'REPLACED'), '[]'::json) as avals,
+        (select json_build_object('amount', d.amount, 'currency', d.currency) from credit_decisions d
+          where d.user_id = users.id and d.aval_id is null and d.result = 'APPROVED' order by d.created_at desc limit 1) as pre_approval
+        from users where users.id = $1 limit 1`,
+      params: [user.id],
+    },
+    {
+      name: 'cities',
+      sql: `select m.id, m.name, s.name as state, m.allowed from catalog_municipalities m
+        join catalog_states s on s.id = m.state_id where s.country = $1 and m.allowed = true order by m.name`,
+      params: [COUNTRY],
+    },
+    {
+      name: 'states',
+      sql: 'select id, name from catalog_states where country = $1 order by name',
+      params: [COUNTRY],
+    },
+  ];
+}
+
+async function bareFastify(configBody) {
+  const port = await freePort();
+  const child = spawnPinned(join(import.meta.dirname, 'bare-fastify.mjs'), {
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+    BARE_BODY: configBody,
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (
+      await fetch(`${baseUrl}/constant`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  try {
+    return await load(`${baseUrl}/constant`, {});
+  } finally {
+    await stopServer(child);
+  }
+}
+
+async function rawDriver(env, queries) {
+  const child = spawn(...pinned(process.execPath, [join(import.meta.dirname, 'raw-driver.mjs')], 0), {
+    env: {
+      PATH: process.env.PATH,
+      RAW_QUERIES: JSON.stringify(queries),
+      RAW_SECONDS: String(Math.max(5, Math.round(SECONDS / 2))),
+      RAW_CONCURRENCY: String(CONNECTIONS),
+      ...(env.DATABASE_URL ? { DATABASE_URL: env.DATABASE_URL } : { PGLITE_DIR: join(env.DATA_DIR, 'pglite') }),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`raw-driver.mjs exited ${code}`);
+  return JSON.parse(out);
+}
+
+/**
+ * One database: the product's reads on a fresh server; with the server stopped, the limits; then
+ * the writes (code start and confirm) on the server started again.
+ */
+async function benchDatabase(kind) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'provee-bench-'));
+  const pg = kind === 'postgres' ? await throwAwayPostgres(process.env.DATABASE_URL, 'provee_bench') : undefined;
+  const port = await freePort();
+  const env = {
+    ...JOURNEY_ENV,
+    // The product's own logging: info, one line per request (the sink is /dev/null, as for the anchor).
+    LOG_LEVEL: 'info',
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    // Its ceiling; code start sends CODE_STARTS (below it) from this one IP.
+    SMS_NUMBERS_PER_IP_PER_HOUR: '10000',
+    ...(pg ? { DATABASE_URL: pg.url } : {}),
+  };
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const rows = [];
+  const failures = [];
+  /** Spawn → first /api/health 200: on a new database (migrations, catalogue seed) and again on it. */
+  const starts = {};
+  try {
+    const started = performance.now();
+    const server = spawnPinned(SERVER_JS, env);
+    let user;
+    let configBody;
+    try {
+      await waitReady(baseUrl, server);
+      starts.first = performance.now() - started;
+      const call = client(baseUrl);
+      const setup = await journeySetup(call);
+      user = await journey({ call, setup, phone: '8095550001', taxId: cedula('4020000001') });
+      configBody = await (await fetch(`${baseUrl}/api/v1/config`)).text();
+      const read = (name, path, headers = {}) => ({ name, path, headers, read: true });
+      const endpoints = [
+        read('user detail', `/api/v1/users/${user.id}/SK`, { authorization: `Bearer ${user.token}` }),
+        read('config', '/api/v1/config'),
+        read('cities', '/api/v1/cities?only-allowed=true'),
+        read('states', '/api/v1/states'),
+      ];
+      for (const endpoint of endpoints) {
+        if (args.only && !endpoint.name.includes(args.only)) continue;
+        rows.push({ ...endpoint, ...(await load(`${baseUrl}${endpoint.path}`, { headers: endpoint.headers })) });
+      }
+      if (!args.only || 'address search'.includes(args.only)) {
+        const result = await load(`${baseUrl}/api/v1/addresses/search?q=centro`, {
+          connections: GOALS.searchConnections,
+        });
+        rows.push({ name: `address search (${GOALS.searchConnections} conn.)`, read: true, search: true, ...result });
+      }
+    } finally {
+      await stopServer(server);
+    }
+    const bare = await bareFastify(configBody);
+    const raw = await rawDriver(env, rawQueries(user));
+    // A start on the existing database, unpinned as a server runs (both cores: PGlite has its own thread).
+    {
+      const begun = performance.now();
+      // This process is pinned to core 1 and its children would inherit that: all cores again.
+      const [command, commandArgs] = hasTaskset
+        ? ['taskset', ['-c', `0-${cpus().length - 1}`, process.execPath, SERVER_JS]]
+        : [process.execPath, [SERVER_JS]];
+      const server = spawn(command, commandArgs, { env: { PATH: process.env.PATH, ...env }, stdio: 'ignore' });
+      try {
+        await waitReady(baseUrl, server);
+        starts.again = performance.now() - begun;
+      } finally {
+        await stopServer(server);
+      }
+    }
+    // The writes last, on the same database restarted (PGlite is one process's): they add rows.
+    if (!args.only || 'code'.includes(args.only)) {
+      const again = spawnPinned(SERVER_JS, env);
+      try {
+        await waitReady(baseUrl, again);
+        const call = client(baseUrl);
+        let next = 0;
+        const phones = [];
+        const start = await load(`${baseUrl}/api/v1/users/code`, {
+          method: 'POST',
+          amount: CODE_STARTS,
+          headers: { 'content-type': 'application/json' },
+          requests: [
+            {
+              setupRequest(request) {
+                const phone = `809${String(2_000_000 + next++).padStart(7, '0')}`;
+                phones.push(phone);
+                return { ...request, body: JSON.stringify({ phone_number: phone }) };
+              },
+            },
+          ],
+        });
+        rows.push({ name: 'code start', ...start });
+        // Code confirm: one right code per phone, so a fixed number of requests.
+        const codes = [];
+        const sample = phones.slice(0, Math.min(phones.length, 3000));
+        for (let i = 0; i < sample.length; i += 20) {
+          await Promise.all(
+            sample.slice(i, i + 20).map(async (phone) => {
+              const sms = (await call('GET', `/dev/outbox.json?to=${encodeURIComponent(`+1${phone}`)}`)).messages[0];
+              const code = /\b(\d{6})\b/.exec(sms?.body ?? '')?.[1];
+              if (code) codes.push({ phone, code });
+            }),
+          );
+        }
+        let confirmed = 0;
+        const confirm = await load(`${baseUrl}/api/v1/users/code`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          amount: codes.length,
+          requests: [
+            {
+              setupRequest(request) {
+                const { phone, code } = codes[confirmed++ % codes.length];
+                return { ...request, body: JSON.stringify({ phone_number: phone, code }) };
+              },
+            },
+          ],
+        });
+        rows.push({ name: `code confirm (${codes.length})`, ...confirm });
+      } finally {
+        await stopServer(again);
+      }
+    }
+    const limitOf = { 'user detail': raw.user, cities: raw.cities, states: raw.states, config: Infinity };
+    for (const row of rows) {
+      if (!row.read) continue;
+      const rawLimit = row.search ? Infinity : limitOf[row.name];
+      row.limit = Math.min(bare.rps, rawLimit);
+      row.limitName = rawLimit < bare.rps ? `raw ${Math.round(rawLimit)}` : `bare ${Math.round(bare.rps)}`;
+      row.ratio = row.rps / row.limit;
+      if (row.search) {
+        if (row.p99 > GOALS.searchP99Ms)
+          failures.push(`${kind} ${row.name}: p99 ${row.p99} ms > ${GOALS.searchP99Ms} ms`);
+      } else if (row.ratio < GOALS.ratio) {
+        failures.push(`${kind} ${row.name}: ${(100 * row.ratio).toFixed(0)}% of its limit < ${100 * GOALS.ratio}%`);
+      }
+    }
+    for (const row of rows) if (row.failed > 0) failures.push(`${kind} ${row.name}: ${row.failed} failed requests`);
+    rows.push({ name: 'limit: bare Fastify', ...bare });
+    for (const [name, qps] of Object.entries(raw)) rows.push({ name: `limit: raw driver, ${name}`, rps: qps });
+    if (starts.again > GOALS.coldStartMs)
+      failures.push(`${kind} start on an existing database: ${Math.round(starts.again)} ms > ${GOALS.coldStartMs} ms`);
+  } finally {
+    await pg?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return { rows, failures, starts };
+}
+
+function print(kind, rows) {
+  const [load1] = loadavg();
+  console.log(
+    `\n${kind}: machine load ${load1.toFixed(1)} on ${cpus().length} cores${load1 > 1.5 ? ' (busy: figures are noisy)' : ''}`,
+  );
+  console.log(
+    `\n${kind} — ${SECONDS} s per endpoint, ${CONNECTIONS} connections${hasTaskset ? ', server on core 0, load on core 1' : ''}`,
+  );
+  console.table(
+    rows.map((row) => ({
+      endpoint: row.name,
+      'req/s': Math.round(row.rps),
+      'p50 ms': row.p50 ?? '',
+      'p99 ms': row.p99 ?? '',
+      limit: row.limitName ?? '',
+      ratio: row.ratio === undefined ? '' : `${(100 * row.ratio).toFixed(0)}%`,
+      failed: row.failed ?? '',
+    })),
+  );
+}
+
+assertBuilt();
+if (!existsSync(join(ROOT, 'node_modules/autocannon'))) throw new Error('autocannon is missing: run npm install');
+const kinds = args.db === 'both' ? ['pglite', 'postgres'] : [args.db];
+if (kinds.includes('postgres') && !process.env.DATABASE_URL) throw new Error('--db postgres needs DATABASE_URL');
+const failures = [];
+for (const kind of kinds) {
+  const result = await benchDatabase(kind);
+  print(kind, result.rows);
+  const ms = (value) => (value === undefined ? '—' : `${Math.round(value)} ms`);
+  console.log(
+    `start to first /api/health 200: new database ${ms(result.starts.first)} (migrations, catalogue seed), existing database ${ms(result.starts.again)} (goal ≤ ${GOALS.coldStartMs} ms)`,
+  );
+  failures.push(...result.failures);
+}
+if (failures.length > 0) {
+  console.error(`\nbelow goal:\n- ${failures.join('\n- ')}`);
+  process.exit(1);
+}
+console.log('\nevery read at or above its goal');
