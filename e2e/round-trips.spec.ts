@@ -1,7 +1,7 @@
 import { cedulaCheckDigit } from '@provee/domain';
 import type { Page, Request } from '@playwright/test';
 import { expect, test } from './fixtures.js';
-import { fillAboutYou, latestNip, proveWithSms, uniquePhone } from './helpers.js';
+import { fillAboutYou, latestCode, latestNip, uniquePhone } from './helpers.js';
 
 /**
  * Issue 9: one round trip per step. Between the tap on Continuar and the next screen being usable
@@ -67,12 +67,19 @@ test('each registration step costs one API call (the save) from the tap to the n
   test.setTimeout(60_000);
   const record = recorder(page);
   const phone = uniquePhone();
-  await proveWithSms(page, phone);
-  await expect(page.getByRole('heading', { name: 'Sobre ti' })).toBeVisible();
+  await page.goto('/home?otp-vendor=sms');
+  await page.getByLabel('Teléfono celular').fill(phone);
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await expect(page.getByRole('heading', { name: 'Código de seguridad' })).toBeVisible();
+  await page.getByRole('textbox', { name: /dígito 1 de 6/ }).fill(await latestCode(page.request, phone));
+
+  // 0. Code → Sobre ti: the confirmation only; its answer says the number is new (no lookup).
+  let api = await record.step('Sobre ti', 'about-you');
+  expect(api).toEqual(['PUT /api/v1/users/code']);
 
   // 1. Sobre ti → cédula: the registration call only.
   await fillAboutYou(page);
-  let api = await record.step('Confirma que tu cédula sea correcta', 'additional-data');
+  api = await record.step('Confirma que tu cédula sea correcta', 'additional-data');
   expect(api).toEqual(['POST /api/v2/users']);
 
   // 2. Cédula → address search: the tax id save only.

@@ -36,7 +36,7 @@ const DOMAIN = /[\\/]packages[\\/]domain[\\/]/;
 // Not the domain's contract/: its zod schemas are the server's business (the browser ships no zod).
 const SHARED_LATER = /[\\/]src[\\/]shared[\\/]|[\\/]packages[\\/]domain[\\/]src[\\/](?!contract[\\/])/;
 
-/** The landing's two weights (main.tsx imports them; styles.css uses no other), latin subset. */
+/** The landing's two weights (styles.css imports them and uses no other), latin subset. */
 const LANDING_FONTS = /^assets\/poppins-latin-(400|600)-normal-[\w-]+\.woff2$/;
 
 /**
@@ -64,10 +64,44 @@ function preloadLandingFonts(): Plugin {
   };
 }
 
+/**
+ * The stylesheet (styles.css, linked from index.html) goes inside the built page as a `<style>`:
+ * no render-blocking request, so the prerendered landing paints from the HTML alone, one round trip
+ * (docs/decisions/016). It is ~11 KB, 3.6 KB compressed. The server allows exactly this text in its
+ * CSP by hash (apps/api spa.ts). No chunk depends on the file, so no screen fetches it again.
+ */
+function inlineStylesheet(): Plugin {
+  const LINK = /<link rel="stylesheet"[^>]* href="\/(assets\/[^"]+\.css)"[^>]*>/g;
+  return {
+    name: 'provee:inline-stylesheet',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        const links = [...html.matchAll(LINK)];
+        if (links.length !== 1) throw new Error(`expected index.html to link one stylesheet, found ${links.length}`);
+        const [link, file] = links[0]!;
+        const asset = bundle?.[file!];
+        if (asset?.type !== 'asset') throw new Error(`${file} is not in the bundle`);
+        const css = String(asset.source).trim();
+        if (/<\/style/i.test(css)) throw new Error(`${file} cannot go inside <style>: it contains "</style"`);
+        // The entry's own chunk carries the page's stylesheet; any other chunk with it would make a
+        // lazy screen fetch it again (Vite preloads a chunk's stylesheets with its code).
+        for (const chunk of Object.values(bundle!)) {
+          if (chunk.type === 'chunk' && !chunk.isEntry && chunk.viteMetadata?.importedCss.has(file!))
+            throw new Error(`${chunk.fileName} imports ${file}: it would load the inlined stylesheet again`);
+        }
+        delete bundle![file!];
+        return html.replace(link, `<style>${css}</style>`);
+      },
+    },
+  };
+}
+
 const apiTarget = `http://127.0.0.1:${process.env.API_PORT ?? 3001}`;
 
 const browser: UserConfig = {
-  plugins: [react(), firstLoad.plugin, preloadLandingFonts()],
+  plugins: [react(), firstLoad.plugin, preloadLandingFonts(), inlineStylesheet()],
   build: {
     target: 'es2022',
     // The bundle budget test reads the manifest to add up what /home loads.

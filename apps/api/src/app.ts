@@ -17,7 +17,7 @@ import { API_PATH, DEFAULT_WEB_DIST_DIR } from './paths.js';
 import { requireApiKey } from './plugins/app/ops-auth.js';
 import { registerOpenApi } from './plugins/external/openapi.js';
 import { registerSecurity } from './plugins/external/security.js';
-import { registerSpa } from './plugins/external/spa.js';
+import { loadWebBuild, registerSpa } from './plugins/external/spa.js';
 import { createFieldCipher } from './crypto.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
@@ -111,7 +111,8 @@ export async function buildApp(config: Config, database: Database, options: Buil
   registerErrorHandling(app);
   registerInputGuard(app);
 
-  await registerSecurity(app, config);
+  const web = await loadWebBuild(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST_DIR, publicConfig(config));
+  await registerSecurity(app, config, web?.inline);
   // JSON and HTML answers compressed as the browser accepts (brotli, else gzip) from 1 KB: the
   // lists and the pages shrink 3–6× on 3G. The built files are compressed at build time
   // (@fastify/static sends those as they are).
@@ -152,7 +153,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
   startRemoteConsentWorker(app);
   startIdentityWorker(app);
 
-  const spa = await registerSpa(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST_DIR, publicConfig(config));
+  const spa = web && (await registerSpa(app, web));
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     const isApi = API_PATH.test(path);

@@ -1,6 +1,4 @@
-import '@fontsource/poppins/latin-400.css';
-import '@fontsource/poppins/latin-600.css';
-import './app/styles.css';
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { AppProviders } from './app/providers.js';
 import { AppRouter } from './app/router.js';
@@ -18,8 +16,10 @@ loadPublicConfig()
         <AppRouter />
       </AppProviders>
     );
-    // The server prerenders the landing (app/prerender.tsx): adopt that markup; any other page comes empty.
-    if (root.firstElementChild) hydrateRoot(root, app);
+    // The server prerenders the landing (app/prerender.tsx): adopt that markup, in slices that
+    // leave the phone free between them (a transition: the page is already on screen); any other
+    // page comes empty.
+    if (root.firstElementChild) startTransition(() => void hydrateRoot(root, app));
     else createRoot(root).render(app);
   })
   .catch(() => {

@@ -11,7 +11,10 @@ if (!port) throw new Error('pglite-worker.ts runs as a worker thread (see pglite
 
 const { location, loadDataDir } = workerData as { location: string; loadDataDir?: Uint8Array };
 // A copy of a prepared database (tests start from one instead of initdb, migrations and seed).
-const db = new PGlite(location, loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : {});
+// shared_buffers: PostgreSQL's default of 128 MB is WebAssembly memory this process keeps for good;
+// the operating system already caches the data files PGlite reads (docs/PERFORMANCE.md, memory).
+const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+const db = new PGlite(location, { startParams, ...(loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : {}) });
 
 interface OpenTransaction {
   tx: Transaction;

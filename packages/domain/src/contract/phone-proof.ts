@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { anonymousIdSchema, bearerAuthenticationSchema, phoneNumberSchema } from './common.js';
+import { userSchema } from './users.js';
 
 /** POST /v1/users/code */
 export const sendCodeBody = z.object({ phone_number: phoneNumberSchema, anonymous_id: anonymousIdSchema.optional() });
@@ -17,9 +18,13 @@ export const confirmCodeBody = z.object({
 });
 export type ConfirmCodeBody = z.input<typeof confirmCodeBody>;
 
-/** 200 of PUT /v1/users/code and of a verified PUT /v1/users/reverse-otp. */
+/**
+ * 200 of PUT /v1/users/code and of a verified PUT /v1/users/reverse-otp. `user`: what GET /v1/users
+ * answers for this phone, null when it is new (that call's 404), so the app knows where to go
+ * without asking again (one round trip a step on 3G).
+ */
 export const phoneAuthenticationResponse = z.object({
-  data: z.object({ authentication: bearerAuthenticationSchema, phone_number: z.string() }),
+  data: z.object({ authentication: bearerAuthenticationSchema, phone_number: z.string(), user: userSchema.nullable() }),
 });
 export type PhoneAuthentication = z.infer<typeof phoneAuthenticationResponse>;
 

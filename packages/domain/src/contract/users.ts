@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { anonymousIdSchema, phoneNumberSchema, preApprovalSchema } from './common.js';
 
-const userSchema = z.object({
+export const userSchema = z.object({
   user_id: z.string(),
   id: z.string(),
   user_type: z.string(),

@@ -27,6 +27,24 @@ describe('SMS code: sending and confirming', () => {
     const { data } = res.json();
     expect(data.phone_number).toBe(phone);
     expect(data.authentication).toMatchObject({ access_type: 'Bearer', access_token: expect.any(String) });
+    // A new number: no application (the lookup's 404), so the app needs no second call.
+    expect(data.user).toBeNull();
+  });
+
+  it("a registered number's confirmation carries its application exactly as the lookup answers it", async () => {
+    const registered = await createUser(t.app);
+    await t.app.inject(codeRequest(registered.phone, '10.1.0.9'));
+    const res = await t.app.inject(codeConfirm(registered.phone, await lastSmsCode(t.app, registered.phone)));
+    expect(res.statusCode).toBe(200);
+    const { data } = res.json();
+    const lookup = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/users?phone_number=${registered.phone}`,
+      headers: { authorization: `Bearer ${data.authentication.access_token}` },
+    });
+    expect(lookup.statusCode).toBe(200);
+    expect(data.user).toEqual(lookup.json().data);
+    expect(data.user).toMatchObject({ user_id: registered.id, next_step: registered.nextStep });
   });
 
   it('stores only a keyed hash of the code', async () => {

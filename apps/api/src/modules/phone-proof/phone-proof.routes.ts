@@ -13,6 +13,7 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { AppError, errorResponseSchema, invalidFields } from '../../errors.js';
 import type { App } from '../../types.js';
+import { findUserByPhone, userResponse } from '../users/index.js';
 import { confirmPhoneCode, sendPhoneCode } from './code.service.js';
 import { parsePhone } from './phone.js';
 import { reverseOtpState, sessionView, startReverseOtp } from './reverse-otp.service.js';
@@ -24,13 +25,16 @@ function checkAnonymousId(given: string | undefined, digits: string): void {
   }
 }
 
-function authentication(request: FastifyRequest, phoneE164: string) {
+/** The phone's token, and the phone's application as the lookup (GET /v1/users) would answer it. */
+async function authentication(request: FastifyRequest, phoneE164: string) {
   const app = request.server;
   const { token, expiresAt } = app.tokens.issue({ kind: 'phone', phoneE164 });
+  const user = await findUserByPhone(app.db, phoneE164);
   return {
     data: {
       authentication: { access_type: 'Bearer' as const, access_token: token, expires_at: expiresAt.toISOString() },
       phone_number: fromE164(app.config.COUNTRY, phoneE164),
+      user: user ? await userResponse(app.db, app.config.COUNTRY, user) : null,
     },
   };
 }

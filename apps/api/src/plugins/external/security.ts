@@ -3,12 +3,21 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import { API_PATH } from '../../paths.js';
+import type { InlineSources } from './spa.js';
 
 /** A year, subdomains included (helmet's default value). */
 export const HSTS = 'max-age=31536000; includeSubDomains';
 
-/** Security headers, closed CORS and the per-process flood guard of the API (docs/decisions/003, 009). */
-export async function registerSecurity(app: FastifyInstance, config: Config): Promise<void> {
+/**
+ * Security headers, closed CORS and the per-process flood guard of the API (docs/decisions/003, 009).
+ * `inline`: the hashes of the pages' own inline stylesheet and script (spa.ts); nothing else inline
+ * is allowed.
+ */
+export async function registerSecurity(
+  app: FastifyInstance,
+  config: Config,
+  inline: InlineSources = { style: [], script: [] },
+): Promise<void> {
   // MetaMap's verification button: its script, and the flow it opens in a frame (IDENTITY_PROVIDER=metamap).
   const metamap = config.IDENTITY_PROVIDER === 'metamap' ? ['https://*.metamap.com', 'https://*.getmati.com'] : [];
   const csp = contentSecurityPolicy({
@@ -24,9 +33,9 @@ export async function registerSecurity(app: FastifyInstance, config: Config): Pr
     // The advisor-welcome video may come from its own host; nothing else may.
     'media-src': ["'self'", ...(config.ADVISOR_VIDEO_URL ? [new URL(config.ADVISOR_VIDEO_URL).origin] : [])],
     'object-src': ["'none'"],
-    'script-src': ["'self'", ...metamap],
+    'script-src': ["'self'", ...inline.script, ...metamap],
     'script-src-attr': ["'none'"],
-    'style-src': ["'self'"],
+    'style-src': ["'self'", ...inline.style],
     ...(config.NODE_ENV === 'production' ? { 'upgrade-insecure-requests': [] } : {}),
   });
   // Every answer carries the policy; pages and files also get the headers that only a document

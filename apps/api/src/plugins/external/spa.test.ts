@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { chooseEncoding } from './spa.js';
 
-const TEMPLATE =
-  '<html><head><!--app-config--></head><body><div id="root"></div><script type="module" src="/assets/app.js"></script></body></html>';
+const STYLE = 'body{margin:0}h1{font-family:Poppins}';
+const FONT = '<link rel="preload" as="font" type="font/woff2" href="/assets/poppins-400.woff2" crossorigin="">';
+const TEMPLATE = `<html><head><!--app-config--><style>${STYLE}</style>\n    ${FONT}</head><body><div id="root"></div><script type="module" src="/assets/app.js"></script></body></html>`;
 
 /** A built web app whose server entry (dist/server/prerender.js) is `prerender`. */
 function webDist(prerender: string): string {
@@ -55,6 +57,28 @@ describe('the prerendered landing (docs/decisions/016)', () => {
       expect(body).toContain('<meta name="app-config" content="');
     },
   );
+
+  it('the inline stylesheet and boot script are allowed by their hashes, nothing else inline; fonts preloaded on the landing only', async () => {
+    const hash = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+    for (const url of ['/home', '/5512345678/about-you', '/api/v1/config']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      const directives = String(res.headers['content-security-policy']).split('; ');
+      expect(directives, url).toContain(`style-src 'self' ${hash}`);
+    }
+    expect(await page(t, '/home')).toContain(FONT);
+    // The landing asks for its JS in its first frame, by an inline script the CSP allows by hash.
+    const landing = await page(t, '/home');
+    const boot = /<script type="module">([^<]+)<\/script>/.exec(landing)?.[1];
+    expect(boot).toContain('requestAnimationFrame');
+    expect(boot).toContain('import("/assets/app.js")');
+    expect(landing).not.toContain('src="/assets/app.js"');
+    const bootHash = `'sha256-${createHash('sha256').update(boot!).digest('base64')}'`;
+    const csp = (await t.app.inject({ method: 'GET', url: '/home' })).headers['content-security-policy'];
+    expect(String(csp).split('; ')).toContain(`script-src 'self' ${bootHash}`);
+    expect(await page(t, '/5512345678/about-you')).toContain('<script type="module" src="/assets/app.js"></script>');
+    expect(await page(t, '/5512345678/about-you')).not.toContain('rel="preload"');
+    expect(await page(t, '/5512345678/about-you')).toContain(`<style>${STYLE}</style>`);
+  });
 
   it('pages are sent compressed as the browser accepts (brotli, else gzip), the same page', async () => {
     for (const url of ['/home', '/8095551234/about-you']) {

@@ -1,4 +1,4 @@
-import { SESSION_KEYS } from '@provee/domain';
+import { SESSION_KEYS, type PhoneAuthentication } from '@provee/domain';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../../shared/lib/api-client.js';
@@ -56,13 +56,8 @@ export function ReverseOtp({ phone, sessionId, initial }: ReverseOtpProps) {
   const [expired, setExpired] = useState(false);
 
   const finish = useCallback(
-    async (accessToken: string) => {
-      try {
-        navigate(await completeProof(accessToken, phone, config.webLeadApiKey), { replace: true });
-      } catch (error) {
-        uiState.showError(error);
-      }
-    },
+    (proof: PhoneAuthentication['data']) =>
+      navigate(completeProof(proof, phone, config.webLeadApiKey), { replace: true }),
     [navigate, phone, config.webLeadApiKey],
   );
 
@@ -75,7 +70,7 @@ export function ReverseOtp({ phone, sessionId, initial }: ReverseOtpProps) {
         if (stopped) return;
         if ('authentication' in data) {
           stopped = true;
-          await finish(data.authentication.access_token);
+          finish(data);
           return;
         }
         setDetails((shown) => (shown?.session_id === data.session_id ? shown : withTimeLeft(data)));

@@ -1,7 +1,7 @@
-import { SESSION_KEYS, anonymousId } from '@provee/domain';
+import { SESSION_KEYS, anonymousId, routeAfterLookup, type PhoneAuthentication } from '@provee/domain';
 import { forgetPerson } from '../../../shared/lib/forget-person.js';
 import { session } from '../../../shared/lib/session.js';
-import { routeForPhone } from '../../../shared/lib/users-api.js';
+import { applicationState } from '../../../shared/lib/application-state.js';
 import { assignLead } from '../api/phone-proof.js';
 
 /** One lead id per number, stored with it: a second proof of the same number is the same lead. */
@@ -14,17 +14,22 @@ function leadId(phone: string): string {
 }
 
 /**
- * SPEC §4 after the phone is proven: keep the token, look the user up, hand the lead to sales
- * (without making the user wait for it) and answer where the app goes (SPEC §2.2). A number
+ * SPEC §4 after the phone is proven: keep the token, hand the lead to sales (without making the
+ * user wait for it) and answer where the app goes (SPEC §2.2), from the application the proof's
+ * answer carries (the lookup's answer, null for a new number: no second round trip). A number
  * other than the one this tab proved before: everything of the previous person is forgotten.
  */
-export async function completeProof(accessToken: string, phone: string, leadApiKey: string): Promise<string> {
+export function completeProof(proof: PhoneAuthentication['data'], phone: string, leadApiKey: string): string {
   if (session.get(SESSION_KEYS.provenPhone) !== phone) forgetPerson();
-  session.set(SESSION_KEYS.clientToken, `Bearer ${accessToken}`);
+  session.set(SESSION_KEYS.clientToken, `Bearer ${proof.authentication.access_token}`);
   session.set(SESSION_KEYS.phoneNumber, phone);
   session.set(SESSION_KEYS.anonymousId, anonymousId(phone));
   session.set(SESSION_KEYS.provenPhone, phone);
-  const target = await routeForPhone(phone);
+  let target;
+  if (proof.user) {
+    applicationState.fromUser(proof.user);
+    target = routeAfterLookup({ kind: 'user', phone, user: proof.user });
+  } else target = routeAfterLookup({ kind: 'new-user', phone });
   assignLead(leadApiKey, {
     leadId: leadId(phone),
     phone,

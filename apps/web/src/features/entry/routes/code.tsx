@@ -44,9 +44,7 @@ export function CodeRoute({ next }: NextProps) {
     if (code.length !== SECURITY_CODE_LENGTH) return;
     try {
       const { data } = await confirmCode(phoneNumber, code);
-      navigate(await completeProof(data.authentication.access_token, phoneNumber, config.webLeadApiKey), {
-        replace: true,
-      });
+      navigate(completeProof(data, phoneNumber, config.webLeadApiKey), { replace: true });
     } catch (error) {
       setCode('');
       uiState.showError(error);
