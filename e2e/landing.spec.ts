@@ -75,6 +75,36 @@ test.describe('the prerendered landing', () => {
     await expect(page).toHaveURL(new RegExp(`/home/${phone}/code$`));
   });
 
+  test('the JS is asked for once the landing has painted; a number typed before it runs is kept', async ({ page }) => {
+    // The app's JS is held back: the shopkeeper on 3G sees the landing and types before it arrives.
+    const scripts: { path: string; painted: boolean }[] = [];
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/[^/]+\.js$/, async (route) => {
+      const painted = await route
+        .request()
+        .frame()
+        .evaluate(() => performance.getEntriesByName('first-contentful-paint').length > 0)
+        .catch(() => false);
+      scripts.push({ path: new URL(route.request().url()).pathname, painted });
+      await held;
+      await route.continue();
+    });
+    const phone = uniquePhone();
+    await page.goto('/home?otp-vendor=sms', { waitUntil: 'commit' });
+    await page.getByLabel('Teléfono celular').fill(phone);
+    await expect.poll(() => scripts.length, 'the JS was asked for').toBeGreaterThan(0);
+    expect(
+      scripts.every((script) => script.painted),
+      'asked for after the first paint',
+    ).toBe(true);
+    release();
+    await expect(page).toHaveTitle('Inicio · Provee');
+    await expect(page.getByLabel('Teléfono celular')).toHaveValue(phone);
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(page.getByRole('heading', { name: 'Código de seguridad' })).toBeVisible();
+  });
+
   test('the two Poppins weights are preloaded, and their late arrival shifts no layout', async ({ page }) => {
     const html = await (await page.request.get('/home')).text();
     const preloads = [...html.matchAll(/<link rel="preload" as="font" type="font\/woff2" href="([^"]+)" crossorigin/g)];

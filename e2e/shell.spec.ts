@@ -79,6 +79,8 @@ test.describe('web shell', () => {
 
   test('the not-found screen goes back one page with Regresar', async ({ page }) => {
     await page.goto('/home/8095550001');
+    // The app is running (it prefilled the number): only it makes in-page history entries.
+    await expect(page.getByLabel('Teléfono celular')).toHaveValue('8095550001');
     await page.evaluate(() => {
       window.history.pushState({ usr: null, key: 'x', idx: 1 }, '', '/not-found');
       window.dispatchEvent(new PopStateEvent('popstate', { state: window.history.state }));

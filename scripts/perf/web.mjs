@@ -1,4 +1,4 @@
-// npm run perf:web [-- --runs N]: Lighthouse 12 (default mobile settings: Moto G Power screen,
+// npm run perf:web [-- --runs N --only PAGE --save DIR]: Lighthouse 12 (default mobile settings: Moto G Power screen,
 // simulated slow-4G throttling, 4× CPU slowdown) against the BUILT app, for performance issue 14.
 // Three pages, each audited N times (default 5) in a fresh tab with a cold cache:
 //   /home                 the landing, as a first visit;
@@ -9,9 +9,10 @@
 // Prints the median of each figure (performance and accessibility scores, LCP, TBT, CLS, and the
 // JavaScript the page loads: bytes transferred and files), and exits 1 naming every goal missed:
 // performance 100, accessibility 100, TBT ≤ 50 ms, CLS ≤ 0.02, LCP ≤ 1.0 s on /home, ≤ 1.5 s elsewhere.
+// --only: the pages whose name contains PAGE; --save: every report written to DIR as JSON.
 /* global document, location -- in functions that run in the audited page */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -35,7 +36,9 @@ import {
 register();
 const { SESSION_KEYS, anonymousId } = await import('@provee/domain');
 
-const { values: options } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
+const { values: options } = parseArgs({
+  options: { runs: { type: 'string', default: '5' }, only: { type: 'string' }, save: { type: 'string' } },
+});
 const RUNS = Number(options.runs);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error('--runs: a whole number of runs, at least 1');
 
@@ -77,6 +80,11 @@ async function audit(browser, port, url, storage) {
       page,
     );
     const { lhr } = result;
+    if (options.save) {
+      mkdirSync(options.save, { recursive: true });
+      const name = `${new URL(url).pathname.split('/').filter(Boolean).pop() ?? 'root'}-${Date.now()}.json`;
+      writeFileSync(join(options.save, name), JSON.stringify(lhr));
+    }
     if (lhr.runtimeError) throw new LighthouseRunError(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     // What the audited tab ended on: the screen meant, not a redirect or an error.
     const shown = await page.evaluate(() => ({
@@ -164,7 +172,7 @@ try {
 
   const rows = [];
   const missed = [];
-  for (const target of pages) {
+  for (const target of pages.filter((page) => !options.only || page.name.includes(options.only))) {
     const runs = [];
     for (let i = 0; i < RUNS; i++) {
       const run = await auditWithRetries(browser, chrome.port, `${server.baseUrl}${target.path}`, target.storage);

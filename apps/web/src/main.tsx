@@ -16,11 +16,13 @@ loadPublicConfig()
         <AppRouter />
       </AppProviders>
     );
-    // The server prerenders the landing (app/prerender.tsx): adopt that markup, in slices that
-    // leave the phone free between them (a transition: the page is already on screen); any other
-    // page comes empty.
-    if (root.firstElementChild) startTransition(() => void hydrateRoot(root, app));
-    else createRoot(root).render(app);
+    // The first render as a transition: React works in slices and leaves the phone free to answer
+    // a tap between them. The server prerenders the landing (app/prerender.tsx): adopt that markup;
+    // any other page comes empty.
+    startTransition(() => {
+      if (root.firstElementChild) hydrateRoot(root, app);
+      else createRoot(root).render(app);
+    });
   })
   .catch(() => {
     root.textContent = t('app.loadError');

@@ -81,8 +81,6 @@ export function chooseEncoding(accepted: string | undefined): 'br' | 'gzip' | 'i
   return 'identity';
 }
 
-/** A `<link rel="preload" as="font">` of the built index.html (vite.config.ts, preloadLandingFonts). */
-const FONT_PRELOAD = /\s*<link rel="preload" as="font"[^>]*>/g;
 const INLINE_STYLE = /<style>([\s\S]*?)<\/style>/g;
 /** A `<script>` with its code in the page (no src). */
 const INLINE_SCRIPT = /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g;
@@ -101,7 +99,7 @@ export interface InlineSources {
 /** The built web app as this process serves it, read and rendered once at start. */
 export interface WebBuild {
   distDir: string;
-  /** `/` and `/home`: the prerendered landing, its fonts preloaded. */
+  /** `/` and `/home`: the prerendered landing. */
   landing: Page;
   /** Every other path: the empty root that the browser renders. */
   index: Page;
@@ -109,12 +107,7 @@ export interface WebBuild {
   inline: InlineSources;
 }
 
-/**
- * Reads the built web app (null when there is none). The landing's HTML preloads the two fonts it
- * paints with, since it needs nothing else; on a page rendered in the browser the fonts would only
- * share the line with the JS that draws it, and they load anyway once text asks for them (the
- * metric-matched fallback shows meanwhile).
- */
+/** Reads the built web app (null when there is none). */
 export async function loadWebBuild(
   app: FastifyInstance,
   distDir: string,
@@ -135,25 +128,33 @@ export async function loadWebBuild(
   return {
     distDir,
     landing: page(landingHtml),
-    index: page(indexHtml.replace(FONT_PRELOAD, '')),
+    index: page(indexHtml),
     inline: { style: hashes(INLINE_STYLE), script: hashes(INLINE_SCRIPT) },
   };
 }
 
 const ENTRY_SCRIPT = /<script type="module"[^>]* src="([^"]+)"[^>]*><\/script>/;
-const MODULE_PRELOAD = /\s*<link rel="modulepreload"[^>]*>/g;
+const MODULE_PRELOAD = /\s*<link rel="modulepreload"[^>]* href="([^"]+)"[^>]*>/g;
 
 /**
- * The prerendered landing asks for its JS in the first frame, as that frame is painted, instead of
- * as soon as the HTML names it: its first paint needs none of it, and on a fast connection the JS
- * would otherwise arrive (and be counted, by Lighthouse) before that paint. On 3G the request goes
- * out a frame after the HTML is parsed; the paint no longer waits behind it anywhere. A hidden tab
- * paints no frame: it asks at once.
+ * The prerendered landing asks for its JS once its first paint is on screen (the browser's
+ * first-contentful-paint entry), instead of as soon as the HTML names it: that paint needs none of
+ * it, and nothing should compete with it; on a fast connection the JS would otherwise arrive (and be
+ * counted, by Lighthouse) before it. On 3G the requests go out a frame or two after the HTML is
+ * parsed, all at once as before (the entry and its modulepreloads). Without a paint within a second
+ * (a hidden tab, a browser without paint timing) it asks anyway.
  */
 export function bootAfterFirstFrame(html: string): string {
   const entry = ENTRY_SCRIPT.exec(html);
   if (!entry) return html;
-  const boot = `const boot = () => import(${JSON.stringify(entry[1])}); document.hidden ? boot() : requestAnimationFrame(boot);`;
+  const preloads = [...html.matchAll(MODULE_PRELOAD)].map((match) => match[1]!);
+  const boot =
+    `const boot = () => { for (const href of ${JSON.stringify(preloads)}) ` +
+    `document.head.append(Object.assign(document.createElement('link'), { rel: 'modulepreload', href, crossOrigin: '' })); ` +
+    `import(${JSON.stringify(entry[1])}); }; ` +
+    `let booted = false; const once = () => { if (!booted) { booted = true; boot(); } }; ` +
+    `try { new PerformanceObserver(once).observe({ type: 'paint', buffered: true }); } catch { once(); } ` +
+    `setTimeout(once, 1000);`;
   return html.replace(entry[0], `<script type="module">${boot}</script>`).replace(MODULE_PRELOAD, '');
 }
 

@@ -8,7 +8,7 @@ import {
   normalizePhone,
   phoneTypingChars,
 } from '@provee/domain';
-import { lazy, Suspense, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useHydrated } from '../../../shared/hooks/use-hydrated.js';
 import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
@@ -94,6 +94,16 @@ function PhoneForm({ initialPhone, next }: { initialPhone: string | undefined } 
     setTyped(digits.length === PHONE_MAX_LENGTH ? digits : raw);
     setServerError('');
   };
+  // The landing is on screen before its JS: a number typed meanwhile is in the field, which React
+  // adopts as it is when it hydrates. Kept as typed, before the first render after hydration would
+  // put the (empty) state back into the field.
+  const field = useRef<HTMLInputElement>(null);
+  useLayoutEffect(() => {
+    const typedEarly = field.current?.value;
+    if (typedEarly) onType(typedEarly);
+    // On mount only: later input arrives through onChange.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -158,6 +168,7 @@ function PhoneForm({ initialPhone, next }: { initialPhone: string | undefined } 
             <label htmlFor="phone-number">{t('home.phone')}</label>
             <div className="input-with-icon">
               <input
+                ref={field}
                 id="phone-number"
                 type="tel"
                 inputMode="tel"
