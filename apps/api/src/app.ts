@@ -5,6 +5,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { z } from 'zod';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import { createCatalogRevision } from './db/catalog-revision.js';
 import { clientErrorHandler, frameworkErrors, notFoundEnvelope, registerErrorHandling } from './errors.js';
 import { registerInputGuard } from './input-guard.js';
 import { loggerOptions } from './logger.js';
@@ -86,9 +87,10 @@ export async function buildApp(config: Config, database: Database, options: Buil
     : secrets.key('reverse-otp-webhook');
   app.decorate('reverseOtp', createReverseOtpProvider(config, webhookKey));
   app.decorate(
-    'places',
-    createAddressSearch(config, database.db, () => app.clock().getTime()),
+    'catalogRevision',
+    createCatalogRevision(database.db, () => app.clock().getTime()),
   );
+  app.decorate('places', createAddressSearch(config, database.db, app.catalogRevision));
   const encryptionKey = config.DATA_ENCRYPTION_KEY
     ? Buffer.from(config.DATA_ENCRYPTION_KEY, 'base64')
     : secrets.key('data-encryption');
@@ -102,11 +104,12 @@ export async function buildApp(config: Config, database: Database, options: Buil
     }),
   );
   app.decorate('bureau', options.bureau ?? createBureau(config));
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     // API answers carry tokens and personal data: never stored by a browser or proxy, unless the
     // route chose its own caching (catalogues, static files, the SPA's no-cache HTML).
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
   registerErrorHandling(app);
   registerInputGuard(app);

@@ -8,6 +8,7 @@ import type {
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
 import type { FieldCipher } from './crypto.js';
+import type { CatalogRevision } from './db/catalog-revision.js';
 import type { Database, Db } from './db/client.js';
 import type { TokenService } from './modules/auth/tokens.js';
 import type { PasswordHasher } from './modules/credit/password.js';
@@ -39,6 +40,8 @@ declare module 'fastify' {
     tokens: TokenService;
     sms: SmsProvider;
     reverseOtp: ReverseOtpProvider & { sign?: (rawBody: string) => string };
+    /** The catalogue's revision (db/catalog-revision.ts): what the catalogue answers are kept by. */
+    catalogRevision: CatalogRevision;
     places: AddressSearchProvider;
     cipher: FieldCipher;
     policy: CreditPolicy;

@@ -11,6 +11,7 @@ import {
 } from '@provee/domain';
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -308,6 +309,16 @@ export const catalogNeighborhoods = pgTable(
     index('catalog_neighborhoods_zip').on(table.zipCode),
   ],
 );
+
+/**
+ * One row: a number every change to the catalogue tables moves on (statement triggers, migration
+ * 0013), whoever makes it (the seed, the importer CLI, an operator's SQL). Each process keeps the
+ * catalogue's answers and its address index until it sees a new number (db/catalog-revision.ts).
+ */
+export const catalogRevision = pgTable('catalog_revision', {
+  id: integer('id').primaryKey().default(1),
+  revision: bigint('revision', { mode: 'number' }).notNull().default(0),
+});
 
 /** Which version of a shipped catalogue file the start-up seed has loaded (so later starts skip it). */
 export const catalogSeeds = pgTable('catalog_seeds', {

@@ -4,9 +4,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 /**
  * Catalogue answers are cached by the browser but revalidated on every use (`no-cache` + ETag):
  * the ETag is a hash of the answer itself, so an import, a newer shipped catalogue or an
- * operator's `allowed` change shows at once, with no version for the web app to learn (a version
+ * operator's `allowed` change shows as soon as the server sees the catalogue's new revision
+ * (within a second, db/catalog-revision.ts), with no version for the web app to learn (a version
  * in the URL would need one, and a tab opened before an import would keep asking for the old
- * one). An unchanged list costs a 304 with no body; the lists are small queries.
+ * one). An unchanged list costs a 304 with no body; the server keeps each answer and its ETag
+ * (answer-cache.ts).
  */
 export const CATALOG_CACHE_CONTROL = 'no-cache';
 
@@ -31,7 +33,8 @@ export async function catalogEtag(request: FastifyRequest, reply: FastifyReply, 
     typeof payload !== 'string'
   )
     return payload;
-  const etag = etagOf(payload);
+  // A kept answer carries its ETag already (answer-cache.ts).
+  const etag = (reply.getHeader('etag') as string | undefined) ?? etagOf(payload);
   reply.header('etag', etag);
   if (!matches(request.headers['if-none-match'], etag)) return payload;
   reply.code(304);

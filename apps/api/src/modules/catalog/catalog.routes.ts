@@ -17,7 +17,8 @@ import {
 import { AppError, errorResponseSchema } from '../../errors.js';
 import { PlacesError } from '../../providers/places/index.js';
 import type { App } from '../../types.js';
-import { CATALOG_CACHE_CONTROL, catalogEtag } from './catalog-cache.js';
+import { createAnswerCache } from './answer-cache.js';
+import { catalogEtag } from './catalog-cache.js';
 import {
   listBusinessTypes,
   listCities,
@@ -28,20 +29,18 @@ import {
   zipCodeItems,
 } from './catalog.service.js';
 
-const CACHE = CATALOG_CACHE_CONTROL;
-
 /** Catalogues for the registration forms (public: nothing personal here). */
 export async function catalogRoutes(app: App): Promise<void> {
   const country = app.config.COUNTRY;
   app.addHook('onSend', catalogEtag);
+  // Every list below is kept, serialised, until the catalogue's revision moves on.
+  const { answer, send, sendList } = createAnswerCache(app.catalogRevision);
 
   app.get(
     '/v1/states',
     { schema: { summary: 'Provincias o estados del país', response: { 200: statesResponse } } },
-    async (_request, reply) => {
-      reply.header('cache-control', CACHE);
-      return { data: await listStates(app.db, country) };
-    },
+    async (_request, reply) =>
+      sendList(reply, 'states', statesResponse, async () => ({ data: await listStates(app.db, country) })),
   );
 
   app.get(
@@ -54,9 +53,11 @@ export async function catalogRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      reply.header('cache-control', CACHE);
-      const rows = await listCities(app.db, country, { stateId: request.params.id });
-      return { data: rows.map(({ id: cityId, name, allowed }) => ({ id: cityId, name, allowed })) };
+      const { id } = request.params;
+      return sendList(reply, `state-cities:${id}`, stateCitiesResponse, async () => {
+        const rows = await listCities(app.db, country, { stateId: id });
+        return { data: rows.map(({ id: cityId, name, allowed }) => ({ id: cityId, name, allowed })) };
+      });
     },
   );
 
@@ -70,8 +71,10 @@ export async function catalogRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      reply.header('cache-control', CACHE);
-      return { data: await listCities(app.db, country, { onlyAllowed: request.query['only-allowed'] === 'true' }) };
+      const onlyAllowed = request.query['only-allowed'] === 'true';
+      return sendList(reply, `cities:${onlyAllowed}`, citiesResponse, async () => ({
+        data: await listCities(app.db, country, { onlyAllowed }),
+      }));
     },
   );
 
@@ -85,8 +88,10 @@ export async function catalogRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      reply.header('cache-control', CACHE);
-      return { data: await listNeighborhoods(app.db, country, request.params.id) };
+      const { id } = request.params;
+      return sendList(reply, `city-neighborhoods:${id}`, neighborhoodsResponse, async () => ({
+        data: await listNeighborhoods(app.db, country, id),
+      }));
     },
   );
 
@@ -103,26 +108,29 @@ export async function catalogRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      const items = await zipCodeItems(app.db, country, request.params.code);
-      if (items.length === 0)
+      const { code } = request.params;
+      const found = await answer(`zip-code:${code}`, zipCodeResponse, async () => {
+        const items = await zipCodeItems(app.db, country, code);
+        return items.length > 0 ? { data: items } : null;
+      });
+      if (!found)
         throw new AppError(
           404,
           'ZIP_CODE_NOT_FOUND',
           'zip code not found',
           'No encontramos ese código postal. Revísalo.',
         );
-      reply.header('cache-control', CACHE);
-      return { data: items };
+      return send(reply, found);
     },
   );
 
   app.get(
     '/v1/business-types',
     { schema: { summary: 'Giros de negocio', response: { 200: businessTypesResponse } } },
-    async (_request, reply) => {
-      reply.header('cache-control', CACHE);
-      return { data: await listBusinessTypes(app.db, country) };
-    },
+    async (_request, reply) =>
+      sendList(reply, 'business-types', businessTypesResponse, async () => ({
+        data: await listBusinessTypes(app.db, country),
+      })),
   );
 
   app.get(
@@ -134,11 +142,12 @@ export async function catalogRoutes(app: App): Promise<void> {
       },
     },
     async (_request, reply) => {
-      reply.header('cache-control', CACHE);
-      const ranges = await listSalesRanges(app.db, country);
-      return {
-        data: { ranges: ranges.map(({ id: rangeId, range_description }) => ({ id: rangeId, range_description })) },
-      };
+      return sendList(reply, 'sales-ranges', salesRangesResponse, async () => {
+        const rows = await listSalesRanges(app.db, country);
+        return {
+          data: { ranges: rows.map(({ id: rangeId, range_description }) => ({ id: rangeId, range_description })) },
+        };
+      });
     },
   );
 

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inArray } from 'drizzle-orm';
-import { catalogNeighborhoods } from '../../db/schema.js';
+import { eq, inArray } from 'drizzle-orm';
+import { CATALOG_REVISION_CHECK_MS } from '../../db/catalog-revision.js';
+import { catalogMunicipalities, catalogNeighborhoods, catalogRevision } from '../../db/schema.js';
 import { API_ROOT } from '../../paths.js';
-import { ADDRESS_INDEX_CHECK_MS } from '../../providers/places/catalog.js';
 import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
 import { parseDelimited } from './csv.js';
 import { importUnits, parseOneDo, parseSepomex } from './import.js';
@@ -181,9 +181,10 @@ describe('importer: ONE territorial division (the shared file)', () => {
 });
 
 describe('catalogue answers: cached by the browser, revalidated by ETag', () => {
+  const clock = manualClock();
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, undefined, { clock });
   });
   afterAll(() => t.close());
 
@@ -205,9 +206,11 @@ describe('catalogue answers: cached by the browser, revalidated by ETag', () => 
       304,
     );
 
-    // An import corrects a name: the browser's copy no longer matches, it gets the new list.
+    // An import corrects a name: once the server has seen the catalogue's new revision (within
+    // CATALOG_REVISION_CHECK_MS), the browser's copy no longer matches, it gets the new list.
     const naco = parseOneDo(readFileSync(ONE_FILE, 'utf8')).find((unit) => unit.code === '03100101010104200')!;
     await importUnits(t.app.db, 'do', [{ ...naco, name: 'Ensanche Naco Norte' }]);
+    clock.advance(CATALOG_REVISION_CHECK_MS / 1000);
     const after = await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': etag } });
     expect(after.statusCode).toBe(200);
     expect(after.headers.etag).not.toBe(etag);
@@ -230,8 +233,64 @@ describe('catalogue answers: cached by the browser, revalidated by ETag', () => 
   });
 });
 
+describe('catalogue answers: kept per catalogue revision', () => {
+  it("an operator's change moves the revision on; every list shows it once the revision is read again, not before", async () => {
+    const clock = manualClock();
+    const t = await createTestApp({}, undefined, { clock });
+    try {
+      const served = async () =>
+        (await t.app.inject({ method: 'GET', url: '/api/v1/cities?only-allowed=true' }))
+          .json()
+          .data.map((city: { name: string }) => city.name);
+      const revision = async () => (await t.app.db.select().from(catalogRevision))[0]!.revision;
+      const before = await served();
+      expect(before).not.toContain('Bonao');
+      const at = await revision();
+
+      // An operator serves one more municipality, straight in the database.
+      await t.app.db
+        .update(catalogMunicipalities)
+        .set({ allowed: true })
+        .where(eq(catalogMunicipalities.name, 'Bonao'));
+      expect(await revision()).toBe(at + 1);
+      // Kept: the same answer, from memory, until the revision is read again.
+      expect(await served()).toEqual(before);
+      clock.advance(CATALOG_REVISION_CHECK_MS / 1000);
+      expect(await served()).toContain('Bonao');
+
+      // A statement that changes no row still moves it on (a seed at start): the lists are rebuilt, the same.
+      await t.app.db.update(catalogMunicipalities).set({ allowed: true }).where(eq(catalogMunicipalities.id, -1));
+      expect(await revision()).toBe(at + 2);
+      clock.advance(CATALOG_REVISION_CHECK_MS / 1000);
+      expect(await served()).toContain('Bonao');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('catalogue revision', () => {
+  it('20 catalogue writes at once each move it on: no lost update (PostgreSQL runs them in parallel)', async () => {
+    const t = await createTestApp();
+    try {
+      const revision = async () => (await t.app.db.select().from(catalogRevision))[0]!.revision;
+      const at = await revision();
+      await Promise.all(
+        Array.from({ length: 20 }, () =>
+          t.app.db.transaction((tx) =>
+            tx.update(catalogMunicipalities).set({ allowed: false }).where(eq(catalogMunicipalities.name, 'Bonao')),
+          ),
+        ),
+      );
+      expect(await revision()).toBe(at + 20);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('address search index (in memory)', () => {
-  it('sees an import made by another process once its check interval has passed', async () => {
+  it("sees an import made by another process once the catalogue's revision is read again", async () => {
     const clock = manualClock();
     const t = await createTestApp({}, undefined, { clock });
     try {
@@ -245,7 +304,7 @@ describe('address search index (in memory)', () => {
       // The importer (a CLI, i.e. another process) corrects the name straight in the database.
       const naco = parseOneDo(readFileSync(ONE_FILE, 'utf8')).find((unit) => unit.code === '03100101010104200')!;
       await importUnits(t.app.db, 'do', [{ ...naco, name: 'Ensanche Naco Oriental' }]);
-      clock.advance(ADDRESS_INDEX_CHECK_MS / 1000);
+      clock.advance(CATALOG_REVISION_CHECK_MS / 1000);
       expect(await search('naco oriental')).toEqual([
         'Ensanche Naco Oriental, Santo Domingo de Guzmán, Distrito Nacional',
       ]);

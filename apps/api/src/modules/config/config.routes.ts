@@ -14,12 +14,13 @@ export async function configRoutes(app: App): Promise<void> {
         response: { 200: publicConfigSchema },
       },
     },
+    // The JSON made above goes out as it is: no serialisation per request.
     async (_request, reply) => {
-      return reply
+      reply
         .header('cache-control', 'public, max-age=300')
         .type('application/json; charset=utf-8')
-        .serializer(() => json)
-        .send(body);
+        .serializer(() => json);
+      return body;
     },
   );
 }

@@ -29,9 +29,12 @@ interface AvalSummary {
 // `users.id` is spelled out in the subqueries: Drizzle writes a column inside a selected `sql` as its
 // bare name, which there would mean the subquery's own `id`.
 function userDetailQuery(db: Db) {
+  const { id, userType, nextStep, status, phoneE164, name, lastname, maternalLastname, dobEncrypted } =
+    getTableColumns(users);
   return db
     .select({
-      user: getTableColumns(users),
+      // What the answer and the Mexican RFC suggestion use, nothing more.
+      user: { id, userType, nextStep, status, phoneE164, name, lastname, maternalLastname, dobEncrypted },
       avals: sql<AvalSummary[]>`coalesce((
         select json_agg(json_build_object('avalType', a.aval_type, 'phoneE164', a.phone_e164) order by a.created_at)
         from ${avals} a where a.user_id = users.id and a.status <> 'REPLACED'), '[]'::json)`,
@@ -57,7 +60,11 @@ export async function findUserDetail(db: Db, id: string) {
 }
 
 /** The SPEC §3 user answer the web app routes on, from the user and their current guarantors. */
-export function userAnswer(country: CountryCode, user: UserRow, currentAvals: AvalSummary[]) {
+export function userAnswer(
+  country: CountryCode,
+  user: Pick<UserRow, 'id' | 'userType' | 'nextStep' | 'status' | 'phoneE164'>,
+  currentAvals: AvalSummary[],
+) {
   return {
     user_id: user.id,
     id: user.id,
@@ -84,7 +91,10 @@ export async function userResponse(db: Db, country: CountryCode, user: UserRow) 
 }
 
 /** Mexico: the RFC the SAT algorithm gives for the person, to prefill the tax-id step (SPEC §5). */
-export function taxIdSuggestion(app: FastifyInstance, user: UserRow): string | null {
+export function taxIdSuggestion(
+  app: FastifyInstance,
+  user: Pick<UserRow, 'name' | 'lastname' | 'maternalLastname' | 'dobEncrypted'>,
+): string | null {
   if (!getCountry(app.config.COUNTRY).taxId.generated || !user.name || !user.lastname || !user.dobEncrypted)
     return null;
   return generateRfc({

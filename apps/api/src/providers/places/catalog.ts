@@ -1,11 +1,9 @@
 import { searchKey, type CountryCode } from '@provee/domain';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import type { CatalogRevision } from '../../db/catalog-revision.js';
 import type { Db } from '../../db/client.js';
 import { catalogMunicipalities, catalogNeighborhoods, catalogStates } from '../../db/schema.js';
 import type { AddressSearchProvider } from './index.js';
-
-/** How long the address index is trusted before a search checks the catalogue for changes. */
-export const ADDRESS_INDEX_CHECK_MS = 60_000;
 
 interface IndexedPlace {
   id: number;
@@ -17,7 +15,8 @@ interface IndexedPlace {
 }
 
 interface AddressIndex {
-  fingerprint: string;
+  /** The catalogue revision it was built from. */
+  revision: number;
   /** The places with a word that starts with a given prefix of up to PREFIX_LENGTH letters. */
   byPrefix: Map<string, IndexedPlace[]>;
 }
@@ -48,32 +47,15 @@ function indexPlaces(places: IndexedPlace[]): Map<string, IndexedPlace[]> {
  *
  * It runs over an index in memory (the country's neighbourhoods, about 1.5 MB for the 12,675 of
  * the Dominican Republic): a few milliseconds of JavaScript instead of a query that reads every
- * neighbourhood, so the autocomplete costs the database nothing (docs/PERFORMANCE.md). The
- * catalogue changes only by an import (another process) or an operator's SQL: every
- * ADDRESS_INDEX_CHECK_MS a search first compares a fingerprint of the catalogue (one aggregate
- * query) and reloads the index when it changed.
+ * neighbourhood, so the autocomplete costs the database nothing (docs/PERFORMANCE.md). The index is
+ * rebuilt when the catalogue's revision moves on (an import, an operator's SQL): a search sees the
+ * change within CATALOG_REVISION_CHECK_MS.
  */
-export function createCatalogPlaces(db: Db, country: CountryCode, now: () => number = Date.now): AddressSearchProvider {
+export function createCatalogPlaces(db: Db, country: CountryCode, catalog: CatalogRevision): AddressSearchProvider {
   let index: AddressIndex | undefined;
-  let checkedAt = -Infinity;
-  let checking: Promise<void> | undefined;
+  let loading: Promise<AddressIndex> | undefined;
 
-  const fingerprint = async () => {
-    const [row] = await db
-      .select({
-        value: sql<string>`count(*)::text || ':' || coalesce(sum(hashtext(
-          ${catalogNeighborhoods.id}::text || ${catalogNeighborhoods.name} || ${catalogNeighborhoods.searchText}
-          || ${catalogMunicipalities.name} || ${catalogMunicipalities.allowed}::text || ${catalogStates.name}
-        )), 0)::text`,
-      })
-      .from(catalogNeighborhoods)
-      .innerJoin(catalogMunicipalities, eq(catalogMunicipalities.id, catalogNeighborhoods.municipalityId))
-      .innerJoin(catalogStates, eq(catalogStates.id, catalogMunicipalities.stateId))
-      .where(eq(catalogStates.country, country));
-    return row?.value ?? '';
-  };
-
-  const load = async (print: string): Promise<AddressIndex> => {
+  const load = async (revision: number): Promise<AddressIndex> => {
     const rows = await db
       .select({
         id: catalogNeighborhoods.id,
@@ -89,7 +71,7 @@ export function createCatalogPlaces(db: Db, country: CountryCode, now: () => num
       .innerJoin(catalogStates, eq(catalogStates.id, catalogMunicipalities.stateId))
       .where(eq(catalogStates.country, country));
     return {
-      fingerprint: print,
+      revision,
       byPrefix: indexPlaces(
         rows.map((row) => ({
           id: row.id,
@@ -103,20 +85,16 @@ export function createCatalogPlaces(db: Db, country: CountryCode, now: () => num
     };
   };
 
-  /** The index, checked against the catalogue when it is older than ADDRESS_INDEX_CHECK_MS. */
+  /** The index of the catalogue's current revision; one build at a time, shared by the searches meanwhile. */
   const current = async (): Promise<AddressIndex> => {
-    if (!index || now() - checkedAt >= ADDRESS_INDEX_CHECK_MS) {
-      // One check at a time: the searches that arrive meanwhile wait for the same one.
-      checking ??= (async () => {
-        const print = await fingerprint();
-        if (print !== index?.fingerprint) index = await load(print);
-        checkedAt = now();
-      })().finally(() => {
-        checking = undefined;
+    const revision = await catalog.current();
+    if (index?.revision === revision) return index;
+    loading ??= load(revision)
+      .then((built) => (index = built))
+      .finally(() => {
+        loading = undefined;
       });
-      await checking;
-    }
-    return index!;
+    return loading;
   };
 
   return {

@@ -1,4 +1,5 @@
 import type { Config } from '../../config.js';
+import type { CatalogRevision } from '../../db/catalog-revision.js';
 import type { Db } from '../../db/client.js';
 import { createCatalogPlaces } from './catalog.js';
 import { createGooglePlaces } from './google.js';
@@ -27,7 +28,7 @@ export interface AddressSearchProvider {
 
 export { PlacesError } from './places-error.js';
 
-export function createAddressSearch(config: Config, db: Db, now?: () => number): AddressSearchProvider {
+export function createAddressSearch(config: Config, db: Db, catalog: CatalogRevision): AddressSearchProvider {
   if (config.ADDRESS_PROVIDER === 'google') {
     return createGooglePlaces({
       apiUrl: config.GOOGLE_PLACES_API_URL,
@@ -35,5 +36,5 @@ export function createAddressSearch(config: Config, db: Db, now?: () => number):
       country: config.COUNTRY,
     });
   }
-  return createCatalogPlaces(db, config.COUNTRY, now);
+  return createCatalogPlaces(db, config.COUNTRY, catalog);
 }
