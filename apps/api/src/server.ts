@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
+import { copyInitialDatabase } from './db/initial-database.js';
 import { prepareDatabase } from './db/prepare.js';
 import { PolicyError } from './modules/credit/policy.js';
 
@@ -25,11 +26,13 @@ async function main(): Promise<void> {
         process.exit(1);
       },
     });
+  // A first start on the embedded database begins from the one the build prepared (db/initial-database.ts).
+  if (!config.DATABASE_URL) copyInitialDatabase(config.DATA_DIR);
   let database = open();
   const { seeded } = await prepareDatabase(database);
   if (seeded && database.kind === 'pglite') {
-    // Loading the catalogue grows PGlite's WebAssembly memory (≈ 950 MB resident), and that memory
-    // is never given back while its thread lives: serve from a new thread (≈ 420 MB; issue 14).
+    // Without a built copy, or with a newer shipped catalogue: loading the catalogue grows PGlite's
+    // WebAssembly memory for good while its thread lives; serve from a new thread (issue 14).
     await database.close();
     database = open();
   }

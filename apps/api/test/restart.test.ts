@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.js';
+import { INITIAL_DATABASE_DIR } from '../src/db/initial-database.js';
 import { appendAuditEvent, verifyAuditChain } from '../src/modules/audit/audit.service.js';
 import { API_ROOT, MIGRATIONS_DIR } from '../src/paths.js';
 
@@ -45,6 +46,34 @@ async function kill(child: ChildProcess): Promise<void> {
   child.kill('SIGKILL');
   await exited;
 }
+
+describe('first start on PGlite', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'provee-first-start-'));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('begins from the database the build prepared: the catalogue is served at once, not seeded again', async () => {
+    expect(existsSync(join(INITIAL_DATABASE_DIR, 'pglite', 'PG_VERSION')), 'run npm run build first').toBe(true);
+    const started = new Date();
+    const clock = performance.now();
+    const server = await startServer(dataDir);
+    const ms = performance.now() - clock;
+    const served = (await (await fetch(`${server.url}/api/v1/cities?only-allowed=true`)).json()) as { data: unknown[] };
+    expect(served.data.length).toBeGreaterThan(0);
+    await kill(server.child);
+    console.log(`first start from the built database: ${ms.toFixed(0)} ms to the first /api/health 200`);
+
+    // The catalogue was loaded when the build prepared the database, before this start.
+    const database = openDatabase({ dataDir });
+    try {
+      const [seed] = (
+        await database.db.execute<{ loaded_at: string }>(sql`select loaded_at from catalog_seeds where name = 'do'`)
+      ).rows;
+      expect(new Date(seed!.loaded_at).getTime()).toBeLessThan(started.getTime());
+    } finally {
+      await database.close();
+    }
+  });
+});
 
 // The built server (npm run build) on the embedded database: killed without warning and started again.
 describe('built server on PGlite', () => {
