@@ -307,8 +307,11 @@ async function benchDatabase(kind) {
       rows.push({ name: `limit: raw driver, ${name}`, rps: qps.loop });
       if (qps.pool) rows.push({ name: `(driver alone, ${CONNECTIONS} loops on the pool), ${name}`, rps: qps.pool });
     }
-    if (starts.again > GOALS.coldStartMs)
-      failures.push(`${kind} start on an existing database: ${Math.round(starts.again)} ms > ${GOALS.coldStartMs} ms`);
+    for (const [which, ms] of [
+      ['first start', starts.first],
+      ['start on an existing database', starts.again],
+    ])
+      if (ms > GOALS.coldStartMs) failures.push(`${kind} ${which}: ${Math.round(ms)} ms > ${GOALS.coldStartMs} ms`);
   } finally {
     await pg?.drop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -347,7 +350,7 @@ for (const kind of kinds) {
   print(kind, result.rows);
   const ms = (value) => (value === undefined ? '—' : `${Math.round(value)} ms`);
   console.log(
-    `start to first /api/health 200: new database ${ms(result.starts.first)} (migrations, catalogue seed), existing database ${ms(result.starts.again)} (goal ≤ ${GOALS.coldStartMs} ms)`,
+    `start to first /api/health 200: first start ${ms(result.starts.first)} (PGlite: the build's prepared copy; PostgreSQL: migrations and catalogue seed), existing database ${ms(result.starts.again)} (goal ≤ ${GOALS.coldStartMs} ms each)`,
   );
   failures.push(...result.failures);
 }
