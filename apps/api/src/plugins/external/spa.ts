@@ -120,7 +120,7 @@ export async function loadWebBuild(
   }
   const indexHtml = renderIndexHtml(readFileSync(indexPath, 'utf8'), config);
   const prerendered = await renderLandingHtml(app, distDir, indexHtml, config);
-  const landingHtml = prerendered ? bootAfterFirstFrame(prerendered) : indexHtml;
+  const landingHtml = prerendered ? bootAfterFirstPaint(prerendered) : indexHtml;
   const pages = [landingHtml, indexHtml];
   const hashes = (pattern: RegExp) => [
     ...new Set(pages.flatMap((html) => [...html.matchAll(pattern)].map((match) => inlineHash(match[1]!)))),
@@ -137,14 +137,14 @@ const ENTRY_SCRIPT = /<script type="module"[^>]* src="([^"]+)"[^>]*><\/script>/;
 const MODULE_PRELOAD = /\s*<link rel="modulepreload"[^>]* href="([^"]+)"[^>]*>/g;
 
 /**
- * The prerendered landing asks for its JS once its first paint is on screen (the browser's
- * first-contentful-paint entry), instead of as soon as the HTML names it: that paint needs none of
- * it, and nothing should compete with it; on a fast connection the JS would otherwise arrive (and be
+ * The prerendered landing asks for its JS once its first paint is on screen (the browser's paint
+ * timing entries), instead of as soon as the HTML names it: that paint needs none of it, and
+ * nothing should compete with it; on a fast connection the JS would otherwise arrive (and be
  * counted, by Lighthouse) before it. On 3G the requests go out a frame or two after the HTML is
  * parsed, all at once as before (the entry and its modulepreloads). Without a paint within a second
  * (a hidden tab, a browser without paint timing) it asks anyway.
  */
-export function bootAfterFirstFrame(html: string): string {
+export function bootAfterFirstPaint(html: string): string {
   const entry = ENTRY_SCRIPT.exec(html);
   if (!entry) return html;
   const preloads = [...html.matchAll(MODULE_PRELOAD)].map((match) => match[1]!);
