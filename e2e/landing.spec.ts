@@ -9,14 +9,16 @@ import { uniquePhone } from './helpers.js';
 const HEADING = 'Surte tu negocio con Provee';
 
 test.describe('the prerendered landing', () => {
-  test('/ and /home are served with the landing inside #root; other pages with an empty one', async ({ page }) => {
+  test('/ and /home are served with the landing inside #root; pages without a preview with an empty one', async ({
+    page,
+  }) => {
     for (const path of ['/home', '/', '/home?utm_source=radio']) {
       const html = await (await page.request.get(path)).text();
       expect(html, path).toContain(`<div id="root"><aside class="test-mode-banner"`);
       expect(html, path).toContain(`<h1 class="page-title">${HEADING}</h1>`);
       expect(html, path).toContain('<label for="phone-number">Teléfono celular</label>');
     }
-    for (const path of ['/home/8095550000', '/not-found', '/8095550000/about-you']) {
+    for (const path of ['/home/8095550000', '/not-found', '/8095550000/0a/additional-data']) {
       expect(await (await page.request.get(path)).text(), path).toContain('<div id="root"></div>');
     }
     // The prerender's code is the server's: not a file anyone can download.

@@ -1,5 +1,5 @@
-import { lazy, Suspense, useEffect, type ComponentType } from 'react';
-import { BrowserRouter, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router';
+import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
+import { BrowserRouter, matchPath, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { HomeRoute } from '../features/entry/routes/home.js';
 import type { NextProps } from '../shared/hooks/use-prefetch.js';
 import { loadScreenCopy } from '../shared/lib/copy.js';
@@ -7,9 +7,24 @@ import { prefetch } from './prefetch.js';
 import { AppShell } from './shell.js';
 
 // The landing is in the entry bundle (first paint on 3G); every other screen loads on demand,
-// with the texts of those screens (shared/lib/copy-screens.ts) the first time.
-const lazyRoute = <K extends string, P extends object>(load: () => Promise<Record<K, ComponentType<P>>>, name: K) =>
-  lazy(() => Promise.all([load(), loadScreenCopy()]).then(([m]) => ({ default: m[name] })));
+// with the texts of those screens (shared/lib/copy-screens.ts) the first time. A screen whose
+// module was loaded beforehand (`preload`, see previewedScreen) renders at once, without the
+// Suspense fallback that React.lazy shows for a first render even of a module already there.
+function lazyRoute<K extends string, P extends object>(load: () => Promise<Record<K, ComponentType<P>>>, name: K) {
+  let loaded: ComponentType<P> | undefined;
+  const preload = () =>
+    Promise.all([load(), loadScreenCopy()]).then(([m]) => {
+      loaded = m[name];
+      return { default: loaded };
+    });
+  const Lazy = lazy(preload);
+  // Chosen once per mount: switching from Lazy to the module would remount the screen (and lose its state).
+  const Screen = (props: P) => {
+    const [Component] = useState<ComponentType<P>>(() => loaded ?? Lazy);
+    return <Component {...props} />;
+  };
+  return Object.assign(Screen, { preload });
+}
 const NotFoundRoute = lazyRoute(() => import('../features/errors/routes/not-found.js'), 'NotFoundRoute');
 // The step screens' chunks, named so a screen can warm the next one (app/prefetch.ts).
 const load = {
@@ -113,6 +128,22 @@ const SIGNER = '/:userTypeId/:userId/:titularFullName/:personType/:collateralFul
 const FallbackRoute = lazyRoute(() => import('../features/errors/routes/fallback.js'), 'FallbackRoute');
 // The lender's back office: its own layout and session, all of it in chunks /home never loads.
 const BackofficeApp = lazyRoute(() => import('../features/backoffice/app.js'), 'BackofficeApp');
+
+/**
+ * The screens the server sends as a preview (their HTML rendered at start by app/prerender.tsx,
+ * shown before the JS arrives, then replaced by the app: docs/decisions/019): the path patterns, and
+ * what the browser loads before it renders one so the preview is replaced by the same screen in one
+ * frame, never by the loading spinner.
+ */
+export const PREVIEWED_SCREENS = [
+  { path: '/:phoneNumber/about-you', preload: AboutYouRoute.preload },
+  { path: '/send-contract-sign', preload: SendContractSignRoute.preload },
+] as const;
+
+/** The preview screen of `pathname`, if it has one. */
+export function previewedScreen(pathname: string) {
+  return PREVIEWED_SCREENS.find((screen) => matchPath(screen.path, pathname));
+}
 
 /**
  * `/` shows the landing as `/home` does (the server sends both the same prerendered HTML, which

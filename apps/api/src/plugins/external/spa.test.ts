@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { chooseEncoding } from './spa.js';
+import { chooseEncoding, pathPattern } from './spa.js';
 
 const STYLE = 'body{margin:0}h1{font-family:Poppins}';
 const FONT = '<link rel="preload" as="font" type="font/woff2" href="/assets/poppins-400.woff2" crossorigin="">';
@@ -34,7 +34,10 @@ describe('the prerendered landing (docs/decisions/016)', () => {
   beforeAll(async () => {
     // Renders what the configuration says, as apps/web/src/app/prerender.tsx does.
     const dist = webDist(
-      'export const renderLanding = (config) => `<h1>Surte tu negocio con ${config.appName}</h1><p>${config.country.phonePrefix}</p>`;',
+      [
+        'export const renderLanding = (config) => `<h1>Surte tu negocio con ${config.appName}</h1><p>${config.country.phonePrefix}</p>`;',
+        "export const renderPreviews = async (config) => [{ path: '/:phoneNumber/about-you', html: `<h1>Sobre ti</h1><p>${config.appName}</p>` }];",
+      ].join('\n'),
     );
     t = await createTestApp({ WEB_DIST_DIR: dist, APP_NAME: 'Surtido', COUNTRY: 'mx' });
   });
@@ -49,7 +52,20 @@ describe('the prerendered landing (docs/decisions/016)', () => {
     },
   );
 
-  it.each(['/home/5512345678', '/5512345678/about-you', '/not-found'])(
+  it.each(['/5512345678/about-you', '/5512345678/about-you/', '/55%2012/about-you?x=1'])(
+    'GET %s: the previewed screen inside #root, fields disabled and the rest inert until the app replaces it (decision 019)',
+    async (url) => {
+      const body = await page(t, url);
+      expect(body).toContain(
+        '<div id="root" data-preview><fieldset class="screen-preview" disabled inert><h1>Sobre ti</h1><p>Surtido</p></fieldset></div>',
+      );
+      // Its JS is asked for after the first paint, as the landing's.
+      expect(body).not.toContain('src="/assets/app.js"');
+      expect(body).toContain('import("/assets/app.js")');
+    },
+  );
+
+  it.each(['/home/5512345678', '/5512345678/about-you/more', '/about-you', '/a/b/about-you', '/not-found'])(
     'GET %s: the empty #root, rendered in the browser',
     async (url) => {
       const body = await page(t, url);
@@ -65,7 +81,7 @@ describe('the prerendered landing (docs/decisions/016)', () => {
       const directives = String(res.headers['content-security-policy']).split('; ');
       expect(directives, url).toContain(`style-src 'self' ${hash}`);
     }
-    for (const url of ['/home', '/5512345678/about-you']) expect(await page(t, url)).toContain(FONT);
+    for (const url of ['/home', '/5512345678/about-you', '/not-found']) expect(await page(t, url)).toContain(FONT);
     // The landing asks for its JS in its first frame, by an inline script the CSP allows by hash.
     const landing = await page(t, '/home');
     const boot = /<script type="module">([^<]+)<\/script>/.exec(landing)?.[1];
@@ -75,12 +91,14 @@ describe('the prerendered landing (docs/decisions/016)', () => {
     expect(landing).not.toContain('src="/assets/app.js"');
     expect(landing).not.toContain('<link rel="modulepreload"');
     const bootHash = `'sha256-${createHash('sha256').update(boot!).digest('base64')}'`;
-    const csp = (await t.app.inject({ method: 'GET', url: '/home' })).headers['content-security-policy'];
-    expect(String(csp).split('; ')).toContain(`script-src 'self' ${bootHash}`);
-    const other = await page(t, '/5512345678/about-you');
+    for (const url of ['/home', '/5512345678/about-you', '/not-found']) {
+      const csp = (await t.app.inject({ method: 'GET', url })).headers['content-security-policy'];
+      expect(String(csp).split('; '), url).toContain(`script-src 'self' ${bootHash}`);
+      expect(await page(t, url), url).toContain(`<style>${STYLE}</style>`);
+    }
+    const other = await page(t, '/not-found');
     expect(other).toContain('<script type="module" src="/assets/app.js"></script>');
     expect(other).toContain('<link rel="modulepreload" crossorigin href="/assets/react.js">');
-    expect(await page(t, '/5512345678/about-you')).toContain(`<style>${STYLE}</style>`);
   });
 
   it('pages are sent compressed as the browser accepts (brotli, else gzip), the same page', async () => {
@@ -106,6 +124,24 @@ describe('the prerendered landing (docs/decisions/016)', () => {
     expect(chooseEncoding(undefined)).toBe('identity');
   });
 
+  it('a screen path pattern matches its paths: each parameter one segment, a final slash allowed', () => {
+    const aboutYou = pathPattern('/:phoneNumber/about-you');
+    expect(['/8095551234/about-you', '/8095551234/about-you/'].map(aboutYou)).toEqual([true, true]);
+    expect(['/about-you', '//about-you', '/a/b/about-you', '/8095551234/about-yous'].map(aboutYou)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+    const sign = pathPattern('/send-contract-sign');
+    expect(['/send-contract-sign', '/send-contract-signs', '/x/send-contract-sign'].map(sign)).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    expect(pathPattern('/a.b')('/axb')).toBe(false);
+  });
+
   it("the prerender's code is not served", async () => {
     const body = await page(t, '/server/prerender.js');
     expect(body).not.toContain('renderLanding');
@@ -115,13 +151,15 @@ describe('the prerendered landing (docs/decisions/016)', () => {
 describe('a prerender that fails', () => {
   let t: TestApp;
   beforeAll(async () => {
-    const dist = webDist('export const renderLanding = () => { throw new Error("boom"); };');
+    const dist = webDist(
+      'export const renderLanding = () => "<h1>ok</h1>"; export const renderPreviews = async () => { throw new Error("boom"); };',
+    );
     t = await createTestApp({ WEB_DIST_DIR: dist });
   });
   afterAll(() => t.close());
 
-  it('leaves the landing to the browser: the server still starts and serves it', async () => {
-    const body = await page(t, '/home');
-    expect(body).toContain('<div id="root"></div>');
+  it('leaves the landing and the previewed screens to the browser: the server still starts and serves them', async () => {
+    for (const url of ['/home', '/8095551234/about-you'])
+      expect(await page(t, url), url).toContain('<div id="root"></div>');
   });
 });

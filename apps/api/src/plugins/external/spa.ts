@@ -28,24 +28,54 @@ const LANDING_PATHS = new Set(['/', '/home', '/home/']);
 /** The web build's server entry (apps/web/src/app/prerender.tsx, built by `vite build --ssr`). */
 const PRERENDER_ENTRY = 'server/prerender.js';
 
+/** What the web build's server entry exports (apps/web/src/app/prerender.tsx). */
+interface PrerenderEntry {
+  renderLanding(config: PublicConfig): string;
+  renderPreviews(config: PublicConfig): Promise<{ path: string; html: string }[]>;
+}
+
+/** A previewed screen's page: the web router's path pattern, as a test on a request's path. */
+interface Preview {
+  matches: (path: string) => boolean;
+  html: string;
+}
+
+/** `/:phoneNumber/about-you` → a test of a path against it (each `:name` one segment; a final slash allowed). */
+export function pathPattern(pattern: string): (path: string) => boolean {
+  const source = pattern
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  const regex = new RegExp(`^${source}/?$`);
+  return (path) => regex.test(path);
+}
+
 /**
- * index.html with the landing's markup inside #root, rendered once at start with this process's
- * configuration, so /home paints before any JS arrives (docs/decisions/016). Null when the build
- * has no prerender entry or it fails: the page then renders in the browser, as every other one.
+ * index.html with server-rendered markup inside #root, rendered once at start with this process's
+ * configuration: the landing, which the browser hydrates (docs/decisions/016), and the previewed
+ * screens, which it replaces (docs/decisions/019). Null when the build has no prerender entry or it
+ * fails: every page then renders in the browser.
  */
-async function renderLandingHtml(app: FastifyInstance, distDir: string, indexHtml: string, config: PublicConfig) {
+async function renderPrerendered(app: FastifyInstance, distDir: string, indexHtml: string, config: PublicConfig) {
   const entry = join(distDir, PRERENDER_ENTRY);
   if (!existsSync(entry) || !indexHtml.includes(ROOT)) {
     app.log.warn({ entry }, 'landing not prerendered: no server entry in the web build (run npm run build)');
     return null;
   }
   try {
-    const { renderLanding } = (await import(pathToFileURL(entry).href)) as {
-      renderLanding: (config: PublicConfig) => string;
-    };
-    return indexHtml.replace(ROOT, `<div id="root">${renderLanding(config)}</div>`);
+    const { renderLanding, renderPreviews } = (await import(pathToFileURL(entry).href)) as PrerenderEntry;
+    const landing = indexHtml.replace(ROOT, `<div id="root">${renderLanding(config)}</div>`);
+    const previews: Preview[] = (await renderPreviews(config)).map(({ path, html }) => ({
+      matches: pathPattern(path),
+      // The fieldset (display: contents) disables every field until the app takes over; inert, the rest.
+      html: indexHtml.replace(
+        ROOT,
+        `<div id="root" data-preview><fieldset class="screen-preview" disabled inert>${html}</fieldset></div>`,
+      ),
+    }));
+    return { landing, previews };
   } catch (error) {
-    app.log.error({ err: error }, 'landing prerender failed: the landing renders in the browser');
+    app.log.error({ err: error }, 'prerender failed: every page renders in the browser');
     return null;
   }
 }
@@ -101,6 +131,8 @@ export interface WebBuild {
   distDir: string;
   /** `/` and `/home`: the prerendered landing. */
   landing: Page;
+  /** The previewed screens' pages, by the path pattern each is sent for. */
+  previews: { matches: (path: string) => boolean; page: Page }[];
   /** Every other path: the empty root that the browser renders. */
   index: Page;
   /** CSP sources for the pages' inline stylesheet and boot script (vite.config.ts). */
@@ -119,15 +151,20 @@ export async function loadWebBuild(
     return null;
   }
   const indexHtml = renderIndexHtml(readFileSync(indexPath, 'utf8'), config);
-  const prerendered = await renderLandingHtml(app, distDir, indexHtml, config);
-  const landingHtml = prerendered ? bootAfterFirstPaint(prerendered) : indexHtml;
-  const pages = [landingHtml, indexHtml];
+  const prerendered = await renderPrerendered(app, distDir, indexHtml, config);
+  const landingHtml = prerendered ? bootAfterFirstPaint(prerendered.landing) : indexHtml;
+  const previews = (prerendered?.previews ?? []).map(({ matches, html }) => ({
+    matches,
+    html: bootAfterFirstPaint(html),
+  }));
+  const pages = [landingHtml, indexHtml, ...previews.map(({ html }) => html)];
   const hashes = (pattern: RegExp) => [
     ...new Set(pages.flatMap((html) => [...html.matchAll(pattern)].map((match) => inlineHash(match[1]!)))),
   ];
   return {
     distDir,
     landing: page(landingHtml),
+    previews: previews.map(({ matches, html }) => ({ matches, page: page(html) })),
     index: page(indexHtml),
     inline: { style: hashes(INLINE_STYLE), script: hashes(INLINE_SCRIPT) },
   };
@@ -137,7 +174,7 @@ const ENTRY_SCRIPT = /<script type="module"[^>]* src="([^"]+)"[^>]*><\/script>/;
 const MODULE_PRELOAD = /\s*<link rel="modulepreload"[^>]* href="([^"]+)"[^>]*>/g;
 
 /**
- * The prerendered landing asks for its JS once its first paint is on screen (the browser's paint
+ * A prerendered page (the landing, a preview) asks for its JS once its first paint is on screen (the browser's paint
  * timing entries), instead of as soon as the HTML names it: that paint needs none of it, and
  * nothing should compete with it; on a fast connection the JS would otherwise arrive (and be
  * counted, by Lighthouse) before it. On 3G the requests go out a frame or two after the HTML is
@@ -164,7 +201,9 @@ export interface Spa {
 
 /** Serves the built SPA: hashed assets cached for a year, index.html never cached. */
 export async function registerSpa(app: FastifyInstance, build: WebBuild): Promise<Spa> {
-  const { distDir, landing, index } = build;
+  const { distDir, landing, previews, index } = build;
+  const pageFor = (path: string) =>
+    LANDING_PATHS.has(path) ? landing : (previews.find(({ matches }) => matches(path))?.page ?? index);
   // Hashed build output: safe to cache for a year.
   await app.register(fastifyStatic, {
     root: join(distDir, 'assets'),
@@ -196,7 +235,7 @@ export async function registerSpa(app: FastifyInstance, build: WebBuild): Promis
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-cache')
         .header('vary', 'accept-encoding')
-        .send((LANDING_PATHS.has(path) ? landing : index)[encoding]);
+        .send(pageFor(path)[encoding]);
     },
   };
 }
