@@ -58,12 +58,19 @@ export class EmbeddedDatabaseError extends Error {
 }
 
 /**
+ * The database thread's JavaScript makes short-lived objects only (each answer's rows, until they
+ * are posted): a young generation of 8 MB instead of V8's default 32 MB, which a busy thread fills
+ * and keeps resident (docs/PERFORMANCE.md, memory).
+ */
+const resourceLimits = { maxYoungGenerationSizeMb: 8 };
+
+/**
  * The worker: the bundled file next to the built server; in tests (TypeScript sources), the source
  * through tsx's loader, registered inside the worker (Node 20 ignores `--import` for a worker's entry).
  */
 function startWorker(workerData: { location: string; loadDataDir?: Uint8Array }): Worker {
   const built = join(API_ROOT, 'dist/pglite-worker.js');
-  if (import.meta.url.endsWith('.js') && existsSync(built)) return new Worker(built, { workerData });
+  if (import.meta.url.endsWith('.js') && existsSync(built)) return new Worker(built, { workerData, resourceLimits });
   const tsx = pathToFileURL(
     createRequire(import.meta.url)
       .resolve('tsx/esm/api')
@@ -71,7 +78,7 @@ function startWorker(workerData: { location: string; loadDataDir?: Uint8Array })
   ).href;
   const source = pathToFileURL(join(API_ROOT, 'src/db/pglite-worker.ts')).href;
   const boot = `import(${JSON.stringify(tsx)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(source)}); })`;
-  return new Worker(boot, { eval: true, workerData });
+  return new Worker(boot, { eval: true, workerData, resourceLimits });
 }
 
 export class PgliteThread implements Queryable {

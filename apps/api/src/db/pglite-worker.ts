@@ -2,9 +2,16 @@
 // synchronously on the thread that owns it, so it lives here and the HTTP thread stays free
 // (docs/decisions/012). The protocol is the one of `pglite-thread.ts`: queries, and transactions held
 // open between a 'begin' and an 'end' while PGlite's own lock keeps every other query waiting.
+import { setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type { ThreadReply, ThreadRequest, WireError } from './pglite-thread.js';
+
+// PostgreSQL's WebAssembly compiled by V8's baseline compiler only (Liftoff), set before PGlite
+// compiles it (the flag is the process's; no other code here is WebAssembly). Measured on this
+// machine (docs/PERFORMANCE.md, memory): the optimising tier kept ~60–80 MB of compiler memory in the
+// process for good and added ~160 ms to the database's start, for no gain in queries per second.
+setFlagsFromString('--liftoff-only');
 
 const port = parentPort;
 if (!port) throw new Error('pglite-worker.ts runs as a worker thread (see pglite-thread.ts)');
