@@ -19,6 +19,23 @@ describe('PGlite on its own thread', () => {
     expect(arrays.rows).toEqual([['2026-11-22 03:00:00+00']]);
   });
 
+  it("Drizzle's text types are set on the database once; other callers still get PGlite's own parsing", async () => {
+    const sql = "select timestamptz '2026-11-22 03:00:00+00' as at, date '2026-11-22' as day, interval '1 day' as span";
+    const asText = (value: string) => value;
+    // Exactly what Drizzle's PGlite driver asks for with every query (drizzle-orm/pglite/session.js).
+    const drizzle = Object.fromEntries([1082, 1114, 1115, 1182, 1184, 1185, 1186, 1187, 1231].map((t) => [t, asText]));
+    const viaDrizzle = await db.query(sql, [], { rowMode: 'array', parsers: drizzle });
+    expect(viaDrizzle.rows).toEqual([['2026-11-22 03:00:00+00', '2026-11-22', '1 day']]);
+    // No parsers asked for: dates as PGlite parses them, after Drizzle's queries as before them.
+    const [plain] = (await db.query(sql)).rows as { at: unknown; day: unknown }[];
+    expect(plain!.at).toEqual(new Date('2026-11-22T03:00:00Z'));
+    expect(plain!.day).toBeInstanceOf(Date);
+    // Only the timestamp as text: the date is parsed.
+    const some = await db.query(sql, [], { rowMode: 'array', parsers: { 1184: asText } });
+    expect((some.rows[0] as unknown[])[0]).toBe('2026-11-22 03:00:00+00');
+    expect((some.rows[0] as unknown[])[1]).toBeInstanceOf(Date);
+  });
+
   it('a database error keeps its code, constraint and detail', async () => {
     await db.query('insert into t values (1, $1)', ['a']);
     const error = await db.query('insert into t values (1, $1)', ['b']).catch((caught: unknown) => caught);
