@@ -1,5 +1,4 @@
 import type { PublicConfig } from '@provee/domain';
-import type { ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import { setCopyCountry } from '../shared/lib/copy.js';
@@ -13,14 +12,13 @@ import { AppRoutes, PREVIEWED_SCREENS, previewedScreen } from './router.js';
  */
 function render(config: PublicConfig, location: string): string {
   setCopyCountry(config.country.code);
-  const page: ReactNode = (
+  return renderToString(
     <AppProviders config={config}>
       <StaticRouter location={location}>
         <AppRoutes />
       </StaticRouter>
-    </AppProviders>
+    </AppProviders>,
   );
-  return renderToString(page);
 }
 
 /**
@@ -44,7 +42,7 @@ const PREVIEW_LOCATIONS: Record<(typeof PREVIEWED_SCREENS)[number]['path'], stri
 /**
  * The previewed screens (docs/decisions/019): their first render, as a browser shows it before the
  * API answers, with no stored form values. main.tsx replaces a preview with the app's own render
- * (it does not hydrate it), so it may differ from what the app shows next, not in its layout.
+ * (it does not hydrate it): the two must look the same, not match node for node.
  */
 export async function renderPreviews(config: PublicConfig): Promise<{ path: string; html: string }[]> {
   return Promise.all(
