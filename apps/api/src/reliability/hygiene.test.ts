@@ -1,7 +1,4 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { anonymousId, cedulaCheckDigit } from '@provee/domain';
 import { desc, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +10,7 @@ import { multipart } from '../test/multipart.js';
 import { createPhone } from '../test/phone.js';
 import { staffSession } from '../test/staff.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
+import { webDist } from '../test/web-dist.js';
 
 /**
  * Issue 13, suite 7 (hygiene), the headers: CSP self-only, HSTS over https only, no-store on every
@@ -23,15 +21,6 @@ import { createTestApp, type TestApp } from '../test/test-app.js';
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 const randomTen = () => `4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
 const EVIL = 'https://evil.example';
-
-/** A built web app: the SPA's HTML and one hashed asset. */
-function webDist(): string {
-  const dist = mkdtempSync(join(tmpdir(), 'provee-dist-'));
-  mkdirSync(join(dist, 'assets'));
-  writeFileSync(join(dist, 'index.html'), '<html><head><!--app-config--></head><body>spa</body></html>');
-  writeFileSync(join(dist, 'assets', 'app-abc123.js'), 'console.log("app");');
-  return dist;
-}
 
 /** Directives of a Content-Security-Policy header, by name. */
 function csp(header: unknown): Map<string, string[]> {
@@ -73,7 +62,7 @@ describe('suite 7: security headers and closed CORS', () => {
   const get = (app: TestApp, url: string, headers: Record<string, string> = {}) =>
     app.app.inject({ method: 'GET', url, headers });
 
-  it('CSP: self only, on the HTML, an asset, API answers and errors of the API, back office and ops', async () => {
+  it('CSP: self only on the HTML and an asset; nothing at all on API answers and errors of the API, back office and ops', async () => {
     const answers = {
       html: await get(t, '/home'),
       asset: await get(t, '/assets/app-abc123.js'),
@@ -86,7 +75,17 @@ describe('suite 7: security headers and closed CORS', () => {
     expect(answers.html.statusCode).toBe(200);
     expect(answers.html.headers['content-type']).toMatch(/^text\/html/);
     for (const [name, res] of Object.entries(answers)) {
+      expect(res.headers['x-content-type-options'], name).toBe('nosniff');
+      expect(res.headers['cross-origin-resource-policy'], name).toBe('same-origin');
       const policy = csp(res.headers['content-security-policy']);
+      if (name !== 'html' && name !== 'asset') {
+        // An API answer is never a document: nothing may load from it, nothing may frame it.
+        expect([...policy], name).toEqual([
+          ['default-src', ["'none'"]],
+          ['frame-ancestors', ["'none'"]],
+        ]);
+        continue;
+      }
       for (const directive of ['default-src', 'script-src', 'style-src', 'connect-src', 'font-src', 'base-uri'])
         expect(policy.get(directive), `${name}: ${directive}`).toEqual(["'self'"]);
       expect(policy.get('form-action'), name).toEqual(["'self'"]);
@@ -96,8 +95,6 @@ describe('suite 7: security headers and closed CORS', () => {
       const allowed = new Set(["'self'", "'none'", 'data:', 'blob:']);
       for (const [directive, sources] of policy)
         for (const source of sources) expect(allowed.has(source), `${name}: ${directive} ${source}`).toBe(true);
-      expect(res.headers['x-content-type-options'], name).toBe('nosniff');
-      expect(res.headers['cross-origin-resource-policy'], name).toBe('same-origin');
     }
     // What only a document uses travels with documents; an API answer is trimmed to what it needs.
     for (const name of ['html', 'asset'] as const) {

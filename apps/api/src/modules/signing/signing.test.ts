@@ -18,6 +18,7 @@ import { multipart } from '../../test/multipart.js';
 import { staffSession } from '../../test/staff.js';
 import { createPhone } from '../../test/phone.js';
 import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+import { webDist } from '../../test/web-dist.js';
 import type { App } from '../../types.js';
 import { answerDueSimulatedChecks, openContractPdf } from './signing.service.js';
 import { createJpeg, createPng, createPngHeader } from './test-images.js';
@@ -632,6 +633,8 @@ describe('MetaMap: the button, the signed webhook and its answers', () => {
       METAMAP_FLOW_ID: 'flow-verification',
       METAMAP_REVERIFICATION_FLOW_ID: 'flow-reverification',
       METAMAP_WEBHOOK_SECRET: SECRET,
+      // A page to read the page's policy from.
+      WEB_DIST_DIR: webDist(),
     });
   });
   afterAll(() => t.close());
@@ -684,7 +687,7 @@ describe('MetaMap: the button, the signed webhook and its answers', () => {
       },
     });
     // The page may load MetaMap's button and the frame it opens, and nothing else from outside.
-    const csp = String((await t.app.inject({ method: 'GET', url: '/api/health' })).headers['content-security-policy']);
+    const csp = String((await t.app.inject({ method: 'GET', url: '/home' })).headers['content-security-policy']);
     expect(csp).toMatch(/script-src 'self' https:\/\/\*\.metamap\.com https:\/\/\*\.getmati\.com/);
     expect(csp).toContain('frame-src https://*.metamap.com https://*.getmati.com');
     // The documents go to MetaMap, not here.
