@@ -9,8 +9,9 @@ import type { ThreadReply, ThreadRequest, WireError } from './pglite-thread.js';
 
 // PostgreSQL's WebAssembly compiled by V8's baseline compiler only (Liftoff), set before PGlite
 // compiles it (the flag is the process's; no other code here is WebAssembly). Measured on this
-// machine (docs/PERFORMANCE.md, memory): the optimising tier kept ~60–80 MB of compiler memory in the
-// process for good and added ~160 ms to the database's start, for no gain in queries per second.
+// machine (docs/PERFORMANCE.md, memory; decision 012): the optimising tier kept ~60–80 MB of
+// compiler memory in the process for good and added ~160 ms to the database's start; without it
+// PGlite's reads are ~8% slower.
 setFlagsFromString('--liftoff-only');
 
 const port = parentPort;
@@ -51,6 +52,8 @@ const installed = db.waitReady.then(() => {
   for (const type of DRIZZLE_TEXT_TYPES) db.parsers[type] = asText;
   return defaults;
 });
+// A database that does not open is reported by 'ready' (and by each query that waits for it).
+installed.catch(() => undefined);
 
 /**
  * The parsers a query passes for the types the caller wants as text (`rawTypes`): none for
