@@ -10,11 +10,16 @@ import { expectStepper } from './helpers.js';
 /** A Mexico City mobile number nobody else in this run uses. */
 const mexicanPhone = () => `55${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 
-async function latestSms(request: APIRequestContext, phone: string): Promise<string> {
+/**
+ * The newest SMS to `phone` that contains `text`: the PIN's SMS leaves when the screen asking for
+ * it is already showing, so it is waited for, not taken for the code's SMS before it.
+ */
+async function latestSms(request: APIRequestContext, phone: string, text: string): Promise<string> {
   let body = '';
   await expect(async () => {
     const res = await request.get(`/dev/outbox.json?to=${encodeURIComponent(`+52${phone}`)}`);
-    body = ((await res.json()) as { messages: { body: string }[] }).messages[0]?.body ?? '';
+    const messages = ((await res.json()) as { messages: { body: string }[] }).messages;
+    body = messages.find((message) => message.body.includes(text))?.body ?? '';
     expect(body).not.toBe('');
   }).toPass({ timeout: 5_000 });
   return body;
@@ -44,7 +49,7 @@ test('Mexico: from /home to the download, with +52, the RFC, the zip code, the t
   await expect(page.getByRole('heading', { name: 'Código de seguridad' })).toBeVisible();
   // Mexico City numbers group 2-4-4: 55 1234 5678.
   await expect(page.getByText(`+52 ${phone.slice(0, 2)} ${phone.slice(2, 6)} ${phone.slice(6)}`)).toBeVisible();
-  const code = /\b(\d{6})\b/.exec(await latestSms(page.request, phone))![1]!;
+  const code = /\b(\d{6})\b/.exec(await latestSms(page.request, phone, 'código'))![1]!;
   await page.getByRole('textbox', { name: /dígito 1 de 6/ }).fill(code);
   await look(page, 'code');
   await page.getByRole('button', { name: 'Continuar' }).click();
@@ -119,7 +124,7 @@ test('Mexico: from /home to the download, with +52, the RFC, the zip code, the t
   await expect(page).toHaveURL(/\/send-nip$/);
   await expect(page.getByRole('heading', { name: 'NIP de Consulta' })).toBeVisible();
   await expectStepper(page, 'Paso 1/3 Registro', 5);
-  const nip = /\b(\d{4})\b/.exec(await latestSms(page.request, phone))![1]!;
+  const nip = /\b(\d{4})\b/.exec(await latestSms(page.request, phone, 'NIP'))![1]!;
   await page.getByRole('textbox', { name: /NIP de consulta, dígito 1 de 4/ }).fill(nip);
   await look(page, 'send-nip');
   await page.getByRole('button', { name: 'Continuar' }).click();
