@@ -118,3 +118,16 @@ export async function sendSigningLink(
   const res = await request.post(`/api/backoffice/applications/${userId}/contract-links`, { data });
   expect(res.status(), await res.text()).toBe(200);
 }
+
+/** Counts the page's layout shifts (CLS, inputs aside) from its first paint; call before `goto`. Answers a reader. */
+export async function countLayoutShifts(page: Page): Promise<() => Promise<number>> {
+  await page.addInitScript(() => {
+    const state = window as unknown as { shifts: number };
+    state.shifts = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+        if (!entry.hadRecentInput) state.shifts += entry.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { shifts: number }).shifts);
+}

@@ -1,5 +1,5 @@
 import { expect, screenshot, test } from './fixtures.js';
-import { uniquePhone } from './helpers.js';
+import { countLayoutShifts, uniquePhone } from './helpers.js';
 
 /**
  * Issue 14: the landing is prerendered by the server (apps/web/src/app/prerender.tsx, spa.ts), so
@@ -123,14 +123,7 @@ test.describe('the prerendered landing', () => {
       await held;
       await route.continue();
     });
-    await page.addInitScript(() => {
-      const state = window as unknown as { shifts: number };
-      state.shifts = 0;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
-          if (!entry.hadRecentInput) state.shifts += entry.value;
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    const shifts = await countLayoutShifts(page);
     const heading = () =>
       page.evaluate(() => {
         const poppins: string[] = [];
@@ -145,7 +138,7 @@ test.describe('the prerendered landing', () => {
     await page.waitForFunction(() => document.fonts.check('600 16px Poppins') && document.fonts.check('16px Poppins'));
     await page.waitForTimeout(300);
     const after = await heading();
-    const cls = await page.evaluate(() => (window as unknown as { shifts: number }).shifts);
+    const cls = await shifts();
     console.log(
       `landing: heading ${before.height}px with the stand-ins, ${after.height}px in Poppins; CLS ${cls.toFixed(4)}`,
     );

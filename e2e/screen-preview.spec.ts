@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, screenshot, test } from './fixtures.js';
-import { uniquePhone } from './helpers.js';
+import { countLayoutShifts, uniquePhone } from './helpers.js';
 
 /**
  * Issue 14, docs/decisions/019: about-you and the signing link's screen are sent with the screen
@@ -21,19 +21,6 @@ async function holdScripts(page: Page) {
   return { release, asked: () => asked };
 }
 
-/** The layout shifts of the page, counted from its first paint. */
-async function countShifts(page: Page) {
-  await page.addInitScript(() => {
-    const state = window as unknown as { shifts: number };
-    state.shifts = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
-        if (!entry.hadRecentInput) state.shifts += entry.value;
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
-  return () => page.evaluate(() => (window as unknown as { shifts: number }).shifts);
-}
-
 const fontsReady = (page: Page) =>
   page.waitForFunction(() => document.fonts.check('600 16px Poppins') && document.fonts.check('16px Poppins'));
 
@@ -44,7 +31,7 @@ test.describe('previewed screens', () => {
     const phone = uniquePhone();
     const problems: string[] = [];
     page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
-    const shifts = await countShifts(page);
+    const shifts = await countLayoutShifts(page);
     const scripts = await holdScripts(page);
     await page.goto(`/${phone}/about-you`, { waitUntil: 'commit' });
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sobre ti');

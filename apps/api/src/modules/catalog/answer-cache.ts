@@ -37,9 +37,12 @@ export function createAnswerCache(catalog: CatalogRevision) {
     const kept = answers.get(key);
     if (kept !== undefined) return kept as Answer<T> | null;
     const found = await read();
-    const body = found === null ? null : schema.parse(found);
-    const json = body === null ? null : JSON.stringify(body);
-    const built = body === null || json === null ? null : { body, json, etag: etagOf(json) };
+    let built: Answer<T> | null = null;
+    if (found !== null) {
+      const body = schema.parse(found);
+      const json = JSON.stringify(body);
+      built = { body, json, etag: etagOf(json) };
+    }
     // Kept only if the revision did not move on while it was read.
     if (revision === current) {
       if (answers.size >= MAX_ANSWERS) answers = new Map();

@@ -25,11 +25,9 @@ export function completeProof(proof: PhoneAuthentication['data'], phone: string,
   session.set(SESSION_KEYS.phoneNumber, phone);
   session.set(SESSION_KEYS.anonymousId, anonymousId(phone));
   session.set(SESSION_KEYS.provenPhone, phone);
-  let target;
-  if (proof.user) {
-    applicationState.fromUser(proof.user);
-    target = routeAfterLookup({ kind: 'user', phone, user: proof.user });
-  } else target = routeAfterLookup({ kind: 'new-user', phone });
+  const { user } = proof;
+  if (user) applicationState.fromUser(user);
+  const target = routeAfterLookup(user ? { kind: 'user', phone, user } : { kind: 'new-user', phone });
   assignLead(leadApiKey, {
     leadId: leadId(phone),
     phone,
