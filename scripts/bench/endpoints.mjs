@@ -306,6 +306,8 @@ async function benchDatabase(kind) {
     for (const [name, qps] of Object.entries(raw)) {
       rows.push({ name: `limit: raw driver, ${name}`, rps: qps.loop });
       if (qps.pool) rows.push({ name: `(driver alone, ${CONNECTIONS} loops on the pool), ${name}`, rps: qps.pool });
+      if (qps.prepared)
+        rows.push({ name: `(driver alone, prepared as the product runs it), ${name}`, rps: qps.prepared });
     }
     for (const [which, ms] of [
       ['first start', starts.first],

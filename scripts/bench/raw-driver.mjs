@@ -4,8 +4,10 @@
 // opened in this process. PostgreSQL: postgres.js, prepared statements as the app's driver uses
 // them; besides the one loop, RAW_CONCURRENCY loops over the server's pool of 10 (what the driver
 // alone does with the whole core: printed, not the limit).
+// PGlite: also the query as a prepared statement, the way the product's database thread runs it
+// (printed, not the limit).
 // Input: RAW_QUERIES (JSON [{ name, sql, params }]), RAW_SECONDS, RAW_CONCURRENCY, and DATABASE_URL
-// or PGLITE_DIR. Output (stdout): JSON { [name]: { loop: queries per second, pool?: queries per second } }.
+// or PGLITE_DIR. Output (stdout): JSON { [name]: { loop, pool?, prepared?: queries per second } }.
 const queries = JSON.parse(process.env.RAW_QUERIES);
 const seconds = Number(process.env.RAW_SECONDS ?? 10);
 const concurrency = Number(process.env.RAW_CONCURRENCY ?? 10);
@@ -21,21 +23,52 @@ async function open() {
       close: () => sql.end(),
     };
   }
-  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGlite, parse, protocol } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const db = await PGlite.create(process.env.PGLITE_DIR, { extensions: { pg_trgm } });
-  return { pool: false, run: (text, params) => db.query(text, params), close: () => db.close() };
+  // The same query as a named prepared statement, run as the product's database thread runs it
+  // (pglite-worker.ts: Bind, Execute and Sync in one call, the row description kept): printed, not the limit.
+  const exchange = (...frames) => {
+    const input = new Uint8Array(frames.reduce((length, frame) => length + frame.length, 0));
+    frames.reduce((offset, frame) => (input.set(frame, offset), offset + frame.length), 0);
+    const replies = [];
+    new protocol.Parser().parse(db.execProtocolRawSync(input), (reply) => replies.push(reply));
+    return replies;
+  };
+  const { serialize } = protocol;
+  const statements = new Map();
+  const prepared = (text, params) =>
+    db.runExclusive(async () => {
+      let statement = statements.get(text);
+      if (!statement) {
+        const name = `raw_${statements.size}`;
+        const replies = exchange(
+          serialize.parse({ name, text }),
+          serialize.describe({ type: 'S', name }),
+          serialize.sync(),
+        );
+        statement = { name, row: replies.find((reply) => reply.name === 'rowDescription') };
+        statements.set(text, statement);
+      }
+      const replies = exchange(
+        serialize.bind({ statement: statement.name, values: params.map(String) }),
+        serialize.execute({}),
+        serialize.sync(),
+      );
+      return parse.parseResults([statement.row, ...replies], db.parsers)[0];
+    });
+  return { pool: false, run: (text, params) => db.query(text, params), prepared, close: () => db.close() };
 }
 
 const driver = await open();
 
 /** Queries per second of `loops` loops running `sql` for `seconds`. */
-async function rate(sql, params, loops) {
+async function rate(sql, params, loops, run = driver.run) {
   let count = 0;
   const end = performance.now() + seconds * 1000;
   const loop = async () => {
     while (performance.now() < end) {
-      await driver.run(sql, params);
+      await run(sql, params);
       count++;
     }
   };
@@ -50,6 +83,7 @@ for (const { name, sql, params } of queries) {
   for (let i = 0; i < 200; i++) await driver.run(sql, params);
   result[name] = { loop: await rate(sql, params, 1) };
   if (driver.pool) result[name].pool = await rate(sql, params, concurrency);
+  if (driver.prepared) result[name].prepared = await rate(sql, params, 1, driver.prepared);
 }
 await driver.close();
 process.stdout.write(JSON.stringify(result));

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import compress from '@fastify/compress';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,6 +16,7 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { API_PATH, DEFAULT_WEB_DIST_DIR } from './paths.js';
 import { requireApiKey } from './plugins/app/ops-auth.js';
 import { registerOpenApi } from './plugins/external/openapi.js';
+import { registerCompression } from './plugins/external/compression.js';
 import { registerSecurity } from './plugins/external/security.js';
 import { loadWebBuild, registerSpa } from './plugins/external/spa.js';
 import { createFieldCipher } from './crypto.js';
@@ -104,22 +104,12 @@ export async function buildApp(config: Config, database: Database, options: Buil
     }),
   );
   app.decorate('bureau', options.bureau ?? createBureau(config));
-  app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('x-request-id', request.id);
-    // API answers carry tokens and personal data: never stored by a browser or proxy, unless the
-    // route chose its own caching (catalogues, static files, the SPA's no-cache HTML).
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
-    done(null, payload);
-  });
   registerErrorHandling(app);
   registerInputGuard(app);
 
   const web = await loadWebBuild(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST_DIR, publicConfig(config));
   await registerSecurity(app, config, web?.inline);
-  // JSON and HTML answers compressed as the browser accepts (brotli, else gzip) from 1 KB: the
-  // lists and the pages shrink 3–6× on 3G. The built files are compressed at build time
-  // (@fastify/static sends those as they are).
-  await app.register(compress, { global: true, encodings: ['br', 'gzip'], threshold: 1024 });
+  registerCompression(app);
   await registerOpenApi(app, config.APP_NAME);
 
   await app.register(

@@ -43,6 +43,44 @@ describe('PGlite on its own thread', () => {
     expect(error).toMatchObject({ code: '23505', constraint: 't_pkey' });
   });
 
+  it('each text is prepared once, then run with new parameters (serialised as PGlite does)', async () => {
+    const text = 'select $1::int + 1 as n, $2::jsonb as doc, $3::timestamptz as at, $4::text as nothing';
+    const at = new Date('2026-11-24T08:00:00Z');
+    for (const n of [1, 2, 3]) {
+      const { rows } = await db.query(text, [n, { n }, at, null]);
+      expect(rows).toEqual([{ n: n + 1, doc: { n }, at, nothing: null }]);
+    }
+    const { rows } = await db.query('select count(*)::int as kept from pg_prepared_statements where statement = $1', [
+      text,
+    ]);
+    expect(rows).toEqual([{ kept: 1 }]);
+  });
+
+  it('a text PostgreSQL rejects is reported with its code and not kept', async () => {
+    const error = await db.query('selec 1').catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ code: '42601' });
+    expect((await db.query('select 2 as n')).rows).toEqual([{ n: 2 }]);
+    const { rows } = await db.query(
+      "select count(*)::int as kept from pg_prepared_statements where statement = 'selec 1'",
+    );
+    expect(rows).toEqual([{ kept: 0 }]);
+  });
+
+  it('a statement whose rows change shape after a schema change is prepared again', async () => {
+    await db.query('create table shape (a int)');
+    await db.query('insert into shape values (1)');
+    expect((await db.query('select * from shape')).rows).toEqual([{ a: 1 }]);
+    await db.query('alter table shape add column b int default 2');
+    expect((await db.query('select * from shape')).rows).toEqual([{ a: 1, b: 2 }]);
+  });
+
+  it('only the texts used last stay prepared; an older one is prepared again when it comes back', async () => {
+    for (let i = 0; i < 260; i++) expect((await db.query(`select ${i} as n`)).rows).toEqual([{ n: i }]);
+    const { rows } = await db.query('select count(*)::int as kept from pg_prepared_statements');
+    expect((rows[0] as { kept: number }).kept).toBeLessThanOrEqual(200);
+    expect((await db.query('select 0 as n')).rows).toEqual([{ n: 0 }]);
+  });
+
   it('a transaction commits what it did, or nothing when it throws', async () => {
     await db.transaction(async (tx) => {
       await tx.query('insert into t values (2, $1)', ['kept']);

@@ -9,7 +9,7 @@ import type { InlineSources } from './spa.js';
 export const HSTS = 'max-age=31536000; includeSubDomains';
 
 /**
- * Security headers, closed CORS and the per-process flood guard of the API (docs/decisions/003, 009).
+ * Security headers (with the request id and the default no-store), closed CORS and the per-process flood guard of the API (docs/decisions/003, 009).
  * `inline`: the hashes of the pages' own inline stylesheet and script (spa.ts); nothing else inline
  * is allowed.
  */
@@ -62,10 +62,15 @@ export async function registerSecurity(
     'x-xss-protection': '0',
   };
   // A callback hook: no promise per answer on the path every request takes.
+  // Every answer's headers, in one hook.
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.headers(
       String(reply.getHeader('content-type') ?? '').startsWith('application/json') ? apiAnswer : documentAnswer,
     );
+    reply.header('x-request-id', request.id);
+    // API answers carry tokens and personal data: never stored by a browser or proxy, unless the
+    // route chose its own caching (catalogues, static files, the SPA's no-cache HTML).
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     // HSTS only over https as the app sees it: TLS here, or x-forwarded-proto from a proxy with
     // TRUST_PROXY=true (the same test as the back office's Secure cookie). RFC 6797 §7.2 forbids it
     // on a plain-http answer.

@@ -225,8 +225,8 @@ export async function registerSpa(app: FastifyInstance, build: WebBuild): Promis
     maxAge: '1h',
   });
   return {
-    // Served from the not-found handler (any deep link), which @fastify/compress does not reach:
-    // each page is compressed once, at start.
+    // Served from the not-found handler (any deep link): each page is compressed once, at start,
+    // at brotli's highest quality, and sent with its encoding set (compression.ts leaves it).
     sendIndex: (reply) => {
       const path = reply.request.url.split('?')[0] ?? '';
       const encoding = chooseEncoding(reply.request.headers['accept-encoding']);
