@@ -191,7 +191,11 @@ function runPrepared(
  */
 async function query(request: Extract<ThreadRequest, { op: 'query' }>) {
   const parsers = await parsersFor(request.rawTypes);
-  const run = () => runPrepared(request.sql, request.params, request.rowMode, parsers, request.tx !== undefined);
+  const run = () => {
+    // As PGlite's own `query()` refuses once `close()` has run.
+    if (db.closed) throw new Error('PGlite is closed');
+    return runPrepared(request.sql, request.params, request.rowMode, parsers, request.tx !== undefined);
+  };
   if (request.tx !== undefined) {
     if (!open.has(request.tx)) throw new Error(`no open transaction ${request.tx}`);
     return db._runExclusiveQuery(async () => run());
