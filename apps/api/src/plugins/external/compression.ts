@@ -6,7 +6,7 @@ import { chooseEncoding } from './spa.js';
 export const COMPRESSION_THRESHOLD = 1024;
 /** Text: JSON, HTML, CSS, JavaScript, SVG. Not PDFs, images or what is compressed already. */
 const COMPRESSIBLE = /^(?:text\/|application\/(?:json|javascript|xml)|image\/svg\+xml)/;
-/** Brotli's quality 4 (its text mode): near gzip's speed, ~15% smaller answers. */
+/** Brotli at quality 4 in its text mode, as @fastify/compress had it: fast enough per request. */
 const BROTLI = {
   params: { [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_QUALITY]: 4 },
 };
@@ -22,7 +22,7 @@ function addVary(reply: FastifyReply): void {
  * `chooseEncoding`): the catalogue lists and the pages shrink 3–6× on 3G. One `onSend` hook that
  * lets every small answer through at once, and compresses a whole answer in one call off the
  * thread (zlib's pool); it replaces @fastify/compress, whose three hooks per request (and a
- * stream per compressed answer) cost ~8% of a small answer's time here (docs/PERFORMANCE.md).
+ * stream per compressed answer) cost 5–10% of a small answer's time here (docs/PERFORMANCE.md).
  * Left as they are: streams (the built files, compressed at build time and sent by
  * @fastify/static), answers that set their own encoding (the pages, spa.ts), and other types.
  * Request bodies are not decompressed: the app never sends compressed ones.
