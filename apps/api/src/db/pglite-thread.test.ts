@@ -81,6 +81,22 @@ describe('PGlite on its own thread', () => {
     expect((await db.query('select 0 as n')).rows).toEqual([{ n: 0 }]);
   });
 
+  it('parallel queries and transactions over the same prepared texts each get their own answer', async () => {
+    await db.query('create table hits (id int primary key, n int not null)');
+    await db.query('insert into hits values (1, 0)');
+    const reads = Array.from({ length: 40 }, (_, i) =>
+      db.query('select $1::int * 2 as doubled', [i]).then(({ rows }) => expect(rows).toEqual([{ doubled: i * 2 }])),
+    );
+    const increments = Array.from({ length: 20 }, () =>
+      db.transaction(async (tx) => {
+        const { rows } = await tx.query('select n from hits where id = $1', [1]);
+        await tx.query('update hits set n = $1 where id = $2', [(rows[0] as { n: number }).n + 1, 1]);
+      }),
+    );
+    await Promise.all([...reads, ...increments]);
+    expect((await db.query('select n from hits where id = $1', [1])).rows).toEqual([{ n: 20 }]);
+  });
+
   it('a transaction commits what it did, or nothing when it throws', async () => {
     await db.transaction(async (tx) => {
       await tx.query('insert into t values (2, $1)', ['kept']);

@@ -9,7 +9,8 @@ import type { InlineSources } from './spa.js';
 export const HSTS = 'max-age=31536000; includeSubDomains';
 
 /**
- * Security headers (with the request id and the default no-store), closed CORS and the per-process flood guard of the API (docs/decisions/003, 009).
+ * Security headers (with the request id and the default no-store), closed CORS and the per-process
+ * flood guard of the API (docs/decisions/003, 009).
  * `inline`: the hashes of the pages' own inline stylesheet and script (spa.ts); nothing else inline
  * is allowed.
  */
@@ -61,8 +62,7 @@ export async function registerSecurity(
     'x-permitted-cross-domain-policies': 'none',
     'x-xss-protection': '0',
   };
-  // A callback hook: no promise per answer on the path every request takes.
-  // Every answer's headers, in one hook.
+  // Every answer's headers, in one callback hook: no promise per answer on the path every request takes.
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.headers(
       String(reply.getHeader('content-type') ?? '').startsWith('application/json') ? apiAnswer : documentAnswer,

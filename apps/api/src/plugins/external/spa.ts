@@ -53,8 +53,9 @@ export function pathPattern(pattern: string): (path: string) => boolean {
 /**
  * index.html with server-rendered markup inside #root, rendered once at start with this process's
  * configuration: the landing, which the browser hydrates (docs/decisions/016), and the previewed
- * screens, which it replaces (docs/decisions/019). Null when the build has no prerender entry or it
- * fails: every page then renders in the browser.
+ * screens, which it replaces (docs/decisions/019); each asks for its JS after its first paint
+ * (`bootAfterFirstPaint`). Null when the build has no prerender entry or it fails: every page
+ * then renders in the browser.
  */
 async function renderPrerendered(app: FastifyInstance, distDir: string, indexHtml: string, config: PublicConfig) {
   const entry = join(distDir, PRERENDER_ENTRY);
@@ -64,13 +65,15 @@ async function renderPrerendered(app: FastifyInstance, distDir: string, indexHtm
   }
   try {
     const { renderLanding, renderPreviews } = (await import(pathToFileURL(entry).href)) as PrerenderEntry;
-    const landing = indexHtml.replace(ROOT, `<div id="root">${renderLanding(config)}</div>`);
+    const landing = bootAfterFirstPaint(indexHtml.replace(ROOT, `<div id="root">${renderLanding(config)}</div>`));
     const previews: Preview[] = (await renderPreviews(config)).map(({ path, html }) => ({
       matches: pathPattern(path),
       // The fieldset (display: contents) disables every field until the app takes over; inert, the rest.
-      html: indexHtml.replace(
-        ROOT,
-        `<div id="root" data-preview><fieldset class="screen-preview" disabled inert>${html}</fieldset></div>`,
+      html: bootAfterFirstPaint(
+        indexHtml.replace(
+          ROOT,
+          `<div id="root" data-preview><fieldset class="screen-preview" disabled inert>${html}</fieldset></div>`,
+        ),
       ),
     }));
     return { landing, previews };
@@ -152,11 +155,8 @@ export async function loadWebBuild(
   }
   const indexHtml = renderIndexHtml(readFileSync(indexPath, 'utf8'), config);
   const prerendered = await renderPrerendered(app, distDir, indexHtml, config);
-  const landingHtml = prerendered ? bootAfterFirstPaint(prerendered.landing) : indexHtml;
-  const previews = (prerendered?.previews ?? []).map(({ matches, html }) => ({
-    matches,
-    html: bootAfterFirstPaint(html),
-  }));
+  const landingHtml = prerendered?.landing ?? indexHtml;
+  const previews = prerendered?.previews ?? [];
   const pages = [landingHtml, indexHtml, ...previews.map(({ html }) => html)];
   const hashes = (pattern: RegExp) => [
     ...new Set(pages.flatMap((html) => [...html.matchAll(pattern)].map((match) => inlineHash(match[1]!)))),
@@ -174,12 +174,12 @@ const ENTRY_SCRIPT = /<script type="module"[^>]* src="([^"]+)"[^>]*><\/script>/;
 const MODULE_PRELOAD = /\s*<link rel="modulepreload"[^>]* href="([^"]+)"[^>]*>/g;
 
 /**
- * A prerendered page (the landing, a preview) asks for its JS once its first paint is on screen (the browser's paint
- * timing entries), instead of as soon as the HTML names it: that paint needs none of it, and
- * nothing should compete with it; on a fast connection the JS would otherwise arrive (and be
- * counted, by Lighthouse) before it. On 3G the requests go out a frame or two after the HTML is
- * parsed, all at once as before (the entry and its modulepreloads). Without a paint within a second
- * (a hidden tab, a browser without paint timing) it asks anyway.
+ * A prerendered page (the landing, a preview) asks for its JS once its first paint is on screen
+ * (the browser's paint timing entries), instead of as soon as the HTML names it: that paint needs
+ * none of it, and nothing should compete with it; on a fast connection the JS would otherwise
+ * arrive (and be counted, by Lighthouse) before it. On 3G the requests go out a frame or two after
+ * the HTML is parsed, all at once as before (the entry and its modulepreloads). Without a paint
+ * within a second (a hidden tab, a browser without paint timing) it asks anyway.
  */
 export function bootAfterFirstPaint(html: string): string {
   const entry = ENTRY_SCRIPT.exec(html);
