@@ -2,7 +2,7 @@
 // (phone proof to password) all at once, on a freshly started BUILT server with the simulators at
 // zero latency: on PGlite, and on a throw-away PostgreSQL database when DATABASE_URL is set.
 // Prints per database: journeys completed, journeys per second, wall time, p50/p95/p99 per step,
-// the error rate (errors by status), the server's peak memory, and the records check: the database
+// the error rate (errors by status), the server's memory (peak, right after, and once idle), and the records check: the database
 // read directly after the run (PGlite: server stopped, data dir opened) — one user per acknowledged
 // journey with its tax info, address, business, consent, bureau query, decision and password,
 // nothing missing, no duplicates. Exits non-zero on any error or lost record.
@@ -36,6 +36,9 @@ const { values: args } = parseArgs({ options: { journeys: { type: 'string', defa
 const JOURNEYS = Number(args.journeys);
 if (!Number.isInteger(JOURNEYS) || JOURNEYS < 1 || JOURNEYS > 99_999)
   throw new Error('--journeys must be a whole number from 1 to 99999');
+
+/** Two of the server's idle checks (apps/api/src/idle-gc.ts, every 5 s) and a margin. */
+const IDLE_MS = 12_000;
 
 const STEPS = [
   'sms_send',
@@ -130,6 +133,9 @@ async function runOnce(label, env) {
     }
     peakRss = peakRssMiB(server.pid);
     const rssAfter = rssMiB(server.pid);
+    // What the idle server keeps: it hands a burst's garbage back once idle (apps/api idle-gc.ts).
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+    const rssIdle = rssMiB(server.pid);
     await stopServer(server);
     if (server.exitCode !== 0)
       throw new Error(`${label}: the server exited with ${server.exitCode ?? server.signalCode}`);
@@ -142,6 +148,7 @@ async function runOnce(label, env) {
       statuses: record.statuses,
       peakRss,
       rssAfter,
+      rssIdle,
       startupRss,
       brokenChains,
     };
@@ -230,7 +237,7 @@ function report(run, records) {
   console.log(
     run.peakRss === undefined
       ? 'server peak RSS unknown'
-      : `server peak RSS ${run.peakRss.toFixed(0)} MiB (${run.startupRss.toFixed(0)} MiB already at start-up, before the journeys); RSS after the journeys ${run.rssAfter?.toFixed(0)} MiB`,
+      : `server peak RSS ${run.peakRss.toFixed(0)} MiB (${run.startupRss.toFixed(0)} MiB already at start-up, before the journeys); RSS after the journeys ${run.rssAfter?.toFixed(0)} MiB, ${run.rssIdle?.toFixed(0)} MiB after ${IDLE_MS / 1000} s idle`,
   );
   const lost = records.problems.length;
   console.log(

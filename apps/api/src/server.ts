@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { copyInitialDatabase } from './db/initial-database.js';
 import { prepareDatabase } from './db/prepare.js';
+import { collectGarbageWhenIdle } from './idle-gc.js';
 import { PolicyError } from './modules/credit/policy.js';
 
 async function main(): Promise<void> {
@@ -51,6 +52,12 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ host: config.HOST, port: config.PORT });
+  collectGarbageWhenIdle(({ before, after }) =>
+    app.log.info(
+      { heapMb: { before: Math.round(before / 2 ** 20), after: Math.round(after / 2 ** 20) } },
+      'idle: heap collected',
+    ),
+  );
 }
 
 main().catch((error: unknown) => {
