@@ -150,6 +150,19 @@ describe('API conventions', () => {
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('logs one line per request, when it is answered: method, masked URL, status and time', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/users?phone_number=8095551234' });
+    const id = res.headers['x-request-id'];
+    const lines = t.logs.filter((line) => line.reqId === id);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      msg: 'request completed',
+      req: { method: 'GET', url: '/api/v1/users?phone_number=[…]' },
+      res: { statusCode: res.statusCode },
+    });
+    expect(lines[0]!.responseTime).toEqual(expect.any(Number));
+  });
+
   it('never logs phone numbers, PINs or tokens', async () => {
     await t.app.inject({
       method: 'GET',

@@ -58,6 +58,8 @@ export async function buildApp(config: Config, database: Database, options: Buil
   const logger = loggerOptions(config.LOG_LEVEL);
   const app = Fastify({
     logger: options.logStream ? { ...logger, stream: options.logStream } : logger,
+    // One log line per request, written when it is answered (below), instead of Fastify's two.
+    disableRequestLogging: true,
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     genReqId: (request) => {
@@ -69,6 +71,10 @@ export async function buildApp(config: Config, database: Database, options: Buil
     clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
+  app.addHook('onResponse', (request, reply, done) => {
+    reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+    done();
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);
