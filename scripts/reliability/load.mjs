@@ -2,8 +2,8 @@
 // (phone proof to password) all at once, on a freshly started BUILT server with the simulators at
 // zero latency: on PGlite, and on a throw-away PostgreSQL database when DATABASE_URL is set.
 // Prints per database: journeys completed, journeys per second, wall time, p50/p95/p99 per step,
-// the error rate (errors by status), the server's memory (peak, right after, and once idle), and the records check: the database
-// read directly after the run (PGlite: server stopped, data dir opened) — one user per acknowledged
+// the error rate (errors by status), the server's memory (peak, right after, and after 12 s idle),
+// and the records check: the database read directly after the run (PGlite: server stopped, data dir opened) — one user per acknowledged
 // journey with its tax info, address, business, consent, bureau query, decision and password,
 // nothing missing, no duplicates. Exits non-zero on any error or lost record.
 //
