@@ -3,9 +3,10 @@
 // zero latency: on PGlite, and on a throw-away PostgreSQL database when DATABASE_URL is set.
 // Prints per database: journeys completed, journeys per second, wall time, p50/p95/p99 per step,
 // the error rate (errors by status), the server's memory (peak, right after, and after 12 s idle),
-// and the records check: the database read directly after the run (PGlite: server stopped, data dir opened) — one user per acknowledged
-// journey with its tax info, address, business, consent, bureau query, decision and password,
-// nothing missing, no duplicates. Exits non-zero on any error or lost record.
+// and the records check: the database read directly after the run (PGlite: server stopped, data
+// dir opened) — one user per acknowledged journey with its tax info, address, business, consent,
+// bureau query, decision and password, nothing missing, no duplicates. Exits non-zero on any error
+// or lost record.
 //
 //   npm run load [-- --journeys N]
 import { mkdtempSync, rmSync } from 'node:fs';
