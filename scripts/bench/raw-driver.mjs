@@ -29,10 +29,8 @@ async function open() {
   // The same query as a named prepared statement, run as the product's database thread runs it
   // (pglite-worker.ts: Bind, Execute and Sync in one call, the row description kept): printed, not the limit.
   const exchange = (...frames) => {
-    const input = new Uint8Array(frames.reduce((length, frame) => length + frame.length, 0));
-    frames.reduce((offset, frame) => (input.set(frame, offset), offset + frame.length), 0);
     const replies = [];
-    new protocol.Parser().parse(db.execProtocolRawSync(input), (reply) => replies.push(reply));
+    new protocol.Parser().parse(db.execProtocolRawSync(Buffer.concat(frames)), (reply) => replies.push(reply));
     return replies;
   };
   const { serialize } = protocol;

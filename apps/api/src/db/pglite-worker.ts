@@ -93,10 +93,8 @@ const { serialize } = protocol;
 
 /** One call into PostgreSQL with these protocol messages (the last is Sync); throws its error. */
 function exchange(sql: string, ...frames: Uint8Array[]): messages.BackendMessage[] {
-  const input = new Uint8Array(frames.reduce((length, frame) => length + frame.length, 0));
-  frames.reduce((offset, frame) => (input.set(frame, offset), offset + frame.length), 0);
   const replies: messages.BackendMessage[] = [];
-  new protocol.Parser().parse(db.execProtocolRawSync(input), (reply) => replies.push(reply));
+  new protocol.Parser().parse(db.execProtocolRawSync(Buffer.concat(frames)), (reply) => replies.push(reply));
   const error = replies.find((reply) => reply instanceof messages.DatabaseError);
   // As PGlite's `query()` reports it: the statement travels with the error (the logs leave it out).
   if (error) throw Object.assign(error, { query: sql });

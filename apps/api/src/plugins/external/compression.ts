@@ -29,11 +29,12 @@ function addVary(reply: FastifyReply): void {
  */
 export function registerCompression(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
-    if ((typeof payload !== 'string' && !Buffer.isBuffer(payload)) || payload.length < COMPRESSION_THRESHOLD) {
-      done(null, payload);
-      return;
-    }
-    if (reply.hasHeader('content-encoding') || !COMPRESSIBLE.test(String(reply.getHeader('content-type') ?? ''))) {
+    if (
+      (typeof payload !== 'string' && !Buffer.isBuffer(payload)) ||
+      payload.length < COMPRESSION_THRESHOLD ||
+      reply.hasHeader('content-encoding') ||
+      !COMPRESSIBLE.test(String(reply.getHeader('content-type') ?? ''))
+    ) {
       done(null, payload);
       return;
     }
