@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify from 'fastify';
+import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from './config.js';
@@ -53,13 +53,26 @@ export interface BuildOptions {
   bureau?: BureauProvider;
 }
 
+/**
+ * One log line per request, written when it is answered (method, masked URL, status, time), instead
+ * of Fastify's two (one on arrival, one on answer).
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error)
+      reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+  }
+}
+
 /** Builds the whole product around an open database: SPA at /, registration API at /api, operations at /ops. */
 export async function buildApp(config: Config, database: Database, options: BuildOptions = {}): Promise<App> {
   const logger = loggerOptions(config.LOG_LEVEL);
   const app = Fastify({
     logger: options.logStream ? { ...logger, stream: options.logStream } : logger,
-    // One log line per request, written when it is answered (below), instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: config.TRUST_PROXY,
     genReqId: (request) => {
@@ -71,10 +84,6 @@ export async function buildApp(config: Config, database: Database, options: Buil
     clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.addHook('onResponse', (request, reply, done) => {
-    reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
-    done();
-  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('config', config);

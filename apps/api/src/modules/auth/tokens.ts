@@ -1,4 +1,4 @@
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, randomUUID, timingSafeEqual } from 'node:crypto';
 
 /**
  * Who a token was issued for: a proven phone number, a registered user, a guarantor invited by
@@ -25,11 +25,27 @@ export interface TokenService {
   issue(principal: Principal, ttlSeconds?: number): { token: string; expiresAt: Date };
   /** The principal, or null for a forged, malformed or expired token. */
   verify(token: string): Principal | null;
+  /** How many verified tokens are remembered now (at most VERIFIED_TOKENS_KEPT). */
+  remembered(): number;
 }
 
-/** Signed, expiring bearer tokens (HMAC-SHA256): no session table to read on every request. */
+/** How many verified tokens are remembered (the most recently verified; ~2 MB at most). */
+export const VERIFIED_TOKENS_KEPT = 10_000;
+
+/**
+ * Signed, expiring bearer tokens (HMAC-SHA256): no session table to read on every request.
+ * A token that verified is remembered with its expiry, so the phone's next requests with it skip
+ * the HMAC and the decoding (a quarter of a user-detail read's time here, docs/PERFORMANCE.md);
+ * its expiry is still checked on every use, and a forged token is never remembered.
+ */
 export function createTokenService(key: Buffer, ttlSeconds: number, now: () => number = Date.now): TokenService {
-  const sign = (payload: string) => createHmac('sha256', key).update(payload).digest('base64url');
+  const secret = createSecretKey(key);
+  const sign = (payload: string) => createHmac('sha256', secret).update(payload).digest('base64url');
+  const verified = new Map<string, { principal: Principal; expiresAtMs: number }>();
+  function remember(token: string, principal: Principal, expiresAtMs: number) {
+    if (verified.size >= VERIFIED_TOKENS_KEPT) verified.delete(verified.keys().next().value!);
+    verified.set(token, { principal: Object.freeze(principal), expiresAtMs });
+  }
   return {
     issue(principal, lifetime = ttlSeconds) {
       const iat = Math.floor(now() / 1000);
@@ -38,6 +54,12 @@ export function createTokenService(key: Buffer, ttlSeconds: number, now: () => n
       return { token: `${payload}.${sign(payload)}`, expiresAt: new Date(body.exp * 1000) };
     },
     verify(token) {
+      const known = verified.get(token);
+      if (known) {
+        if (known.expiresAtMs > now()) return known.principal;
+        verified.delete(token);
+        return null;
+      }
       const [payload, signature, extra] = token.split('.');
       if (!payload || !signature || extra !== undefined) return null;
       const expected = Buffer.from(sign(payload));
@@ -46,10 +68,12 @@ export function createTokenService(key: Buffer, ttlSeconds: number, now: () => n
       try {
         const body = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as TokenBody;
         if (body.v !== 1 || typeof body.exp !== 'number' || body.exp * 1000 <= now()) return null;
+        remember(token, body.sub, body.exp * 1000);
         return body.sub;
       } catch {
         return null;
       }
     },
+    remembered: () => verified.size,
   };
 }
