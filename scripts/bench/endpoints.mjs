@@ -8,7 +8,9 @@
 // - the limits: bare Fastify answering a constant JSON with the same logging (bare-fastify.mjs),
 //   and the raw driver running each read's main query in a loop (raw-driver.mjs);
 // - each read's ratio to min(bare Fastify, raw driver): the goal is ≥ 70% (docs/PERFORMANCE.md).
-// The server and each limit run on core 0, the load generator on core 1 (taskset, when present).
+// The server and each limit run on core 0, the load generator on core 1 (taskset, when present);
+// PostgreSQL's backends of the bench database join the load generator on core 1 before each measured
+// run, when the database is on this machine and may be moved (pin-database.mjs).
 // Prints one table per database; exits non-zero when a read is below its goal, a request fails or
 // the address search's p99 at 50 connections is above 50 ms.
 import { execFileSync, spawn } from 'node:child_process';
@@ -17,6 +19,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { pinDatabaseBackends } from './pin-database.mjs';
 import {
   assertBuilt,
   cedula,
@@ -70,10 +73,16 @@ function spawnPinned(script, env, core = 0) {
   });
 }
 
+/** The core of the load generator, where the database's backends go (pin-database.mjs). */
+const DATABASE_CORE = 1;
+/** Run before each measured run, after its warm-up: PostgreSQL's backends moved (benchDatabase). */
+let beforeMeasure = async () => {};
+
 /** autocannon on one endpoint: warm-up, then the measured run. */
 async function load(url, options) {
   const base = { url, connections: CONNECTIONS, ...options };
   if (WARMUP > 0 && !options.amount) await autocannon({ ...base, duration: WARMUP });
+  await beforeMeasure();
   const result = await autocannon({ ...base, ...(options.amount ? {} : { duration: SECONDS }) });
   const failed = result.non2xx + result.errors + result.timeouts;
   return {
@@ -144,6 +153,7 @@ async function rawDriver(env, queries) {
       RAW_QUERIES: JSON.stringify(queries),
       RAW_SECONDS: String(Math.max(5, Math.round(SECONDS / 2))),
       RAW_CONCURRENCY: String(CONNECTIONS),
+      ...(hasTaskset && env.DATABASE_URL ? { RAW_DATABASE_CORE: String(DATABASE_CORE) } : {}),
       ...(env.DATABASE_URL ? { DATABASE_URL: env.DATABASE_URL } : { PGLITE_DIR: join(env.DATA_DIR, 'pglite') }),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -162,6 +172,14 @@ async function rawDriver(env, queries) {
 async function benchDatabase(kind) {
   const dataDir = mkdtempSync(join(tmpdir(), 'provee-bench-'));
   const pg = kind === 'postgres' ? await throwAwayPostgres(process.env.DATABASE_URL, 'provee_bench') : undefined;
+  // PostgreSQL: where its backends ran during the product's runs (the raw driver moves its own).
+  let placement = pg && !hasTaskset ? 'placed by the system (no taskset)' : undefined;
+  const pinClient = pg && hasTaskset ? pg.connect() : undefined;
+  beforeMeasure = async () => {
+    if (!pinClient) return;
+    const { why } = await pinDatabaseBackends(pinClient, DATABASE_CORE);
+    placement = why ? `placed by the system (${why})` : `backends on core ${DATABASE_CORE}, with the load`;
+  };
   const port = await freePort();
   const env = {
     ...JOURNEY_ENV,
@@ -315,19 +333,21 @@ async function benchDatabase(kind) {
     ])
       if (ms > GOALS.coldStartMs) failures.push(`${kind} ${which}: ${Math.round(ms)} ms > ${GOALS.coldStartMs} ms`);
   } finally {
+    beforeMeasure = async () => {};
+    await pinClient?.end();
     await pg?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  return { rows, failures, starts };
+  return { rows, failures, starts, placement };
 }
 
-function print(kind, rows) {
+function print(kind, rows, placement) {
   const [load1] = loadavg();
   console.log(
     `\n${kind}: machine load ${load1.toFixed(1)} on ${cpus().length} cores${load1 > 1.5 ? ' (busy: figures are noisy)' : ''}`,
   );
   console.log(
-    `\n${kind} — ${SECONDS} s per endpoint, ${CONNECTIONS} connections${hasTaskset ? ', server on core 0, load on core 1' : ''}`,
+    `\n${kind} — ${SECONDS} s per endpoint, ${CONNECTIONS} connections${hasTaskset ? ', server on core 0, load on core 1' : ''}${placement ? `; PostgreSQL ${placement}` : ''}`,
   );
   console.table(
     rows.map((row) => ({
@@ -349,7 +369,7 @@ if (kinds.includes('postgres') && !process.env.DATABASE_URL) throw new Error('--
 const failures = [];
 for (const kind of kinds) {
   const result = await benchDatabase(kind);
-  print(kind, result.rows);
+  print(kind, result.rows, result.placement);
   const ms = (value) => (value === undefined ? '—' : `${Math.round(value)} ms`);
   console.log(
     `start to first /api/health 200: first start ${ms(result.starts.first)} (PGlite: the build's prepared copy; PostgreSQL: migrations and catalogue seed), existing database ${ms(result.starts.again)} (goal ≤ ${GOALS.coldStartMs} ms each)`,

@@ -6,8 +6,13 @@
 // alone does with the whole core: printed, not the limit).
 // PGlite: also the query as a prepared statement, the way the product's database thread runs it
 // (printed, not the limit).
-// Input: RAW_QUERIES (JSON [{ name, sql, params }]), RAW_SECONDS, RAW_CONCURRENCY, and DATABASE_URL
-// or PGLITE_DIR. Output (stdout): JSON { [name]: { loop, pool?, prepared?: queries per second } }.
+// PostgreSQL with RAW_DATABASE_CORE: its backends moved to that core before each loop, as during the
+// product's runs (pin-database.mjs).
+// Input: RAW_QUERIES (JSON [{ name, sql, params }]), RAW_SECONDS, RAW_CONCURRENCY, RAW_DATABASE_CORE,
+// and DATABASE_URL or PGLITE_DIR. Output (stdout): JSON { [name]: { loop, pool?, prepared?: queries
+// per second } }.
+import { pinDatabaseBackends } from './pin-database.mjs';
+
 const queries = JSON.parse(process.env.RAW_QUERIES);
 const seconds = Number(process.env.RAW_SECONDS ?? 10);
 const concurrency = Number(process.env.RAW_CONCURRENCY ?? 10);
@@ -16,11 +21,16 @@ async function open() {
   if (process.env.DATABASE_URL) {
     const { default: postgres } = await import('postgres');
     const sql = postgres(process.env.DATABASE_URL, { max: 10, onnotice: () => {} });
+    // Its own connection: pinDatabaseBackends moves every backend but the one it asks on.
+    const pinner = process.env.RAW_DATABASE_CORE ? postgres(process.env.DATABASE_URL, { max: 1 }) : undefined;
     // Prepared statements, as the app's driver uses them.
     return {
       pool: true,
       run: (text, params) => sql.unsafe(text, params, { prepare: true }),
-      close: () => sql.end(),
+      beforeLoop: async () => {
+        if (pinner) await pinDatabaseBackends(pinner, process.env.RAW_DATABASE_CORE);
+      },
+      close: () => Promise.all([sql.end(), pinner?.end()]),
     };
   }
   const { PGlite, parse, protocol } = await import('@electric-sql/pglite');
@@ -62,6 +72,7 @@ const driver = await open();
 
 /** Queries per second of `loops` loops running `sql` for `seconds`. */
 async function rate(sql, params, loops, run = driver.run) {
+  await driver.beforeLoop?.();
   let count = 0;
   const end = performance.now() + seconds * 1000;
   const loop = async () => {
