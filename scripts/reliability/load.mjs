@@ -6,7 +6,8 @@
 // and the records check: the database read directly after the run (PGlite: server stopped, data
 // dir opened) — one user per acknowledged journey with its tax info, address, business, consent,
 // bureau query, decision and password, nothing missing, no duplicates. Exits non-zero on any error
-// or lost record.
+// or lost record, or when the PGlite server holds more than 300 MB once idle after the journeys
+// (issue 14's goal; docs/PERFORMANCE.md).
 //
 //   npm run load [-- --journeys N]
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -40,6 +41,8 @@ if (!Number.isInteger(JOURNEYS) || JOURNEYS < 1 || JOURNEYS > 99_999)
 
 /** Two of the server's idle checks (apps/api/src/idle-gc.ts, every 5 s) and a margin. */
 const IDLE_MS = 12_000;
+/** Issue 14: RSS ≤ 300 MB (in MiB, as /proc reports it) after the journeys, on PGlite, once idle. */
+const RSS_GOAL_MIB = 300e6 / 2 ** 20;
 
 const STEPS = [
   'sms_send',
@@ -197,7 +200,7 @@ async function readPostgres(pg, acknowledged) {
 
 const ms = (value) => (Number.isFinite(value) ? value.toFixed(0) : '—').padStart(8);
 
-function report(run, records) {
+function report(run, records, { rssGoal = false } = {}) {
   const completed = run.acknowledged.length;
   const errors = run.statuses.filter((status) => status !== 200);
   console.log(`\n== ${run.label} ==`);
@@ -238,7 +241,7 @@ function report(run, records) {
   console.log(
     run.peakRss === undefined
       ? 'server peak RSS unknown'
-      : `server peak RSS ${run.peakRss.toFixed(0)} MiB (${run.startupRss.toFixed(0)} MiB already at start-up, before the journeys); RSS after the journeys ${run.rssAfter?.toFixed(0)} MiB, ${run.rssIdle?.toFixed(0)} MiB after ${IDLE_MS / 1000} s idle`,
+      : `server peak RSS ${run.peakRss.toFixed(0)} MiB (${run.startupRss.toFixed(0)} MiB already at start-up, before the journeys); RSS after the journeys ${run.rssAfter?.toFixed(0)} MiB, ${run.rssIdle?.toFixed(0)} MiB after ${IDLE_MS / 1000} s idle${rssGoal ? ` (goal ≤ 300 MB = ${RSS_GOAL_MIB.toFixed(0)} MiB once idle)` : ''}`,
   );
   const lost = records.problems.length;
   console.log(
@@ -250,6 +253,9 @@ function report(run, records) {
     completed < JOURNEYS && `${run.label}: ${JOURNEYS - completed} journeys did not complete`,
     lost > 0 && `${run.label}: ${lost} lost records`,
     run.brokenChains > 0 && `${run.label}: ${run.brokenChains} broken audit chains`,
+    rssGoal &&
+      !(run.rssIdle <= RSS_GOAL_MIB) &&
+      `${run.label}: RSS ${run.rssIdle?.toFixed(0)} MiB after ${IDLE_MS / 1000} s idle > 300 MB (${RSS_GOAL_MIB.toFixed(0)} MiB)`,
   ].filter(Boolean);
 }
 
@@ -266,7 +272,7 @@ async function main() {
   try {
     const env = { ...LOAD_ENV, PORT: String(await freePort()), DATA_DIR: dataDir };
     const run = await runOnce('PGlite (embedded, own thread)', env);
-    missed.push(...report(run, await readPglite(dataDir, run.acknowledged)));
+    missed.push(...report(run, await readPglite(dataDir, run.acknowledged), { rssGoal: true }));
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -284,7 +290,11 @@ async function main() {
     }
   } else console.log('\n(DATABASE_URL not set: PostgreSQL skipped)');
 
-  console.log(missed.length === 0 ? '\nLoad: 0 errors, 0 lost records.' : `\nLoad FAILED: ${missed.join('; ')}`);
+  console.log(
+    missed.length === 0
+      ? '\nLoad: 0 errors, 0 lost records, memory within its goal.'
+      : `\nLoad FAILED: ${missed.join('; ')}`,
+  );
   process.exitCode = missed.length === 0 ? 0 : 1;
 }
 
