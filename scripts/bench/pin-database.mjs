@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 
 /**
  * Moves every backend of `sql`'s database (other than `sql`'s own) to `core`. `sql` is a postgres.js
- * client on that database. Returns how many moved, or why none did.
+ * client on that database. Returns how many moved and, when it had to stop, why.
  */
 export async function pinDatabaseBackends(sql, core) {
   const rows =

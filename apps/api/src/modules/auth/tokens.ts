@@ -29,13 +29,13 @@ export interface TokenService {
   remembered(): number;
 }
 
-/** How many verified tokens are remembered (the most recently verified; ~2 MB at most). */
+/** How many verified tokens are remembered (the most recently verified; ~6 MB at most). */
 export const VERIFIED_TOKENS_KEPT = 10_000;
 
 /**
  * Signed, expiring bearer tokens (HMAC-SHA256): no session table to read on every request.
  * A token that verified is remembered with its expiry, so the phone's next requests with it skip
- * the HMAC and the decoding (a quarter of a user-detail read's time here, docs/PERFORMANCE.md);
+ * the HMAC and the decoding (about a fifth of a user-detail read's time here, docs/PERFORMANCE.md);
  * its expiry is still checked on every use, and a forged token is never remembered.
  */
 export function createTokenService(key: Buffer, ttlSeconds: number, now: () => number = Date.now): TokenService {
