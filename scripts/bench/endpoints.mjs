@@ -75,11 +75,12 @@ function spawnPinned(script, env, core = 0) {
 
 /** The core of the load generator, where the database's backends go (pin-database.mjs). */
 const DATABASE_CORE = 1;
-/** Run before each measured run, after its warm-up: PostgreSQL's backends moved (benchDatabase). */
-let beforeMeasure = async () => {};
 
-/** autocannon on one endpoint: warm-up, then the measured run. */
-async function load(url, options) {
+/**
+ * autocannon on one endpoint: warm-up, then the measured run; `beforeMeasure` runs between them
+ * (PostgreSQL's backends moved, benchDatabase).
+ */
+async function load(url, options, beforeMeasure = async () => {}) {
   const base = { url, connections: CONNECTIONS, ...options };
   if (WARMUP > 0 && !options.amount) await autocannon({ ...base, duration: WARMUP });
   await beforeMeasure();
@@ -175,11 +176,12 @@ async function benchDatabase(kind) {
   // PostgreSQL: where its backends ran during the product's runs (the raw driver moves its own).
   let placement = pg && !hasTaskset ? 'placed by the system (no taskset)' : undefined;
   const pinClient = pg && hasTaskset ? pg.connect() : undefined;
-  beforeMeasure = async () => {
+  const placeBackends = async () => {
     if (!pinClient) return;
     const { why } = await pinDatabaseBackends(pinClient, DATABASE_CORE);
     placement = why ? `placed by the system (${why})` : `backends on core ${DATABASE_CORE}, with the load`;
   };
+  const measure = (url, options) => load(url, options, placeBackends);
   const port = await freePort();
   const env = {
     ...JOURNEY_ENV,
@@ -218,10 +220,10 @@ async function benchDatabase(kind) {
       ];
       for (const endpoint of endpoints) {
         if (args.only && !endpoint.name.includes(args.only)) continue;
-        rows.push({ ...endpoint, ...(await load(`${baseUrl}${endpoint.path}`, { headers: endpoint.headers })) });
+        rows.push({ ...endpoint, ...(await measure(`${baseUrl}${endpoint.path}`, { headers: endpoint.headers })) });
       }
       if (!args.only || 'address search'.includes(args.only)) {
-        const result = await load(`${baseUrl}/api/v1/addresses/search?q=centro`, {
+        const result = await measure(`${baseUrl}/api/v1/addresses/search?q=centro`, {
           connections: GOALS.searchConnections,
         });
         rows.push({ name: `address search (${GOALS.searchConnections} conn.)`, read: true, search: true, ...result });
@@ -254,7 +256,7 @@ async function benchDatabase(kind) {
         const call = client(baseUrl);
         let next = 0;
         const phones = [];
-        const start = await load(`${baseUrl}/api/v1/users/code`, {
+        const start = await measure(`${baseUrl}/api/v1/users/code`, {
           method: 'POST',
           amount: CODE_STARTS,
           headers: { 'content-type': 'application/json' },
@@ -282,7 +284,7 @@ async function benchDatabase(kind) {
           );
         }
         let confirmed = 0;
-        const confirm = await load(`${baseUrl}/api/v1/users/code`, {
+        const confirm = await measure(`${baseUrl}/api/v1/users/code`, {
           method: 'PUT',
           headers: { 'content-type': 'application/json' },
           amount: codes.length,
@@ -333,7 +335,6 @@ async function benchDatabase(kind) {
     ])
       if (ms > GOALS.coldStartMs) failures.push(`${kind} ${which}: ${Math.round(ms)} ms > ${GOALS.coldStartMs} ms`);
   } finally {
-    beforeMeasure = async () => {};
     await pinClient?.end();
     await pg?.drop();
     rmSync(dataDir, { recursive: true, force: true });
