@@ -3,6 +3,9 @@ import { defineConfig } from '@playwright/test';
 /** Debian's Chromium (Playwright's own browser download is not reachable here). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** Desktop-only specs of the lender's back office (the phone projects skip them). */
+const BACKOFFICE_SPECS = ['backoffice.spec.ts', 'staff-security.spec.ts'];
+
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
@@ -17,10 +20,10 @@ export default defineConfig({
   // The whole suite at both phone sizes (the help-button check runs on every screen); the
   // Mexican journey against the second server of the global setup (COUNTRY=mx).
   projects: [
-    { name: 'do-412x823', testIgnore: ['mexico.spec.ts', 'backoffice.spec.ts'], metadata: { server: 'do' } },
+    { name: 'do-412x823', testIgnore: ['mexico.spec.ts', ...BACKOFFICE_SPECS], metadata: { server: 'do' } },
     {
       name: 'do-360x640',
-      testIgnore: ['mexico.spec.ts', 'backoffice.spec.ts'],
+      testIgnore: ['mexico.spec.ts', ...BACKOFFICE_SPECS],
       metadata: { server: 'do-small' },
       use: { viewport: { width: 360, height: 640 } },
     },
@@ -36,6 +39,14 @@ export default defineConfig({
       name: 'backoffice-1280x800',
       testMatch: 'backoffice.spec.ts',
       metadata: { server: 'do' },
+      use: { viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
+    },
+    // Staff accounts a security review accepts (issue 26): its own server with single sign-on,
+    // passkeys (a localhost address) and a 20-second step-up.
+    {
+      name: 'staff-1280x800',
+      testMatch: 'staff-security.spec.ts',
+      metadata: { server: 'staff' },
       use: { viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
     },
   ],

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dumpPgliteDataDir } from './hygiene-dump.js';
 import { hygieneDir, recordSecret } from './hygiene-ledger.js';
-import { STAFF_ACCOUNTS } from './staff-accounts.js';
+import { startSsoProvider } from './sso-provider.js';
+import { SECURITY_ADMIN, STAFF_ACCOUNTS } from './staff-accounts.js';
+import { ENROLLED_ENV, enrolThroughApi, type EnrolledByServer } from './staff-login.js';
 
 const serverJs = join(import.meta.dirname, '../apps/api/dist/server.js');
 const staffCreateJs = join(import.meta.dirname, '../apps/api/dist/staff-create.js');
@@ -14,8 +16,11 @@ const staffCreateJs = join(import.meta.dirname, '../apps/api/dist/staff-create.j
  * Back-office accounts, made the way a lender makes its first ones: the staff:create CLI, with the
  * password on its standard input, before the server holds the embedded database.
  */
-function createStaffAccounts(dataDir: string): void {
-  for (const [role, account] of Object.entries(STAFF_ACCOUNTS)) {
+function createStaffAccounts(
+  dataDir: string,
+  accounts: Record<string, { email: string; name: string; password: string }> = STAFF_ACCOUNTS,
+): void {
+  for (const [role, account] of Object.entries(accounts)) {
     const result = spawnSync(
       process.execPath,
       [staffCreateJs, '--email', account.email, '--role', role, '--name', account.name],
@@ -57,8 +62,9 @@ async function startServer(
   name: string,
   dataDir: string,
   env: Record<string, string> = {},
+  chosenPort?: number,
 ): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
-  const port = await freePort();
+  const port = chosenPort ?? (await freePort());
   const logFile = join(hygieneDir(), `${name}.log`);
   const log = openSync(logFile, 'w');
   const child = spawn(process.execPath, [serverJs], {
@@ -121,8 +127,66 @@ async function startServer(
 }
 
 /**
+ * The first login of the analyst and the admin on a server, through the HTTP API as the login
+ * screens make it (password, then an authenticator app enrolled with its first code). The workers
+ * get each secret (their UI logins compute the app's code) and the analyst's session (the API-only
+ * helpers reuse it instead of logging in per test: a code is good once, and tests run in parallel).
+ */
+async function enrolStaff(baseUrl: string): Promise<EnrolledByServer[string]> {
+  const enrolled: EnrolledByServer[string] = {};
+  for (const role of ['analyst', 'admin'] as const) {
+    const { email, password } = STAFF_ACCOUNTS[role];
+    const staff = await enrolThroughApi(baseUrl, email, password);
+    recordSecret('totpSecret', staff.secret, `global setup: ${role} enrolment`);
+    for (const code of staff.recoveryCodes) recordSecret('recoveryCode', code, `global setup: ${role} enrolment`);
+    recordSecret('sessionCookie', decodeURIComponent(staff.cookie.split('=')[1]!).split('.')[0]!, 'global setup');
+    enrolled[role] = staff;
+  }
+  return enrolled;
+}
+
+/**
+ * The server of e2e/staff-security.spec.ts: its own database, a short step-up time (the spec waits
+ * past it), single sign-on with a real OpenID provider started here, and an address with a domain
+ * (localhost: passkeys need one; the browser goes there, the health check to 127.0.0.1).
+ */
+async function startStaffServer() {
+  const port = await freePort();
+  const baseUrl = `http://localhost:${port}`;
+  const provider = await startSsoProvider(`${baseUrl}/api/backoffice/sso/callback`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'provee-e2e-staff-'));
+  createStaffAccounts(dataDir, { admin: SECURITY_ADMIN });
+  const server = await startServer(
+    'staff',
+    dataDir,
+    {
+      PUBLIC_BASE_URL: baseUrl,
+      STAFF_STEP_UP_SECONDS: '20',
+      OIDC_ISSUER: provider.issuer,
+      OIDC_CLIENT_ID: provider.clientId,
+      OIDC_CLIENT_SECRET: provider.clientSecret,
+      OIDC_NAME: 'Empresa Demo',
+    },
+    port,
+  ).catch(async (error: unknown) => {
+    await provider.close();
+    throw error;
+  });
+  process.env.E2E_SSO_CONTROL_URL = provider.controlUrl;
+  process.env.E2E_SSO_ISSUER = provider.issuer;
+  return {
+    baseUrl,
+    stop: async () => {
+      await provider.close();
+      await server.stop();
+    },
+  };
+}
+
+/**
  * The built app for the Dominican market (twice: one per phone size) and the same app with
- * COUNTRY=mx. Nothing is imported: every server runs on what a fresh start has (the shipped catalogue).
+ * COUNTRY=mx, and the back office's security server. Nothing is imported: every server runs on
+ * what a fresh start has (the shipped catalogue).
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   if (!existsSync(serverJs)) throw new Error('The app is not built: run `npm run build` (npm test does it).');
@@ -130,23 +194,31 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.HYGIENE_DIR = hygieneDir();
   rmSync(hygieneDir(), { recursive: true, force: true });
   mkdirSync(hygieneDir(), { recursive: true });
-  for (const account of Object.values(STAFF_ACCOUNTS)) recordSecret('staffPassword', account.password, 'staff:create');
+  for (const account of [...Object.values(STAFF_ACCOUNTS), SECURITY_ADMIN])
+    recordSecret('staffPassword', account.password, 'staff:create');
   const dataDir = mkdtempSync(join(tmpdir(), 'provee-e2e-'));
   // The 360×640 run gets its own database: the bureau's test identities are one application each.
   const smallDataDir = mkdtempSync(join(tmpdir(), 'provee-e2e-360-'));
   createStaffAccounts(dataDir);
   createStaffAccounts(smallDataDir);
-  const [dominican, dominicanSmall, mexican] = await Promise.all([
+  const [dominican, dominicanSmall, mexican, staff] = await Promise.all([
     startServer('do', dataDir),
     startServer('do-small', smallDataDir),
     // Mexico's catalogue is the shipped seed (apps/api/src/modules/catalog/seed/mx.ts).
     startServer('mx', mkdtempSync(join(tmpdir(), 'provee-e2e-mx-')), { COUNTRY: 'mx' }),
+    startStaffServer(),
   ]);
   process.env.E2E_BASE_URL = dominican.baseUrl;
   process.env.E2E_SMALL_BASE_URL = dominicanSmall.baseUrl;
   process.env.E2E_MX_BASE_URL = mexican.baseUrl;
+  process.env.E2E_STAFF_BASE_URL = staff.baseUrl;
+  const [enrolled, enrolledSmall] = await Promise.all([
+    enrolStaff(dominican.baseUrl),
+    enrolStaff(dominicanSmall.baseUrl),
+  ]);
+  process.env[ENROLLED_ENV] = JSON.stringify({ do: enrolled, 'do-small': enrolledSmall } satisfies EnrolledByServer);
   return async () => {
     // One after the other: each dump opens a PGlite of its own in this process.
-    for (const server of [dominican, dominicanSmall, mexican]) await server.stop();
+    for (const server of [dominican, dominicanSmall, mexican, staff]) await server.stop();
   };
 }

@@ -13,9 +13,9 @@ async function shopkeeperWithPartner(request: APIRequestContext) {
   const phone = uniquePhone();
   const partner = uniquePhone();
   const userId = await seedUser(request, { phone, nextStep: 'INVENTORY', taxId: clean() });
-  await asAnalyst(request);
   const named = await request.post(`/api/backoffice/applications/${userId}/guarantors`, {
     data: { aval_type: 'PARTNER', name: 'Ramón Pérez', phone_number: partner, tax_payer_id: GOOD_GUARANTOR },
+    headers: asAnalyst(),
   });
   expect(named.status()).toBe(200);
   return { phone, partner, userId };

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect } from './fixtures.js';
-import { STAFF_ACCOUNTS } from './staff-accounts.js';
+import { expect, test } from './fixtures.js';
+import { enrolledStaff } from './staff-login.js';
 
 /** A valid Dominican mobile number nobody else in this run uses. */
 export function uniquePhone(): string {
@@ -99,13 +99,13 @@ export async function fillAboutYou(page: Page, name = 'María José'): Promise<v
 }
 
 /**
- * An analyst's back-office session on this request context (the account the global setup made with
- * the staff:create CLI); the cookie goes only to /api/backoffice.
+ * The headers of an analyst's back-office session on this test's server: the one the global setup
+ * opened at the analyst's first login (made with the staff:create CLI, then the password and the
+ * authenticator app's enrolment). Shared by the tests instead of a login each: the second factor's
+ * code is good once, and tests run in parallel.
  */
-export async function asAnalyst(request: APIRequestContext): Promise<void> {
-  const { email, password } = STAFF_ACCOUNTS.analyst;
-  const res = await request.post('/api/backoffice/session', { data: { email, password } });
-  expect(res.status(), await res.text()).toBe(200);
+export function asAnalyst(): { cookie: string } {
+  return { cookie: enrolledStaff(String(test.info().project.metadata.server), 'analyst').cookie };
 }
 
 /** An analyst sends the shopkeeper's (or a guarantor's) signing link from the back office. */
@@ -114,8 +114,10 @@ export async function sendSigningLink(
   userId: string,
   data: { person_type: 'titular' | 'collateral'; aval_id?: string } = { person_type: 'titular' },
 ): Promise<void> {
-  await asAnalyst(request);
-  const res = await request.post(`/api/backoffice/applications/${userId}/contract-links`, { data });
+  const res = await request.post(`/api/backoffice/applications/${userId}/contract-links`, {
+    data,
+    headers: asAnalyst(),
+  });
   expect(res.status(), await res.text()).toBe(200);
 }
 

@@ -18,7 +18,9 @@ export type SecretKind =
   | 'bearerToken'
   | 'linkToken'
   | 'sessionCookie'
-  | 'proofSession';
+  | 'proofSession'
+  | 'totpSecret'
+  | 'recoveryCode';
 
 /** Where the suite's files go; the global setup sets it for the workers. */
 export function hygieneDir(): string {
@@ -37,6 +39,8 @@ export function recordSecret(kind: SecretKind, value: string, source: string): v
   appendFileSync(join(dir, 'secrets.jsonl'), `${JSON.stringify({ kind, value, source })}\n`);
 }
 
+const TOTP_SECRET = /^[A-Z2-7]{16,}$/;
+const RECOVERY_CODE = /^[0-9A-Z]{5}-[0-9A-Z]{5}$/;
 const TAX_ID = /^(?:\d{11}|\d{3}-\d{7}-\d|[A-ZÑ&]{3,4}\d{6}[A-Z\d]{3})$/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -50,8 +54,12 @@ function kindOf(key: string, value: string): SecretKind | null {
     case 'dob':
       return ISO_DATE.test(value) ? 'birthDate' : null;
     case 'code':
-      // Error envelopes have a `code` too (RATE_LIMITED…).
+      // Error envelopes have a `code` too (RATE_LIMITED…); a staff member types a recovery code there too.
+      if (RECOVERY_CODE.test(value.trim().toUpperCase())) return 'recoveryCode';
       return /^\d{6}$/.test(value) ? 'smsCode' : null;
+    case 'secret':
+      // A staff member's authenticator app (POST /api/backoffice/me/totp).
+      return TOTP_SECRET.test(value) ? 'totpSecret' : null;
     case 'nip':
     case 'default_nip':
       return /^\d{4}$/.test(value) ? 'pin' : null;
@@ -74,7 +82,9 @@ function kindOf(key: string, value: string): SecretKind | null {
 export function recordFromJson(body: unknown, source: string, depth = 0): void {
   if (depth > 8 || body === null || typeof body !== 'object') return;
   for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
-    if (typeof value === 'string') {
+    if (key === 'recovery_codes' && Array.isArray(value)) {
+      for (const code of value) if (typeof code === 'string') recordSecret('recoveryCode', code, source);
+    } else if (typeof value === 'string') {
       const kind = kindOf(key, value);
       if (kind) recordSecret(kind, value, source);
     } else recordFromJson(value, source, depth + 1);

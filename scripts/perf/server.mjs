@@ -1,6 +1,7 @@
 // What both performance scripts (issue 14) share: the BUILT app started through the reliability
 // harness on a free port, with a throw-away database and the simulators at zero latency, and the
 // states a measured page needs (a proven phone, a signing link) made through the real API.
+import { staffLogin } from '../staff-login.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -152,6 +153,25 @@ export async function provePhone(call, phone) {
   return proof.data.authentication.access_token;
 }
 
+/** The analyst's login per server (its authenticator app, enrolled at the first one, lives here). */
+const analystLogins = new Map();
+
+/** A fetch wrapper for scripts/staff-login.mjs. */
+const fetchJson =
+  (baseUrl) =>
+  async (method, path, { json, cookie } = {}) => {
+    const headers = {};
+    if (json) headers['content-type'] = 'application/json';
+    if (cookie) headers.cookie = cookie;
+    const response = await fetch(`${baseUrl}${path}`, { method, headers, body: json && JSON.stringify(json) });
+    return {
+      ok: response.ok,
+      status: response.status,
+      data: await response.json().catch(() => null),
+      headers: response.headers,
+    };
+  };
+
 /**
  * A pre-approved shopkeeper (the harness's journey, phone proof to password) whose signing link an
  * analyst sends from the back office, as the crash test does: the link's path and query from the SMS.
@@ -159,13 +179,8 @@ export async function provePhone(call, phone) {
 export async function signingLinkPath(call, baseUrl) {
   const phone = randomPhone();
   const { id } = await journey({ call, setup: await journeySetup(call), phone, taxId: cleanTaxId() });
-  const login = await fetch(`${baseUrl}/api/backoffice/session`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: ANALYST.email, password: ANALYST.password }),
-  });
-  const cookie = /provee_staff=[^;]+/.exec(login.headers.get('set-cookie') ?? '')?.[0];
-  if (!login.ok || !cookie) throw new Error(`analyst login → ${login.status}`);
+  if (!analystLogins.has(baseUrl)) analystLogins.set(baseUrl, staffLogin(ANALYST));
+  const cookie = await analystLogins.get(baseUrl)(fetchJson(baseUrl));
   await call('POST', `/api/backoffice/applications/${id}/contract-links`, {
     headers: { cookie },
     body: { person_type: 'titular' },

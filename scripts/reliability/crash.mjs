@@ -24,6 +24,7 @@
 // PGlite runs (`--db both` is the default with it).
 //
 // Prints the figures per database; exits non-zero on any defect.
+import { staffLogin } from '../staff-login.mjs';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { closeSync, cpSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -497,12 +498,9 @@ const STAGES = {
       return;
     }
     if (!r.ok) throw unexpected('signature', r);
-    run.ledger.push({
-      kind: 'sign',
-      userId: j.userId,
-      contractSha256: r.data.data.contract_sha256,
-      signatureSha256: sha256(Buffer.from(j.png, 'base64')),
-    });
+    // The stored signature is the product's own PNG encoded from the decoded upload (decision 021):
+    // its hash is not the upload's; the answer's contract hash binds it (the PDF embeds it).
+    run.ledger.push({ kind: 'sign', userId: j.userId, contractSha256: r.data.data.contract_sha256 });
     finish(j, 'signed');
   },
 };
@@ -517,16 +515,21 @@ async function stepWrite(run, j, transition, method, path, body) {
   follow(j, r.data.data);
 }
 
-/** The analyst's back-office session (a write too: the session row). */
+/**
+ * The analyst's back-office session (writes too: the session rows): the password, then the
+ * authenticator app (enrolled at the first login, scripts/staff-login.mjs).
+ */
 async function login(run) {
-  const r = await send(run, null, 'POST', '/api/backoffice/session', {
-    json: { email: ANALYST.email, password: ANALYST.password },
-  });
-  if (!r.ok) throw unexpected('analyst login', r);
-  const cookie = /provee_staff=([^;]+)/.exec(r.headers.get('set-cookie') ?? '')?.[1];
-  if (!cookie) throw new JourneyFailed('no session cookie');
-  run.state.cookie = `provee_staff=${cookie}`;
-  const id = decodeURIComponent(cookie);
+  // Per database: each has its own analyst account, and so its own authenticator app.
+  run.state.analystLogin ??= staffLogin(ANALYST);
+  let cookie;
+  try {
+    cookie = await run.state.analystLogin((method, path, options) => send(run, null, method, path, options));
+  } catch (error) {
+    throw new JourneyFailed(`analyst login: ${error.message}`);
+  }
+  run.state.cookie = cookie;
+  const id = decodeURIComponent(cookie.slice('provee_staff='.length));
   run.ledger.push({ kind: 'login', idHash: sha256(id.slice(0, id.lastIndexOf('.'))) });
 }
 
@@ -726,8 +729,7 @@ async function check(db, ledger, { phoneChain, openPdf }) {
       case 'sign': {
         const signer = titularSigner(entry.userId);
         const [contract] = contractsByUser.get(entry.userId) ?? [];
-        if (signer?.state !== 'SIGNED' || signer.signature_sha256 !== entry.signatureSha256)
-          lost(entry, 'the signature is not recorded');
+        if (signer?.state !== 'SIGNED' || !signer.signature_sha256) lost(entry, 'the signature is not recorded');
         if (contract?.signed_sha256 !== entry.contractSha256)
           lost(entry, 'the signed contract is not the one answered');
         if (!event((e) => e.type === 'contract.signed' && e.contract_sha256 === entry.contractSha256))

@@ -13,6 +13,8 @@ export const SECRET_KINDS = [
   'linkToken',
   'sessionCookie',
   'proofSession',
+  'totpSecret',
+  'recoveryCode',
 ];
 
 /** Kinds a whole e2e run must have recorded, or the ledger is broken and the scan would prove nothing. */
@@ -142,6 +144,10 @@ export function variantsOf(kind, value) {
       `${m}/${d}/${y}`,
       `${day} de ${MONTHS[Number(m) - 1]} de ${y}`,
     ];
+  }
+  if (kind === 'recoveryCode') {
+    // Typed with or without its dash.
+    return [value, value.replace(/-/g, '')];
   }
   if (kind === 'bearerToken' || kind === 'linkToken') {
     // payload.signature: either half alone is a leak (the claims, or what makes them good).

@@ -1,7 +1,7 @@
 // Issue 13, suite 6: scale-out and faults. Two BUILT server processes on one PostgreSQL database
 // behind a small round-robin proxy (below, test-only: each simulated client's requests alternate
 // between the two processes, and its fake IP goes in X-Forwarded-For, which the servers trust with
-// TRUST_PROXY=true). PostgreSQL only (DATABASE_URL); part e also needs root and PostgreSQL 15's
+// TRUST_PROXY=loopback, the proxy's addresses). PostgreSQL only (DATABASE_URL); part e also needs root and PostgreSQL 15's
 // binaries, for a private cluster it can stop (never the machine's main cluster).
 //
 //   a. (every part) two processes started together on one database, the proxy in front;
@@ -54,7 +54,8 @@ const BASE_ENV = {
   ...JOURNEY_ENV,
   // One root secret for every replica (README: required in production and shared), as a deployment sets it.
   APP_SECRET: randomBytes(32).toString('base64url'),
-  TRUST_PROXY: 'true',
+  // The proxy below, on this machine: the one hop whose X-Forwarded-For is believed.
+  TRUST_PROXY: 'loopback',
   BUREAU_LATENCY_MS: '0',
   IDENTITY_SIMULATOR_DELAY_MS: '0',
 };
@@ -193,7 +194,7 @@ async function startPair(label, env, workDir) {
   await Promise.all(servers.map((server) => waitReady(server.url, server.child)));
   pair.proxy = await startProxy(servers);
   console.log(
-    `  a. two server processes (pids ${servers.map((server) => server.pid).join(', ')}) started together on one database, ready in ${((Date.now() - started) / 1000).toFixed(1)} s; round-robin proxy at ${pair.proxy.url}, X-Forwarded-For trusted (TRUST_PROXY=true)`,
+    `  a. two server processes (pids ${servers.map((server) => server.pid).join(', ')}) started together on one database, ready in ${((Date.now() - started) / 1000).toFixed(1)} s; round-robin proxy at ${pair.proxy.url}, X-Forwarded-For trusted from it (TRUST_PROXY=loopback)`,
   );
   return pair;
 }

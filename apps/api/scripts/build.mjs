@@ -33,6 +33,10 @@ await build({
     ),
     // The embedded database's thread (src/db/pglite-thread.ts loads it from dist/).
     { in: new URL('../src/db/pglite-worker.ts', import.meta.url).pathname, out: 'pglite-worker' },
+    // The contract PDFs' worker threads (src/worker-pool.ts loads it from dist/; decision 021).
+    { in: new URL('../src/modules/signing/signing-worker.ts', import.meta.url).pathname, out: 'signing-worker' },
+    // The staff password rules' worker thread (src/modules/staff/password-link.routes.ts).
+    { in: new URL('../src/modules/staff/password-worker.ts', import.meta.url).pathname, out: 'password-worker' },
   ],
   outdir: new URL('../dist/', import.meta.url).pathname,
   bundle: true,
@@ -46,7 +50,9 @@ await build({
 });
 if (postgresPatched === 0)
   throw new Error('postgres.js was not bundled: its connection fix (scripts/postgres-patch.mjs) is missing');
-console.log('api built: apps/api/dist/server.js, catalog-import.js, staff-create.js, pglite-worker.js');
+console.log(
+  'api built: apps/api/dist/server.js, catalog-import.js, staff-create.js, pglite-worker.js, signing-worker.js, password-worker.js',
+);
 
 // The database a first start copies (src/db/initial-database.ts): made again only when what it is
 // made of changed (the migrations, the catalogue and its seed, the domain rules the seed uses, the

@@ -25,7 +25,12 @@ import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { creditRoutes } from './modules/credit/credit.routes.js';
 import { guarantorInvitationRoutes, guarantorRoutes, startRemoteConsentWorker } from './modules/guarantors/index.js';
 import { startBureauWorker } from './modules/credit/bureau-worker.js';
-import { signingRoutes, startIdentityWorker } from './modules/signing/index.js';
+import {
+  createContractRenderer,
+  createImageDecoder,
+  signingRoutes,
+  startIdentityWorker,
+} from './modules/signing/index.js';
 import { createPasswordHasher } from './modules/credit/password.js';
 import { loadPolicy } from './modules/credit/policy.js';
 import { createBureau, type BureauProvider } from './providers/bureau/index.js';
@@ -41,6 +46,7 @@ import { userRoutes } from './modules/users/users.routes.js';
 import { createReverseOtpProvider } from './providers/reverse-otp/index.js';
 import { createSmsProvider } from './providers/sms/index.js';
 import { createSecrets } from './secrets.js';
+import { fastifyTrustProxy } from './trust-proxy.js';
 import type { App, Clock } from './types.js';
 
 z.config(z.locales.es());
@@ -74,7 +80,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
     logger: options.logStream ? { ...logger, stream: options.logStream } : logger,
     logController: new OneLinePerRequest(),
     bodyLimit: config.BODY_LIMIT_BYTES,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
@@ -119,6 +125,24 @@ export async function buildApp(config: Config, database: Database, options: Buil
     }),
   );
   app.decorate('bureau', options.bureau ?? createBureau(config));
+  // Uploaded images and contract PDFs: decoded and built off the event loop, within time bounds (decision 021).
+  app.decorate(
+    'images',
+    createImageDecoder({
+      concurrency: config.IMAGE_CONCURRENCY,
+      maxWaiting: config.IMAGE_MAX_WAITING,
+      timeoutMs: config.IMAGE_TIMEOUT_MS,
+    }),
+  );
+  app.decorate(
+    'pdfRenderer',
+    createContractRenderer({
+      threads: config.PDF_THREADS,
+      maxWaiting: config.PDF_MAX_WAITING,
+      timeoutMs: config.PDF_TIMEOUT_MS,
+    }),
+  );
+  app.addHook('onClose', () => app.pdfRenderer.close());
   registerErrorHandling(app);
   registerInputGuard(app);
 

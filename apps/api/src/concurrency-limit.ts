@@ -48,5 +48,6 @@ function busy(): AppError {
     'BUSY',
     'too many requests waiting',
     'Hay muchas solicitudes en este momento. Intenta de nuevo en un minuto.',
+    { retry_after_seconds: 60 },
   );
 }

@@ -22,6 +22,7 @@ describe('config', () => {
     ['PUBLIC_SITE_URL', 'not a url'],
     ['CORS_ORIGINS', 'https://ok.example, nope'],
     ['TRUST_PROXY', 'yes'],
+    ['TRUST_PROXY', 'true'],
     ['PASSWORD_HASH_CONCURRENCY', '0'],
   ])('a wrong %s stops start-up naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
@@ -73,9 +74,14 @@ describe('config', () => {
     expect(loadConfig({}).TOKEN_TTL_SECONDS).toBe(43200);
   });
 
-  it('parses lists and booleans', () => {
-    const config = loadConfig({ CORS_ORIGINS: 'https://a.example, https://b.example', TRUST_PROXY: 'true' });
+  it('parses lists, booleans and the proxy hops', () => {
+    const config = loadConfig({
+      CORS_ORIGINS: 'https://a.example, https://b.example',
+      TRUST_PROXY: '1',
+      NIP_PREFILL: '1',
+    });
     expect(config.CORS_ORIGINS).toEqual(['https://a.example', 'https://b.example']);
-    expect(config.TRUST_PROXY).toBe(true);
+    expect(config.TRUST_PROXY).toBe(1);
+    expect(config.NIP_PREFILL).toBe(true);
   });
 });

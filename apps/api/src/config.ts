@@ -1,5 +1,6 @@
-import { countryCodeSchema } from '@provee/domain';
+import { countryCodeSchema, STAFF_STEP_UP_MINUTES } from '@provee/domain';
 import { z } from 'zod';
+import { trustProxySchema } from './trust-proxy.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
@@ -49,7 +50,8 @@ const envSchema = z.object({
     .max(10 * 1024 * 1024)
     .default(1024 * 1024),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(300),
-  TRUST_PROXY: bool.default(false),
+  /** A hop count or the proxies' addresses; `true` is refused (trust-proxy.ts). */
+  TRUST_PROXY: trustProxySchema.default(false),
   OPS_API_KEY: z.string().min(16, 'debe tener al menos 16 caracteres').optional(),
   WEB_DIST_DIR: z.string().min(1).optional(),
   APP_SECRET: z.string().min(32, 'debe tener al menos 32 caracteres').optional(),
@@ -92,6 +94,19 @@ const envSchema = z.object({
   // Password hashes at once (libuv has 4 threads; 2 leave room for files) and how many may wait.
   PASSWORD_HASH_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   PASSWORD_HASH_MAX_WAITING: z.coerce.number().int().min(0).max(10_000).default(200),
+  // Uploaded images decoded at once on libuv's threads (the password hashes hold 2 of its 4; one
+  // more leaves one for files), how many may wait, and the time a decode may take, waiting
+  // included (docs/decisions/021).
+  IMAGE_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(1),
+  IMAGE_MAX_WAITING: z.coerce.number().int().min(0).max(1000).default(30),
+  IMAGE_TIMEOUT_MS: z.coerce.number().int().min(1).max(60_000).default(5_000),
+  // Contract PDFs are built on worker threads: how many, how many builds may wait, and the time a
+  // build may take, waiting included (past it the thread is stopped and the request answers 503).
+  PDF_THREADS: z.coerce.number().int().min(1).max(16).default(1),
+  PDF_MAX_WAITING: z.coerce.number().int().min(0).max(1000).default(32),
+  PDF_TIMEOUT_MS: z.coerce.number().int().min(1).max(120_000).default(10_000),
+  // After SIGTERM/SIGINT: how long a graceful stop may take before the process exits anyway.
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
 
   DATA_ENCRYPTION_KEY: z
     .string()
@@ -138,12 +153,31 @@ const envSchema = z.object({
     .max(365 * 86_400)
     .default(90 * 86_400),
 
+  /** Back office: sign in with a password (off: single sign-on only), and how long a second factor counts for step-up. */
+  STAFF_PASSWORD_LOGIN: bool.default(true),
+  STAFF_STEP_UP_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(12 * 3600)
+    .default(STAFF_STEP_UP_MINUTES * 60),
+  /** Single sign-on for staff through the lender's OpenID Connect provider (authorization code + PKCE). */
+  OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_NAME: z.string().min(1).max(60).default('la cuenta de tu empresa'),
+  OIDC_SCOPES: z.string().min(1).default('openid email profile'),
+  /** Accept the provider's own second factor (an RFC 8176 `amr` such as mfa, otp, hwk) instead of asking for ours. */
+  OIDC_ACCEPT_IDP_MFA: bool.default(false),
+
   WEB_LEAD_API_KEY: z.string().min(8).default('provee-web-lead-key'),
   IP_LOOKUP_URL: z.string().min(1).default('/api/v1/ip'),
   ENABLE_TEST_FACTORIES: bool.default(false),
 });
 
 export type Env = z.input<typeof envSchema>;
+
+const isLoopback = (host: string) => host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
 
 export type Config = ReturnType<typeof loadConfig>;
 
@@ -210,6 +244,15 @@ export function loadConfig(env: Record<string, string | undefined>) {
       if (!config[name]) problems.push(`${name}: es obligatoria con IDENTITY_PROVIDER=metamap`);
     }
   }
+  if (config.OIDC_ISSUER) {
+    if (!config.OIDC_CLIENT_ID) problems.push('OIDC_CLIENT_ID: es obligatoria con OIDC_ISSUER');
+    if (!config.PUBLIC_BASE_URL)
+      problems.push('PUBLIC_BASE_URL: es obligatoria con OIDC_ISSUER (la dirección de regreso del inicio de sesión)');
+    if (new URL(config.OIDC_ISSUER).protocol === 'http:' && !isLoopback(new URL(config.OIDC_ISSUER).hostname))
+      problems.push('OIDC_ISSUER: debe usar https (http solo en esta misma máquina)');
+  }
+  if (!config.STAFF_PASSWORD_LOGIN && !config.OIDC_ISSUER)
+    problems.push('STAFF_PASSWORD_LOGIN: para desactivar las contraseñas configura antes OIDC_ISSUER');
   if (problems.length > 0) {
     throw new ConfigError(`Configuración inválida:\n${problems.map((line) => `  ${line}`).join('\n')}`);
   }

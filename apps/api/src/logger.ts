@@ -54,9 +54,12 @@ export function scrub<T>(value: T, depth = 0): T {
   return (copy ?? value) as T;
 }
 
-/** Query parameters of links that carry a credential (signing, invitation, a reverse-OTP session) or a person's name. */
+/**
+ * Query parameters of links that carry a credential (signing, invitation, a reverse-OTP session, the
+ * single-sign-on callback's code and state) or a person's name.
+ */
 const SECRET_QUERY =
-  /([?&](?:token|sessionUuid|titular_full_name|collateral_full_name|shopkeeper_name|collateral_name|q|utm_source|utm_campaign)=)[^&#]*/g;
+  /([?&](?:token|sessionUuid|code|state|titular_full_name|collateral_full_name|shopkeeper_name|collateral_name|q|utm_source|utm_campaign)=)[^&#]*/g;
 
 /**
  * Long digit runs in a URL are phone numbers, tax ids or codes: /home/8095551234 → /home/[…]; a

@@ -18,7 +18,10 @@ export interface Secrets {
       | 'lookup-hash'
       | 'audit-phone'
       | 'identity-metadata'
-      | 'staff-session',
+      | 'staff-session'
+      | 'staff-login'
+      | 'staff-recovery-codes'
+      | 'staff-sso',
   ): Buffer;
 }
 

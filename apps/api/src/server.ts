@@ -41,11 +41,30 @@ async function main(): Promise<void> {
 
   let closing = false;
   const shutdown = async (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      app.log.warn({ signal }, 'second signal while stopping: exiting now');
+      process.exit(1);
+    }
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    await app.close();
-    await database.close();
+    // A graceful stop waits for the requests in flight; one that never ends (a client that stops
+    // sending its body) or a database that does not answer must not keep the process alive: past
+    // SHUTDOWN_TIMEOUT_MS it exits anyway, non-zero (issue 26).
+    setTimeout(() => {
+      app.log.error({ signal, timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, 'graceful stop took too long: exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS).unref();
+    // Fastify closes the connections idle when the stop begins; a keep-alive connection whose
+    // request was still running becomes idle later and would hold the stop until its keep-alive
+    // timeout (72 s): closed as soon as it is idle.
+    setInterval(() => app.server.closeIdleConnections(), 100).unref();
+    try {
+      await app.close();
+      await database.close();
+    } catch (error) {
+      app.log.error({ err: error }, 'graceful stop failed');
+      process.exit(1);
+    }
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -5,7 +5,8 @@ import { openDatabase } from './db/client.js';
 import { prepareDatabase } from './db/prepare.js';
 import { AppError } from './errors.js';
 import { createPasswordHasher } from './modules/credit/password.js';
-import { createStaff, isStaffRole, staffPasswordProblem } from './modules/staff/staff.service.js';
+import { staffPasswordProblem } from './modules/staff/password-rules.js';
+import { createStaff, isStaffRole } from './modules/staff/staff.service.js';
 
 const USAGE = `Uso: npm run staff:create -- --email correo@prestamista.com --role ${STAFF_ROLES.join('|')} [--name "Nombre Apellido"]
 La contraseña se pide sin mostrarla (o se lee de la primera línea de la entrada estándar).`;
@@ -72,7 +73,7 @@ async function main(): Promise<void> {
     }
   }
   const password = await readPassword('Contraseña (mínimo 12 caracteres): ');
-  const problem = staffPasswordProblem(password);
+  const problem = staffPasswordProblem(password, { email, name: argument(args, 'name') });
   if (problem) {
     console.error(problem);
     process.exit(1);

@@ -12,6 +12,8 @@ import type { CatalogRevision } from './db/catalog-revision.js';
 import type { Database, Db } from './db/client.js';
 import type { TokenService } from './modules/auth/tokens.js';
 import type { PasswordHasher } from './modules/credit/password.js';
+import type { ContractRenderer } from './modules/signing/contract-renderer.js';
+import type { ImageDecoder } from './modules/signing/decode.js';
 import type { CreditPolicy } from './modules/credit/policy.js';
 import type { BureauProvider } from './providers/bureau/index.js';
 import type { AddressSearchProvider } from './providers/places/index.js';
@@ -47,6 +49,10 @@ declare module 'fastify' {
     policy: CreditPolicy;
     passwords: PasswordHasher;
     bureau: BureauProvider;
+    /** Uploaded images, decoded in full and encoded again off the event loop (modules/signing/decode.ts). */
+    images: ImageDecoder;
+    /** The contract PDFs, built on worker threads (modules/signing/contract-renderer.ts). */
+    pdfRenderer: ContractRenderer;
   }
   interface FastifyContextConfig {
     /** Operations routes the web app may call with its public key (plus the user's token). */

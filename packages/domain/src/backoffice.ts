@@ -29,8 +29,27 @@ export function staffMay(role: StaffRole, permission: StaffPermission): boolean 
 export const STAFF_SESSION_IDLE_MINUTES = 30;
 export const STAFF_SESSION_ABSOLUTE_HOURS = 12;
 export const STAFF_MAX_FAILED_LOGINS = 5;
+/** Failed logins from one client address (any e-mail) before it is refused for the lock window: a lender's office shares one. */
+export const STAFF_MAX_FAILED_LOGINS_PER_IP = 20;
 export const STAFF_LOCK_MINUTES = 15;
+/** NIST SP 800-63B: length, and no composition rules (a list of common and breached passwords instead). */
 export const STAFF_PASSWORD_MIN_LENGTH = 12;
+export const STAFF_PASSWORD_MAX_LENGTH = 200;
+
+/** Roles that cannot work without a second factor; advisors may add one. */
+export const STAFF_ROLES_REQUIRING_SECOND_FACTOR = ['analyst', 'admin'] as const satisfies readonly StaffRole[];
+/** Exports, identity images, contract downloads and staff management ask again after this long. */
+export const STAFF_STEP_UP_MINUTES = 15;
+/** Single-use codes shown once when the first second factor is enrolled (or on demand). */
+export const STAFF_RECOVERY_CODE_COUNT = 10;
+/** How long a password link an admin issues stays good. */
+export const STAFF_PASSWORD_LINK_MINUTES = 60;
+
+/** Where a login stands: a second factor to give, one to enrol first, or done. */
+export const STAFF_LOGIN_STAGES = ['factor', 'enrol', 'active'] as const;
+export type StaffLoginStage = (typeof STAFF_LOGIN_STAGES)[number];
+export const STAFF_FACTOR_METHODS = ['totp', 'passkey', 'recovery_code'] as const;
+export type StaffFactorMethod = (typeof STAFF_FACTOR_METHODS)[number];
 
 /** Where an advisor's work comes from: a shopkeeper's contact request or a new lead. */
 export const ADVISOR_TASK_SOURCES = ['contact', 'lead'] as const;

@@ -57,6 +57,12 @@ export const SIGNER_TRANSITIONS = {
 } as const satisfies Record<string, SignerTransition>;
 export type SignerTransitionName = keyof typeof SIGNER_TRANSITIONS;
 
+/**
+ * Extra identity-verification attempts the back office may grant one signer (issue 26): one each
+ * time they run out, this many in all.
+ */
+export const EXTRA_ATTEMPTS_MAX = 3;
+
 /** A verifier's answer as the screens know it (SPEC §3). */
 export const VERIFICATION_STATUSES = ['APPROVED', 'REJECTED', 'UNDER_REVIEW'] as const;
 export type VerificationStatus = (typeof VERIFICATION_STATUSES)[number];

@@ -5,6 +5,7 @@ import {
   NEXT_STEPS,
   PERSON_TYPES,
   SIGNER_STATES,
+  STAFF_LOGIN_STAGES,
   STAFF_ROLES,
   VERIFICATION_STATUSES,
   VERIFICATION_TYPES,
@@ -118,6 +119,8 @@ export const avals = pgTable(
   },
   (table) => [
     index('avals_user_idx').on(table.userId),
+    // A guarantor phone named on more than one application is flagged in the back office.
+    index('avals_phone_idx').on(table.phoneE164),
     // One guarantor of each type at a time; a replaced one stays for the record.
     uniqueIndex('avals_one_active_per_type')
       .on(table.userId, table.avalType)
@@ -369,7 +372,11 @@ export const bureauConsents = pgTable(
     consentTextSha256: text('consent_text_sha256').notNull(),
     consentVersion: text('consent_version').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    /** The client's address as trusted (TRUST_PROXY): the evidence's IP. */
     ip: text('ip').notNull(),
+    /** The address the connection came from (the proxy, behind one), and X-Forwarded-For as received. */
+    peerIp: text('peer_ip'),
+    forwardedFor: text('forwarded_for'),
     userAgent: text('user_agent'),
     pinVerified: boolean('pin_verified').notNull(),
     bureauFolio: text('bureau_folio').notNull().unique(),
@@ -541,12 +548,37 @@ export const contractLinks = pgTable(
       .notNull()
       .references(() => contractSigners.id),
     issuedBy: text('issued_by').notNull(),
+    /**
+     * SHA-256 (hex) of the link's token: 32 random bytes the SMS carries and nobody else keeps. Null
+     * only on links issued before tokens were stored so (they open nothing any more).
+     */
+    tokenSha256: text('token_sha256').unique(),
+    /** 'sign': the signing link; 'copy': the signed copy's link, which only reads. */
+    purpose: text('purpose').notNull().default('sign'),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
-  (table) => [index('contract_links_signer_idx').on(table.signerId)],
+  (table) => [
+    index('contract_links_signer_idx').on(table.signerId),
+    check('contract_links_purpose_check', sql`${table.purpose} in ('sign', 'copy')`),
+  ],
+);
+
+/**
+ * Vendors' webhook deliveries already processed, by the vendor's id for them (Twilio's MessageSid;
+ * MetaMap sends none: the SHA-256 of the signed body). A replay finds its row and changes nothing;
+ * the row is written in the transaction of the delivery's effect where it has one.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    provider: text('provider').notNull(),
+    deliveryId: text('delivery_id').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [uniqueIndex('webhook_deliveries_key').on(table.provider, table.deliveryId)],
 );
 
 /** Identity checks (ID front and back, selfie) and the verifier's answer. */
@@ -617,11 +649,11 @@ export const staff = pgTable(
     email: text('email').notNull().unique(),
     name: text('name').notNull(),
     role: text('role').notNull(),
-    /** argon2id, like the shopkeepers' passwords (modules/credit/password.ts). */
-    passwordHash: text('password_hash').notNull(),
+    /** argon2id, like the shopkeepers' passwords; null until the owner sets one through a password link. */
+    passwordHash: text('password_hash'),
     active: boolean('active').notNull().default(true),
-    failedLogins: integer('failed_logins').notNull().default(0),
-    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    /** An admin reset the second factors: the next login enrols one, whatever the role. */
+    enrolRequired: boolean('enrol_required').notNull().default(false),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
@@ -632,6 +664,8 @@ export const staff = pgTable(
 /**
  * Back-office sessions (@fastify/session's store). Keyed by the SHA-256 of the session id, so a
  * copy of this table opens nothing; a row removed (logout, deactivation) ends the session at once.
+ * A session opens at the first factor (password or single sign-on) in stage 'factor' or 'enrol' and
+ * reaches the back office ('active') only once the second factor is given, when one applies.
  */
 export const staffSessions = pgTable(
   'staff_sessions',
@@ -640,12 +674,97 @@ export const staffSessions = pgTable(
     staffId: uuid('staff_id')
       .notNull()
       .references(() => staff.id),
+    stage: text('stage').notNull().default('active'),
+    authMethod: text('auth_method').notNull().default('password'),
+    /** When a second factor was last given in this session (step-up counts from it). */
+    factorAt: timestamp('factor_at', { withTimezone: true }),
+    /** The WebAuthn challenge this session was last given (single use). */
+    challenge: text('challenge'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
     ip: text('ip'),
     userAgent: text('user_agent'),
   },
-  (table) => [index('staff_sessions_staff_idx').on(table.staffId)],
+  (table) => [
+    index('staff_sessions_staff_idx').on(table.staffId),
+    check('staff_sessions_stage_check', sql`${table.stage} in (${oneOf(STAFF_LOGIN_STAGES)})`),
+    check('staff_sessions_auth_method_check', sql`${table.authMethod} in ('password', 'sso')`),
+  ],
+);
+
+/**
+ * Failed logins counted per key (the keyed hash of an e-mail, known or not, so both answer alike; or
+ * the client address), shared by every replica. The window starts at the first failure.
+ */
+export const staffLoginFailures = pgTable('staff_login_failures', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull(),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+});
+
+/** An authenticator app (RFC 6238). The secret is encrypted; `last_step` refuses a code used before. */
+export const staffTotp = pgTable('staff_totp', {
+  staffId: uuid('staff_id')
+    .primaryKey()
+    .references(() => staff.id),
+  secretEncrypted: bytea('secret_encrypted').notNull(),
+  /** Null until the first code from the app confirms the enrolment. */
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  lastStep: bigint('last_step', { mode: 'number' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
+/** Passkeys (WebAuthn credentials), verified by SimpleWebAuthn. */
+export const staffPasskeys = pgTable(
+  'staff_passkeys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    staffId: uuid('staff_id')
+      .notNull()
+      .references(() => staff.id),
+    /** base64url, as the browser gives it. */
+    credentialId: text('credential_id').notNull().unique(),
+    publicKey: bytea('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull(),
+    transports: jsonb('transports').$type<string[]>().notNull(),
+    name: text('name').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (table) => [index('staff_passkeys_staff_idx').on(table.staffId)],
+);
+
+/** Single-use recovery codes, stored as keyed hashes. */
+export const staffRecoveryCodes = pgTable(
+  'staff_recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    staffId: uuid('staff_id')
+      .notNull()
+      .references(() => staff.id),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [uniqueIndex('staff_recovery_codes_hash_idx').on(table.staffId, table.codeHash)],
+);
+
+/** Single-use links to set a password (a new account, or recovery), issued by an admin; stored hashed. */
+export const staffPasswordLinks = pgTable(
+  'staff_password_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    staffId: uuid('staff_id')
+      .notNull()
+      .references(() => staff.id),
+    tokenHash: text('token_hash').notNull().unique(),
+    issuedBy: text('issued_by').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('staff_password_links_staff_idx').on(table.staffId)],
 );
 
 /**

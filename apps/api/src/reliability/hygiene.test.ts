@@ -41,14 +41,14 @@ const cacheDirectives = (header: unknown) =>
     .map((directive) => directive.trim().toLowerCase());
 
 describe('suite 7: security headers and closed CORS', () => {
-  /** Behind a proxy (TRUST_PROXY=true), with the SPA, the PIN shown in the answer (NIP_PREFILL). */
+  /** Behind one proxy (TRUST_PROXY=1), with the SPA, the PIN shown in the answer (NIP_PREFILL). */
   let t: TestApp;
   /** Direct (TRUST_PROXY=false), with one allowed origin: the control of the CORS checks. */
   let direct: TestApp;
   beforeAll(async () => {
     t = await createTestApp({
       WEB_DIST_DIR: webDist(),
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '1',
       NIP_PREFILL: 'true',
       BUREAU_SYNC_WAIT_MS: '2000',
     });
@@ -141,6 +141,7 @@ describe('suite 7: security headers and closed CORS', () => {
     'GET /api/v1/business-types',
     'GET /api/v1/sales-ranges',
     'GET /api/v1/consents/text',
+    'GET /api/backoffice/login-options',
   ]);
 
   it('Cache-Control: no-store on every GET route that answers personal data, each called by its owner', async () => {
@@ -246,6 +247,7 @@ describe('suite 7: security headers and closed CORS', () => {
       },
       'GET /api/backoffice/session': { url: '/api/backoffice/session', headers: admin.headers },
       'GET /api/backoffice/staff': { url: '/api/backoffice/staff', headers: admin.headers },
+      'GET /api/backoffice/me/factors': { url: '/api/backoffice/me/factors', headers: admin.headers },
       'GET /api/backoffice/applications': {
         url: `/api/backoffice/applications?q=${user.phone}`,
         headers: admin.headers,

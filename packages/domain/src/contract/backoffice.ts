@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { APPLICATION_STATUSES, NEXT_STEPS } from '../application.js';
-import { STAFF_ROLES } from '../backoffice.js';
+import { STAFF_FACTOR_METHODS, STAFF_LOGIN_STAGES, STAFF_PASSWORD_MAX_LENGTH, STAFF_ROLES } from '../backoffice.js';
 import { PERSON_TYPES } from '../signing.js';
 import { registerAvalBody } from './avals.js';
 
@@ -21,24 +21,120 @@ export const staffView = z.object({
   name: z.string(),
   role: staffRole,
   active: z.boolean(),
+  /** Failed logins under this e-mail locked it until then (null: not locked). */
   locked_until: z.string().nullable(),
   last_login_at: z.string().nullable(),
   created_at: z.string(),
+  /** Whether a second factor (an authenticator app or a passkey) is enrolled. */
+  second_factor: z.boolean(),
+  /** The next login enrols a second factor first (the role requires one, or an admin reset them). */
+  must_enrol: z.boolean(),
 });
 export type StaffView = z.infer<typeof staffView>;
 
-export const staffLoginBody = z.object({ email, password: z.string().min(1, 'Escribe tu contraseña.').max(200) });
+const code = (message: string) => z.string().trim().min(1, message).max(64, message);
+
+/** What the signed-in person's session allows: a second factor to give or enrol first, or the back office. */
+export const staffSessionView = z.object({
+  stage: z.enum(STAFF_LOGIN_STAGES),
+  staff: staffView,
+  /** How this login proved the first factor. */
+  auth_method: z.enum(['password', 'sso']),
+  /** The second factors this person can give now (stage 'factor', and step-up). */
+  factors: z.array(z.enum(STAFF_FACTOR_METHODS)),
+  /** Until when the last second factor given counts for exports, images, downloads and staff management. */
+  step_up_until: z.string().nullable(),
+});
+export type StaffSessionView = z.infer<typeof staffSessionView>;
+
+export const staffLoginBody = z.object({
+  email,
+  password: z.string().min(1, 'Escribe tu contraseña.').max(STAFF_PASSWORD_MAX_LENGTH),
+});
 export type StaffLoginBody = z.input<typeof staffLoginBody>;
-export const staffSessionResponse = z.object({ data: z.object({ staff: staffView }) });
+export const staffSessionResponse = z.object({ data: staffSessionView });
 export type StaffSessionResponse = z.infer<typeof staffSessionResponse>;
+
+/** How staff may sign in here (before any session): the login screen shows what applies. */
+export const staffLoginOptionsResponse = z.object({
+  data: z.object({ password: z.boolean(), sso: z.object({ name: z.string() }).nullable() }),
+});
+export type StaffLoginOptionsResponse = z.infer<typeof staffLoginOptionsResponse>;
+
+/** A code from the authenticator app, or one of the recovery codes. */
+export const staffFactorBody = z.object({
+  method: z.enum(['totp', 'recovery_code']),
+  code: code('Escribe el código.'),
+});
+export type StaffFactorBody = z.input<typeof staffFactorBody>;
+
+/** WebAuthn options (SimpleWebAuthn's JSON) for the browser's navigator.credentials call. */
+export const passkeyOptionsResponse = z.object({ data: z.object({ options: z.record(z.string(), z.unknown()) }) });
+export type PasskeyOptionsResponse = z.infer<typeof passkeyOptionsResponse>;
+/** What the browser answered (a PublicKeyCredential as JSON); SimpleWebAuthn checks every part. */
+const credentialJson = z.looseObject({
+  id: z.string().min(1).max(1024),
+  rawId: z.string().min(1).max(1024),
+  type: z.literal('public-key'),
+  response: z.record(z.string(), z.unknown()),
+});
+export const passkeyLoginBody = z.object({ credential: credentialJson });
+export type PasskeyLoginBody = z.input<typeof passkeyLoginBody>;
+export const passkeyRegisterBody = z.object({
+  credential: credentialJson,
+  name: shortText(60).optional(),
+});
+export type PasskeyRegisterBody = z.input<typeof passkeyRegisterBody>;
+
+/** A new authenticator-app secret, to scan (QR of otpauth_uri) or type (secret, base32). */
+export const totpEnrolmentResponse = z.object({ data: z.object({ secret: z.string(), otpauth_uri: z.string() }) });
+export type TotpEnrolmentResponse = z.infer<typeof totpEnrolmentResponse>;
+export const totpConfirmBody = z.object({ code: code('Escribe el código de tu aplicación.') });
+export type TotpConfirmBody = z.input<typeof totpConfirmBody>;
+/** A factor enrolled: the session, and the recovery codes when they were made now (shown once). */
+export const factorEnrolledResponse = z.object({
+  data: z.object({ session: staffSessionView, recovery_codes: z.array(z.string()).nullable() }),
+});
+export type FactorEnrolledResponse = z.infer<typeof factorEnrolledResponse>;
+
+export const staffFactorsResponse = z.object({
+  data: z.object({
+    totp: z.boolean(),
+    passkeys: z.array(
+      z.object({ id: z.string(), name: z.string(), created_at: z.string(), last_used_at: z.string().nullable() }),
+    ),
+    recovery_codes_left: z.number().int(),
+  }),
+});
+export type StaffFactorsResponse = z.infer<typeof staffFactorsResponse>;
+export const passkeyParams = z.object({ passkeyId: z.uuid('Llave inválida.') });
+export const recoveryCodesResponse = z.object({ data: z.object({ recovery_codes: z.array(z.string()) }) });
+export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponse>;
+
+/** A single-use link to set a password (new account, or recovery), valid STAFF_PASSWORD_LINK_MINUTES. */
+export const passwordLinkView = z.object({ url: z.string(), expires_at: z.string() });
+export type PasswordLinkView = z.infer<typeof passwordLinkView>;
+export const passwordLinkResponse = z.object({ data: passwordLinkView });
+export type PasswordLinkResponse = z.infer<typeof passwordLinkResponse>;
+const linkToken = z.string().trim().min(20, 'El enlace no es válido.').max(100, 'El enlace no es válido.');
+export const passwordLinkBody = z.object({ token: linkToken });
+export type PasswordLinkBody = z.input<typeof passwordLinkBody>;
+export const passwordLinkInfoResponse = z.object({ data: z.object({ email: z.string(), name: z.string() }) });
+export type PasswordLinkInfoResponse = z.infer<typeof passwordLinkInfoResponse>;
+export const passwordSetBody = z.object({ token: linkToken, password: z.string().max(STAFF_PASSWORD_MAX_LENGTH) });
+export type PasswordSetBody = z.input<typeof passwordSetBody>;
 
 export const staffCreateBody = z.object({
   email,
   name: shortText(120).min(1, 'Escribe el nombre.'),
   role: staffRole,
-  password: z.string().max(200),
 });
 export type StaffCreateBody = z.input<typeof staffCreateBody>;
+/** The new account, and the link its owner sets a password with (null when passwords are off: single sign-on). */
+export const staffCreatedResponse = z.object({
+  data: z.object({ staff: staffView, password_link: passwordLinkView.nullable() }),
+});
+export type StaffCreatedResponse = z.infer<typeof staffCreatedResponse>;
 export const staffUpdateBody = z
   .object({ role: staffRole.optional(), active: z.boolean().optional() })
   .refine((body) => body.role !== undefined || body.active !== undefined, 'Indica qué cambiar.');
@@ -77,6 +173,8 @@ export const applicationSummary = z.object({
   utm_campaign: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** A guarantor's phone of this application is named on another application too (issue 26). */
+  guarantor_phone_shared: z.boolean(),
 });
 export type ApplicationSummary = z.infer<typeof applicationSummary>;
 export const applicationsResponse = z.object({
@@ -131,6 +229,8 @@ const signerView = z.object({
   state: z.string(),
   attempts_used: z.number(),
   attempts_left: z.number(),
+  /** Extra attempts granted from the back office so far (at most EXTRA_ATTEMPTS_MAX). */
+  extra_attempts: z.number(),
   signed_at: z.string().nullable(),
   verifications: z.array(verificationView),
 });
@@ -185,7 +285,8 @@ export const applicationDetailResponse = z.object({
         person_type: z.string(),
         aval_id: z.string().nullable(),
         created_at: z.string(),
-        ip: z.string(),
+        /** The address the consent was given from: analysts and admins only (null for advisors). */
+        ip: z.string().nullable(),
         user_agent: z.string().nullable(),
         pin_verified: z.boolean(),
         bureau_folio: z.string(),
@@ -227,6 +328,8 @@ export const applicationDetailResponse = z.object({
         phone: z.string().nullable(),
         status: z.string(),
         created_at: z.string(),
+        /** Other applications that name this phone as a guarantor's (issue 26: flagged when above 0). */
+        phone_other_applications: z.number(),
       }),
     ),
     signers: z.array(signerView),

@@ -134,7 +134,11 @@ export const signerEvidenceSchema = z.object({
   person_type: personType,
   state: z.enum(SIGNER_STATES),
   signed_at: z.string().nullable(),
+  /** The client's address as the server trusted it (TRUST_PROXY). */
   ip: z.string().nullable(),
+  /** The address the connection came from (a proxy's, behind one) and X-Forwarded-For as received. */
+  peer_ip: z.string().nullable(),
+  forwarded_for: z.string().nullable(),
   user_agent: z.string().nullable(),
   /** The browser's position, or null ('no disponible'). */
   geolocation: z.record(z.string(), z.unknown()).nullable(),

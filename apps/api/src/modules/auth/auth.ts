@@ -14,8 +14,20 @@ export function requirePrincipal(request: FastifyRequest): Principal {
 }
 
 /**
- * The shopkeeper's own tokens (phone proof, registration). A guarantor's invitation or a signing
- * link carries a phone too, but opens only its own calls, never the shopkeeper's.
+ * A route's preParsing hook (issue 26): no valid token, a 401 before the body is read and before
+ * the path, query or body is validated, so a caller without one learns nothing from a 400's field
+ * list. preParsing, not onRequest: the flood guard (@fastify/rate-limit) is the route's last
+ * onRequest hook, and a refusal before it would not be counted. Which user the token may touch is
+ * still the handler's (403).
+ */
+export async function requireToken(request: FastifyRequest): Promise<void> {
+  requirePrincipal(request);
+}
+
+/**
+ * The shopkeeper's own tokens (phone proof, registration). A guarantor's invitation carries a
+ * phone too, but opens only its own calls, never the shopkeeper's (and a signing link's opaque
+ * token is no token of this service at all).
  */
 function isOwnerToken(principal: Principal): boolean {
   return principal.kind === 'phone' || principal.kind === 'user';

@@ -1,3 +1,3 @@
 // What other modules use of authentication.
-export { requirePhoneAccess, requirePrincipal, requireUserAccess } from './auth.js';
+export { requirePhoneAccess, requirePrincipal, requireToken, requireUserAccess } from './auth.js';
 export type { Principal } from './tokens.js';

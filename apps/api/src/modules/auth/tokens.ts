@@ -1,16 +1,14 @@
 import { createHmac, createSecretKey, randomUUID, timingSafeEqual } from 'node:crypto';
 
 /**
- * Who a token was issued for: a proven phone number, a registered user, a guarantor invited by
- * SMS (their link's token: good for that guarantor of that application, at that number only), or
- * a signer's contract link.
+ * Who a token was issued for: a proven phone number, a registered user, or a guarantor invited by
+ * SMS (their link's token: good for that guarantor of that application, at that number only). A
+ * contract-signing link carries no such token: an opaque one, stored hashed (signing/link-token.ts).
  */
 export type Principal =
   | { kind: 'phone'; phoneE164: string }
   | { kind: 'user'; userId: string; phoneE164: string }
-  | { kind: 'aval'; avalId: string; userId: string; phoneE164: string }
-  /** A contract-signing link (or the signed copy's link): that signer of that application only. */
-  | { kind: 'signer'; linkId: string; signerId: string; userId: string; phoneE164: string };
+  | { kind: 'aval'; avalId: string; userId: string; phoneE164: string };
 
 interface TokenBody {
   v: 1;

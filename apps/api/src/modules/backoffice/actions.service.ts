@@ -1,5 +1,10 @@
-import type { AddressReviewBody, PersonType, RegisterGuarantorBody } from '@provee/domain';
-import { and, eq, sql } from 'drizzle-orm';
+import {
+  EXTRA_ATTEMPTS_MAX,
+  type AddressReviewBody,
+  type PersonType,
+  type RegisterGuarantorBody,
+} from '@provee/domain';
+import { and, eq, lt, notInArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
   avals,
@@ -216,7 +221,34 @@ export async function decideVerification(
   return answer(app, user.id, { verification_id: verificationId, status: decision.status });
 }
 
-/** One more identity-verification attempt for a signer who used theirs up (or is about to). */
+/** Why a signer gets no extra attempt now (the guarded update below found nothing to change). */
+function noExtraAttempt(app: FastifyInstance, signer: typeof contractSigners.$inferSelect | undefined): AppError {
+  if (!signer) return new AppError(404, 'SIGNER_NOT_FOUND', 'not found', 'No encontramos a ese firmante.');
+  if (signer.state === 'SIGNED') return conflict('ALREADY_SIGNED', 'Esta persona ya firmó: no necesita más intentos.');
+  if (signer.verificationAttempts < app.config.IDENTITY_MAX_ATTEMPTS + signer.extraAttempts)
+    return conflict(
+      'ATTEMPTS_LEFT',
+      'Esta persona todavía tiene intentos de verificación: podrás darle otro cuando los use todos.',
+    );
+  if (signer.extraAttempts >= EXTRA_ATTEMPTS_MAX)
+    return conflict(
+      'EXTRA_ATTEMPTS_LIMIT',
+      `Esta persona ya recibió los ${EXTRA_ATTEMPTS_MAX} intentos adicionales permitidos.`,
+    );
+  if (signer.state === 'VERIFIED')
+    return conflict('IDENTITY_VERIFIED', 'La identidad de esta persona ya fue aprobada: puede firmar.');
+  return conflict(
+    'VERIFICATION_UNDER_REVIEW',
+    'Su última verificación está en revisión: decídela antes de dar otro intento.',
+  );
+}
+
+/**
+ * One more identity-verification attempt (issue 26): only for a signer with none left, once each
+ * time they run out (the grant leaves one, so the next grant waits until it is used), at most
+ * EXTRA_ATTEMPTS_MAX in all. The conditions are the update's own guard: grants sent at once change
+ * the row once, the others find it changed (409).
+ */
 export async function grantExtraAttempt(
   app: FastifyInstance,
   member: StaffRow,
@@ -233,7 +265,10 @@ export async function grantExtraAttempt(
         and(
           eq(contractSigners.id, signerId),
           eq(contractSigners.userId, user.id),
-          sql`${contractSigners.state} <> 'SIGNED'`,
+          // Not signed, not approved, not waiting for a person's review: a new check is what they need.
+          notInArray(contractSigners.state, ['SIGNED', 'VERIFIED', 'UNDER_REVIEW']),
+          sql`${contractSigners.verificationAttempts} >= ${app.config.IDENTITY_MAX_ATTEMPTS} + ${contractSigners.extraAttempts}`,
+          lt(contractSigners.extraAttempts, EXTRA_ATTEMPTS_MAX),
         ),
       )
       .returning({ extraAttempts: contractSigners.extraAttempts });
@@ -248,12 +283,11 @@ export async function grantExtraAttempt(
     return row;
   });
   if (!granted) {
-    const [exists] = await app.db
-      .select({ id: contractSigners.id })
+    const [signer] = await app.db
+      .select()
       .from(contractSigners)
       .where(and(eq(contractSigners.id, signerId), eq(contractSigners.userId, user.id)));
-    if (!exists) throw new AppError(404, 'SIGNER_NOT_FOUND', 'not found', 'No encontramos a ese firmante.');
-    throw conflict('ALREADY_SIGNED', 'Esta persona ya firmó: no necesita más intentos.');
+    throw noExtraAttempt(app, signer);
   }
   return answer(app, user.id, { signer_id: signerId, extra_attempts: granted.extraAttempts });
 }

@@ -65,10 +65,10 @@ export async function applicationRoutes(app: App): Promise<void> {
   );
 
   // Identity images and the evidence are personal data of the most sensitive kind: analysts only,
-  // and each look is recorded.
+  // with a second factor given in the last 15 minutes, and each look is recorded.
   app.get(
     '/applications/:applicationId/identity-documents/:documentId',
-    { onRequest: staffOnly('readSensitive'), schema: { params: identityDocumentParams } },
+    { onRequest: staffOnly('readSensitive', { stepUp: true }), schema: { params: identityDocumentParams } },
     async (request, reply) => {
       const { applicationId, documentId } = request.params;
       const image = await identityImage(app, applicationId, documentId);
@@ -89,7 +89,7 @@ export async function applicationRoutes(app: App): Promise<void> {
   // The contract names every party with their tax id: like the images, for analysts only.
   app.get(
     '/applications/:applicationId/contract',
-    { onRequest: staffOnly('readSensitive'), schema: { params: applicationParams } },
+    { onRequest: staffOnly('readSensitive', { stepUp: true }), schema: { params: applicationParams } },
     async (request, reply) => {
       const contract = await applicationContract(app, request.params.applicationId);
       return reply
@@ -101,7 +101,7 @@ export async function applicationRoutes(app: App): Promise<void> {
 
   app.get(
     '/applications/:applicationId/contract/evidence',
-    { onRequest: staffOnly('readSensitive'), schema: { params: applicationParams } },
+    { onRequest: staffOnly('readSensitive', { stepUp: true }), schema: { params: applicationParams } },
     async (request) => {
       const contract = await applicationContract(app, request.params.applicationId);
       return { data: await contractEvidence(app, contract.id) };
@@ -155,7 +155,12 @@ export async function applicationRoutes(app: App): Promise<void> {
     '/applications/:applicationId/contract-links',
     {
       ...action,
-      schema: { params: applicationParams, body: issueContractLinkBody, response: { 200: actionResponse, ...errors } },
+      // 503: the contract's PDF not built within its time bound (decision 021).
+      schema: {
+        params: applicationParams,
+        body: issueContractLinkBody,
+        response: { 200: actionResponse, ...errors, 503: errorResponseSchema },
+      },
     },
     async (request) => {
       const user = await applicationUser(app, request.params.applicationId);

@@ -10,7 +10,7 @@ import {
   type ApplicationSummary,
   type StaffRole,
 } from '@provee/domain';
-import { and, asc, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
   advisorEvents,
@@ -87,7 +87,7 @@ export async function listApplications(
   );
   const [rows, [count]] = await Promise.all([
     app.db
-      .select({ user: users, businessName: businesses.name })
+      .select({ user: users, businessName: businesses.name, guarantorPhoneShared: guarantorPhoneShared() })
       .from(users)
       .leftJoin(businesses, eq(businesses.userId, users.id))
       .where(where)
@@ -101,7 +101,7 @@ export async function listApplications(
   ]);
   return {
     total: count?.total ?? 0,
-    items: rows.map(({ user, businessName }) => ({
+    items: rows.map(({ user, businessName, guarantorPhoneShared: shared }) => ({
       id: user.id,
       phone: user.phoneE164,
       full_name: fullName(user),
@@ -112,9 +112,42 @@ export async function listApplications(
       utm_campaign: user.utmName,
       created_at: user.createdAt.toISOString(),
       updated_at: user.updatedAt.toISOString(),
+      guarantor_phone_shared: shared,
     })),
   };
 }
+
+/**
+ * Whether a guarantor phone of the row's application is named on another application too (issue
+ * 26): one person guaranteeing several shopkeepers, or a number made up more than once. An EXISTS
+ * per listed row, on the avals' phone index.
+ */
+const guarantorPhoneShared = () =>
+  sql<boolean>`exists (
+    select 1 from ${avals} mine join ${avals} theirs
+      on theirs.phone_e164 = mine.phone_e164 and theirs.user_id <> mine.user_id
+    where mine.user_id = ${users.id}
+  )`.mapWith(Boolean);
+
+/** How many other applications name each of these phones as a guarantor's. */
+async function otherApplicationsNaming(
+  app: FastifyInstance,
+  userId: string,
+  phones: string[],
+): Promise<Map<string, number>> {
+  if (phones.length === 0) return new Map();
+  const rows = await app.db
+    .select({ phone: avals.phoneE164, applications: sql<number>`count(distinct ${avals.userId})::int` })
+    .from(avals)
+    .where(and(inArray(avals.phoneE164, phones), ne(avals.userId, userId)))
+    .groupBy(avals.phoneE164);
+  return new Map(rows.map((row) => [row.phone!, row.applications]));
+}
+
+/** Audit payload fields that hold where a person connected from: evidence for analysts only. */
+const ADDRESS_FIELDS = new Set(['ip', 'peer_ip', 'forwarded_for', 'observed_ip', 'client_ip']);
+const withoutAddresses = (payload: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(payload).filter(([key]) => !ADDRESS_FIELDS.has(key)));
 
 const ROLE_NAMES: Record<string, string> = { advisor: 'asesor', analyst: 'analista', admin: 'administrador' };
 
@@ -139,7 +172,11 @@ async function actorNames(app: FastifyInstance, actors: string[]): Promise<(acto
   };
 }
 
-async function timeline(app: FastifyInstance, chains: { chain: 'application' | 'phone'; id: string }[]) {
+async function timeline(
+  app: FastifyInstance,
+  chains: { chain: 'application' | 'phone'; id: string }[],
+  sensitive: boolean,
+) {
   const read = await Promise.all(
     chains.map(async ({ chain, id }) => {
       // Read once: the same rows are verified and shown.
@@ -162,7 +199,8 @@ async function timeline(app: FastifyInstance, chains: { chain: 'application' | '
       actor: event.actor,
       actor_name: nameOf(event.actor),
       at: event.createdAt.toISOString(),
-      payload: event.payload,
+      // The chain is verified above on the events as stored; advisors see them without addresses.
+      payload: sensitive ? event.payload : withoutAddresses(event.payload),
     })),
   }));
 }
@@ -223,6 +261,9 @@ export async function applicationDetail(
           ),
         )
     : [];
+  const sharedPhones = await otherApplicationsNaming(app, user.id, [
+    ...new Set(guarantors.map((aval) => aval.phoneE164).filter((phone): phone is string => Boolean(phone))),
+  ]);
   const taxId = user.taxIdEncrypted ? app.cipher.decrypt(user.taxIdEncrypted) : null;
   const dob = user.dobEncrypted ? app.cipher.decrypt(user.dobEncrypted) : null;
   const maxAttempts = app.config.IDENTITY_MAX_ATTEMPTS;
@@ -275,7 +316,8 @@ export async function applicationDetail(
       person_type: consent.personType,
       aval_id: consent.avalId,
       created_at: consent.createdAt.toISOString(),
-      ip: consent.ip,
+      // Where the consent was given from is evidence for analysts; an advisor calls, and needs it not.
+      ip: sensitive ? consent.ip : null,
       user_agent: consent.userAgent,
       pin_verified: consent.pinVerified,
       bureau_folio: consent.bureauFolio,
@@ -313,6 +355,7 @@ export async function applicationDetail(
       phone: aval.phoneE164,
       status: aval.status,
       created_at: aval.createdAt.toISOString(),
+      phone_other_applications: aval.phoneE164 ? (sharedPhones.get(aval.phoneE164) ?? 0) : 0,
     })),
     signers: signers.map((signer) => ({
       id: signer.id,
@@ -322,6 +365,7 @@ export async function applicationDetail(
       state: signer.state,
       attempts_used: signer.verificationAttempts,
       attempts_left: maxAttempts + signer.extraAttempts - signer.verificationAttempts,
+      extra_attempts: signer.extraAttempts,
       signed_at: iso(signer.signedAt),
       verifications: checks
         .filter((check) => check.signerId === signer.id)
@@ -353,10 +397,14 @@ export async function applicationDetail(
       contact_type: contact.contactType,
       created_at: contact.createdAt.toISOString(),
     })),
-    timeline: await timeline(app, [
-      { chain: 'phone', id: phoneAuditId(app, user.phoneE164) },
-      { chain: 'application', id: user.id },
-    ]),
+    timeline: await timeline(
+      app,
+      [
+        { chain: 'phone', id: phoneAuditId(app, user.phoneE164) },
+        { chain: 'application', id: user.id },
+      ],
+      sensitive,
+    ),
   };
 }
 

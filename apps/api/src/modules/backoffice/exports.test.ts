@@ -1,5 +1,5 @@
 import { cedulaCheckDigit } from '@provee/domain';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, bureauConsents, users } from '../../db/schema.js';
 import { createApplication, userAuth } from '../../test/factories.js';
@@ -237,6 +237,8 @@ describe('CSV exports', () => {
       'aval_id',
       'created_at',
       'ip',
+      'peer_ip',
+      'forwarded_for',
       'user_agent',
       'pin_verified',
       'bureau_folio',
@@ -255,6 +257,8 @@ describe('CSV exports', () => {
         consent.avalId ?? '',
         consent.createdAt.toISOString(),
         consent.ip,
+        consent.peerIp ?? '',
+        consent.forwardedFor ?? '',
         shown(consent.userAgent),
         String(consent.pinVerified),
         consent.bureauFolio,
@@ -265,7 +269,7 @@ describe('CSV exports', () => {
     );
     expect(rows.map((row) => row[2])).toEqual(['titular', 'collateral']);
     expect(rows[1]![3]).toMatch(/^[0-9a-f-]{36}$/);
-    expect(rows[0]![6]).toBe(`'${SCRIPT_AGENT}`);
+    expect(rows[0]![8]).toBe(`'${SCRIPT_AGENT}`);
     expect(res.body).not.toContain('Por este medio autorizo');
   });
 
@@ -280,7 +284,8 @@ describe('CSV exports', () => {
       .from(auditEvents)
       .where(
         and(eq(auditEvents.applicationId, `staff:${analyst.member.id}`), eq(auditEvents.type, 'backoffice.export')),
-      );
+      )
+      .orderBy(asc(auditEvents.id));
     expect(events.length).toBe(before.filter((event) => event.type === 'backoffice.export').length + 1);
     expect(events.at(-1)).toMatchObject({
       actor: `staff:${analyst.member.id}`,

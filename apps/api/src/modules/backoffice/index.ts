@@ -4,12 +4,16 @@ import { advisorQueueRoutes } from './advisor-queue.routes.js';
 import { applicationRoutes } from './applications.routes.js';
 import { exportRoutes } from './exports.routes.js';
 import { funnelRoutes } from './funnel.routes.js';
+import { refuseCrossSiteWrites } from './same-origin.js';
 
 /**
  * The back office's API under /api/backoffice: staff sessions (cookie) only. A shopkeeper's bearer
- * token means nothing here, and the staff cookie is never sent to the shopkeeper's API.
+ * token means nothing here, and the staff cookie is never sent to the shopkeeper's API. Every write
+ * of the scope, present and future, must come from the back office's own pages (same-origin.ts).
  */
 export async function backofficeApi(scope: App): Promise<void> {
+  // First: a write from another site is refused before its session is even read.
+  refuseCrossSiteWrites(scope);
   await registerStaffSessions(scope);
   await scope.register(staffRoutes);
   await scope.register(applicationRoutes);

@@ -13,6 +13,7 @@ import {
 } from '@provee/domain';
 import { asc, eq } from 'drizzle-orm';
 import { advisorEvents, bureauConsents } from '../../db/schema.js';
+import { clientAddress } from '../../client-address.js';
 import { errorResponseSchema, invalidFields, notEligible } from '../../errors.js';
 import type { App } from '../../types.js';
 import {
@@ -25,6 +26,7 @@ import {
   StepConflict,
 } from '../application/index.js';
 import { appendAuditEvent } from '../audit/index.js';
+import { requireToken } from '../auth/index.js';
 import { ownedUser, stepAnswerSchema, userParams } from '../users/index.js';
 import { confirmConsentNip, currentConsentText, latestApprovedDecision, sendConsentNip } from './credit.service.js';
 
@@ -53,6 +55,7 @@ export async function creditRoutes(app: App): Promise<void> {
   app.post(
     '/v1/users/:id/:type/nip',
     {
+      preParsing: requireToken,
       schema: {
         summary: 'Envía el NIP de consulta (4 dígitos) por SMS',
         security: [{ bearer: [] }],
@@ -78,6 +81,7 @@ export async function creditRoutes(app: App): Promise<void> {
   app.put(
     '/v1/users/:id/:type/nip',
     {
+      preParsing: requireToken,
       schema: {
         summary: 'Confirma el NIP: registra la autorización y consulta el buró (422 si no es elegible)',
         security: [{ bearer: [] }],
@@ -88,7 +92,7 @@ export async function creditRoutes(app: App): Promise<void> {
     },
     async (request) => {
       const user = await confirmConsentNip(app, await ownedUser(request, request.params.id), request.body.nip, {
-        ip: request.ip,
+        ...clientAddress(request),
         userAgent: request.headers['user-agent'],
         shownSha256: request.body.consent_sha256,
       });
@@ -109,6 +113,7 @@ export async function creditRoutes(app: App): Promise<void> {
   app.get(
     '/v1/users/:id/:type/consents',
     {
+      preParsing: requireToken,
       schema: {
         summary: 'Autorizaciones de consulta al buró del usuario',
         security: [{ bearer: [] }],
@@ -147,6 +152,7 @@ export async function creditRoutes(app: App): Promise<void> {
   app.put(
     '/v1/users/:id/:type/password',
     {
+      preParsing: requireToken,
       schema: {
         summary: 'Crea la contraseña de 6 dígitos (después de la pre-aprobación)',
         security: [{ bearer: [] }],
@@ -188,6 +194,7 @@ export async function creditRoutes(app: App): Promise<void> {
   app.post(
     '/v1/users/:id/:type/advisor-events',
     {
+      preParsing: requireToken,
       schema: {
         summary: 'Cómo eligió continuar con un asesor',
         security: [{ bearer: [] }],

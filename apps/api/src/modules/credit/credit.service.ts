@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { AVAL_STEPS, ageOn, countryToday, getCountry, type AvalType } from '@provee/domain';
 import { and, desc, eq, isNull, lt, lte, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { ClientAddress } from '../../client-address.js';
 import {
   avals,
   bureauConsents,
@@ -75,6 +76,9 @@ export async function writeConsent(
     avalId: string | null;
     folio: string;
     ip: string;
+    /** The connection's address and the forwarded chain (client-address.ts); null when not known. */
+    peerIp?: string | null | undefined;
+    forwardedFor?: string | null | undefined;
     userAgent: string | undefined;
     pinVerified: boolean;
     now: Date;
@@ -95,6 +99,8 @@ export async function writeConsent(
       consentVersion: consent.version,
       createdAt: now,
       ip: input.ip,
+      peerIp: input.peerIp ?? null,
+      forwardedFor: input.forwardedFor ?? null,
       userAgent: input.userAgent?.slice(0, 400) ?? null,
       pinVerified: input.pinVerified,
       bureauFolio: folio,
@@ -121,8 +127,7 @@ export async function queryBureauBriefly(app: FastifyInstance, queryId: string):
   await Promise.race([attempt, new Promise((resolve) => setTimeout(resolve, app.config.BUREAU_SYNC_WAIT_MS))]);
 }
 
-export interface ConsentEvidence {
-  ip: string;
+export interface ConsentEvidence extends ClientAddress {
   userAgent: string | undefined;
   /** The hash of the text the screen showed; refused when the text changed meanwhile. */
   shownSha256: string | undefined;
@@ -173,6 +178,8 @@ export async function confirmConsentNip(
           avalId: null,
           folio,
           ip: evidence.ip,
+          peerIp: evidence.peerIp,
+          forwardedFor: evidence.forwardedFor,
           userAgent: evidence.userAgent,
           pinVerified: true,
           now,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import { and, desc, eq, gt } from 'drizzle-orm';
 import { z } from 'zod';
@@ -61,7 +62,7 @@ export async function devRoutes(app: App): Promise<void> {
     const deliver = async (from: string, text: string) => {
       const raw = JSON.stringify({
         event: 'message.received',
-        data: { from, to: app.reverseOtp.destination, text, received_at: app.clock().toISOString() },
+        data: { id: randomUUID(), from, to: app.reverseOtp.destination, text, received_at: app.clock().toISOString() },
       });
       const response = await app.inject({
         method: 'POST',

@@ -14,12 +14,13 @@ import {
   registerAvalBody,
 } from '@provee/domain';
 import { z } from 'zod';
+import { clientAddress } from '../../client-address.js';
 import { AppError, errorResponseSchema } from '../../errors.js';
 import type { App } from '../../types.js';
 import { engineOf, stepAnswer } from '../application/index.js';
 import { findUserById, ownedUser, userParams } from '../users/index.js';
 import type { FastifyRequest } from 'fastify';
-import { requirePrincipal } from '../auth/index.js';
+import { requirePrincipal, requireToken } from '../auth/index.js';
 import {
   avalView,
   changeAvalPhone,
@@ -77,6 +78,7 @@ export async function guarantorRoutes(app: App): Promise<void> {
   app.post(
     '/v1/users/:id/:type/avals',
     {
+      preParsing: requireToken,
       schema: {
         summary: 'Registra un aval (socio o garante) y lleva la solicitud al NIP del aval',
         security: [{ bearer: [] }],
@@ -96,6 +98,7 @@ export async function guarantorRoutes(app: App): Promise<void> {
   app.post(
     '/v1/users/:id/:type/aval/nip',
     {
+      preParsing: requireToken,
       schema: {
         summary: 'Envía al aval su NIP de consulta (4 dígitos) por SMS',
         security: [{ bearer: [] }],
@@ -113,6 +116,7 @@ export async function guarantorRoutes(app: App): Promise<void> {
   app.put(
     '/v1/users/:id/:type/aval/nip',
     {
+      preParsing: requireToken,
       schema: {
         summary: 'Confirma el NIP del aval: registra su autorización y consulta el buró',
         security: [{ bearer: [] }],
@@ -124,7 +128,7 @@ export async function guarantorRoutes(app: App): Promise<void> {
     },
     async (request) => ({
       data: await confirmAvalPin(app, await ownedUser(request, request.params.id), request.query.to, request.body.nip, {
-        ip: request.ip,
+        ...clientAddress(request),
         userAgent: request.headers['user-agent'],
       }),
     }),
@@ -133,6 +137,7 @@ export async function guarantorRoutes(app: App): Promise<void> {
   app.put(
     '/v1/users/:id/:type/aval/phone-number',
     {
+      preParsing: requireToken,
       schema: {
         summary: 'Cambia el celular del aval y le envía el NIP al nuevo',
         security: [{ bearer: [] }],
@@ -152,6 +157,7 @@ export async function guarantorInvitationRoutes(app: App): Promise<void> {
   app.get(
     '/v1/users/aval/invitation',
     {
+      preParsing: requireToken,
       schema: {
         summary: 'La invitación del aval: quién lo eligió y si ya respondió',
         security: [{ bearer: [] }],
@@ -161,8 +167,8 @@ export async function guarantorInvitationRoutes(app: App): Promise<void> {
     async (request) => ({ data: await invitation(app, invitedBy(request)) }),
   );
 
-  const start = async (request: FastifyRequest<{ Body: z.infer<typeof avalConsentBody> }>) => ({
-    data: await startRemoteConsent(app, invitedBy(request), request.body, request.ip),
+  const start = async (request: FastifyRequest, body: z.infer<typeof avalConsentBody>) => ({
+    data: await startRemoteConsent(app, invitedBy(request), body, request.ip),
   });
   const startSchema = {
     security: [{ bearer: [] }],
@@ -171,13 +177,16 @@ export async function guarantorInvitationRoutes(app: App): Promise<void> {
   };
   app.post(
     '/v1/users/aval/consent',
-    { schema: { summary: 'El aval acepta la consulta: se valida con un mensaje desde su celular', ...startSchema } },
-    start,
+    {
+      preParsing: requireToken,
+      schema: { summary: 'El aval acepta la consulta: se valida con un mensaje desde su celular', ...startSchema },
+    },
+    (request) => start(request, request.body),
   );
   app.post(
     '/v1/users/aval/reverse-otp',
-    { schema: { summary: 'Nueva validación por mensaje para el aval', ...startSchema } },
-    start,
+    { preParsing: requireToken, schema: { summary: 'Nueva validación por mensaje para el aval', ...startSchema } },
+    (request) => start(request, request.body),
   );
 
   app.put(
@@ -195,7 +204,7 @@ export async function guarantorInvitationRoutes(app: App): Promise<void> {
           app,
           { key: request.body.session_id },
           {
-            ip: request.ip,
+            ...clientAddress(request),
             userAgent: request.headers['user-agent'],
           },
         ),

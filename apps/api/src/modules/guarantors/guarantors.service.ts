@@ -15,6 +15,7 @@ import {
 } from '@provee/domain';
 import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { ClientAddress } from '../../client-address.js';
 import { avals, reverseOtpSessions, users } from '../../db/schema.js';
 import { AppError, invalidFields } from '../../errors.js';
 import {
@@ -57,12 +58,22 @@ export async function activeAval(app: FastifyInstance, userId: string, type: Ava
   return aval;
 }
 
-function checkPhone(app: FastifyInstance, digits: string, field: string, shopkeeper: UserRow): string {
+/**
+ * A guarantor's phone must be their own (issue 26): not the shopkeeper's, and not a number another
+ * applicant proved as theirs (the phone of any application: the shopkeeper's second phone, once it
+ * applied, included). A 400 on the field, like any other wrong number: the form shows it under the
+ * phone and the shopkeeper writes another (a 409 is for where the application stands, a 422 would
+ * send the screen to /rejected). The message does not say whose number it is.
+ */
+async function guarantorPhone(app: FastifyInstance, digits: string, field: string, shopkeeper: UserRow) {
   if (!isValidNationalNumber(app.config.COUNTRY, digits))
     throw invalidFields({ [field]: 'Ingresa un número de celular válido de 10 dígitos.' });
   const e164 = toE164(app.config.COUNTRY, digits);
   if (e164 === shopkeeper.phoneE164)
     throw invalidFields({ [field]: 'El aval necesita su propio celular, distinto al tuyo.' });
+  const [applicant] = await app.db.select({ id: users.id }).from(users).where(eq(users.phoneE164, e164)).limit(1);
+  if (applicant)
+    throw invalidFields({ [field]: 'Este número no se puede usar para el aval: escribe el celular propio del aval.' });
   return e164;
 }
 
@@ -83,7 +94,7 @@ export async function registerAval(
   if (taxError) errors.tax_payer_id = taxError;
   if (!/^[\p{L} .'-]{2,80}$/u.test(input.name)) errors.name = '* Escribe el nombre completo del aval.';
   if (Object.keys(errors).length > 0) throw invalidFields(errors);
-  const phoneE164 = checkPhone(app, input.phone_number, 'phone_number', user);
+  const phoneE164 = await guarantorPhone(app, input.phone_number, 'phone_number', user);
   const now = app.clock();
   const { row, result: aval } = await moveApplication(engine, {
     userId: user.id,
@@ -152,6 +163,12 @@ async function sendAvalPin(
   };
 }
 
+/**
+ * Where a guarantor's consent came from: the trusted address and, when a request carried it, the
+ * connection's address and the forwarded chain (a consent recorded in the background has neither).
+ */
+type ConsentFrom = Pick<ClientAddress, 'ip'> & Partial<ClientAddress> & { userAgent: string | undefined };
+
 /** A guarantor's invitation token: good only for that guarantor, at the number it was sent to. */
 export interface Invited {
   avalId: string;
@@ -191,7 +208,7 @@ export async function confirmAvalPin(
   user: UserRow,
   to: string,
   nip: string,
-  evidence: { ip: string; userAgent: string | undefined },
+  evidence: ConsentFrom,
   invited?: Invited,
 ) {
   const engine = engineOf(app);
@@ -214,7 +231,7 @@ async function recordAvalConsent(
   app: FastifyInstance,
   user: UserRow,
   aval: AvalRow,
-  evidence: { ip: string; userAgent: string | undefined; pinVerified: boolean; claim?: string; sessionId?: string },
+  evidence: ConsentFrom & { pinVerified: boolean; claim?: string; sessionId?: string },
 ) {
   const steps = AVAL_STEPS[aval.avalType as AvalType];
   const now = app.clock();
@@ -233,6 +250,8 @@ async function recordAvalConsent(
           avalId: aval.id,
           folio,
           ip: evidence.ip,
+          peerIp: evidence.peerIp,
+          forwardedFor: evidence.forwardedFor,
           userAgent: evidence.userAgent,
           pinVerified: evidence.pinVerified,
           now,
@@ -272,7 +291,7 @@ export async function changeAvalPhone(
   const prefix = `+${toE164(app.config.COUNTRY, '').replace(/\D/g, '')}`;
   const compact = input.new_phone_number.replace(/[\s()-]/g, '');
   if (!compact.startsWith(prefix)) throw invalidFields({ new_phone_number: `El número debe empezar con ${prefix}.` });
-  const newPhone = checkPhone(app, compact.slice(prefix.length), 'new_phone_number', user);
+  const newPhone = await guarantorPhone(app, compact.slice(prefix.length), 'new_phone_number', user);
   // The PIN is issued first: a number still inside its resend interval (429) keeps the old one,
   // rather than changing the number and answering an error.
   const issued = await issueCode(app, { phoneE164: newPhone, purpose: 'aval-nip' });
@@ -377,7 +396,7 @@ export async function startRemoteConsent(
 export async function validateRemoteConsent(
   app: FastifyInstance,
   session: { key: string } | { id: string },
-  evidence: { ip: string; userAgent: string | undefined },
+  evidence: ConsentFrom,
 ): Promise<'pending' | 'success' | 'error'> {
   const state = await reverseOtpState(app, session);
   if (state.status === 'PENDING') return 'pending';

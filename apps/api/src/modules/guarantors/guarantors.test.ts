@@ -257,6 +257,95 @@ describe('guarantors (avals): naming, PIN consent in person, phone change', () =
     expect(row!.nextStep).toBe('COLLATERAL_NIP');
   });
 
+  describe('issue 26: a guarantor’s phone is their own', () => {
+    const changePhone = (who: Awaited<ReturnType<typeof shopkeeper>>, from: string, to: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/users/${who.user.id}/SK/aval/phone-number`,
+        headers: who.auth,
+        payload: { aval_type: 'PARTNER', phone_number: from, new_phone_number: `+1${to}` },
+      });
+
+    it('refuses a number another applicant proved as their own (form, phone change and back office), in Spanish', async () => {
+      const who = await shopkeeper();
+      const otherApplicant = await shopkeeper();
+      const eventsBefore = (await t.app.db.select().from(auditEvents).where(eq(auditEvents.applicationId, who.user.id)))
+        .length;
+      const res = await name(who, { phone_number: otherApplicant.user.phone });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().issues).toEqual([
+        { field: 'body.phone_number', message: expect.stringMatching(/celular propio del aval/) },
+      ]);
+      expect(res.json().readable_message).toBeTruthy();
+      const [row] = await t.app.db.select().from(users).where(eq(users.id, who.user.id));
+      expect(row!.nextStep).toBe('INVENTORY');
+      expect(await t.app.db.select().from(avals).where(eq(avals.userId, who.user.id))).toHaveLength(0);
+      expect((await t.app.db.select().from(auditEvents).where(eq(auditEvents.applicationId, who.user.id))).length).toBe(
+        eventsBefore,
+      );
+
+      // Named with a good number, then changed to an applicant's (their own, or another's).
+      const phone = createPhone();
+      expect((await name(who, { phone_number: phone })).statusCode).toBe(200);
+      for (const taken of [otherApplicant.user.phone, who.user.phone]) {
+        const changed = await changePhone(who, phone, taken);
+        expect(changed.statusCode, taken).toBe(400);
+        expect(JSON.stringify(changed.json().issues)).toMatch(/celular propio del aval|distinto al tuyo/);
+      }
+      const [aval] = await t.app.db.select().from(avals).where(eq(avals.userId, who.user.id));
+      expect(aval!.phoneE164).toBe(`+1${phone}`);
+
+      // The same rule when an analyst names the guarantor.
+      const third = await shopkeeper();
+      const { headers } = await staffSession(t.app, 'analyst');
+      const byAnalyst = await t.app.inject({
+        method: 'POST',
+        url: `/api/backoffice/applications/${third.user.id}/guarantors`,
+        headers,
+        payload: {
+          aval_type: 'PARTNER',
+          name: 'Pedro Aval',
+          phone_number: otherApplicant.user.phone,
+          tax_payer_id: APPROVED_GUARANTOR,
+        },
+      });
+      expect(byAnalyst.statusCode).toBe(400);
+      expect(JSON.stringify(byAnalyst.json().issues)).toMatch(/celular propio del aval/);
+    });
+
+    it('flags in the back office a guarantor phone named on more than one application', async () => {
+      const shared = createPhone();
+      const first = await shopkeeper();
+      const second = await shopkeeper();
+      const alone = await shopkeeper();
+      expect((await name(first, { phone_number: shared })).statusCode).toBe(200);
+      expect((await name(second, { phone_number: shared, aval_type: 'PARTNER' })).statusCode).toBe(200);
+      expect((await name(alone, { phone_number: createPhone() })).statusCode).toBe(200);
+      const { headers } = await staffSession(t.app, 'advisor');
+      const detail = async (id: string) =>
+        (await t.app.inject({ method: 'GET', url: `/api/backoffice/applications/${id}`, headers })).json().data;
+      expect((await detail(first.user.id)).guarantors[0]).toMatchObject({ phone_other_applications: 1 });
+      expect((await detail(second.user.id)).guarantors[0]).toMatchObject({ phone_other_applications: 1 });
+      expect((await detail(alone.user.id)).guarantors[0]).toMatchObject({ phone_other_applications: 0 });
+      const list = (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/backoffice/applications?q=${first.user.phone}`,
+          headers,
+        })
+      ).json().data.items;
+      expect(list[0]).toMatchObject({ id: first.user.id, guarantor_phone_shared: true });
+      const other = (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/backoffice/applications?q=${alone.user.phone}`,
+          headers,
+        })
+      ).json().data.items;
+      expect(other[0]).toMatchObject({ id: alone.user.id, guarantor_phone_shared: false });
+    });
+  });
+
   describe('remote consent by invitation', () => {
     /** A named guarantor and the token of the invitation link the SMS carried. */
     async function invited(taxId = APPROVED_GUARANTOR) {

@@ -5,6 +5,7 @@ import { reverseOtpSessions } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { InboundMessage } from '../../providers/reverse-otp/index.js';
 import { appendAuditEvent, phoneAuditId } from '../audit/index.js';
+import { recordDelivery } from '../webhooks/index.js';
 import { lockProofStart, recordProofStart, tooMany } from './limits.js';
 
 /** No 0/O, 1/I/L: easy to read aloud and hard to mistype. */
@@ -152,28 +153,32 @@ function normaliseSender(from: string): string {
 /**
  * An inbound message from the vendor's webhook: the nonce in the text picks the session, and the
  * sender must be the phone the session is for. Anything else is ignored (and answered 200, so the
- * vendor does not retry).
+ * vendor does not retry). `deliveryId` is the vendor's id for the delivery: it is recorded in the
+ * same transaction as the session's outcome and its audit event, so a replay (the vendor retrying,
+ * a captured call sent again) finds it and changes nothing (issue 26).
  */
-export async function receiveInboundMessage(app: FastifyInstance, message: InboundMessage) {
+export async function receiveInboundMessage(app: FastifyInstance, message: InboundMessage, deliveryId: string) {
   const now = app.clock();
   const nonces = message.text.toUpperCase().match(NONCE_PATTERN) ?? [];
-  for (const nonce of nonces) {
-    const [session] = await app.db
-      .select()
-      .from(reverseOtpSessions)
-      .where(and(eq(reverseOtpSessions.nonce, nonce), eq(reverseOtpSessions.status, 'PENDING')))
-      .limit(1);
-    if (!session || session.expiresAt.getTime() <= now.getTime()) continue;
-    const from = normaliseSender(message.from);
-    const verified = from === session.phoneE164;
-    // The session's outcome and its audit event commit together.
-    const resolved = await app.db.transaction(async (tx) => {
+  const from = normaliseSender(message.from);
+  return app.db.transaction(async (tx) => {
+    if (!(await recordDelivery(tx, app.reverseOtp.name, deliveryId, now)))
+      return { matched: false, verified: false, replayed: true };
+    for (const nonce of nonces) {
+      const [session] = await tx
+        .select()
+        .from(reverseOtpSessions)
+        .where(and(eq(reverseOtpSessions.nonce, nonce), eq(reverseOtpSessions.status, 'PENDING')))
+        .limit(1);
+      if (!session || session.expiresAt.getTime() <= now.getTime()) continue;
+      const verified = from === session.phoneE164;
+      // The session's outcome and its audit event commit together (with the delivery's record).
       const [updated] = await tx
         .update(reverseOtpSessions)
         .set({ status: verified ? 'VERIFIED' : 'FAILED', fromE164: from, resolvedAt: now })
         .where(and(eq(reverseOtpSessions.id, session.id), eq(reverseOtpSessions.status, 'PENDING')))
         .returning({ id: reverseOtpSessions.id });
-      if (!updated) return false;
+      if (!updated) continue;
       await appendAuditEvent(tx, {
         applicationId: phoneAuditId(app, session.phoneE164),
         actor: 'user',
@@ -183,10 +188,8 @@ export async function receiveInboundMessage(app: FastifyInstance, message: Inbou
           : { channel: 'reverse-otp', session_id: session.id, reason: 'sender-mismatch' },
         at: now,
       });
-      return true;
-    });
-    if (!resolved) continue;
-    return { matched: true, verified };
-  }
-  return { matched: false, verified: false };
+      return { matched: true, verified, replayed: false };
+    }
+    return { matched: false, verified: false, replayed: false };
+  });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError } from '../../errors.js';
 import type { App } from '../../types.js';
+import { bodyDigest } from '../webhooks/index.js';
 import { receiveInboundMessage } from './reverse-otp.service.js';
 
 declare module 'fastify' {
@@ -68,7 +69,12 @@ export async function reverseOtpWebhookRoutes(app: App): Promise<void> {
         throw new AppError(401, 'INVALID_SIGNATURE', 'invalid webhook signature', 'Firma inválida.');
       }
       const message = app.reverseOtp.parseInbound(request.body);
-      const matched = message ? (await receiveInboundMessage(app, message)).matched : false;
+      // By the vendor's message id, or the signed body's digest: a replay is answered alike and changes nothing.
+      const received = message
+        ? await receiveInboundMessage(app, message, message.id ?? bodyDigest(request.rawBody ?? ''))
+        : null;
+      if (received?.replayed) request.log.info({ provider: request.params.provider }, 'reverse-otp delivery replayed');
+      const matched = received?.matched ?? false;
       const { acknowledgement } = app.reverseOtp;
       if (acknowledgement) return reply.type(acknowledgement.contentType).send(acknowledgement.body);
       return { data: { matched } };

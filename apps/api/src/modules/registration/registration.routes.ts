@@ -1,7 +1,7 @@
 import { addressBody, businessBody, createdUserResponse, registerUserBody, taxInfoBody } from '@provee/domain';
 import { errorResponseSchema } from '../../errors.js';
 import type { App } from '../../types.js';
-import { requirePhoneAccess } from '../auth/index.js';
+import { requirePhoneAccess, requireToken } from '../auth/index.js';
 import { parsePhone } from '../phone-proof/index.js';
 import { engineOf, stepAnswer, type ApplicationRow } from '../application/index.js';
 import { ownedUser, stepAnswerSchema, taxIdSuggestion, userParams } from '../users/index.js';
@@ -25,6 +25,7 @@ export async function registrationRoutes(app: App): Promise<void> {
   app.post(
     '/v2/users',
     {
+      preParsing: requireToken,
       schema: {
         summary: 'Registra al comerciante (paso 1: datos personales)',
         security: [{ bearer: [] }],
@@ -55,6 +56,7 @@ export async function registrationRoutes(app: App): Promise<void> {
   app.post(
     '/v1/users/:id/:type/tax_info',
     {
+      preParsing: requireToken,
       schema: {
         summary: 'Paso 2: Cédula / RNC o RFC',
         security: [{ bearer: [] }],
@@ -71,6 +73,7 @@ export async function registrationRoutes(app: App): Promise<void> {
   app.post(
     '/v1/users/:id/:type/businesses/address',
     {
+      preParsing: requireToken,
       schema: {
         summary: 'Paso 4: domicilio del negocio (412 fuera de la zona de servicio)',
         security: [{ bearer: [] }],
@@ -87,6 +90,7 @@ export async function registrationRoutes(app: App): Promise<void> {
   app.post(
     '/v1/users/:id/:type/businesses',
     {
+      preParsing: requireToken,
       schema: {
         summary: 'Paso 5: datos del negocio',
         security: [{ bearer: [] }],

@@ -3,6 +3,7 @@ import {
   checkIdentityImage,
   checkSignaturePng,
   inspectImage,
+  isAnimated,
   MAX_IMAGE_BYTES,
   MAX_IMAGE_PIXELS,
   MAX_SIGNATURE_BYTES,
@@ -128,5 +129,24 @@ describe('checkSignaturePng', () => {
     expect(checkSignaturePng(createPngHeader(19, 200))).toEqual({ ok: false, reason: 'dimensions' });
     expect(checkSignaturePng(createPngHeader(600, 2001))).toEqual({ ok: false, reason: 'dimensions' });
     expect(checkSignaturePng(createPngHeader(20, 2000)).ok).toBe(true);
+  });
+});
+
+describe('animations: refused before decoding (a decoder shows the first frame and may skip the rest)', () => {
+  it('an APNG (acTL before the image) and an animated WebP (VP8X flag, ANIM/ANMF chunks)', () => {
+    const png = Buffer.from(createPng({ width: 40, height: 30 }));
+    const actl = Buffer.from([0, 0, 0, 8, 0x61, 0x63, 0x54, 0x4c, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0]);
+    const apng = Buffer.concat([png.subarray(0, 33), actl, png.subarray(33)]);
+    expect(isAnimated(apng)).toBe(true);
+    expect(isAnimated(png)).toBe(false);
+    expect(checkSignaturePng(apng)).toEqual({ ok: false, reason: 'animated' });
+    expect(checkIdentityImage(apng)).toEqual({ ok: false, reason: 'animated' });
+
+    const still = createWebpExtended(40, 30);
+    const flagged = Buffer.from(still);
+    flagged[20] = 0x12; // alpha + animation
+    expect(isAnimated(still)).toBe(false);
+    expect(isAnimated(flagged)).toBe(true);
+    expect(checkIdentityImage(flagged)).toEqual({ ok: false, reason: 'animated' });
   });
 });

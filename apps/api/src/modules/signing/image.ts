@@ -2,7 +2,8 @@ import { crc32 } from 'node:zlib';
 
 /**
  * What an uploaded file really is, read from its bytes: the declared type and the file name come
- * from the browser and prove nothing. Only the header is parsed (the pixels are never decoded).
+ * from the browser and prove nothing. Only the header is parsed here, a cheap first refusal; the
+ * pixels are decoded in full by `decode.ts` before anything else uses the file.
  */
 export type ImageFormat = 'jpeg' | 'png' | 'webp';
 export interface ImageInfo {
@@ -29,23 +30,50 @@ export function inspectImage(bytes: Uint8Array): ImageInfo | null {
 
 export type ImageCheck<R extends string> = { ok: true; info: ImageInfo } | { ok: false; reason: R };
 
-/** An identity document photo or selfie: JPEG, PNG or WebP, at most 8 MB and 40 MP. */
-export function checkIdentityImage(bytes: Uint8Array): ImageCheck<'type' | 'size' | 'pixels'> {
+/** An identity document photo or selfie: one still JPEG, PNG or WebP, at most 8 MB and 40 MP. */
+export function checkIdentityImage(bytes: Uint8Array): ImageCheck<'type' | 'size' | 'pixels' | 'animated'> {
   if (bytes.length > MAX_IMAGE_BYTES) return { ok: false, reason: 'size' };
   const info = inspectImage(bytes);
   if (!info) return { ok: false, reason: 'type' };
   if (info.width * info.height > MAX_IMAGE_PIXELS) return { ok: false, reason: 'pixels' };
+  if (isAnimated(bytes)) return { ok: false, reason: 'animated' };
   return { ok: true, info };
 }
 
-/** The handwritten signature: a PNG of at most 1 MB, each side between 20 and 2000 px. */
-export function checkSignaturePng(bytes: Uint8Array): ImageCheck<'type' | 'size' | 'dimensions'> {
+/** The handwritten signature: a still PNG of at most 1 MB, each side between 20 and 2000 px. */
+export function checkSignaturePng(bytes: Uint8Array): ImageCheck<'type' | 'size' | 'dimensions' | 'animated'> {
   if (bytes.length > MAX_SIGNATURE_BYTES) return { ok: false, reason: 'size' };
   const info = inspectImage(bytes);
   if (!info || info.format !== 'png') return { ok: false, reason: 'type' };
   const inRange = (side: number) => side >= SIGNATURE_MIN_SIDE && side <= SIGNATURE_MAX_SIDE;
   if (!inRange(info.width) || !inRange(info.height)) return { ok: false, reason: 'dimensions' };
+  if (isAnimated(bytes)) return { ok: false, reason: 'animated' };
   return { ok: true, info };
+}
+
+/**
+ * An animated PNG (APNG: an acTL, fcTL or fdAT chunk anywhere) or WebP (the VP8X animation flag, or
+ * an ANIM/ANMF chunk). Decoders show an APNG's first frame and may never look at the others, so
+ * the chunks are looked for here: what a person signs or shows must be one picture.
+ */
+export function isAnimated(b: Uint8Array): boolean {
+  if (startsWith(b, PNG_SIGNATURE)) {
+    // Chunk headers only: length (4), type (4), data, CRC (4).
+    for (let at = 8; at + 8 <= b.length; at += 12 + u32be(b, at)) {
+      const type = ascii(b, at + 4, 4);
+      if (type === 'acTL' || type === 'fcTL' || type === 'fdAT') return true;
+      if (type === 'IEND') break;
+    }
+    return false;
+  }
+  if (ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 4) === 'WEBP') {
+    if (ascii(b, 12, 4) === 'VP8X' && b.length > 20 && (b[20]! & 0x02) !== 0) return true;
+    for (let at = 12; at + 8 <= b.length; at += 8 + u32le(b, at + 4) + (u32le(b, at + 4) % 2)) {
+      const type = ascii(b, at, 4);
+      if (type === 'ANIM' || type === 'ANMF') return true;
+    }
+  }
+  return false;
 }
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];

@@ -1,5 +1,7 @@
 export { signingRoutes } from './signing.routes.js';
 export { startIdentityWorker } from './identity-worker.js';
+export { createContractRenderer, type ContractRenderer } from './contract-renderer.js';
+export { createImageDecoder, type ImageDecoder } from './decode.js';
 export {
   answerCheck,
   answerDueSimulatedChecks,

@@ -15,25 +15,22 @@ import {
 } from '@provee/domain';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { clientAddress } from '../../client-address.js';
 import { AppError, errorResponseSchema, invalidFields } from '../../errors.js';
 import { MAX_IMAGE_BYTES } from './image.js';
-import { parseMetamapEvent, verifyMetamapSignature } from '../../providers/identity/metamap.js';
+import { metamapWebhookRoutes } from './metamap-webhook.js';
+import { requireSigningLink } from './link-token.js';
 import type { App } from '../../types.js';
 import {
-  answerCheck,
   contractDocument,
   contractEvidence,
   linkView,
   requireBuiltinWidget,
   signContract,
   signerAccess,
-  signerFromMetadata,
-  startExternalCheck,
   submitDocuments,
   verificationStatus,
 } from './signing.service.js';
-import { identityVerifications } from '../../db/schema.js';
-import { eq } from 'drizzle-orm';
 
 const errors = {
   400: errorResponseSchema,
@@ -48,11 +45,17 @@ const errors = {
 
 const tokenQuery = z.object({ token: z.string().max(2000).optional() });
 
+/** The link the call's token names, or a 401 before the body is read or validated (issue 26; link-token.ts). */
+const signingLink = async (request: FastifyRequest) => {
+  await requireSigningLink(request);
+};
+
 /** The signing screens' calls (SPEC §2.4, §7), with the signing link's token. */
 export async function signingRoutes(app: App): Promise<void> {
   app.get(
     '/v1/users/:type/:id/contract-link',
     {
+      preParsing: signingLink,
       schema: {
         summary: 'El enlace de firma: quién firma y en qué punto está',
         security: [{ bearer: [] }],
@@ -66,6 +69,7 @@ export async function signingRoutes(app: App): Promise<void> {
   app.get(
     '/v1/users/:type/:id/mati-status',
     {
+      preParsing: signingLink,
       schema: {
         summary: 'Estado de la verificación de identidad del firmante',
         security: [{ bearer: [] }],
@@ -86,12 +90,14 @@ export async function signingRoutes(app: App): Promise<void> {
   app.put(
     '/v1/users/:type/:id/contract',
     {
+      preParsing: signingLink,
       schema: {
         summary: 'Firma autógrafa del contrato (PNG en base64) con su evidencia',
         security: [{ bearer: [] }],
         params: signerParams,
         body: signContractBody,
-        response: { 200: signContractResponse, ...errors },
+        // 503: the image or PDF work over its time bound or its waiting line (decision 021).
+        response: { 200: signContractResponse, ...errors, 503: errorResponseSchema },
       },
       // A signature is about 10–100 KB of base64; the default body limit is 1 MB.
       bodyLimit: 2 * 1024 * 1024,
@@ -100,7 +106,7 @@ export async function signingRoutes(app: App): Promise<void> {
       const access = await signerAccess(request, request.params.id, { personType: request.body.person_type });
       return {
         data: await signContract(app, access, request.body, {
-          ip: request.ip,
+          ...clientAddress(request),
           userAgent: request.headers['user-agent'],
         }),
       };
@@ -110,6 +116,7 @@ export async function signingRoutes(app: App): Promise<void> {
   app.get(
     '/v1/users/:type/:id/contract',
     {
+      preParsing: signingLink,
       schema: {
         summary: 'El contrato en PDF (firmado cuando ya hay firmas); se abre en una ventana nueva',
         security: [{ bearer: [] }],
@@ -135,6 +142,7 @@ export async function signingRoutes(app: App): Promise<void> {
   app.get(
     '/v1/users/:type/:id/contract/evidence',
     {
+      preParsing: signingLink,
       schema: {
         summary: 'La evidencia de la firma del contrato (JSON)',
         security: [{ bearer: [] }],
@@ -166,12 +174,14 @@ async function identityDocumentRoutes(app: App): Promise<void> {
   app.post(
     '/v1/users/:type/:id/identity-documents',
     {
+      preParsing: signingLink,
       schema: {
         summary: 'Fotos de la identificación (frente y reverso) y selfie: inicia la verificación',
         security: [{ bearer: [] }],
         consumes: ['multipart/form-data'],
         params: signerParams,
-        response: { 200: identityDocumentsResponse, ...errors },
+        // 503: the image or PDF work over its time bound or its waiting line (decision 021).
+        response: { 200: identityDocumentsResponse, ...errors, 503: errorResponseSchema },
       },
       // Three photos of at most 8 MB each, and the form around them.
       bodyLimit: IDENTITY_DOCUMENT_KINDS.length * MAX_IMAGE_BYTES + 64 * 1024,
@@ -217,76 +227,4 @@ async function readDocuments(request: FastifyRequest) {
   const fields = DOCUMENT_FIELDS.safeParse(raw);
   if (!fields.success) throw invalidFields({ person_type: 'Tipo de persona inválido.' });
   return { files, fields: fields.data as { person_type?: PersonType } };
-}
-
-const rawBodies = new WeakMap<FastifyRequest, Buffer>();
-
-/**
- * MetaMap's webhook: the HMAC signature covers the raw body, so this plugin keeps the bytes as
- * received. A start opens a check for the signer its metadata names; an answer moves the signer.
- */
-async function metamapWebhookRoutes(app: App): Promise<void> {
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    rawBodies.set(request, body as Buffer);
-    try {
-      done(null, JSON.parse((body as Buffer).toString('utf8')));
-    } catch {
-      done(new AppError(400, 'BAD_REQUEST', 'malformed json', 'La solicitud no es válida.'), undefined);
-    }
-  });
-  app.post(
-    '/v1/webhooks/identity/metamap',
-    {
-      config: { signedVendorBody: true },
-      schema: {
-        summary: 'Webhook de MetaMap (firmado con HMAC-SHA256 en x-signature)',
-        body: z.unknown(),
-        response: { 200: z.object({ data: z.object({ outcome: z.string() }) }), ...errors },
-      },
-    },
-    async (request) => {
-      const secret = app.config.METAMAP_WEBHOOK_SECRET;
-      if (app.config.IDENTITY_PROVIDER !== 'metamap' || !secret)
-        throw new AppError(404, 'NOT_FOUND', 'not found', 'No encontramos lo que buscas.');
-      const raw = rawBodies.get(request) ?? Buffer.alloc(0);
-      const signature = request.headers['x-signature'];
-      if (!verifyMetamapSignature(raw, typeof signature === 'string' ? signature : undefined, secret))
-        throw new AppError(401, 'INVALID_SIGNATURE', 'invalid signature', 'La firma del mensaje no es válida.');
-      const event = parseMetamapEvent(request.body);
-      if (!event?.verificationId) return { data: { outcome: 'ignored' } };
-      const [known] = await app.db
-        .select({ id: identityVerifications.id })
-        .from(identityVerifications)
-        .where(eq(identityVerifications.providerVerificationId, event.verificationId))
-        .limit(1);
-      let checkId = known?.id;
-      let outcome = 'recorded';
-      if (!checkId) {
-        const signer = event.metadata ? await signerFromMetadata(app, event.metadata) : null;
-        if (!signer) return { data: { outcome: 'unknown-signer' } };
-        outcome = await startExternalCheck(app, signer, 'metamap', event.verificationId, event.identityId, {
-          event: event.eventName,
-        });
-        const [started] = await app.db
-          .select({ id: identityVerifications.id })
-          .from(identityVerifications)
-          .where(eq(identityVerifications.providerVerificationId, event.verificationId))
-          .limit(1);
-        checkId = started?.id;
-      }
-      const status = event.status;
-      if (checkId && status) {
-        outcome = await answerCheck(
-          app,
-          checkId,
-          status,
-          'provider:metamap',
-          { event: event.eventName, flow_id: event.flowId },
-          event.identityId,
-        );
-      }
-      return { data: { outcome } };
-    },
-  );
 }

@@ -15,6 +15,7 @@ import {
 } from '@provee/domain';
 import { and, asc, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ClientAddress } from '../../client-address.js';
 import type { Executor, Tx } from '../../db/client.js';
 import {
   auditEvents,
@@ -33,23 +34,20 @@ import { AppError, invalidFields } from '../../errors.js';
 import { identityWidget, simulatedAnswer } from '../../providers/identity/index.js';
 import { engineOf, moveSigner, SignerConflict, uniqueViolation, type SignerRow } from '../application/index.js';
 import { appendAuditEvent, phoneAuditId } from '../audit/index.js';
-import type { Principal } from '../auth/index.js';
 import { latestApprovedDecision } from '../credit/index.js';
 import { sendSms } from '../sms/index.js';
 import type { UserRow } from '../users/index.js';
-import { PDFDocument } from 'pdf-lib';
 import {
   CONTRACT_TEMPLATE_VERSIONS,
-  renderSignedContract,
-  renderUnsignedContract,
-  sha256Hex,
   type ContractParty,
   type SignatureEvidence,
+  type SignedParty,
 } from './document/index.js';
-import { checkIdentityImage, checkSignaturePng } from './image.js';
+import type { Encoded } from './decode.js';
+import { identityPhotos, signatureImage } from './uploads.js';
+import { newLinkToken, requireSigningLink, type LinkRow } from './link-token.js';
 
 type ContractRow = typeof contracts.$inferSelect;
-type LinkRow = typeof contractLinks.$inferSelect;
 type AvalRow = typeof avals.$inferSelect;
 
 const FORBIDDEN = new AppError(403, 'FORBIDDEN', 'forbidden', 'No tienes permiso para ver esta información.');
@@ -160,7 +158,8 @@ async function ensureContract(
   const guarantors = await approvedAvals(app, user.id);
   const now = app.clock();
   const id = existing?.id ?? randomUUID();
-  const pdf = await renderUnsignedContract(await documentInput(app, user, decision, guarantors, id, now));
+  // Built on a worker thread (decision 021), before the transaction.
+  const { pdf, sha256 } = await app.pdfRenderer.unsigned(await documentInput(app, user, decision, guarantors, id, now));
   const values = {
     country: app.config.COUNTRY,
     templateVersion: CONTRACT_TEMPLATE_VERSIONS[app.config.COUNTRY],
@@ -168,7 +167,7 @@ async function ensureContract(
     currency: decision.currency,
     avalIds: guarantors.map((aval) => aval.id),
     unsignedPdf: sealContractPdf(app, pdf),
-    unsignedSha256: sha256Hex(pdf),
+    unsignedSha256: sha256,
     updatedAt: now,
   };
   const saved = await app.db.transaction(async (tx) => {
@@ -308,6 +307,8 @@ export async function issueContractLink(app: FastifyInstance, user: UserRow, inp
 
   const now = app.clock();
   const expiresAt = new Date(now.getTime() + app.config.CONTRACT_LINK_TTL_SECONDS * 1000);
+  // Opaque and stored hashed (link-token.ts): the SMS is the only place the token is ever written.
+  const token = newLinkToken();
   const link = await app.db.transaction(async (tx) => {
     // The signer's row first, as a signature locks it: issuing and signing at once cannot deadlock.
     const [locked] = await tx.select().from(contractSigners).where(eq(contractSigners.id, signer.id)).for('update');
@@ -315,10 +316,17 @@ export async function issueContractLink(app: FastifyInstance, user: UserRow, inp
     await tx
       .update(contractLinks)
       .set({ revokedAt: now })
-      .where(and(eq(contractLinks.signerId, signer.id), isNull(contractLinks.usedAt), isNull(contractLinks.revokedAt)));
+      .where(
+        and(
+          eq(contractLinks.signerId, signer.id),
+          eq(contractLinks.purpose, 'sign'),
+          isNull(contractLinks.usedAt),
+          isNull(contractLinks.revokedAt),
+        ),
+      );
     const [row] = await tx
       .insert(contractLinks)
-      .values({ signerId: signer.id, issuedBy: actor, expiresAt, createdAt: now })
+      .values({ signerId: signer.id, issuedBy: actor, tokenSha256: token.sha256, expiresAt, createdAt: now })
       .returning();
     await appendAuditEvent(tx, {
       applicationId: user.id,
@@ -335,17 +343,13 @@ export async function issueContractLink(app: FastifyInstance, user: UserRow, inp
     });
     return row!;
   });
-  const { token } = app.tokens.issue(
-    { kind: 'signer', linkId: link.id, signerId: signer.id, userId: user.id, phoneE164: signer.phoneE164 },
-    app.config.CONTRACT_LINK_TTL_SECONDS,
-  );
   const query = new URLSearchParams({
     user_type_id: 'SK',
     user_id: user.id,
     titular_full_name: fullName(user),
     type: signer.personType,
     collateral_full_name: signer.personType === 'collateral' ? signer.name : '',
-    token,
+    token: token.token,
   });
   const url = `${baseUrl(app)}/send-contract-sign?${query.toString()}`;
   await sendSms(
@@ -363,15 +367,15 @@ export async function issueContractLink(app: FastifyInstance, user: UserRow, inp
 }
 
 export interface SignerAccess {
-  principal: Extract<Principal, { kind: 'signer' }>;
   link: LinkRow;
   signer: SignerRow;
 }
 
 /**
- * The signer of a call: a signing link's token (header, or `token` in the query for the PDF that
- * opens in a new window) for this user. Signing calls need the link unused, unreplaced and
- * unexpired; reading the contract and its evidence (`readOnly`) works with a used link too.
+ * The signer of a call: the link its token names (link-token.ts; the route's onRequest hook found
+ * it, or a 401), for this user. Signing calls need the signing link unused, unreplaced and
+ * unexpired; reading the contract and its evidence (`readOnly`) works with a used link, or the
+ * signed copy's link, until it expires.
  */
 export async function signerAccess(
   request: FastifyRequest,
@@ -379,33 +383,18 @@ export async function signerAccess(
   options: { personType?: PersonType; readOnly?: boolean } = {},
 ): Promise<SignerAccess> {
   const app = request.server;
-  const header = request.headers.authorization;
-  const fromQuery = (request.query as { token?: unknown } | undefined)?.token;
-  const token = header?.startsWith('Bearer ')
-    ? header.slice('Bearer '.length).trim()
-    : typeof fromQuery === 'string'
-      ? fromQuery
-      : '';
-  const principal = token ? app.tokens.verify(token) : null;
-  if (!principal)
-    throw new AppError(401, 'UNAUTHENTICATED', 'unauthenticated', 'Este enlace no es válido o ya venció.');
-  if (principal.kind !== 'signer' || principal.userId !== userId) throw FORBIDDEN;
-  const [link] = await app.db.select().from(contractLinks).where(eq(contractLinks.id, principal.linkId)).limit(1);
-  const [signer] = await app.db
-    .select()
-    .from(contractSigners)
-    .where(eq(contractSigners.id, principal.signerId))
-    .limit(1);
-  if (!link || !signer || link.signerId !== signer.id || signer.userId !== userId) throw FORBIDDEN;
+  const link = await requireSigningLink(request);
+  const [signer] = await app.db.select().from(contractSigners).where(eq(contractSigners.id, link.signerId)).limit(1);
+  if (!signer || signer.userId !== userId) throw FORBIDDEN;
   if (options.personType && options.personType !== signer.personType) throw FORBIDDEN;
   // A replaced link stops at once, even for reading; a used one (the signature) still opens the copy.
   if (link.revokedAt) throw LINK_USED;
+  if (link.expiresAt.getTime() <= app.clock().getTime()) throw LINK_EXPIRED;
   if (!options.readOnly) {
     if (signer.state === 'SIGNED') throw ALREADY_SIGNED();
-    if (link.usedAt || link.revokedAt) throw LINK_USED;
-    if (link.expiresAt.getTime() <= app.clock().getTime()) throw LINK_EXPIRED;
+    if (link.usedAt || link.purpose !== 'sign') throw LINK_USED;
   }
-  return { principal, link, signer };
+  return { link, signer };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -487,12 +476,6 @@ async function signerTaxId(app: FastifyInstance, signer: SignerRow): Promise<str
   return row?.enc ? app.cipher.decrypt(row.enc) : null;
 }
 
-const DOCUMENT_LABELS: Record<IdentityDocumentKind, string> = {
-  id_front: 'la foto del frente de tu identificación',
-  id_back: 'la foto del reverso de tu identificación',
-  selfie: 'tu selfie',
-};
-
 type DocumentHashes = Partial<Record<IdentityDocumentKind, string>>;
 
 /**
@@ -537,9 +520,11 @@ class SamePhotos extends Error {
 
 /**
  * The built-in widget's documents: checked by content (JPEG, PNG or WebP; 8 MB and 40 megapixels
- * at most), stored encrypted, and a check started with the simulator, in one transaction with the
- * signer's move and its audit event. An attempt is counted only when the check starts. The photos
- * of the current check sent again answer that check (a retry creates no second check).
+ * at most), decoded in full and kept as the product's own JPEG copy (uploads.ts, decision 021),
+ * stored encrypted, and a check started with the simulator, in one transaction with the signer's
+ * move and its audit event. An attempt is counted only when the check starts. The photos of the
+ * current check sent again answer that check (a retry creates no second check): the copies are
+ * encoded the same way every time, so the same photos give the same copies and hashes.
  */
 export async function submitDocuments(
   app: FastifyInstance,
@@ -547,44 +532,26 @@ export async function submitDocuments(
   files: Partial<Record<IdentityDocumentKind, Buffer>>,
 ) {
   requireBuiltinWidget(app);
-  const hashes: DocumentHashes = Object.fromEntries(
-    Object.entries(files).map(([kind, bytes]) => [kind, sha256Hex(bytes)]),
-  );
+  const decoded = await identityPhotos(app, files);
+  const hashes: DocumentHashes = decoded.ok
+    ? Object.fromEntries(decoded.photos.map((photo) => [photo.kind, photo.sha256]))
+    : {};
   const canStart = ['AWAITING_VERIFICATION', 'VERIFICATION_REJECTED', 'VERIFYING', 'VERIFIED'].includes(signer.state);
   if (!canStart || attemptsLeft(app, signer) <= 0) {
     // The last attempt's upload sent again is that check, not a refusal.
-    const current = await checkOfSamePhotos(app.db, signer, hashes);
+    const current = decoded.ok ? await checkOfSamePhotos(app.db, signer, hashes) : null;
     if (current) return sameCheckAnswer(app, signer, current);
     throw refuseCheck(app, signer);
   }
-  const errors: Record<string, string> = {};
-  const checked = IDENTITY_DOCUMENT_KINDS.map((kind) => {
-    const bytes = files[kind];
-    if (!bytes) {
-      errors[kind] = `Falta ${DOCUMENT_LABELS[kind]}.`;
-      return null;
-    }
-    const result = checkIdentityImage(bytes);
-    if (!result.ok) {
-      errors[kind] =
-        result.reason === 'type'
-          ? `${capitalize(DOCUMENT_LABELS[kind])} debe ser una imagen JPEG, PNG o WebP.`
-          : result.reason === 'size'
-            ? `${capitalize(DOCUMENT_LABELS[kind])} pesa más de 8 MB.`
-            : `${capitalize(DOCUMENT_LABELS[kind])} tiene más de 40 megapíxeles.`;
-      return null;
-    }
-    return { kind, bytes, info: result.info, sha256: sha256Hex(bytes) };
-  });
-  if (Object.keys(errors).length > 0) throw invalidFields(errors);
-  const documents = checked.filter((doc) => doc !== null);
-  // What is known of each photo without opening it: stored with it and named in the audit event.
+  if (!decoded.ok) throw invalidFields(decoded.errors);
+  const documents = decoded.photos;
+  // The stored copy's facts: kept with it and named in the audit event.
   const facts = documents.map((doc) => ({
     kind: doc.kind,
-    format: doc.info.format,
+    format: doc.format,
     bytes: doc.bytes.length,
-    width: doc.info.width,
-    height: doc.info.height,
+    width: doc.width,
+    height: doc.height,
     sha256: doc.sha256,
   }));
 
@@ -665,11 +632,10 @@ export function requireBuiltinWidget(app: FastifyInstance): void {
     );
 }
 
-const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
 /**
  * A check started by an external provider (MetaMap's webhook), idempotent on the provider's id:
- * the same start delivered twice counts once.
+ * the same start delivered twice counts once. `within` runs in the start's transaction (the
+ * webhook records its delivery there).
  */
 export async function startExternalCheck(
   app: FastifyInstance,
@@ -678,6 +644,7 @@ export async function startExternalCheck(
   providerVerificationId: string,
   identityId: string | null,
   payload: Record<string, unknown>,
+  within?: (tx: Tx) => Promise<void>,
 ): Promise<'started' | 'duplicate' | 'refused'> {
   const [known] = await app.db
     .select({ id: identityVerifications.id })
@@ -713,6 +680,7 @@ export async function startExternalCheck(
           answer: payload,
           createdAt: now,
         });
+        await within?.(tx);
       },
       event: {
         type: 'identity.check_started',
@@ -731,7 +699,8 @@ export async function startExternalCheck(
 /**
  * The verifier's answer (simulator, webhook or, later, a person at the lender), or the decision on
  * a check under review. Moves the signer only if this is still the signer's current check; an
- * answer for a superseded check is recorded on the check alone.
+ * answer for a superseded check is recorded on the check alone. `within` runs in the transaction
+ * that records the answer (the webhook records its delivery there).
  */
 export async function answerCheck(
   app: FastifyInstance,
@@ -740,6 +709,7 @@ export async function answerCheck(
   by: string,
   answer: Record<string, unknown>,
   identityId: string | null = null,
+  within?: (tx: Tx) => Promise<void>,
 ): Promise<'applied' | 'superseded' | 'already' | 'unknown'> {
   const [check] = await app.db
     .select()
@@ -769,6 +739,7 @@ export async function answerCheck(
       write: async (tx) => {
         const [recorded] = await record(tx);
         if (!recorded) throw new SignerConflict(null);
+        await within?.(tx);
       },
       event: {
         type: reviewed ? 'identity.review_decided' : 'identity.answered',
@@ -782,6 +753,7 @@ export async function answerCheck(
   return app.db.transaction(async (tx) => {
     const [recorded] = await record(tx);
     if (!recorded) return 'already';
+    await within?.(tx);
     const [signer] = await tx
       .select({ userId: contractSigners.userId })
       .from(contractSigners)
@@ -825,32 +797,6 @@ export async function answerDueSimulatedChecks(app: FastifyInstance, limit = 20)
 // The signature
 // ---------------------------------------------------------------------------------------------
 
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-
-async function signatureImage(encoded: string): Promise<Buffer> {
-  const compact = encoded.replace(/\s/g, '');
-  if (compact.length % 4 !== 0 || !BASE64.test(compact))
-    throw invalidFields({ signature: 'La firma debe enviarse como una imagen PNG en base64, sin prefijo.' });
-  const png = Buffer.from(compact, 'base64');
-  const check = checkSignaturePng(png);
-  if (!check.ok)
-    throw invalidFields({
-      signature:
-        check.reason === 'type'
-          ? 'La firma debe ser una imagen PNG.'
-          : check.reason === 'size'
-            ? 'La firma es demasiado grande.'
-            : 'La firma debe medir entre 20 y 2000 píxeles por lado.',
-    });
-  // The header is not the image: decode it as the contract will (truncated, animated → refused here).
-  try {
-    await (await PDFDocument.create()).embedPng(png);
-  } catch {
-    throw invalidFields({ signature: 'La firma no es una imagen PNG válida.' });
-  }
-  return png;
-}
-
 /** What a browser's position holds (GeolocationCoordinates and its timestamp): numbers only. */
 const GEOLOCATION_KEYS = [
   'latitude',
@@ -884,7 +830,7 @@ function geolocationOf(metadata: string): Record<string, number | null> | null {
 }
 
 /** When the signer's phone was proven: the shopkeeper's code, or the guarantor's PIN or message. */
-async function phoneProof(app: FastifyInstance, tx: Tx, signer: SignerRow) {
+async function phoneProof(app: FastifyInstance, tx: Executor, signer: SignerRow) {
   if (signer.avalId) {
     const [consent] = await tx
       .select({ at: bureauConsents.createdAt, folio: bureauConsents.bureauFolio })
@@ -917,7 +863,10 @@ interface StoredEvidence {
   link_id: string;
   template_version: string;
   signed_at: string;
+  /** The client's address as trusted; the connection's own and X-Forwarded-For as received (issue 26). */
   ip: string;
+  peer_ip?: string | null;
+  forwarded_for?: string | null;
   user_agent: string | null;
   geolocation: Record<string, unknown> | null;
   phone_verified_at: string | null;
@@ -951,118 +900,209 @@ function documentEvidence(evidence: StoredEvidence): SignatureEvidence {
 const slotOf = (contract: ContractRow, signer: SignerRow) =>
   signer.avalId ? 1 + contract.avalIds.indexOf(signer.avalId) : 0;
 
+type CheckRow = typeof identityVerifications.$inferSelect;
+type PhoneProof = Awaited<ReturnType<typeof phoneProof>>;
+/** This signature's record, from the contract, the identity check and the phone proof as read. */
+type EvidenceOf = (contract: ContractRow, check: CheckRow | undefined, proof: PhoneProof) => StoredEvidence;
+
+/** A signed PDF built before the signing transaction, with what it shows (checked again there). */
+interface SignedDraft {
+  /** The record printed for this signer (JSON). */
+  evidence: string;
+  /** The signatures already in the document. */
+  signedBefore: string;
+  pdf: Uint8Array;
+  sha256: string;
+}
+
+/** The document changed between its draft and the transaction (another signer signed): build it again. */
+class DraftOutdated extends Error {
+  constructor() {
+    super('the signed contract was drafted from what has changed since');
+  }
+}
+
+const DRAFT_ATTEMPTS = 3;
+const CONTRACT_BUSY = () =>
+  new AppError(
+    503,
+    'CONTRACT_BUSY',
+    'others signing the contract at the same time',
+    'Otra persona está firmando este contrato en este momento. Intenta de nuevo en unos segundos.',
+    { retry_after_seconds: 2 },
+  );
+
+/** The contract's signers who have signed, and a key that changes when any of them does. */
+async function signedSigners(db: Executor, contractId: string) {
+  const rows = await db
+    .select()
+    .from(contractSigners)
+    .where(and(eq(contractSigners.contractId, contractId), eq(contractSigners.state, 'SIGNED')));
+  return { rows, key: rows.map((one) => `${one.id}:${one.signatureSha256}`).join(',') };
+}
+
 /**
- * The handwritten signature (SPEC §3, §4). After an APPROVED check only, once. In ONE transaction
- * with the contract row locked: the signer's move with its evidence, the link marked used, the
- * signed PDF re-rendered with every signature so far and its SHA-256 stored, and the audit event.
- * Then the signed copy's link goes to the signer's phone.
+ * The signed PDF as it will be once this signer signs: every signature so far plus this one, built
+ * on a worker thread (decision 021) outside any transaction. A build takes 10–400 ms; a
+ * transaction held that long would hold the contract row (PostgreSQL) or the whole embedded
+ * database (PGlite). Null when the signer cannot sign now: the transaction gives the refusal.
+ */
+async function draftSignedContract(
+  app: FastifyInstance,
+  signerId: string,
+  signature: Encoded,
+  documentSha256: string | undefined,
+  evidenceOf: EvidenceOf,
+  signedAt: Date,
+): Promise<SignedDraft | null> {
+  const [signer] = await app.db.select().from(contractSigners).where(eq(contractSigners.id, signerId)).limit(1);
+  if (signer?.state !== 'VERIFIED') return null;
+  const [contract] = await app.db.select().from(contracts).where(eq(contracts.id, signer.contractId)).limit(1);
+  if (!contract || (documentSha256 && documentSha256 !== contract.unsignedSha256)) return null;
+  const [check] = signer.currentVerificationId
+    ? await app.db
+        .select()
+        .from(identityVerifications)
+        .where(eq(identityVerifications.id, signer.currentVerificationId))
+    : [];
+  const evidence = evidenceOf(contract, check, await phoneProof(app, app.db, signer));
+  const before = await signedSigners(app.db, contract.id);
+  // Signed meanwhile (the same signature sent twice at once): the transaction refuses it.
+  if (before.rows.some((one) => one.id === signer.id)) return null;
+  const party = (one: SignerRow, signaturePng: Uint8Array, record: StoredEvidence): SignedParty => ({
+    slot: slotOf(contract, one),
+    name: one.name,
+    personType: one.personType as PersonType,
+    signaturePng,
+    evidence: documentEvidence(record),
+  });
+  const { pdf, sha256 } = await app.pdfRenderer.signed(
+    openContractPdf(app, contract.unsignedPdf),
+    [
+      ...before.rows.map((one) =>
+        party(one, app.cipher.decryptBytes(one.signaturePngEncrypted!), one.evidence as unknown as StoredEvidence),
+      ),
+      party(signer, signature.bytes, evidence),
+    ],
+    signedAt,
+  );
+  return { evidence: JSON.stringify(evidence), signedBefore: before.key, pdf, sha256 };
+}
+
+/**
+ * The handwritten signature (SPEC §3, §4). After an APPROVED check only, once. The signature is
+ * decoded and encoded again off the event loop (uploads.ts); the signed PDF is built with every
+ * signature so far before the transaction (draftSignedContract). Then in ONE transaction with the
+ * contract row locked: the draft is checked to show what the record holds now (else it is built
+ * again), the signer's move with its evidence, the link marked used, the signed PDF and its
+ * SHA-256 stored, and the audit event. Then the signed copy's link goes to the signer's phone.
  */
 export async function signContract(
   app: FastifyInstance,
   access: SignerAccess,
   body: { signature: string; metadata?: string | undefined; document_sha256?: string | undefined },
-  from: { ip: string; userAgent: string | undefined },
+  from: ClientAddress & { userAgent: string | undefined },
 ) {
   const { signer, link } = access;
-  const png = await signatureImage(body.signature);
+  const signature = await signatureImage(app, body.signature);
   const geolocation = geolocationOf(body.metadata ?? '');
-  const signatureSha256 = sha256Hex(png);
+  const signatureSha256 = signature.sha256;
   const now = app.clock();
-  const { signer: signed, result } = await moveSigner(engineOf(app), {
-    signerId: signer.id,
-    transition: 'signed',
-    to: 'SIGNED',
-    actor: `signer:${signer.id}`,
-    conflict: (current) =>
-      current?.state === 'SIGNED'
-        ? ALREADY_SIGNED()
-        : new AppError(
-            409,
-            'IDENTITY_NOT_VERIFIED',
-            'identity not verified',
-            'Primero debemos aprobar tu identidad para que puedas firmar.',
-          ),
-    prepare: async (tx, locked) => {
-      const [contract] = await tx.select().from(contracts).where(eq(contracts.id, locked.contractId)).for('update');
-      // The signer read one document; if it was redrafted since (a guarantor added), they read again.
-      if (body.document_sha256 && body.document_sha256 !== contract!.unsignedSha256)
-        throw new AppError(
-          409,
-          'CONTRACT_CHANGED',
-          'contract changed since it was shown',
-          'Tu contrato se actualizó. Vuelve a abrir tu enlace para leer la versión nueva antes de firmar.',
-        );
-      const [check] = locked.currentVerificationId
-        ? await tx
-            .select()
-            .from(identityVerifications)
-            .where(eq(identityVerifications.id, locked.currentVerificationId))
-        : [];
-      const proof = await phoneProof(app, tx, locked);
-      const evidence: StoredEvidence = {
-        contract_id: contract!.id,
-        link_id: link.id,
-        template_version: contract!.templateVersion,
-        signed_at: now.toISOString(),
-        ip: from.ip,
-        user_agent: from.userAgent?.slice(0, 512) ?? null,
-        geolocation,
-        phone_verified_at: proof.phoneVerifiedAt?.toISOString() ?? null,
-        consent_folio: proof.consentFolio,
-        verification: check
-          ? { id: check.id, provider: check.provider, status: check.status, identity_id: check.identityId }
-          : null,
-        unsigned_sha256: contract!.unsignedSha256,
-        signature_sha256: signatureSha256,
-      };
-      return {
-        signaturePngEncrypted: app.cipher.encryptBytes(png),
-        signatureSha256,
-        signedAt: now,
-        evidence: evidence as unknown as Record<string, unknown>,
-      };
-    },
-    write: async (tx, moved) => {
-      const [used] = await tx
-        .update(contractLinks)
-        .set({ usedAt: now })
-        .where(and(eq(contractLinks.id, link.id), isNull(contractLinks.usedAt), isNull(contractLinks.revokedAt)))
-        .returning({ id: contractLinks.id });
-      if (!used) throw LINK_USED;
-      const [contract] = await tx.select().from(contracts).where(eq(contracts.id, moved.contractId));
-      const signers = await tx
-        .select()
-        .from(contractSigners)
-        .where(and(eq(contractSigners.contractId, moved.contractId), eq(contractSigners.state, 'SIGNED')));
-      const pdf = await renderSignedContract(
-        openContractPdf(app, contract!.unsignedPdf),
-        signers.map((one) => ({
-          slot: slotOf(contract!, one),
-          name: one.name,
-          personType: one.personType as PersonType,
-          signaturePng: app.cipher.decryptBytes(one.signaturePngEncrypted!),
-          evidence: documentEvidence(one.evidence as unknown as StoredEvidence),
-        })),
-        now,
-      );
-      const contractSha256 = sha256Hex(pdf);
-      await tx
-        .update(contracts)
-        .set({ signedPdf: sealContractPdf(app, pdf), signedSha256: contractSha256, updatedAt: now })
-        .where(eq(contracts.id, moved.contractId));
-      return { contractId: moved.contractId, contractSha256 };
-    },
-    event: {
-      type: 'contract.signed',
-      payload: (written) => ({
-        contract_id: written.contractId,
-        link_id: link.id,
-        signature_sha256: signatureSha256,
-        contract_sha256: written.contractSha256,
-        ip: from.ip,
-      }),
-    },
+  const evidenceOf: EvidenceOf = (contract, check, proof) => ({
+    contract_id: contract.id,
+    link_id: link.id,
+    template_version: contract.templateVersion,
+    signed_at: now.toISOString(),
+    ip: from.ip,
+    peer_ip: from.peerIp,
+    forwarded_for: from.forwardedFor,
+    user_agent: from.userAgent?.slice(0, 512) ?? null,
+    geolocation,
+    phone_verified_at: proof.phoneVerifiedAt?.toISOString() ?? null,
+    consent_folio: proof.consentFolio,
+    verification: check
+      ? { id: check.id, provider: check.provider, status: check.status, identity_id: check.identityId }
+      : null,
+    unsigned_sha256: contract.unsignedSha256,
+    signature_sha256: signatureSha256,
   });
+  let moved: { signer: SignerRow; result: { contractId: string; contractSha256: string } } | undefined;
+  for (let attempt = 1; !moved; attempt += 1) {
+    const draft = await draftSignedContract(app, signer.id, signature, body.document_sha256, evidenceOf, now);
+    try {
+      moved = await moveSigner(engineOf(app), {
+        signerId: signer.id,
+        transition: 'signed',
+        to: 'SIGNED',
+        actor: `signer:${signer.id}`,
+        conflict: (current) =>
+          current?.state === 'SIGNED'
+            ? ALREADY_SIGNED()
+            : new AppError(
+                409,
+                'IDENTITY_NOT_VERIFIED',
+                'identity not verified',
+                'Primero debemos aprobar tu identidad para que puedas firmar.',
+              ),
+        prepare: async (tx, locked) => {
+          const [contract] = await tx.select().from(contracts).where(eq(contracts.id, locked.contractId)).for('update');
+          // The signer read one document; if it was redrafted since (a guarantor added), they read again.
+          if (body.document_sha256 && body.document_sha256 !== contract!.unsignedSha256)
+            throw new AppError(
+              409,
+              'CONTRACT_CHANGED',
+              'contract changed since it was shown',
+              'Tu contrato se actualizó. Vuelve a abrir tu enlace para leer la versión nueva antes de firmar.',
+            );
+          const [check] = locked.currentVerificationId
+            ? await tx
+                .select()
+                .from(identityVerifications)
+                .where(eq(identityVerifications.id, locked.currentVerificationId))
+            : [];
+          const evidence = evidenceOf(contract!, check, await phoneProof(app, tx, locked));
+          // The draft must show this very record and the signatures there are now.
+          const signedBefore = (await signedSigners(tx, contract!.id)).key;
+          if (draft?.evidence !== JSON.stringify(evidence) || draft.signedBefore !== signedBefore)
+            throw new DraftOutdated();
+          return {
+            signaturePngEncrypted: app.cipher.encryptBytes(signature.bytes),
+            signatureSha256,
+            signedAt: now,
+            evidence: evidence as unknown as Record<string, unknown>,
+          };
+        },
+        write: async (tx, signed) => {
+          const [used] = await tx
+            .update(contractLinks)
+            .set({ usedAt: now })
+            .where(and(eq(contractLinks.id, link.id), isNull(contractLinks.usedAt), isNull(contractLinks.revokedAt)))
+            .returning({ id: contractLinks.id });
+          if (!used) throw LINK_USED;
+          const { pdf, sha256 } = draft!;
+          await tx
+            .update(contracts)
+            .set({ signedPdf: sealContractPdf(app, pdf), signedSha256: sha256, updatedAt: now })
+            .where(eq(contracts.id, signed.contractId));
+          return { contractId: signed.contractId, contractSha256: sha256 };
+        },
+        event: {
+          type: 'contract.signed',
+          payload: (written) => ({
+            contract_id: written.contractId,
+            link_id: link.id,
+            signature_sha256: signatureSha256,
+            contract_sha256: written.contractSha256,
+            ip: from.ip,
+          }),
+        },
+      });
+    } catch (error) {
+      if (!(error instanceof DraftOutdated)) throw error;
+      if (attempt >= DRAFT_ATTEMPTS) throw CONTRACT_BUSY();
+    }
+  }
+  const { signer: signed, result } = moved;
   try {
     await sendCopy(app, signed);
   } catch (error) {
@@ -1083,19 +1123,35 @@ export async function signContract(
   };
 }
 
-/** SPEC §2.4: "a copy of the digital contract will be sent to the phone": an SMS with the PDF's link. */
+/**
+ * SPEC §2.4: "a copy of the digital contract will be sent to the phone": an SMS with the PDF's link,
+ * a link of its own (purpose 'copy': it reads, never signs) that lasts CONTRACT_COPY_TTL_SECONDS.
+ */
 async function sendCopy(app: FastifyInstance, signer: SignerRow): Promise<void> {
-  const [link] = await app.db
-    .select()
-    .from(contractLinks)
-    .where(eq(contractLinks.signerId, signer.id))
-    .orderBy(desc(contractLinks.createdAt))
-    .limit(1);
-  const { token } = app.tokens.issue(
-    { kind: 'signer', linkId: link!.id, signerId: signer.id, userId: signer.userId, phoneE164: signer.phoneE164 },
-    app.config.CONTRACT_COPY_TTL_SECONDS,
-  );
-  const url = `${baseUrl(app)}/api/v1/users/SK/${signer.userId}/contract?token=${encodeURIComponent(token)}`;
+  const now = app.clock();
+  const token = newLinkToken();
+  const expiresAt = new Date(now.getTime() + app.config.CONTRACT_COPY_TTL_SECONDS * 1000);
+  await app.db.transaction(async (tx) => {
+    const [link] = await tx
+      .insert(contractLinks)
+      .values({
+        signerId: signer.id,
+        issuedBy: 'system',
+        tokenSha256: token.sha256,
+        purpose: 'copy',
+        expiresAt,
+        createdAt: now,
+      })
+      .returning({ id: contractLinks.id });
+    await appendAuditEvent(tx, {
+      applicationId: signer.userId,
+      actor: 'system',
+      type: 'contract.copy_link_issued',
+      payload: { link_id: link!.id, signer_id: signer.id, expires_at: expiresAt.toISOString() },
+      at: now,
+    });
+  });
+  const url = `${baseUrl(app)}/api/v1/users/SK/${signer.userId}/contract?token=${encodeURIComponent(token.token)}`;
   await sendSms(app, signer.phoneE164, `${app.config.APP_NAME}: firmaste tu contrato de crédito. Tu copia: ${url}`);
 }
 
@@ -1158,6 +1214,8 @@ export async function contractEvidence(app: FastifyInstance, contractId: string)
         state: one.state as SignerState,
         signed_at: one.signedAt?.toISOString() ?? null,
         ip: evidence?.ip ?? null,
+        peer_ip: evidence?.peer_ip ?? null,
+        forwarded_for: evidence?.forwarded_for ?? null,
         user_agent: evidence?.user_agent ?? null,
         geolocation: evidence?.geolocation ?? null,
         phone_verified_at: evidence?.phone_verified_at ?? null,

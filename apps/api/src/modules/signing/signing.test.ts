@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { cedulaCheckDigit, toE164 } from '@provee/domain';
 import { and, desc, eq, like } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   auditEvents,
@@ -193,15 +194,16 @@ describe('identity verification and contract signing', () => {
     const a = await approvedShopkeeper();
     const b = await approvedShopkeeper();
     const { token } = await linkToken(a.user.id);
-    // Another shopkeeper's path with this link, the shopkeeper's own token, the shopkeeper's routes, a forged token.
+    // Another shopkeeper's path with this link (403); the shopkeeper's own token on a signing call and
+    // the link's token on the shopkeeper's routes are no token there at all (401); a forged token.
     expect((await status(b.user.id, token)).statusCode).toBe(403);
     expect(
       (await t.app.inject({ method: 'GET', url: `/api/v1/users/SK/${a.user.id}/contract-link`, headers: a.auth }))
         .statusCode,
-    ).toBe(403);
+    ).toBe(401);
     expect(
       (await t.app.inject({ method: 'GET', url: `/api/v1/users/${a.user.id}/SK`, headers: bearer(token) })).statusCode,
-    ).toBe(403);
+    ).toBe(401);
     expect((await status(a.user.id, `${token.slice(0, -2)}xx`)).statusCode).toBe(401);
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/users/SK/${a.user.id}/contract` })).statusCode).toBe(401);
     // Signing another shopkeeper's contract with this link: refused, nothing of theirs changes.
@@ -264,7 +266,13 @@ describe('identity verification and contract signing', () => {
       );
     expect(document).toMatchObject({ format: 'jpeg', width: 720, height: 960 });
     expect(Buffer.from(document!.dataEncrypted).includes(Buffer.from(photos().selfie.subarray(0, 40)))).toBe(false);
-    expect(t.app.cipher.decryptBytes(document!.dataEncrypted).equals(Buffer.from(photos().selfie))).toBe(true);
+    // What is kept is the product's own copy of the decoded photo (decision 021), and its hash is the copy's.
+    const stored = t.app.cipher.decryptBytes(document!.dataEncrypted);
+    expect(stored.equals(Buffer.from(photos().selfie))).toBe(false);
+    const meta = await sharp(stored).metadata();
+    expect(meta).toMatchObject({ format: 'jpeg', width: 720, height: 960 });
+    expect(meta.exif).toBeUndefined();
+    expect(document!.sha256).toBe(sha256(stored));
 
     // Signing before the answer is refused, and changes nothing.
     const early = await sign(user.id, token);
@@ -317,7 +325,8 @@ describe('identity verification and contract signing', () => {
       geolocation: { latitude: 18.4861, longitude: -69.9312 },
       consent_folio: expect.any(String),
       verification: { status: 'APPROVED', provider: 'simulator' },
-      signature_sha256: sha256(Buffer.from(signaturePng(), 'base64')),
+      // The hash of the PNG the product encoded from the decoded signature, the one in the PDF.
+      signature_sha256: sha256(t.app.cipher.decryptBytes((await signerOf(user.id)).signaturePngEncrypted!)),
     });
 
     // Signed once: a second signature is 'user not in progress' and the document stays as it is.
@@ -711,8 +720,8 @@ describe('MetaMap: the button, the signed webhook and its answers', () => {
       ).toBe('unknown-signer');
     expect((await deliver('verification-started', metadata, verification, 'another-secret-1234')).statusCode).toBe(401);
     expect((await deliver('verification-started', metadata, verification)).json().data.outcome).toBe('started');
-    // MetaMap delivers again: counted once.
-    expect((await deliver('verification-started', metadata, verification)).json().data.outcome).toBe('recorded');
+    // MetaMap delivers again: recognised as the same delivery, counted once.
+    expect((await deliver('verification-started', metadata, verification)).json().data.outcome).toBe('replayed');
     const status = () =>
       t.app.inject({
         method: 'GET',
@@ -742,5 +751,46 @@ describe('MetaMap: the button, the signed webhook and its answers', () => {
     expect(types).toEqual(
       expect.arrayContaining(['identity.check_started', 'identity.answered', 'identity.review_decided']),
     );
+  });
+
+  it('issue 26: a replayed delivery is recognised by its bytes, answered 200, and changes nothing', async () => {
+    const user = await createApplication(t.app, { taxId: cedula(randomTen()) });
+    const auth = userAuth(t.app, user);
+    const nip = (await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth })).json()
+      .data.default_nip;
+    await t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth, payload: { nip } });
+    const { token } = await linkTokenOn(t.app, user.id);
+    const headers = { authorization: `Bearer ${token}` };
+    const metadata = (
+      await t.app.inject({ method: 'GET', url: `/api/v1/users/SK/${user.id}/contract-link`, headers })
+    ).json().data.widget.metadata as Record<string, string>;
+    const verification = randomUUID().replace(/-/g, '').slice(0, 24);
+    // The same start, delivered ten times at once: one check, the rest recognised.
+    const starts = await Promise.all(
+      Array.from({ length: 10 }, () => deliver('verification-started', metadata, verification)),
+    );
+    expect(starts.map((res) => res.statusCode)).toEqual(Array(10).fill(200));
+    const outcomes = starts.map((res) => res.json().data.outcome as string);
+    expect(outcomes.filter((outcome) => outcome === 'started')).toHaveLength(1);
+    expect(
+      outcomes.filter((outcome) => outcome !== 'started').every((o) => ['replayed', 'duplicate'].includes(o)),
+    ).toBe(true);
+    expect((await deliver('verification-completed-rejected', metadata, verification)).json().data.outcome).toBe(
+      'applied',
+    );
+    const snapshot = async () => ({
+      signer: (await t.app.db.select().from(contractSigners).where(eq(contractSigners.userId, user.id)))[0],
+      events: (await t.app.db.select().from(auditEvents).where(eq(auditEvents.applicationId, user.id))).length,
+      checks: (await t.app.db.select().from(identityVerifications)).length,
+    });
+    const before = await snapshot();
+    // Captured deliveries sent again, later: each answered 200 so MetaMap stops, nothing moves.
+    for (const name of ['verification-started', 'verification-completed-rejected']) {
+      const replay = await deliver(name, metadata, verification);
+      expect(replay.statusCode).toBe(200);
+      expect(replay.json().data.outcome).toBe('replayed');
+    }
+    expect(await snapshot()).toEqual(before);
+    expect(before.signer).toMatchObject({ state: 'VERIFICATION_REJECTED', verificationAttempts: 1 });
   });
 });

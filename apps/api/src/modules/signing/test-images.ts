@@ -2,7 +2,7 @@ import { crc32, deflateSync } from 'node:zlib';
 
 /**
  * Image factories for tests: real PNGs (any size, drawn with a stroke so a signature is visible),
- * and JPEG/WebP files built byte by byte with the headers a browser or phone writes.
+ * real JPEGs (a flat grey picture any decoder opens), and WebP headers built byte by byte.
  */
 
 function pngChunk(type: string, data: Uint8Array): Buffer {
@@ -55,9 +55,19 @@ const segment = (marker: number, payload: number[]) => [
   ...payload,
 ];
 
+/** EXIF (APP1) holding one tag, the orientation: big-endian TIFF, one IFD with one entry. */
+function exifOrientation(orientation: number): number[] {
+  const tiff = [0x4d, 0x4d, 0, 42, 0, 0, 0, 8]; // "MM", 42, first IFD at 8
+  const ifd = [0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0, 0, 0, 0, 0]; // 1 entry: 0x0112 SHORT ×1
+  return [0x45, 0x78, 0x69, 0x66, 0, 0, ...tiff, ...ifd];
+}
+
 /**
- * A JPEG as a camera writes it: SOI, APP0 (JFIF), optional APP1, DQT, the frame header
- * (SOF0 baseline unless told), DHT, SOS, a few bytes of scan, EOI.
+ * A JPEG as a camera writes it, and one any decoder opens in full: SOI, APP0 (JFIF), optional APP1
+ * (EXIF with an orientation), DQT, the frame header (SOF0 baseline unless told), DHT, SOS, the
+ * entropy-coded scan of a flat grey picture (every block: DC difference 0, then end of block; one
+ * 1-bit code each), EOI. Another frame marker (`sof`) keeps the header for the parser's tests; its
+ * scan is not one a decoder accepts.
  */
 export function createJpeg({
   width = 640,
@@ -65,14 +75,33 @@ export function createJpeg({
   sof = 0xc0,
   fill = 0,
   exif = false,
-}: { width?: number; height?: number; sof?: number; fill?: number; exif?: boolean } = {}): Uint8Array {
+  orientation,
+}: {
+  width?: number;
+  height?: number;
+  sof?: number;
+  fill?: number;
+  exif?: boolean;
+  orientation?: number;
+} = {}): Uint8Array {
   const jfif = [0x4a, 0x46, 0x49, 0x46, 0x00, 1, 1, 0, 0, 72, 0, 72, 0, 0];
-  const app1 = exif ? segment(0xe1, [0x45, 0x78, 0x69, 0x66, 0, 0, ...new Array<number>(40).fill(0x11)]) : [];
+  const app1 = exif || orientation ? segment(0xe1, exifOrientation(orientation ?? 1)) : [];
   const dqt = segment(0xdb, [0, ...new Array<number>(64).fill(1)]);
-  const frame = [8, height >> 8, height & 0xff, width >> 8, width & 0xff, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1];
-  const dht = segment(0xc4, [0, ...new Array<number>(16).fill(0), 0]);
-  const sos = segment(0xda, [3, 1, 0, 2, 0x11, 3, 0x11, 0, 63, 0]);
-  return Uint8Array.from([
+  // Three components, 1×1 sampling (4:4:4), all on quantisation table 0.
+  const frame = [8, height >> 8, height & 0xff, width >> 8, width & 0xff, 3, 1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0];
+  // DC table 0 and AC table 0: one code of length 1 each (symbol 0: "no difference" / "end of block").
+  const oneCode = [1, ...new Array<number>(15).fill(0), 0];
+  const dht = segment(0xc4, [0x00, ...oneCode, 0x10, ...oneCode]);
+  const sos = segment(0xda, [3, 1, 0x00, 2, 0x00, 3, 0x00, 0, 63, 0]);
+  const blocks = Math.ceil(width / 8) * Math.ceil(height / 8) * 3;
+  // Past 4 MB of scan (over ~100 megapixels: only the header matters there) a few bytes stand in.
+  let scan = Uint8Array.from([0x12, 0x34, 0xff, 0x00, 0x56]);
+  if (blocks / 4 <= 4 * 1024 * 1024) {
+    scan = new Uint8Array(Math.ceil((blocks * 2) / 8)); // 2 zero bits per block
+    const used = (blocks * 2) % 8;
+    if (used) scan[scan.length - 1] = 0xff >> used; // padded with 1 bits (never a whole 0xff byte)
+  }
+  const head = [
     0xff,
     0xd8,
     ...segment(0xe0, jfif),
@@ -82,14 +111,8 @@ export function createJpeg({
     ...segment(sof, frame),
     ...dht,
     ...sos,
-    0x12,
-    0x34,
-    0xff,
-    0x00,
-    0x56,
-    0xff,
-    0xd9,
-  ]);
+  ];
+  return Buffer.concat([Uint8Array.from(head), scan, Uint8Array.from([0xff, 0xd9])]);
 }
 
 function riff(chunk: string, data: number[]): Uint8Array {

@@ -1,15 +1,24 @@
 import { createHash } from 'node:crypto';
-import { STAFF_SESSION_ABSOLUTE_HOURS, STAFF_SESSION_IDLE_MINUTES } from '@provee/domain';
+import { STAFF_SESSION_ABSOLUTE_HOURS, STAFF_SESSION_IDLE_MINUTES, type StaffLoginStage } from '@provee/domain';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { SessionStore } from '@fastify/session';
 import type { FastifyInstance } from 'fastify';
 import { staff, staffSessions } from '../../db/schema.js';
 
 type Callback<T = void> = (error?: Error | null, value?: T) => void;
-interface StoredSession {
+/** What a session keeps (as @fastify/session restores it): who, how far the login got, and when the last factor was given. */
+export interface StoredSession {
   staffId?: string;
+  stage?: StaffLoginStage;
+  authMethod?: 'password' | 'sso';
+  /** ISO time of the last second factor given in this session. */
+  factorAt?: string | null;
+  /** The WebAuthn challenge last handed out (single use). */
+  challenge?: string | null;
   ip?: string;
   userAgent?: string;
+  /** Set by a login on its new session: only then may a row be created (a session ended meanwhile stays ended). */
+  fresh?: boolean;
 }
 
 const hashId = (sessionId: string) => createHash('sha256').update(sessionId).digest('hex');
@@ -32,17 +41,28 @@ export function staffSessionStore(app: FastifyInstance): SessionStore {
       promised(async () => {
         if (!session.staffId) return; // nothing to keep before a login
         const now = app.clock();
-        await app.db
-          .insert(staffSessions)
-          .values({
-            idHash: hashId(sessionId),
-            staffId: session.staffId,
-            createdAt: now,
-            lastSeenAt: now,
-            ip: session.ip ?? null,
-            userAgent: session.userAgent ?? null,
-          })
-          .onConflictDoUpdate({ target: staffSessions.idHash, set: { lastSeenAt: now } });
+        const state = {
+          stage: session.stage ?? 'active',
+          authMethod: session.authMethod ?? 'password',
+          factorAt: session.factorAt ? new Date(session.factorAt) : null,
+          challenge: session.challenge ?? null,
+        };
+        if (!session.fresh) {
+          await app.db
+            .update(staffSessions)
+            .set({ ...state, lastSeenAt: now })
+            .where(and(eq(staffSessions.idHash, hashId(sessionId)), eq(staffSessions.staffId, session.staffId)));
+          return;
+        }
+        await app.db.insert(staffSessions).values({
+          idHash: hashId(sessionId),
+          staffId: session.staffId,
+          ...state,
+          createdAt: now,
+          lastSeenAt: now,
+          ip: session.ip ?? null,
+          userAgent: session.userAgent ?? null,
+        });
       })(callback);
     },
     get(sessionId: string, callback: Callback<StoredSession | null>) {
@@ -61,8 +81,15 @@ export function staffSessionStore(app: FastifyInstance): SessionStore {
               sql`exists (select 1 from ${staff} where ${staff.id} = ${staffSessions.staffId} and ${staff.active})`,
             ),
           )
-          .returning({ staffId: staffSessions.staffId });
-        return row ? { staffId: row.staffId } : null;
+          .returning();
+        if (!row) return null;
+        return {
+          staffId: row.staffId,
+          stage: row.stage as StaffLoginStage,
+          authMethod: row.authMethod as 'password' | 'sso',
+          factorAt: row.factorAt?.toISOString() ?? null,
+          challenge: row.challenge,
+        };
       })(callback);
     },
     destroy(sessionId: string, callback: Callback) {
@@ -71,6 +98,6 @@ export function staffSessionStore(app: FastifyInstance): SessionStore {
       })(callback);
     },
   };
-  // The plugin's Session type is the restored object; what is kept is only the staff id.
+  // The plugin's Session type is the restored object; what is kept is the staff id and the login's state.
   return store as unknown as SessionStore;
 }

@@ -1,19 +1,17 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
-import { staffMay, type StaffPermission, type StaffRole } from '@provee/domain';
+import { staffMay, type StaffLoginStage, type StaffPermission, type StaffRole } from '@provee/domain';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { staff } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { staffSessionStore } from './session-store.js';
+import { staffSessionStore, type StoredSession } from './session-store.js';
 import type { StaffRow } from './staff.service.js';
 
 declare module 'fastify' {
-  interface Session {
-    staffId?: string;
-    ip?: string;
-    userAgent?: string;
-  }
+  // The session keeps what session-store.ts stores.
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface Session extends StoredSession {}
   interface FastifyRequest {
     staffMember?: StaffRow;
   }
@@ -38,7 +36,7 @@ export async function registerStaffSessions(scope: FastifyInstance): Promise<voi
     // Activity is recorded by the store on every read; the cookie itself lives as long as the browser.
     rolling: false,
     // Secure is set per login from the request's protocol: the plugin's own 'auto' would also turn
-    // SameSite down to Lax over http (see staff.routes.ts).
+    // SameSite down to Lax over http (see session.ts).
     cookie: { path: BACKOFFICE_API_PREFIX, httpOnly: true, sameSite: 'strict', secure: false },
   });
 }
@@ -50,22 +48,71 @@ const UNAUTHENTICATED = new AppError(
   'Tu sesión terminó. Vuelve a iniciar sesión.',
 );
 const FORBIDDEN = new AppError(403, 'FORBIDDEN', 'role not allowed', 'Tu rol no permite esta acción.');
+export const STEP_UP_REQUIRED = new AppError(
+  403,
+  'STEP_UP_REQUIRED',
+  'a recent second factor is required',
+  'Por seguridad, confirma tu identidad con tu segundo factor para continuar.',
+);
 
-/** The staff member of the request's session; 401 without one (a shopkeeper's token is no session). */
-export async function requireStaff(request: FastifyRequest, permission?: StaffPermission): Promise<StaffRow> {
+async function sessionMember(request: FastifyRequest): Promise<StaffRow> {
   const staffId = request.session?.staffId;
   if (!staffId) throw UNAUTHENTICATED;
   const member =
     request.staffMember ?? (await request.server.db.select().from(staff).where(eq(staff.id, staffId)).limit(1))[0];
   if (!member?.active) throw UNAUTHENTICATED;
   request.staffMember = member;
-  if (permission && !staffMay(member.role as StaffRole, permission)) throw FORBIDDEN;
   return member;
 }
 
-/** A route's preHandler: a session, and the role's permission. */
-export const staffOnly = (permission?: StaffPermission) => async (request: FastifyRequest) => {
-  await requireStaff(request, permission);
+/**
+ * The staff member of the request's session, once past the second factor; 401 without one (a
+ * shopkeeper's token is no session, nor is a login waiting for its second factor).
+ */
+export async function requireStaff(
+  request: FastifyRequest,
+  permission?: StaffPermission,
+  options: { stepUp?: boolean } = {},
+): Promise<StaffRow> {
+  const member = await sessionMember(request);
+  if ((request.session.stage ?? 'active') !== 'active') throw UNAUTHENTICATED;
+  if (permission && !staffMay(member.role as StaffRole, permission)) throw FORBIDDEN;
+  if (options.stepUp && !stepUpFresh(request)) throw STEP_UP_REQUIRED;
+  return member;
+}
+
+/** A login in one of these stages (the second-factor and enrolment calls). */
+export async function requireStaffInStage(request: FastifyRequest, stages: StaffLoginStage[]): Promise<StaffRow> {
+  const member = await sessionMember(request);
+  if (!stages.includes(request.session.stage ?? 'active')) throw UNAUTHENTICATED;
+  return member;
+}
+
+/** A route's onRequest hook for the second-factor and enrolment calls: a login in one of these stages. */
+export const staffInStage = (stages: StaffLoginStage[]) => async (request: FastifyRequest) => {
+  await requireStaffInStage(request, stages);
 };
+
+/** Until when the session's last second factor counts for step-up; null when none was given. */
+export function stepUpUntil(request: FastifyRequest): Date | null {
+  const at = request.session?.factorAt;
+  return at ? new Date(new Date(at).getTime() + request.server.config.STAFF_STEP_UP_SECONDS * 1000) : null;
+}
+
+const stepUpFresh = (request: FastifyRequest) => {
+  const until = stepUpUntil(request);
+  return !!until && until > request.server.clock();
+};
+
+/**
+ * A route's onRequest hook: a session past its second factor, the role's permission and, for
+ * exports, identity images, contract downloads and staff management, a second factor given within
+ * STAFF_STEP_UP_SECONDS.
+ */
+export const staffOnly =
+  (permission?: StaffPermission, options: { stepUp?: boolean } = {}) =>
+  async (request: FastifyRequest) => {
+    await requireStaff(request, permission, options);
+  };
 
 export const staffActor = (member: StaffRow) => `staff:${member.id}`;

@@ -1,100 +1,99 @@
 import {
+  passwordLinkResponse,
   staffCreateBody,
+  staffCreatedResponse,
   staffListResponse,
-  staffLoginBody,
   staffParams,
   staffResponse,
-  staffSessionResponse,
   staffUpdateBody,
-  type StaffView,
 } from '@provee/domain';
-import { z } from 'zod';
-import { AppError, errorResponseSchema } from '../../errors.js';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../errors.js';
 import type { App } from '../../types.js';
-import { requireStaff, staffActor, staffOnly } from './staff-auth.js';
-import { authenticate, createStaff, listStaff, updateStaff, type StaffRow } from './staff.service.js';
+import { issuePasswordLink } from './password-links.js';
+import { staffErrors } from './session.routes.js';
+import { staffActor, staffOnly } from './staff-auth.js';
+import { createStaff, describeStaff, listStaff, resetFactors, updateStaff } from './staff.service.js';
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-  423: errorResponseSchema,
-};
+/** Where links to this server point: its public address, or the one the request came to. */
+export const baseUrlOf = (request: FastifyRequest) =>
+  request.server.config.PUBLIC_BASE_URL ?? `${request.protocol}://${request.host}`;
 
-export function staffView(row: StaffRow): StaffView {
-  return {
-    id: row.id,
-    email: row.email,
-    name: row.name,
-    role: row.role as StaffView['role'],
-    active: row.active,
-    locked_until: row.lockedUntil?.toISOString() ?? null,
-    last_login_at: row.lastLoginAt?.toISOString() ?? null,
-    created_at: row.createdAt.toISOString(),
+const OWN_ACCOUNT = new AppError(409, 'OWN_ACCOUNT', 'own account', 'No puedes cambiar tu propia cuenta.');
+
+/** Staff accounts (admins): every change needs a recent second factor. */
+export async function staffAccountRoutes(app: App): Promise<void> {
+  const loginKey = app.secrets.key('staff-login');
+  const manage = staffOnly('manageStaff', { stepUp: true });
+  const describe = (row: Parameters<typeof describeStaff>[2]) => describeStaff(app.db, loginKey, row, app.clock());
+  /** An admin cannot lock themselves out (the last admin would leave nobody to manage accounts). */
+  const notOwn = (request: FastifyRequest, staffId: string) => {
+    if (staffId === request.staffMember!.id) throw OWN_ACCOUNT;
   };
-}
-
-/** Login, logout, who am I; staff accounts (admins). */
-export async function staffRoutes(app: App): Promise<void> {
-  app.post(
-    '/session',
-    { schema: { body: staffLoginBody, response: { 200: staffSessionResponse, ...errors } } },
-    async (request) => {
-      const member = await authenticate(app, request.body.email, request.body.password, {
-        ip: request.ip,
-        userAgent: request.headers['user-agent'],
-      });
-      // A new session id at login: an id planted before the login opens nothing.
-      await request.session.regenerate();
-      request.session.cookie.secure = request.protocol === 'https';
-      request.session.staffId = member.id;
-      request.session.ip = request.ip;
-      request.session.userAgent = request.headers['user-agent']?.slice(0, 300);
-      return { data: { staff: staffView(member) } };
-    },
-  );
-
-  app.get('/session', { schema: { response: { 200: staffSessionResponse, ...errors } } }, async (request) => ({
-    data: { staff: staffView(await requireStaff(request)) },
-  }));
-
-  app.delete('/session', { schema: { response: { 204: z.null(), ...errors } } }, async (request, reply) => {
-    if (request.session.staffId) await request.session.destroy();
-    return reply.status(204).send(null);
-  });
 
   app.get(
     '/staff',
-    { onRequest: staffOnly('manageStaff'), schema: { response: { 200: staffListResponse, ...errors } } },
-    async () => ({ data: (await listStaff(app.db)).map(staffView) }),
+    { onRequest: staffOnly('manageStaff'), schema: { response: { 200: staffListResponse, ...staffErrors } } },
+    async () => ({ data: await listStaff(app.db, loginKey, app.clock()) }),
   );
 
   app.post(
     '/staff',
-    {
-      onRequest: staffOnly('manageStaff'),
-      schema: { body: staffCreateBody, response: { 201: staffResponse, ...errors } },
-    },
+    { onRequest: manage, schema: { body: staffCreateBody, response: { 201: staffCreatedResponse, ...staffErrors } } },
     async (request, reply) => {
-      const row = await createStaff(app, request.body, staffActor(request.staffMember!));
-      return reply.status(201).send({ data: staffView(row) });
+      const by = staffActor(request.staffMember!);
+      const row = await createStaff(app, request.body, by);
+      const link = app.config.STAFF_PASSWORD_LOGIN
+        ? await issuePasswordLink(app, row.id, baseUrlOf(request), by)
+        : null;
+      return reply.status(201).send({
+        data: {
+          staff: await describe(row),
+          password_link: link && { url: link.url, expires_at: link.expiresAt.toISOString() },
+        },
+      });
     },
   );
 
   app.patch(
     '/staff/:staffId',
     {
-      onRequest: staffOnly('manageStaff'),
-      schema: { params: staffParams, body: staffUpdateBody, response: { 200: staffResponse, ...errors } },
+      onRequest: manage,
+      schema: { params: staffParams, body: staffUpdateBody, response: { 200: staffResponse, ...staffErrors } },
     },
     async (request) => {
-      // An admin cannot lock themselves out (the last admin would leave nobody to manage accounts).
-      if (request.params.staffId === request.staffMember!.id)
-        throw new AppError(409, 'OWN_ACCOUNT', 'own account', 'No puedes cambiar tu propia cuenta.');
+      notOwn(request, request.params.staffId);
       const row = await updateStaff(app, request.params.staffId, request.body, staffActor(request.staffMember!));
-      return { data: staffView(row) };
+      return { data: await describe(row) };
+    },
+  );
+
+  // A forgotten password: a single-use link the admin hands over (no password travels in a message).
+  app.post(
+    '/staff/:staffId/password-link',
+    { onRequest: manage, schema: { params: staffParams, response: { 200: passwordLinkResponse, ...staffErrors } } },
+    async (request) => {
+      notOwn(request, request.params.staffId);
+      if (!app.config.STAFF_PASSWORD_LOGIN)
+        throw new AppError(409, 'PASSWORD_LOGIN_DISABLED', 'passwords off', 'Las contraseñas están desactivadas.');
+      const link = await issuePasswordLink(
+        app,
+        request.params.staffId,
+        baseUrlOf(request),
+        staffActor(request.staffMember!),
+      );
+      return { data: { url: link.url, expires_at: link.expiresAt.toISOString() } };
+    },
+  );
+
+  // A lost phone or key: every factor goes, and the next login enrols one again.
+  app.post(
+    '/staff/:staffId/reset-factors',
+    { onRequest: manage, schema: { params: staffParams, response: { 200: staffResponse, ...staffErrors } } },
+    async (request) => {
+      notOwn(request, request.params.staffId);
+      const row = await resetFactors(app, request.params.staffId, staffActor(request.staffMember!));
+      return { data: await describe(row) };
     },
   );
 }

@@ -1,66 +1,66 @@
 import {
-  STAFF_LOCK_MINUTES,
-  STAFF_MAX_FAILED_LOGINS,
-  STAFF_PASSWORD_MIN_LENGTH,
   STAFF_ROLES,
-  STAFF_SESSION_ABSOLUTE_HOURS,
-  STAFF_SESSION_IDLE_MINUTES,
+  STAFF_ROLES_REQUIRING_SECOND_FACTOR,
+  type StaffFactorMethod,
   type StaffRole,
+  type StaffView,
 } from '@provee/domain';
-import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { staff, staffSessions } from '../../db/schema.js';
+import { staff, staffPasskeys, staffRecoveryCodes, staffSessions, staffTotp } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { appendAuditEvent } from '../audit/index.js';
 import type { PasswordHasher } from '../credit/index.js';
+import { emailCounter, lockedUntil } from './login-failures.js';
+import { staffPasswordProblem } from './password-rules.js';
 
 export type StaffRow = typeof staff.$inferSelect;
 
-interface StaffDeps {
+export interface StaffDeps {
   db: Executor;
   clock: () => Date;
   passwords: PasswordHasher;
 }
 
-/** The audit chain of a staff account: logins, lock-outs, changes to the account. */
+/** The audit chain of a staff account: logins, lock-outs, factors, changes to the account. */
 export const staffChain = (staffId: string) => `staff:${staffId}`;
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
-
-export function staffPasswordProblem(password: string): string | null {
-  if (password.length < STAFF_PASSWORD_MIN_LENGTH)
-    return `La contraseña debe tener al menos ${STAFF_PASSWORD_MIN_LENGTH} caracteres.`;
-  if (password.length > 200) return 'La contraseña es demasiado larga.';
-  return null;
-}
 
 export function isStaffRole(value: string): value is StaffRole {
   return (STAFF_ROLES as readonly string[]).includes(value);
 }
 
 const EMAIL_TAKEN = new AppError(409, 'STAFF_EMAIL_TAKEN', 'email taken', 'Ya existe una cuenta con ese correo.');
+export const STAFF_NOT_FOUND = new AppError(404, 'NOT_FOUND', 'staff not found', 'No encontramos esa cuenta.');
 
-/** A new account (the CLI or an admin). `by` is who created it ('cli' or 'staff:<id>'). */
+export function weakPassword(problem: string): AppError {
+  return new AppError(400, 'VALIDATION_ERROR', 'weak password', problem, {
+    issues: [{ field: 'body.password', message: problem }],
+  });
+}
+
+/**
+ * A new account (the CLI, with a password; or an admin, without one: its owner sets it through a
+ * password link). `by` is who created it ('cli' or 'staff:<id>').
+ */
 export async function createStaff(
   deps: StaffDeps,
-  input: { email: string; name: string; role: StaffRole; password: string },
+  input: { email: string; name: string; role: StaffRole; password?: string },
   by: string,
 ): Promise<StaffRow> {
-  const problem = staffPasswordProblem(input.password);
-  if (problem) throw new AppError(400, 'VALIDATION_ERROR', 'weak password', problem);
-  const passwordHash = await deps.passwords.hash(input.password);
+  const email = normaliseEmail(input.email);
+  let passwordHash: string | null = null;
+  if (input.password !== undefined) {
+    const problem = staffPasswordProblem(input.password, { email, name: input.name });
+    if (problem) throw weakPassword(problem);
+    passwordHash = await deps.passwords.hash(input.password);
+  }
   const now = deps.clock();
   return deps.db.transaction(async (tx) => {
     const [row] = await tx
       .insert(staff)
-      .values({
-        email: normaliseEmail(input.email),
-        name: input.name.trim(),
-        role: input.role,
-        passwordHash,
-        createdAt: now,
-        updatedAt: now,
-      })
+      .values({ email, name: input.name.trim(), role: input.role, passwordHash, createdAt: now, updatedAt: now })
       .onConflictDoNothing({ target: staff.email })
       .returning();
     if (!row) throw EMAIL_TAKEN;
@@ -75,11 +75,66 @@ export async function createStaff(
   });
 }
 
-export async function listStaff(db: Executor): Promise<StaffRow[]> {
-  return db.select().from(staff).orderBy(asc(staff.email));
+export async function findStaff(db: Executor, id: string): Promise<StaffRow | undefined> {
+  return (await db.select().from(staff).where(eq(staff.id, id)).limit(1))[0];
 }
 
-/** An admin changes a role or (de)activates an account; deactivation ends its sessions at once. */
+/** The second factors a person has enrolled (an unconfirmed app secret is none). */
+export async function secondFactors(db: Executor, staffId: string): Promise<StaffFactorMethod[]> {
+  const [[totp], [passkeys], [codes]] = await Promise.all([
+    db
+      .select({ n: count() })
+      .from(staffTotp)
+      .where(and(eq(staffTotp.staffId, staffId), isNotNull(staffTotp.confirmedAt))),
+    db.select({ n: count() }).from(staffPasskeys).where(eq(staffPasskeys.staffId, staffId)),
+    db
+      .select({ n: count() })
+      .from(staffRecoveryCodes)
+      .where(and(eq(staffRecoveryCodes.staffId, staffId), isNull(staffRecoveryCodes.usedAt))),
+  ]);
+  const methods: StaffFactorMethod[] = [];
+  if (totp!.n > 0) methods.push('totp');
+  if (passkeys!.n > 0) methods.push('passkey');
+  // Recovery codes stand in for a lost factor; with no factor left they open nothing.
+  if (methods.length > 0 && codes!.n > 0) methods.push('recovery_code');
+  return methods;
+}
+
+/** Whether the next login must enrol a second factor first. */
+export function mustEnrol(member: StaffRow, factors: StaffFactorMethod[]): boolean {
+  const required =
+    member.enrolRequired || (STAFF_ROLES_REQUIRING_SECOND_FACTOR as readonly string[]).includes(member.role);
+  return required && !factors.some((method) => method === 'totp' || method === 'passkey');
+}
+
+export function staffView(row: StaffRow, factors: StaffFactorMethod[], locked: Date | null): StaffView {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    role: row.role as StaffRole,
+    active: row.active,
+    locked_until: locked?.toISOString() ?? null,
+    last_login_at: row.lastLoginAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+    second_factor: factors.some((method) => method === 'totp' || method === 'passkey'),
+    must_enrol: mustEnrol(row, factors),
+  };
+}
+
+/** One account as the back office shows it (its factors and whether its e-mail is locked now). */
+export async function describeStaff(db: Executor, loginKey: Buffer, row: StaffRow, now: Date): Promise<StaffView> {
+  const counter = emailCounter(loginKey, row.email);
+  const [factors, locks] = await Promise.all([secondFactors(db, row.id), lockedUntil(db, [counter.key], now)]);
+  return staffView(row, factors, locks.get(counter.key) ?? null);
+}
+
+export async function listStaff(db: Executor, loginKey: Buffer, now: Date): Promise<StaffView[]> {
+  const rows = await db.select().from(staff).orderBy(asc(staff.email));
+  return Promise.all(rows.map((row) => describeStaff(db, loginKey, row, now)));
+}
+
+/** An admin changes a role or (de)activates an account; deactivation or a new role ends its sessions at once. */
 export async function updateStaff(
   deps: StaffDeps,
   id: string,
@@ -89,7 +144,7 @@ export async function updateStaff(
   const now = deps.clock();
   return deps.db.transaction(async (tx) => {
     const [before] = await tx.select().from(staff).where(eq(staff.id, id)).for('update');
-    if (!before) throw new AppError(404, 'NOT_FOUND', 'staff not found', 'No encontramos esa cuenta.');
+    if (!before) throw STAFF_NOT_FOUND;
     const [row] = await tx
       .update(staff)
       .set({ ...change, updatedAt: now })
@@ -109,118 +164,33 @@ export async function updateStaff(
   });
 }
 
-export const INVALID_LOGIN = new AppError(
-  401,
-  'INVALID_LOGIN',
-  'invalid login',
-  'El correo o la contraseña no son correctos.',
-);
-const lockedError = (until: Date) =>
-  new AppError(
-    423,
-    'ACCOUNT_LOCKED',
-    'account locked',
-    `Tu cuenta está bloqueada por demasiados intentos. Intenta de nuevo después de las ${until.toISOString().slice(11, 16)} (UTC).`,
-    { locked_until: until.toISOString() },
-  );
-
-// Verified against when the email is unknown, so an unknown and a known email take the same time.
-let dummyHash: Promise<string> | undefined;
-
 /**
- * Checks an email and password. Each attempt is counted BEFORE its password is looked at (one
- * guarded UPDATE), so however many guesses arrive at once, at most STAFF_MAX_FAILED_LOGINS passwords
- * are checked per lock window; the attempt that finds the count used up, or the account locked, gets
- * 423 without its password being read. A right password resets the count; a wrong one that uses up
- * the last attempt locks the account for STAFF_LOCK_MINUTES.
+ * An admin removes every second factor of an account (a lost phone): the app secret, the passkeys
+ * and the recovery codes go, its sessions end, and its next login enrols a factor again.
  */
-export async function authenticate(
-  deps: StaffDeps,
-  email: string,
-  password: string,
-  from: { ip: string; userAgent?: string },
-): Promise<StaffRow> {
+export async function resetFactors(deps: { db: Executor; clock: () => Date }, id: string, by: string) {
   const now = deps.clock();
-  const at = now.toISOString();
-  const lockExpired = sql`${staff.lockedUntil} is not null and ${staff.lockedUntil} <= ${at}`;
-  const [account] = await deps.db
-    .update(staff)
-    .set({
-      failedLogins: sql`case when ${lockExpired} then 1 else ${staff.failedLogins} + 1 end`,
-      lockedUntil: sql`case when ${lockExpired} then null else ${staff.lockedUntil} end`,
-    })
-    .where(
-      and(
-        eq(staff.email, normaliseEmail(email)),
-        sql`(${staff.lockedUntil} is null and ${staff.failedLogins} < ${STAFF_MAX_FAILED_LOGINS} or ${lockExpired})`,
-      ),
-    )
-    .returning();
-  if (!account) {
-    const [known] = await deps.db
-      .select({ lockedUntil: staff.lockedUntil })
-      .from(staff)
-      .where(eq(staff.email, normaliseEmail(email)))
-      .limit(1);
-    if (known) throw lockedError(known.lockedUntil ?? new Date(now.getTime() + STAFF_LOCK_MINUTES * 60_000));
-    dummyHash ??= deps.passwords.hash('provee-no-such-account');
-    await deps.passwords.verify(password, await dummyHash);
-    throw INVALID_LOGIN;
-  }
-  const valid = (await deps.passwords.verify(password, account.passwordHash)) && account.active;
-  const event = (tx: Executor, type: string, payload: Record<string, unknown>) =>
-    appendAuditEvent(tx, {
-      applicationId: staffChain(account.id),
-      actor: staffChain(account.id),
-      type,
-      payload: { ip: from.ip, user_agent: from.userAgent ?? null, ...payload },
-      at: now,
-    });
-  if (valid) {
-    const row = await deps.db.transaction(async (tx) => {
-      // Refused if parallel failures locked the account (or it was deactivated) meanwhile.
-      const [signedIn] = await tx
-        .update(staff)
-        .set({ failedLogins: 0, lockedUntil: null, lastLoginAt: now })
-        .where(and(eq(staff.id, account.id), eq(staff.active, true), isNull(staff.lockedUntil)))
-        .returning();
-      if (signedIn) {
-        await event(tx, 'staff.login', {});
-        // This person's sessions that lapsed (idle or too old) go, so the table does not only grow.
-        await tx
-          .delete(staffSessions)
-          .where(
-            and(
-              eq(staffSessions.staffId, account.id),
-              or(
-                lte(staffSessions.lastSeenAt, new Date(now.getTime() - STAFF_SESSION_IDLE_MINUTES * 60_000)),
-                lte(staffSessions.createdAt, new Date(now.getTime() - STAFF_SESSION_ABSOLUTE_HOURS * 3_600_000)),
-              ),
-            ),
-          );
-      }
-      return signedIn;
-    });
-    if (row) return row;
-    const [current] = await deps.db.select().from(staff).where(eq(staff.id, account.id));
-    if (current?.lockedUntil) throw lockedError(current.lockedUntil);
-    throw INVALID_LOGIN;
-  }
-  const lockUntil = new Date(now.getTime() + STAFF_LOCK_MINUTES * 60_000);
-  const locked = await deps.db.transaction(async (tx) => {
-    // The attempt was counted already; the one that used up the last attempt locks the account.
+  return deps.db.transaction(async (tx) => {
     const [row] = await tx
       .update(staff)
-      .set({
-        lockedUntil: sql`case when ${staff.lockedUntil} is null and ${staff.failedLogins} >= ${STAFF_MAX_FAILED_LOGINS}
-          then ${lockUntil.toISOString()}::timestamptz else ${staff.lockedUntil} end`,
-      })
-      .where(eq(staff.id, account.id))
-      .returning({ failedLogins: staff.failedLogins, lockedUntil: staff.lockedUntil });
-    const lockedNow = row?.lockedUntil?.getTime() === lockUntil.getTime();
-    await event(tx, lockedNow ? 'staff.locked' : 'staff.login_failed', { failed_logins: row?.failedLogins ?? null });
-    return row?.lockedUntil && row.lockedUntil > now ? row.lockedUntil : null;
+      .set({ enrolRequired: true, updatedAt: now })
+      .where(eq(staff.id, id))
+      .returning();
+    if (!row) throw STAFF_NOT_FOUND;
+    const removed = {
+      totp: (await tx.delete(staffTotp).where(eq(staffTotp.staffId, id)).returning()).length,
+      passkeys: (await tx.delete(staffPasskeys).where(eq(staffPasskeys.staffId, id)).returning()).length,
+      recovery_codes: (await tx.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.staffId, id)).returning())
+        .length,
+    };
+    await tx.delete(staffSessions).where(eq(staffSessions.staffId, id));
+    await appendAuditEvent(tx, {
+      applicationId: staffChain(id),
+      actor: by,
+      type: 'staff.factors_reset',
+      payload: { removed },
+      at: now,
+    });
+    return row;
   });
-  if (locked) throw lockedError(locked);
-  throw INVALID_LOGIN;
 }

@@ -1,7 +1,7 @@
 import { lookupUserQuery, lookupUserResponse, userDetailResponse, userParams } from '@provee/domain';
 import { AppError, errorResponseSchema } from '../../errors.js';
 import type { App } from '../../types.js';
-import { requirePhoneAccess, requireUserAccess } from '../auth/index.js';
+import { requirePhoneAccess, requireToken, requireUserAccess } from '../auth/index.js';
 import { parsePhone } from '../phone-proof/index.js';
 import { findUserByPhone, findUserDetail, taxIdSuggestion, userAnswer, userResponse } from './users.service.js';
 
@@ -11,6 +11,7 @@ export async function userRoutes(app: App): Promise<void> {
   app.get(
     '/v1/users',
     {
+      preParsing: requireToken,
       schema: {
         summary: 'Busca al usuario del teléfono verificado; 404 si es nuevo',
         security: [{ bearer: [] }],
@@ -35,6 +36,7 @@ export async function userRoutes(app: App): Promise<void> {
   app.get(
     '/v1/users/:id/:type',
     {
+      preParsing: requireToken,
       schema: {
         summary: 'Detalle del usuario (solo con su propio token)',
         security: [{ bearer: [] }],

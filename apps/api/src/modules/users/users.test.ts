@@ -119,8 +119,8 @@ describe('GET /api/v1/ip', () => {
     }
   });
 
-  it('behind a proxy (TRUST_PROXY=true) answers the forwarded client address', async () => {
-    const t = await createTestApp({ TRUST_PROXY: 'true' });
+  it('behind a proxy (TRUST_PROXY=1) answers the forwarded client address', async () => {
+    const t = await createTestApp({ TRUST_PROXY: '1' });
     try {
       const res = await t.app.inject({
         method: 'GET',

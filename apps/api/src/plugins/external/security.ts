@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import { API_PATH } from '../../paths.js';
+import { permissionsPolicies } from './permissions-policy.js';
 import type { InlineSources } from './spa.js';
 
 /** A year, subdomains included (helmet's default value). */
@@ -44,6 +45,7 @@ export async function registerSecurity(
   // (OWASP's for REST answers) and no more than it needs: on 3G every byte of ~40 requests a journey
   // counts (the page's policy alone is ~450 bytes). Computed once here: @fastify/helmet rebuilt them
   // per request.
+  const permissions = permissionsPolicies(metamap);
   const apiAnswer = {
     'content-security-policy': API_POLICY,
     'cross-origin-resource-policy': 'same-origin',
@@ -64,15 +66,19 @@ export async function registerSecurity(
   };
   // Every answer's headers, in one callback hook: no promise per answer on the path every request takes.
   app.addHook('onSend', (request, reply, payload, done) => {
-    reply.headers(
-      String(reply.getHeader('content-type') ?? '').startsWith('application/json') ? apiAnswer : documentAnswer,
+    const isApiAnswer = String(reply.getHeader('content-type') ?? '').startsWith('application/json');
+    reply.headers(isApiAnswer ? apiAnswer : documentAnswer);
+    // The camera and the position only on the signing pages that use them (permissions-policy.ts).
+    reply.header(
+      'permissions-policy',
+      isApiAnswer ? permissions.none : permissions.forPage(request.url.split('?')[0]!),
     );
     reply.header('x-request-id', request.id);
     // API answers carry tokens and personal data: never stored by a browser or proxy, unless the
     // route chose its own caching (catalogues, static files, the SPA's no-cache HTML).
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     // HSTS only over https as the app sees it: TLS here, or x-forwarded-proto from a proxy with
-    // TRUST_PROXY=true (the same test as the back office's Secure cookie). RFC 6797 §7.2 forbids it
+    // TRUST_PROXY (the same test as the back office's Secure cookie). RFC 6797 §7.2 forbids it
     // on a plain-http answer.
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
     done(null, payload);

@@ -4,6 +4,11 @@ import { createTwilioReverseOtp } from './twilio.js';
 
 /** An inbound message as every vendor adapter hands it over. */
 export interface InboundMessage {
+  /**
+   * The vendor's id for this message (Twilio's MessageSid), by which a replayed delivery is
+   * recognised; null when the vendor gives none (then the signed body's digest stands for it).
+   */
+  id: string | null;
   /** E.164 of the phone that sent it. */
   from: string;
   text: string;

@@ -6,15 +6,21 @@ import type { InboundMessage, ReverseOtpProvider } from './index.js';
  * The built-in simulator speaks the shape a messaging vendor's webhook uses:
  *   POST /api/v1/webhooks/reverse-otp/simulator
  *   x-webhook-signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">
- *   { "event": "message.received", "data": { "from": "+1809…", "to": "+1809…", "text": "…", "received_at": "…" } }
- * Signatures older than five minutes are refused, so a captured call cannot be replayed later.
+ *   { "event": "message.received", "data": { "id": "…", "from": "+1809…", "to": "+1809…", "text": "…", "received_at": "…" } }
+ * Signatures older than five minutes are refused, so a captured call cannot be replayed later; within
+ * them, the message id (or the body's digest) makes a replay a no-op (modules/webhooks).
  */
 export const SIGNATURE_HEADER = 'x-webhook-signature';
 const TOLERANCE_SECONDS = 300;
 
 const inboundSchema = z.object({
   event: z.literal('message.received'),
-  data: z.object({ from: z.string().min(1).max(32), to: z.string().max(32).optional(), text: z.string().max(1000) }),
+  data: z.object({
+    id: z.string().min(1).max(64).optional(),
+    from: z.string().min(1).max(32),
+    to: z.string().max(32).optional(),
+    text: z.string().max(1000),
+  }),
 });
 
 export function signWebhook(key: Buffer, rawBody: string, timestamp = Math.floor(Date.now() / 1000)): string {
@@ -43,7 +49,9 @@ export function createSimulatorReverseOtp(
     },
     parseInbound(payload): InboundMessage | null {
       const parsed = inboundSchema.safeParse(payload);
-      return parsed.success ? { from: parsed.data.data.from, text: parsed.data.data.text } : null;
+      if (!parsed.success) return null;
+      const { id, from, text } = parsed.data.data;
+      return { id: id ?? null, from, text };
     },
   };
 }

@@ -1,6 +1,8 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config.js';
+import { auditEvents, webhookDeliveries } from '../../db/schema.js';
 import { createPhone } from '../../test/phone.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { createTwilioReverseOtp, EMPTY_TWIML, twilioSignature } from './twilio.js';
@@ -27,17 +29,21 @@ function sign(url: string, fields: [string, string][], token = AUTH_TOKEN): stri
     .digest('base64');
 }
 
+/** The fixtures' message id; every other message gets its own, as Twilio gives each one. */
+const FIXED_SID = 'SM0123456789abcdef0123456789abcdef';
+const newSid = () => `SM${randomUUID().replace(/-/g, '')}`;
+
 /** The fields Twilio posts for an inbound message (SMS, or WhatsApp with the `whatsapp:` prefix). */
-function inbound(from: string, text: string): [string, string][] {
+function inbound(from: string, text: string, sid = newSid()): [string, string][] {
   const whatsapp = from.startsWith('whatsapp:');
   return [
     ['ToCountry', 'DO'],
-    ['SmsMessageSid', 'SM0123456789abcdef0123456789abcdef'],
+    ['SmsMessageSid', sid],
     ['NumMedia', '0'],
     ['Body', text],
     ['From', from],
     ['To', whatsapp ? `whatsapp:${DESTINATION}` : DESTINATION],
-    ['MessageSid', 'SM0123456789abcdef0123456789abcdef'],
+    ['MessageSid', sid],
     ['AccountSid', 'AC0123456789abcdef0123456789abcdef'],
     ['SmsStatus', 'received'],
     ['ApiVersion', '2010-04-01'],
@@ -62,7 +68,7 @@ describe('twilio signature', () => {
 
   it('signs a fixed inbound SMS to our webhook as computed by hand', () => {
     // Computed once outside the code base (Python hmac/hashlib) from these exact inputs.
-    const fields = inbound('+18095551234', 'Verificar Provee: ABCDEFGH');
+    const fields = inbound('+18095551234', 'Verificar Provee: ABCDEFGH', FIXED_SID);
     expect(twilioSignature(AUTH_TOKEN, `${BASE}${PATH}`, fields)).toBe('OpMqXYAKDcyl2sCbcF2HCTZ96t8=');
   });
 
@@ -100,11 +106,13 @@ describe('twilio signature', () => {
 
   it('reads the sender as bare E.164 for SMS and WhatsApp, and ignores what is not an inbound message', () => {
     const payload = (fields: [string, string][]) => Object.fromEntries(fields);
-    expect(provider.parseInbound(payload(inbound('+18095551234', 'Verificar Provee: X')))).toEqual({
+    expect(provider.parseInbound(payload(inbound('+18095551234', 'Verificar Provee: X', FIXED_SID)))).toEqual({
+      id: FIXED_SID,
       from: '+18095551234',
       text: 'Verificar Provee: X',
     });
-    expect(provider.parseInbound(payload(inbound('whatsapp:+18095551234', 'hola')))).toEqual({
+    expect(provider.parseInbound(payload(inbound('whatsapp:+18095551234', 'hola', FIXED_SID)))).toEqual({
+      id: FIXED_SID,
       from: '+18095551234',
       text: 'hola',
     });
@@ -250,6 +258,33 @@ describe('twilio reverse-OTP webhook', () => {
   it('signs over the query string Twilio was given', async () => {
     const fields = inbound('+18095551234', 'hola');
     expectTwiml(await post(fields, { path: `${PATH}?channel=sms` }));
+  });
+
+  it('issue 26: a replayed delivery (same MessageSid) is answered with TwiML, recorded once, and changes nothing', async () => {
+    const phone = createPhone();
+    const session = await start(phone);
+    const sid = newSid();
+    const fields = inbound(`+1${phone}`, session.message, sid);
+    // Every audit event of the database (this file's requests run one at a time).
+    const events = async () => (await t.app.db.select().from(auditEvents)).map((e) => `${e.applicationId} ${e.type}`);
+    const proofs = (all: string[]) => all.filter((event) => event.endsWith('phone.proven')).length;
+    const initial = await events();
+    // Twilio retrying while the first call is still running: both answered, one processed.
+    const [a, b] = await Promise.all([post(fields), post(fields)]);
+    expectTwiml(a);
+    expectTwiml(b);
+    expect((await poll(session.session_id)).statusCode).toBe(200);
+    const before = await events();
+    expect(proofs(before)).toBe(proofs(initial) + 1);
+    // Captured and sent again later (Twilio's signature has no time in it): still 200, nothing happens.
+    await start(phone);
+    expectTwiml(await post(fields));
+    expect(await events()).toEqual(before);
+    const recorded = await t.app.db
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.provider, 'twilio'), eq(webhookDeliveries.deliveryId, sid)));
+    expect(recorded).toHaveLength(1);
   });
 
   it('the simulator path is an unknown provider (404)', async () => {

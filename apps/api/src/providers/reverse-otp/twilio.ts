@@ -100,7 +100,7 @@ export function createTwilioReverseOtp(options: TwilioReverseOtpOptions): Revers
       // WhatsApp senders come as `whatsapp:+1809…`; the session holds the bare E.164.
       const sender = SENDER.exec(parsed.data.From.trim());
       if (!sender) return null;
-      return { from: sender[1]!, text: parsed.data.Body };
+      return { id: parsed.data.MessageSid, from: sender[1]!, text: parsed.data.Body };
     },
   };
 }

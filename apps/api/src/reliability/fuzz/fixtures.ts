@@ -6,11 +6,11 @@ import { TWILIO_SIGNATURE_HEADER, twilioSignature } from '../../providers/revers
 import { METAMAP_SIGNATURE_HEADER } from '../../providers/identity/metamap.js';
 import { createPng } from '../../test/factories.js';
 import { createPhone } from '../../test/phone.js';
-import { createStaffMember, STAFF_PASSWORD } from '../../test/staff.js';
+import { createStaffMember, STAFF_PASSWORD, staffLogin } from '../../test/staff.js';
 import type { App } from '../../types.js';
 import type { JsonSchema, Parameter } from './operations.js';
 import type { MultipartBody } from './requests.js';
-import { newCedula, underReviewCedula, type Headers, type World } from './world.js';
+import { newCedula, rejectedCedula, underReviewCedula, type Headers, type World } from './world.js';
 
 /** One request the operation's owner would send, with their credentials. */
 export interface Base {
@@ -549,7 +549,6 @@ export const FIXTURES: Record<string, Fixture | Fixture[]> = {
         email: `nuevo-${randomUUID().slice(0, 8)}@prestamista.test`,
         name: 'Nueva Persona',
         role: 'advisor',
-        password: 'una-clave-larga-y-nueva',
       },
     }),
   },
@@ -559,6 +558,99 @@ export const FIXTURES: Record<string, Fixture | Fixture[]> = {
       const member = await createStaffMember(world.app, 'advisor');
       return { params: { staffId: member.id }, headers: await world.adminSession(), body: { role: 'analyst' } };
     },
+  },
+  'POST /api/backoffice/staff/{staffId}/password-link': {
+    reusable: true,
+    prepare: async (world) => ({
+      params: { staffId: (await createStaffMember(world.app, 'advisor')).id },
+      headers: await world.adminSession(),
+    }),
+  },
+  'POST /api/backoffice/staff/{staffId}/reset-factors': {
+    reusable: true,
+    prepare: async (world) => ({
+      params: { staffId: (await createStaffMember(world.app, 'analyst')).id },
+      headers: await world.adminSession(),
+    }),
+  },
+  'GET /api/backoffice/login-options': { reusable: true, prepare: async () => ({}) },
+  'POST /api/backoffice/session/factor': {
+    // The second factor gives the login a new session id: the one it came with is spent.
+    spendsCredentials: true,
+    prepare: async (world) => {
+      // A person with an app and recovery codes, past their password: a recovery code finishes it.
+      const { cookie, recoveryCodes } = await world.waitingForSecondFactor();
+      return { headers: { cookie }, body: { method: 'recovery_code', code: recoveryCodes[0] } };
+    },
+  },
+  'POST /api/backoffice/session/passkey/options': {
+    reusable: true,
+    control: { status: 409, code: 'PASSKEYS_UNAVAILABLE', why: 'the account has no passkey (the browser makes one)' },
+    prepare: async (world) => ({ headers: { cookie: (await world.waitingForSecondFactor()).cookie } }),
+  },
+  'POST /api/backoffice/session/passkey': {
+    reusable: true,
+    control: { status: 401, code: 'INVALID_FACTOR', why: 'only a browser’s authenticator can sign a challenge' },
+    prepare: async (world) => ({
+      headers: { cookie: (await world.waitingForSecondFactor()).cookie },
+      body: { credential: { id: 'abc', rawId: 'abc', type: 'public-key', response: { clientDataJSON: 'e30' } } },
+    }),
+  },
+  'GET /api/backoffice/me/factors': {
+    reusable: true,
+    prepare: async (world) => ({ headers: await world.adminSession() }),
+  },
+  'POST /api/backoffice/me/totp': {
+    reusable: true,
+    prepare: async (world) => ({ headers: await world.freshSession('advisor') }),
+  },
+  'POST /api/backoffice/me/totp/confirm': {
+    spendsCredentials: true,
+    prepare: async (world) => {
+      // A new advisor's enrolment, confirmed with the app's code (the secret is read as the app would).
+      const { headers, code } = await world.enrollingAdvisor();
+      return { headers, body: { code } };
+    },
+  },
+  'POST /api/backoffice/me/passkeys/options': {
+    reusable: true,
+    prepare: async (world) => ({ headers: await world.freshSession('advisor') }),
+  },
+  'POST /api/backoffice/me/passkeys': {
+    reusable: true,
+    control: { status: 400, code: 'PASSKEY_NOT_REGISTERED', why: 'only a browser’s authenticator can answer' },
+    prepare: async (world) => {
+      const headers = await world.freshSession('advisor');
+      await world.post('/api/backoffice/me/passkeys/options', undefined, headers);
+      return {
+        headers,
+        body: {
+          credential: { id: 'abc', rawId: 'abc', type: 'public-key', response: { clientDataJSON: 'e30' } },
+          name: 'Llave de la oficina',
+        },
+      };
+    },
+  },
+  'DELETE /api/backoffice/me/passkeys/{passkeyId}': {
+    reusable: true,
+    control: { status: 404, code: 'NOT_FOUND', why: 'the account has no passkey (the browser makes one)' },
+    prepare: async (world) => ({ params: { passkeyId: randomUUID() }, headers: await world.adminSession() }),
+  },
+  'POST /api/backoffice/me/recovery-codes': {
+    reusable: true,
+    // Its own person: new codes void the old ones the world's admin logs in with.
+    prepare: async (world) => ({
+      headers: await staffLogin(world.app, (await createStaffMember(world.app, 'analyst')).email),
+    }),
+  },
+  'POST /api/backoffice/password-link': {
+    reusable: true,
+    prepare: async (world) => ({ body: { token: await world.passwordLinkToken() } }),
+  },
+  'POST /api/backoffice/password-link/password': {
+    prepare: async (world) => ({
+      body: { token: await world.passwordLinkToken(), password: 'una frase nueva para la cuenta' },
+    }),
   },
   'GET /api/backoffice/applications': {
     reusable: true,
@@ -660,10 +752,11 @@ export const FIXTURES: Record<string, Fixture | Fixture[]> = {
     },
   },
   'POST /api/backoffice/applications/{applicationId}/signers/{signerId}/extra-attempt': {
-    reusable: true,
+    // A signer who used up their attempts: only then is one more granted, once (issue 26).
     prepare: async (world) => {
-      const user = await world.approved();
-      await world.signingLink(user);
+      const user = await world.approved(rejectedCedula());
+      const link = await world.signingLink(user);
+      for (let i = 0; i < world.app.config.IDENTITY_MAX_ATTEMPTS; i++) await world.verified(user, link);
       const signer = await world.signer(user.id);
       return {
         params: { applicationId: user.id, signerId: signer.id },

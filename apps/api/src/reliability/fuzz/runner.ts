@@ -34,9 +34,14 @@ export const WRITES_ON_REFUSAL: { code: RegExp; tables: string[]; why: string }[
     why: 'a wrong code or PIN counts as a try before it is compared (CODE_MAX_ATTEMPTS, abuse suite)',
   },
   {
-    code: /^(INVALID_LOGIN|ACCOUNT_LOCKED)$/,
-    tables: ['staff', 'audit_events'],
-    why: 'a failed staff login is counted before the password is read (lock-out) and recorded in the staff member’s chain',
+    code: /^(INVALID_LOGIN|LOGIN_LOCKED|INVALID_FACTOR)$/,
+    tables: ['staff_login_failures', 'audit_events'],
+    why: 'a failed staff login or second factor is counted before the secret is read (lock-out, per e-mail, address and account) and recorded in the staff member’s chain',
+  },
+  {
+    code: /^(PASSKEY_NOT_REGISTERED|INVALID_FACTOR)$/,
+    tables: ['staff_sessions'],
+    why: 'a WebAuthn challenge kept on the session is used once, whether the answer was right or not',
   },
 ];
 

@@ -11,7 +11,13 @@ import { answerDueSimulatedChecks } from '../../modules/signing/index.js';
 import { createJpeg, seedApplication, userAuth } from '../../test/factories.js';
 import { multipart } from '../../test/multipart.js';
 import { createPhone, lastSmsCode } from '../../test/phone.js';
-import { createStaffMember, staffLogin } from '../../test/staff.js';
+import {
+  authenticatorCode,
+  createStaffMember,
+  rememberAuthenticator,
+  STAFF_PASSWORD,
+  staffLogin,
+} from '../../test/staff.js';
 import type { App } from '../../types.js';
 
 export const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
@@ -22,6 +28,9 @@ export const newCedula = () =>
 let reviews = 0;
 /** The identity simulator sends a check with this prefix to a person's review (UNDER_REVIEW): 1,000 of them. */
 export const underReviewCedula = () => cedula(`9990007${String((reviews += 1) % 1000).padStart(3, '0')}`);
+let refusals = 0;
+/** The identity simulator refuses every check of a tax id with this prefix (REJECTED): 1,000 of them. */
+export const rejectedCedula = () => cedula(`9990006${String((refusals += 1) % 1000).padStart(3, '0')}`);
 
 export type Headers = Record<string, string>;
 export interface Shopkeeper {
@@ -89,7 +98,9 @@ export class World {
   async adminSession(): Promise<Headers> {
     if (this.admin) {
       const current = await this.inject({ method: 'GET', url: '/api/backoffice/session', headers: this.admin });
-      if (current.statusCode === 200) return this.admin;
+      // Alive, and its second factor recent enough for the routes that ask for one.
+      const stepUpUntil = current.statusCode === 200 ? current.json().data.step_up_until : null;
+      if (stepUpUntil && new Date(stepUpUntil).getTime() > this.app.clock().getTime() + 60_000) return this.admin;
     }
     this.admin = await this.freshSession('admin');
     return this.admin;
@@ -101,6 +112,60 @@ export class World {
   async staffMember(role: 'admin' | 'analyst' | 'advisor') {
     if (!this.members.has(role)) this.members.set(role, await createStaffMember(this.app, role));
     return this.members.get(role)!;
+  }
+
+  /**
+   * An analyst with an authenticator app and recovery codes, past their password: the cookie of the
+   * login waiting for its second factor, and the codes.
+   */
+  async waitingForSecondFactor(): Promise<{ cookie: string; recoveryCodes: string[] }> {
+    const member = await createStaffMember(this.app, 'analyst');
+    const first = await this.passwordStep(member.email);
+    const enrolling = { cookie: first };
+    const started = await this.inject({ method: 'POST', url: '/api/backoffice/me/totp', headers: enrolling });
+    await this.expectOk(started, 'authenticator enrolment');
+    rememberAuthenticator(member.id, started.json().data.secret);
+    const confirmed = await this.inject({
+      method: 'POST',
+      url: '/api/backoffice/me/totp/confirm',
+      headers: enrolling,
+      payload: { code: authenticatorCode(this.app, member.id) },
+    });
+    await this.expectOk(confirmed, 'authenticator confirmation');
+    return { cookie: await this.passwordStep(member.email), recoveryCodes: confirmed.json().data.recovery_codes };
+  }
+
+  /** The cookie of a login past its password (waiting for the second factor or its enrolment). */
+  private async passwordStep(email: string): Promise<string> {
+    const password = await this.inject({
+      method: 'POST',
+      url: '/api/backoffice/session',
+      payload: { email, password: STAFF_PASSWORD },
+    });
+    await this.expectOk(password, 'password step');
+    return `provee_staff=${password.cookies.find((c) => c.name === 'provee_staff')!.value}`;
+  }
+
+  /** A new advisor who started enrolling an authenticator app, and the code the app shows. */
+  async enrollingAdvisor(): Promise<{ headers: Headers; code: string }> {
+    const member = await createStaffMember(this.app, 'advisor');
+    const headers = await staffLogin(this.app, member.email);
+    const started = await this.inject({ method: 'POST', url: '/api/backoffice/me/totp', headers });
+    await this.expectOk(started, 'authenticator enrolment');
+    rememberAuthenticator(member.id, started.json().data.secret);
+    return { headers, code: authenticatorCode(this.app, member.id) };
+  }
+
+  /** The token of a password link an admin issued for a new account. */
+  async passwordLinkToken(): Promise<string> {
+    const member = await createStaffMember(this.app, 'advisor');
+    const issued = await this.inject({
+      method: 'POST',
+      url: `/api/backoffice/staff/${member.id}/password-link`,
+      headers: await this.adminSession(),
+    });
+    await this.expectOk(issued, 'password link');
+    return new URLSearchParams(new URL(issued.json().data.url).hash.slice(1)).get('token')!;
   }
 
   /** A new session (a route that ends or changes it needs its own). */

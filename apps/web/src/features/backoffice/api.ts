@@ -13,12 +13,6 @@ import type {
   RegisterGuarantorBody,
   ReportQuery,
   ReviewDecisionBody,
-  StaffCreateBody,
-  StaffListResponse,
-  StaffLoginBody,
-  StaffSessionResponse,
-  StaffUpdateBody,
-  StaffView,
 } from '@provee/domain';
 
 // The back office talks to its own API with its session cookie; the shopkeeper's client
@@ -48,10 +42,31 @@ export function onUnauthorized(listener: () => void): () => void {
   };
 }
 
+/**
+ * Called on a 403 STEP_UP_REQUIRED (the last second factor is too old for this call): the layout
+ * asks for it and answers whether it was given; the call is then made once more.
+ */
+let stepUp: (() => Promise<boolean>) | null = null;
+export function onStepUpRequired(listener: () => Promise<boolean>): () => void {
+  stepUp = listener;
+  return () => {
+    if (stepUp === listener) stepUp = null;
+  };
+}
+
+/** A 401 with these codes is a wrong password or code typed now, not a session that ended. */
+const WRONG_CREDENTIALS = new Set(['INVALID_LOGIN', 'INVALID_FACTOR']);
+
+/** The server's clock minus this one's (from the Date header): step_up_until is the server's time. */
+let serverOffsetMs = 0;
+export const serverNow = () => Date.now() + serverOffsetMs;
+
 interface Options {
   body?: unknown;
   /** Off for the login itself: there a 401 means a wrong password, not an expired session. */
   redirectOn401?: boolean;
+  /** Off for the retry after a step-up (and for calls that must not ask). */
+  askStepUp?: boolean;
 }
 
 export async function request<T>(method: string, path: string, options: Options = {}): Promise<T> {
@@ -68,11 +83,17 @@ export async function request<T>(method: string, path: string, options: Options 
   } catch {
     throw new BackofficeError(0, 'NETWORK_ERROR', NETWORK);
   }
+  const date = Date.parse(response.headers?.get('date') ?? '');
+  if (!Number.isNaN(date)) serverOffsetMs = date - Date.now();
   const text = await response.text();
   const json = text ? parseJson(text) : undefined;
   if (response.ok) return json as T;
-  if (response.status === 401 && options.redirectOn401 !== false) unauthorized?.();
-  throw toError(response.status, json);
+  const error = toError(response.status, json);
+  if (response.status === 401 && options.redirectOn401 !== false && !WRONG_CREDENTIALS.has(error.code))
+    unauthorized?.();
+  if (error.code === 'STEP_UP_REQUIRED' && options.askStepUp !== false && stepUp && (await stepUp()))
+    return request<T>(method, path, { ...options, askStepUp: false });
+  throw error;
 }
 
 function toError(status: number, json: unknown): BackofficeError {
@@ -110,20 +131,6 @@ export function toQuery(params: Record<string, string | number | boolean | undef
 
 const app = (id: string, rest = '') => `/applications/${encodeURIComponent(id)}${rest}`;
 const post = (path: string, body: unknown = {}) => request<ActionResponse>('POST', path, { body });
-
-export const session = {
-  login: (body: StaffLoginBody) =>
-    request<StaffSessionResponse>('POST', '/session', { body, redirectOn401: false }).then((r) => r.data.staff),
-  current: () => request<StaffSessionResponse>('GET', '/session').then((r) => r.data.staff),
-  logout: () => request<void>('DELETE', '/session', { redirectOn401: false }),
-};
-
-export const staffAccounts = {
-  list: () => request<StaffListResponse>('GET', '/staff').then((r) => r.data),
-  create: (body: StaffCreateBody) => request<{ data: StaffView }>('POST', '/staff', { body }).then((r) => r.data),
-  update: (id: string, body: StaffUpdateBody) =>
-    request<{ data: StaffView }>('PATCH', `/staff/${encodeURIComponent(id)}`, { body }).then((r) => r.data),
-};
 
 /** The list's filters as the address bar holds them: every value a string. */
 export type ApplicationFilters = Partial<Record<keyof ApplicationsQuery, string>>;

@@ -35,6 +35,8 @@ describe('the back office session', () => {
     const nav = await screen.findByRole('navigation', { name: 'Secciones del back office' });
     const links = [...nav.querySelectorAll('a')].map((a) => a.textContent);
     expect(links).toEqual(['Solicitudes', 'Cola de asesores']);
+    // Their own second factors are everyone's business.
+    expect(screen.getByRole('link', { name: 'Mi seguridad' }).getAttribute('href')).toBe('/backoffice/security');
   });
 
   it('an admin sees every section', async () => {

@@ -5,9 +5,11 @@ import type {
   AuditChainView,
   FunnelResponse,
   SignerView,
+  StaffSessionView,
   StaffView,
 } from '@provee/domain';
 import { render } from '@testing-library/react';
+import { StrictMode } from 'react';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { vi } from 'vitest';
 import { BackofficeApp } from './app.js';
@@ -27,6 +29,20 @@ export function createStaff(overrides: Partial<StaffView> = {}): StaffView {
     locked_until: null,
     last_login_at: '2025-05-02T13:00:00.000Z',
     created_at: '2025-01-10T09:00:00.000Z',
+    second_factor: true,
+    must_enrol: false,
+    ...overrides,
+  };
+}
+
+/** A session view: active, with an authenticator app and recovery codes, the last factor just given. */
+export function createSession(overrides: Partial<StaffSessionView> = {}): StaffSessionView {
+  return {
+    stage: 'active',
+    staff: createStaff(),
+    auth_method: 'password',
+    factors: ['totp', 'recovery_code'],
+    step_up_until: new Date(Date.now() + 10 * 60_000).toISOString(),
     ...overrides,
   };
 }
@@ -43,6 +59,7 @@ export function createSummary(overrides: Partial<ApplicationSummary> = {}): Appl
     utm_campaign: 'mayo',
     created_at: '2025-05-01T14:00:00.000Z',
     updated_at: '2025-05-02T10:30:00.000Z',
+    guarantor_phone_shared: false,
     ...overrides,
   };
 }
@@ -74,6 +91,7 @@ export function createSigner(overrides: Partial<SignerView> = {}): SignerView {
     state: 'UNDER_REVIEW',
     attempts_used: 1,
     attempts_left: 2,
+    extra_attempts: 0,
     signed_at: null,
     verifications: [
       {
@@ -177,27 +195,32 @@ export function stubFetch(answer: (call: Call) => Response | undefined) {
   return calls;
 }
 
-/** GET /session answers `staff` (signed in); other calls go to `answer`. */
-export function stubSignedIn(staff: StaffView, answer: (call: Call) => Response | undefined = () => undefined) {
+/** GET /session answers `staff` signed in (or the session view given); other calls go to `answer`. */
+export function stubSignedIn(
+  staff: StaffView | StaffSessionView,
+  answer: (call: Call) => Response | undefined = () => undefined,
+) {
+  const view = 'stage' in staff ? staff : createSession({ staff });
   return stubFetch((call) =>
-    call.method === 'GET' && call.url === '/api/backoffice/session' ? json(200, { data: { staff } }) : answer(call),
+    call.method === 'GET' && call.url === '/api/backoffice/session' ? json(200, { data: view }) : answer(call),
   );
 }
 
 function Where() {
   const location = useLocation();
-  return <output data-testid="where">{location.pathname + location.search}</output>;
+  return <output data-testid="where">{location.pathname + location.search + location.hash}</output>;
 }
 
-/** The back office at `path`, as the app's router mounts it. */
-export function renderBackoffice(path: string) {
-  return render(
+/** The back office at `path`, as the app's router mounts it (`strict`: in StrictMode, as app/providers.tsx does). */
+export function renderBackoffice(path: string, { strict = false } = {}) {
+  const app = (
     <MemoryRouter initialEntries={[path]}>
       <Routes>
         <Route path="/backoffice/*" element={<BackofficeApp />} />
         <Route path="*" element={<p>Fuera del back office</p>} />
       </Routes>
       <Where />
-    </MemoryRouter>,
+    </MemoryRouter>
   );
+  return render(strict ? <StrictMode>{app}</StrictMode> : app);
 }

@@ -1,15 +1,14 @@
-import { staffMay, type StaffPermission, type StaffView } from '@provee/domain';
+import { staffMay, type StaffPermission, type StaffSessionView } from '@provee/domain';
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
-import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
-import { onUnauthorized, session, type BackofficeError } from '../api.js';
+import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { onUnauthorized, type BackofficeError } from '../api.js';
 import { roleName } from '../lib/labels.js';
+import { LOGIN, loginPath, stagePath } from '../lib/login-steps.js';
 import { StaffContext, useCan } from '../lib/staff-context.js';
 import { asBackofficeError } from '../lib/use-resource.js';
+import { session as sessionApi } from '../security-api.js';
 import { ErrorMessage, Loading } from './messages.js';
-
-export const LOGIN = '/backoffice/login';
-export const loginPath = (here: { pathname: string; search: string }) =>
-  `${LOGIN}?next=${encodeURIComponent(here.pathname + here.search)}`;
+import { StepUpProvider } from './step-up-dialog.js';
 
 const NAV: { to: string; label: string; permission: StaffPermission; end?: boolean }[] = [
   { to: '/backoffice', label: 'Solicitudes', permission: 'readApplications', end: true },
@@ -20,12 +19,15 @@ const NAV: { to: string; label: string; permission: StaffPermission; end?: boole
 ];
 
 interface Props {
-  staff: StaffView | null;
-  onStaff: (staff: StaffView | null) => void;
+  session: StaffSessionView | null;
+  onSession: (view: StaffSessionView | null) => void;
 }
 
-/** Every screen but the login: who is signed in (asked once), the header and the navigation. */
-export function StaffLayout({ staff, onStaff }: Props) {
+/**
+ * Every screen but the login's: who is signed in (asked once; a login still waiting for its second
+ * factor goes to that step), the header, the navigation and the step-up dialog.
+ */
+export function StaffLayout({ session, onSession }: Props) {
   const location = useLocation();
   const navigate = useNavigate();
   const [failure, setFailure] = useState<BackofficeError | null>(null);
@@ -35,17 +37,17 @@ export function StaffLayout({ staff, onStaff }: Props) {
   useEffect(
     () =>
       onUnauthorized(() => {
-        onStaff(null);
+        onSession(null);
         navigate(loginPath(location), { replace: true });
       }),
-    [location, navigate, onStaff],
+    [location, navigate, onSession],
   );
 
   useEffect(() => {
-    if (staff) return;
+    if (session) return;
     let current = true;
-    session.current().then(
-      (member) => current && onStaff(member),
+    sessionApi.current().then(
+      (view) => current && onSession(view),
       (error: unknown) => {
         if (current && asBackofficeError(error).status !== 401) setFailure(asBackofficeError(error));
       },
@@ -53,21 +55,25 @@ export function StaffLayout({ staff, onStaff }: Props) {
     return () => {
       current = false;
     };
-  }, [staff, onStaff, attempt]);
+  }, [session, onSession, attempt]);
 
   const logout = () => {
-    session
+    sessionApi
       .logout()
       .catch(() => {
         // Gone or not, the user asked to leave: the login screen is the answer either way.
       })
       .finally(() => {
-        onStaff(null);
+        onSession(null);
         navigate(LOGIN, { replace: true });
       });
   };
 
-  if (!staff)
+  // After single sign-on (or a reload mid-login): the second factor, or its enrolment, first.
+  if (session && session.stage !== 'active')
+    return <Navigate to={stagePath(session.stage, location.pathname + location.search)} replace />;
+
+  if (!session)
     return (
       <main className="bo-main">
         {failure ? (
@@ -90,35 +96,41 @@ export function StaffLayout({ staff, onStaff }: Props) {
       </main>
     );
 
+  const { staff } = session;
   return (
-    <StaffContext value={staff}>
-      <header className="bo-header">
-        <p className="bo-brand">Provee · Back office</p>
-        <nav aria-label="Secciones del back office">
-          <ul>
-            {NAV.filter((item) => staffMay(staff.role, item.permission)).map((item) => (
-              <li key={item.to}>
-                <NavLink to={item.to} end={item.end}>
-                  {item.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <div className="bo-user">
-          <span>
-            <strong>{staff.name}</strong> <span className="bo-muted">· {roleName(staff.role)}</span>
-          </span>
-          <button type="button" className="bo-button bo-button--quiet" onClick={logout}>
-            Cerrar sesión
-          </button>
-        </div>
-      </header>
-      <main className="bo-main">
-        <Suspense fallback={<Loading />}>
-          <Outlet />
-        </Suspense>
-      </main>
+    <StaffContext value={{ session, setSession: onSession }}>
+      <StepUpProvider>
+        <header className="bo-header">
+          <p className="bo-brand">Provee · Back office</p>
+          <nav aria-label="Secciones del back office">
+            <ul>
+              {NAV.filter((item) => staffMay(staff.role, item.permission)).map((item) => (
+                <li key={item.to}>
+                  <NavLink to={item.to} end={item.end}>
+                    {item.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className="bo-user">
+            <span>
+              <strong>{staff.name}</strong> <span className="bo-muted">· {roleName(staff.role)}</span>
+            </span>
+            <NavLink to="/backoffice/security" className="bo-user__link">
+              Mi seguridad
+            </NavLink>
+            <button type="button" className="bo-button bo-button--quiet" onClick={logout}>
+              Cerrar sesión
+            </button>
+          </div>
+        </header>
+        <main className="bo-main">
+          <Suspense fallback={<Loading />}>
+            <Outlet />
+          </Suspense>
+        </main>
+      </StepUpProvider>
     </StaffContext>
   );
 }

@@ -10,12 +10,14 @@ export function ErrorMessage({ error, id }: { error: BackofficeError | string | 
         {error}
       </p>
     );
+  // An issue that only repeats the message (a single-field refusal) is not said twice.
+  const issues = error.issues.filter((issue) => issue.message !== error.readableMessage);
   return (
     <div className="bo-error" role="alert" id={id}>
       <p>{error.readableMessage}</p>
-      {error.issues.length > 0 && (
+      {issues.length > 0 && (
         <ul>
-          {error.issues.map((issue) => (
+          {issues.map((issue) => (
             <li key={`${issue.field}:${issue.message}`}>{issue.message}</li>
           ))}
         </ul>

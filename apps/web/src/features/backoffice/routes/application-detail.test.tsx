@@ -152,4 +152,67 @@ describe('/backoffice/applications/:applicationId', () => {
     expect(tampered?.textContent).toContain('consent.given');
     expect(tampered?.textContent).toContain('step: ACCOUNT_BUREAU · n: 1');
   });
+
+  const guarantor = (phone: string, others: number): ApplicationDetail['guarantors'][number] => ({
+    id: `aval-${phone}`,
+    aval_type: 'PARTNER',
+    name: 'Pedro Aval',
+    phone,
+    status: 'PENDING',
+    created_at: '2025-05-02T09:00:00.000Z',
+    phone_other_applications: others,
+  });
+
+  it('flags a guarantor phone named on other applications too (issue 26)', async () => {
+    open('advisor', createDetail({ guarantors: [guarantor('8095550101', 2), guarantor('8095550102', 0)] }));
+    const avales = await screen.findByRole('region', { name: 'Avales' });
+    const [shared, alone] = within(avales).getAllByRole('row').slice(1);
+    expect(shared?.textContent).toContain('También aval en 2 otras solicitudes');
+    expect(alone?.textContent).not.toContain('También aval');
+  });
+
+  it('shows the consent IP to analysts only (the API sends none to advisors)', async () => {
+    const consent: ApplicationDetail['consents'][number] = {
+      id: 'c1',
+      person_type: 'titular',
+      aval_id: null,
+      created_at: '2025-05-01T14:05:00.000Z',
+      ip: '198.51.100.77',
+      user_agent: 'Mozilla/5.0',
+      pin_verified: true,
+      bureau_folio: 'PRV-20250501-ABCDEF0123',
+      consent_version: '2025-05',
+      consent_text_sha256: 'a'.repeat(64),
+      authorized_until: '2028-05-01T14:05:00.000Z',
+    };
+    open('analyst', createDetail({ consents: [consent] }));
+    let consents = await screen.findByRole('region', { name: 'Consentimientos' });
+    expect(within(consents).getByRole('columnheader', { name: 'IP' })).toBeTruthy();
+    expect(within(consents).getByText('198.51.100.77')).toBeTruthy();
+    vi.unstubAllGlobals();
+    document.body.innerHTML = '';
+    open('advisor', createDetail({ sensitive_visible: false, consents: [{ ...consent, ip: null }] }));
+    consents = await screen.findByRole('region', { name: 'Consentimientos' });
+    expect(within(consents).queryByRole('columnheader', { name: 'IP' })).toBeNull();
+    expect(within(consents).getByText('PRV-20250501-ABCDEF0123')).toBeTruthy();
+  });
+
+  it('offers an extra attempt only to a signer with none left and fewer than 3 extra (issue 26)', async () => {
+    const exhausted = createSigner({
+      name: 'Sin intentos',
+      state: 'VERIFICATION_REJECTED',
+      attempts_used: 4,
+      attempts_left: 0,
+      extra_attempts: 1,
+      verifications: [],
+    });
+    const atLimit = createSigner({ ...exhausted, name: 'En el límite', extra_attempts: 3 });
+    const withAttempts = createSigner({ ...exhausted, name: 'Con intentos', attempts_left: 1 });
+    open('analyst', createDetail({ signers: [exhausted, atLimit, withAttempts] }));
+    await screen.findByRole('region', { name: 'Verificación de identidad' });
+    expect(screen.getByRole('button', { name: 'Dar un intento extra a Sin intentos' })).toBeTruthy();
+    expect(screen.getByText('Intentos adicionales dados: 1 de 3.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Dar un intento extra a En el límite' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Dar un intento extra a Con intentos' })).toBeNull();
+  });
 });

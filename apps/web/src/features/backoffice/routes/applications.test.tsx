@@ -45,6 +45,17 @@ describe('/backoffice (applications)', () => {
     expect(listCalls(calls)).toEqual([`${LIST}?page=1&page_size=25`]);
   });
 
+  it('marks an application whose guarantor phone is named on another application (issue 26)', async () => {
+    stubList(2, [
+      createSummary({ full_name: 'Con aval repetido', guarantor_phone_shared: true }),
+      createSummary({ full_name: 'Sin aval repetido' }),
+    ]);
+    renderBackoffice('/backoffice');
+    const [, shared, alone] = within(await screen.findByRole('table')).getAllByRole('row');
+    expect(shared!.textContent).toContain('Aval repetido');
+    expect(alone!.textContent).not.toContain('Aval repetido');
+  });
+
   it('builds the query string from the search box and the filters, and keeps them in the address', async () => {
     const calls = stubList(60);
     renderBackoffice('/backoffice');

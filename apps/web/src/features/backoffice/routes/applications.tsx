@@ -67,6 +67,14 @@ export function ApplicationsRoute() {
                     <tr key={item.id}>
                       <th scope="row">
                         <Link to={`/backoffice/applications/${item.id}`}>{item.full_name ?? 'Sin nombre'}</Link>
+                        {item.guarantor_phone_shared && (
+                          <span
+                            className="bo-badge bo-badge--warn"
+                            title="Un celular de sus avales aparece en otra solicitud"
+                          >
+                            Aval repetido
+                          </span>
+                        )}
                       </th>
                       <td className="bo-nowrap">{item.phone}</td>
                       <td>{item.business_name ?? '—'}</td>

@@ -1,9 +1,13 @@
 import { useState } from 'react';
 import { files } from '../api.js';
 import { useTitle } from '../components/messages.js';
+import { StepUpLink } from '../components/step-up-link.js';
 import { localDate } from '../lib/format.js';
 
-/** /backoffice/exports: CSV files of a period, downloaded by the browser with the session cookie. */
+/**
+ * /backoffice/exports: CSV files of a period, downloaded by the browser with the session cookie
+ * (after 'Confirma que eres tú' when the last second factor is too old).
+ */
 export function ExportsRoute() {
   useTitle('Exportaciones');
   const [from, setFrom] = useState(localDate(30));
@@ -29,14 +33,14 @@ export function ExportsRoute() {
       ) : (
         <ul className="bo-downloads">
           <li>
-            <a href={files.export('applications', from, to)} download>
+            <StepUpLink href={files.export('applications', from, to)} download>
               Descargar solicitudes (CSV)
-            </a>
+            </StepUpLink>
           </li>
           <li>
-            <a href={files.export('consents', from, to)} download>
+            <StepUpLink href={files.export('consents', from, to)} download>
               Descargar consentimientos (CSV)
-            </a>
+            </StepUpLink>
           </li>
         </ul>
       )}

@@ -1,5 +1,5 @@
 import type { AdvisorTaskView } from '@provee/domain';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createStaff, json, renderBackoffice, stubSignedIn } from '../testing.js';
 
@@ -62,6 +62,9 @@ describe('/backoffice/queue', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Tomar la tarea de Héctor Suárez' }));
     expect(await screen.findByText('Tomaste la tarea de Héctor Suárez')).toBeTruthy();
     expect(calls.find((call) => call.method === 'POST')?.url).toBe('/api/backoffice/advisor-queue/lead/lead-3/claim');
-    expect(calls.filter((call) => call.url.startsWith('/api/backoffice/advisor-queue?'))).toHaveLength(2);
+    // The list is asked for again once the claim went through.
+    await waitFor(() =>
+      expect(calls.filter((call) => call.url.startsWith('/api/backoffice/advisor-queue?'))).toHaveLength(2),
+    );
   });
 });

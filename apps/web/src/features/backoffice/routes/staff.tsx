@@ -1,34 +1,43 @@
-import {
-  STAFF_PASSWORD_MIN_LENGTH,
-  STAFF_ROLES,
-  type StaffCreateBody,
-  type StaffRole,
-  type StaffView,
-} from '@provee/domain';
-import { useState, type FormEvent } from 'react';
-import { staffAccounts } from '../api.js';
+import type { PasswordLinkView, StaffView } from '@provee/domain';
+import { useState } from 'react';
 import { ActionButton } from '../components/actions.js';
 import { ErrorMessage, Loading, useTitle } from '../components/messages.js';
+import { CreateStaff } from '../components/staff/create-staff.js';
+import { PasswordLinkCard } from '../components/staff/password-link-card.js';
+import { ResetFactors } from '../components/staff/reset-factors.js';
+import { RoleChanger } from '../components/staff/role-changer.js';
 import { formatDateTime } from '../lib/format.js';
-import { ROLE_NAMES, roleName } from '../lib/labels.js';
+import { roleName } from '../lib/labels.js';
 import { useStaff } from '../lib/staff-context.js';
 import { useResource } from '../lib/use-resource.js';
-import { useSubmit } from '../lib/use-submit.js';
+import { session, staffAccounts } from '../security-api.js';
 
 const lockedNow = (member: StaffView) => member.locked_until !== null && Date.parse(member.locked_until) > Date.now();
 
-/** /backoffice/staff (admins): who may enter the back office, and as what. */
+function SecondFactor({ member }: { member: StaffView }) {
+  if (member.second_factor) return <span className="bo-badge bo-badge--approved">Configurado</span>;
+  if (member.must_enrol) return <span className="bo-badge bo-badge--warn">Lo configura al entrar</span>;
+  return <span className="bo-muted">Sin segundo factor</span>;
+}
+
+/**
+ * /backoffice/staff (admins): who may enter the back office, and as what. Every change asks for a
+ * recent second factor (the API answers 403 STEP_UP_REQUIRED and the layout asks for it).
+ */
 export function StaffRoute() {
   useTitle('Personal');
   const me = useStaff();
   const list = useResource('staff', staffAccounts.list);
+  const options = useResource('login-options', session.loginOptions);
   const [flash, setFlash] = useState('');
+  const [link, setLink] = useState<{ name: string; link: PasswordLinkView } | null>(null);
   const run = async (call: () => Promise<unknown>, success: string) => {
     setFlash('');
     await call();
     setFlash(success);
     list.reload();
   };
+  const ssoOnly = options.data && !options.data.password ? (options.data.sso?.name ?? null) : null;
 
   return (
     <section aria-labelledby="bo-staff">
@@ -36,6 +45,7 @@ export function StaffRoute() {
       <div className="bo-flash" role="status">
         {flash && <p>{flash}</p>}
       </div>
+      {link && <PasswordLinkCard name={link.name} link={link.link} onClose={() => setLink(null)} />}
       <ErrorMessage error={list.error} />
       {!list.data && list.loading && <Loading />}
       {list.data && (
@@ -47,6 +57,7 @@ export function StaffRoute() {
                 <th scope="col">Correo</th>
                 <th scope="col">Rol</th>
                 <th scope="col">Estado</th>
+                <th scope="col">Segundo factor</th>
                 <th scope="col">Último acceso</th>
                 <th scope="col">Acciones</th>
               </tr>
@@ -82,19 +93,45 @@ export function StaffRoute() {
                       </span>
                     )}
                   </td>
-                  <td className="bo-nowrap">{formatDateTime(member.last_login_at)}</td>
                   <td>
+                    <SecondFactor member={member} />
+                  </td>
+                  <td className="bo-nowrap">{formatDateTime(member.last_login_at)}</td>
+                  <td className="bo-row-actions">
                     {member.id !== me.id && (
-                      <ActionButton
-                        label={member.active ? 'Desactivar' : 'Activar'}
-                        name={`${member.active ? 'Desactivar' : 'Activar'} la cuenta de ${member.name}`}
-                        run={() =>
-                          run(
-                            () => staffAccounts.update(member.id, { active: !member.active }),
-                            `Cuenta de ${member.name} ${member.active ? 'desactivada' : 'activada'}`,
-                          )
-                        }
-                      />
+                      <>
+                        <ActionButton
+                          label={member.active ? 'Desactivar' : 'Activar'}
+                          name={`${member.active ? 'Desactivar' : 'Activar'} la cuenta de ${member.name}`}
+                          run={() =>
+                            run(
+                              () => staffAccounts.update(member.id, { active: !member.active }),
+                              `Cuenta de ${member.name} ${member.active ? 'desactivada' : 'activada'}`,
+                            )
+                          }
+                        />
+                        {!ssoOnly && (
+                          <ActionButton
+                            label="Nuevo enlace de contraseña"
+                            name={`Nuevo enlace de contraseña para ${member.name}`}
+                            run={async () => {
+                              setFlash('');
+                              setLink({ name: member.name, link: await staffAccounts.passwordLink(member.id) });
+                            }}
+                          />
+                        )}
+                        {member.second_factor && (
+                          <ResetFactors
+                            member={member}
+                            run={() =>
+                              run(
+                                () => staffAccounts.resetFactors(member.id),
+                                `Segundo factor de ${member.name} restablecido: lo configurará en su próximo inicio de sesión`,
+                              )
+                            }
+                          />
+                        )}
+                      </>
                     )}
                   </td>
                 </tr>
@@ -103,93 +140,15 @@ export function StaffRoute() {
           </table>
         </div>
       )}
-      <CreateStaff run={(body) => run(() => staffAccounts.create(body), `Cuenta de ${body.name} creada`)} />
+      <CreateStaff
+        ssoOnly={ssoOnly}
+        run={async (body) => {
+          await run(async () => {
+            const created = await staffAccounts.create(body);
+            setLink(created.password_link && { name: created.staff.name, link: created.password_link });
+          }, `Cuenta de ${body.name} creada`);
+        }}
+      />
     </section>
-  );
-}
-
-function RoleChanger({ member, onChange }: { member: StaffView; onChange: (role: StaffRole) => Promise<void> }) {
-  const [role, setRole] = useState<StaffRole>(member.role);
-  const { pending, error, submit } = useSubmit();
-  return (
-    <form
-      className="bo-form--row"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit(() => onChange(role));
-      }}
-    >
-      <select aria-label={`Rol de ${member.name}`} value={role} onChange={(e) => setRole(e.target.value as StaffRole)}>
-        {STAFF_ROLES.map((r) => (
-          <option key={r} value={r}>
-            {ROLE_NAMES[r]}
-          </option>
-        ))}
-      </select>
-      <button
-        type="submit"
-        className="bo-button bo-button--small"
-        disabled={pending || role === member.role}
-        aria-label={`Cambiar el rol de ${member.name}`}
-      >
-        Cambiar
-      </button>
-      <ErrorMessage error={error} />
-    </form>
-  );
-}
-
-const EMPTY: StaffCreateBody = { name: '', email: '', role: 'advisor', password: '' };
-
-function CreateStaff({ run }: { run: (body: StaffCreateBody) => Promise<void> }) {
-  const [body, setBody] = useState(EMPTY);
-  const { pending, error, setError, submit } = useSubmit();
-  const set = (key: keyof StaffCreateBody) => (e: { target: { value: string } }) =>
-    setBody({ ...body, [key]: e.target.value });
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (body.password.length < STAFF_PASSWORD_MIN_LENGTH)
-      return setError(`La contraseña necesita al menos ${STAFF_PASSWORD_MIN_LENGTH} caracteres.`);
-    if (await submit(() => run(body))) setBody(EMPTY);
-  };
-  return (
-    <form className="bo-card bo-form bo-form--grid" onSubmit={onSubmit} aria-labelledby="bo-new-staff" noValidate>
-      <h2 id="bo-new-staff">Crear cuenta</h2>
-      <label>
-        Nombre
-        <input value={body.name} maxLength={120} onChange={set('name')} autoComplete="off" />
-      </label>
-      <label>
-        Correo electrónico
-        <input type="email" value={body.email} maxLength={200} onChange={set('email')} autoComplete="off" />
-      </label>
-      <label>
-        Rol
-        {/* Named on its own: a wrapping label would also read out every option. */}
-        <select aria-label="Rol" value={body.role} onChange={set('role')}>
-          {STAFF_ROLES.map((r) => (
-            <option key={r} value={r}>
-              {ROLE_NAMES[r]}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Contraseña inicial (mínimo {STAFF_PASSWORD_MIN_LENGTH} caracteres)
-        <input
-          type="password"
-          value={body.password}
-          maxLength={200}
-          onChange={set('password')}
-          autoComplete="new-password"
-        />
-      </label>
-      <ErrorMessage error={error} />
-      <div className="bo-actions">
-        <button type="submit" className="bo-button" disabled={pending}>
-          Crear cuenta
-        </button>
-      </div>
-    </form>
   );
 }

@@ -3,8 +3,12 @@ import { formatDateTime } from '../../lib/format.js';
 import { personTypeName } from '../../lib/labels.js';
 import { Section, yesNo } from './section.js';
 
-/** Each consent with its evidence: when, from where, the PIN, and the exact text agreed to. */
+/**
+ * Each consent with its evidence: when, from where, the PIN, and the exact text agreed to. Where
+ * from (the IP) only for analysts and admins: the API sends it to no one else.
+ */
 export function ConsentsSection({ detail }: { detail: ApplicationDetail }) {
+  const showIp = detail.sensitive_visible;
   return (
     <Section wide id="bo-consents" title="Consentimientos">
       {detail.consents.length === 0 ? (
@@ -20,7 +24,7 @@ export function ConsentsSection({ detail }: { detail: ApplicationDetail }) {
                 <th scope="col">Folio del buró</th>
                 <th scope="col">Versión del texto</th>
                 <th scope="col">Huella del texto (SHA-256)</th>
-                <th scope="col">IP</th>
+                {showIp && <th scope="col">IP</th>}
                 <th scope="col">Navegador</th>
                 <th scope="col">Autorizado hasta</th>
               </tr>
@@ -40,7 +44,7 @@ export function ConsentsSection({ detail }: { detail: ApplicationDetail }) {
                       {consent.consent_text_sha256.slice(0, 16)}…
                     </code>
                   </td>
-                  <td>{consent.ip}</td>
+                  {showIp && <td>{consent.ip ?? '—'}</td>}
                   <td className="bo-clip" title={consent.user_agent ?? undefined}>
                     {consent.user_agent ?? '—'}
                   </td>

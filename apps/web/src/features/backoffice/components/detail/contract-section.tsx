@@ -1,6 +1,7 @@
 import { actions, files } from '../../api.js';
 import { formatDateTime } from '../../lib/format.js';
 import { ActionButton } from '../actions.js';
+import { StepUpLink } from '../step-up-link.js';
 import { Facts, Section, type SectionProps } from './section.js';
 
 export function ContractSection({ detail, act, canAct }: SectionProps) {
@@ -23,12 +24,12 @@ export function ContractSection({ detail, act, canAct }: SectionProps) {
           />
           {detail.sensitive_visible ? (
             <p className="bo-actions">
-              <a href={files.contract(detail.id)} target="_blank" rel="noopener noreferrer">
+              <StepUpLink href={files.contract(detail.id)} target="_blank" rel="noopener noreferrer">
                 Ver contrato (PDF)
-              </a>
-              <a href={files.contractEvidence(detail.id)} target="_blank" rel="noopener noreferrer">
+              </StepUpLink>
+              <StepUpLink href={files.contractEvidence(detail.id)} target="_blank" rel="noopener noreferrer">
                 Ver evidencia de firma (JSON)
-              </a>
+              </StepUpLink>
             </p>
           ) : (
             <p className="bo-muted">Solo analistas pueden abrir el contrato y su evidencia.</p>

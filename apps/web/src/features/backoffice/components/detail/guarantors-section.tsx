@@ -31,7 +31,10 @@ export function GuarantorsSection({ detail, act, canAct }: SectionProps) {
                 <tr key={aval.id}>
                   <th scope="row">{aval.name ?? 'Sin nombre'}</th>
                   <td>{avalTypeName(aval.aval_type)}</td>
-                  <td className="bo-nowrap">{aval.phone ?? '—'}</td>
+                  <td className="bo-nowrap">
+                    {aval.phone ?? '—'}
+                    <SharedPhone others={aval.phone_other_applications} />
+                  </td>
                   <td>{avalStatusName(aval.status)}</td>
                   <td className="bo-nowrap">{formatDateTime(aval.created_at)}</td>
                   {canAct && (
@@ -57,6 +60,19 @@ export function GuarantorsSection({ detail, act, canAct }: SectionProps) {
         <RegisterGuarantor run={(body) => act(() => actions.registerGuarantor(detail.id, body), 'Aval registrado')} />
       )}
     </Section>
+  );
+}
+
+/**
+ * A guarantor phone named on other applications too (issue 26): the same person guaranteeing
+ * several shopkeepers, or a number made up more than once. Worth a call before approving.
+ */
+function SharedPhone({ others }: { others: number }) {
+  if (others === 0) return null;
+  return (
+    <span className="bo-badge bo-badge--warn">
+      También aval en {others} {others === 1 ? 'otra solicitud' : 'otras solicitudes'}
+    </span>
   );
 }
 

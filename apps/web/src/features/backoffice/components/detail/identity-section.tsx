@@ -1,14 +1,9 @@
-import type { SignerView } from '@provee/domain';
-import { actions, files } from '../../api.js';
+import { EXTRA_ATTEMPTS_MAX, type SignerView } from '@provee/domain';
+import { actions } from '../../api.js';
 import { formatDateTime } from '../../lib/format.js';
-import {
-  documentKindName,
-  personTypeName,
-  signerStateName,
-  verificationStatusName,
-  verificationTypeName,
-} from '../../lib/labels.js';
+import { personTypeName, signerStateName, verificationStatusName, verificationTypeName } from '../../lib/labels.js';
 import { NoteForm } from '../actions.js';
+import { IdentityImages } from './identity-images.js';
 import { Facts, Section, type SectionProps } from './section.js';
 
 interface Props extends SectionProps {
@@ -79,6 +74,9 @@ export function IdentitySection({ detail, act, canAct, canSeeImages }: Props) {
           {canAct && needsExtraAttempt(signer) && (
             <div className="bo-subsection">
               <h4>Sin intentos de verificación</h4>
+              <p className="bo-muted">
+                Intentos adicionales dados: {signer.extra_attempts} de {EXTRA_ATTEMPTS_MAX}.
+              </p>
               <NoteForm
                 id={`bo-attempt-${signer.id}`}
                 buttons={[
@@ -98,8 +96,11 @@ export function IdentitySection({ detail, act, canAct, canSeeImages }: Props) {
   );
 }
 
+/** The API's own rule (issue 26): none left, not signed, approved or in review, and fewer than the most extra attempts. */
 const needsExtraAttempt = (signer: SignerView) =>
-  signer.attempts_left === 0 && signer.state !== 'SIGNED' && signer.state !== 'VERIFIED';
+  signer.attempts_left <= 0 &&
+  signer.extra_attempts < EXTRA_ATTEMPTS_MAX &&
+  !['SIGNED', 'VERIFIED', 'UNDER_REVIEW'].includes(signer.state);
 
 function Documents({
   applicationId,
@@ -117,19 +118,5 @@ function Documents({
         {documents.length} {documents.length === 1 ? 'imagen' : 'imágenes'}. Solo analistas pueden ver las imágenes.
       </p>
     );
-  return (
-    <ul className="bo-documents">
-      {documents.map((document) => {
-        const url = files.identityDocument(applicationId, document.id);
-        return (
-          <li key={document.id}>
-            <a href={url} target="_blank" rel="noopener noreferrer">
-              <img src={url} alt={documentKindName(document.kind)} loading="lazy" />
-              <span>{documentKindName(document.kind)}</span>
-            </a>
-          </li>
-        );
-      })}
-    </ul>
-  );
+  return <IdentityImages applicationId={applicationId} documents={documents} />;
 }

@@ -1,0 +1,109 @@
+import { STAFF_PASSWORD_LINK_MINUTES } from '@provee/domain';
+import { asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEvents, staffPasswordLinks } from '../../db/schema.js';
+import { createStaffMember, staffLogin, staffSession } from '../../test/staff.js';
+import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+
+describe('password links: no password travels in a message', () => {
+  let t: TestApp;
+  const clock = manualClock(new Date('2026-11-24T11:00:00Z'));
+  const tokenOf = (url: string) => new URLSearchParams(new URL(url).hash.slice(1)).get('token')!;
+  const setPassword = (token: string, password: string) =>
+    t.app.inject({ method: 'POST', url: '/api/backoffice/password-link/password', payload: { token, password } });
+  beforeAll(async () => {
+    t = await createTestApp({ PUBLIC_BASE_URL: 'https://backoffice.prestamista.test' }, undefined, { clock });
+  });
+  afterAll(() => t.close());
+
+  it('an admin’s link (in the URL fragment, stored hashed) sets a password once, within the hour', async () => {
+    const admin = await staffSession(t.app, 'admin');
+    const member = await createStaffMember(t.app, 'advisor', { name: 'Inés Asesora' });
+    const issued = await t.app.inject({
+      method: 'POST',
+      url: `/api/backoffice/staff/${member.id}/password-link`,
+      headers: admin.headers,
+    });
+    expect(issued.statusCode, issued.body).toBe(200);
+    const { url, expires_at: expiresAt } = issued.json().data;
+    expect(url).toMatch(/^https:\/\/backoffice\.prestamista\.test\/backoffice\/password#token=[\w-]{43}$/);
+    expect(new Date(expiresAt).getTime() - clock().getTime()).toBe(STAFF_PASSWORD_LINK_MINUTES * 60_000);
+    const token = tokenOf(url);
+    const [row] = await t.app.db.select().from(staffPasswordLinks).where(eq(staffPasswordLinks.staffId, member.id));
+    expect(JSON.stringify(row)).not.toContain(token);
+
+    const info = await t.app.inject({ method: 'POST', url: '/api/backoffice/password-link', payload: { token } });
+    expect(info.json().data).toEqual({ email: member.email, name: 'Inés Asesora' });
+    const weak = await setPassword(token, 'aaaaaaaaaaaa');
+    expect(weak.statusCode).toBe(400);
+    expect(weak.json().readable_message).toMatch(/muy común o fácil de adivinar/);
+    expect((await setPassword(token, 'ines escribe con calma')).statusCode).toBe(204);
+    expect((await setPassword(token, 'otra frase bastante larga')).statusCode).toBe(400);
+    await expect(staffLogin(t.app, member.email, 'ines escribe con calma')).resolves.toMatchObject({});
+    const types = (
+      await t.app.db
+        .select()
+        .from(auditEvents)
+        .where(eq(auditEvents.applicationId, `staff:${member.id}`))
+        .orderBy(asc(auditEvents.id))
+    ).map((event) => event.type);
+    expect(types).toEqual(expect.arrayContaining(['staff.password_link_issued', 'staff.password_set']));
+  });
+
+  it('a link expires after an hour; a newer link voids the older one; two tabs cannot both use one', async () => {
+    let admin = await staffSession(t.app, 'admin');
+    const member = await createStaffMember(t.app, 'analyst');
+    const issue = async () =>
+      tokenOf(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: `/api/backoffice/staff/${member.id}/password-link`,
+            headers: admin.headers,
+          })
+        ).json().data.url,
+      );
+    const first = await issue();
+    clock.advance(STAFF_PASSWORD_LINK_MINUTES * 60 + 1);
+    expect((await setPassword(first, 'una frase de prueba larga')).json().code).toBe('PASSWORD_LINK_INVALID');
+    admin = await staffSession(t.app, 'admin'); // the first one's second factor is no longer recent
+    const second = await issue();
+    const third = await issue();
+    expect((await setPassword(second, 'una frase de prueba larga')).statusCode).toBe(400);
+    const both = await Promise.all([
+      setPassword(third, 'una frase de prueba larga'),
+      setPassword(third, 'otra frase de prueba larga'),
+    ]);
+    expect(both.map((res) => res.statusCode).sort()).toEqual([204, 400]);
+  });
+
+  it('setting a password ends every session of the account', async () => {
+    const admin = await staffSession(t.app, 'admin');
+    const member = await staffSession(t.app, 'advisor');
+    const link = await t.app.inject({
+      method: 'POST',
+      url: `/api/backoffice/staff/${member.member.id}/password-link`,
+      headers: admin.headers,
+    });
+    expect((await setPassword(tokenOf(link.json().data.url), 'la nueva frase del asesor')).statusCode).toBe(204);
+    const me = await t.app.inject({ method: 'GET', url: '/api/backoffice/session', headers: member.headers });
+    expect(me.statusCode).toBe(401);
+  });
+
+  it('an admin cannot issue a link for their own account, and nobody else can issue one', async () => {
+    const admin = await staffSession(t.app, 'admin');
+    const analyst = await staffSession(t.app, 'analyst');
+    const own = await t.app.inject({
+      method: 'POST',
+      url: `/api/backoffice/staff/${admin.member.id}/password-link`,
+      headers: admin.headers,
+    });
+    expect(own.statusCode).toBe(409);
+    const notAdmin = await t.app.inject({
+      method: 'POST',
+      url: `/api/backoffice/staff/${admin.member.id}/password-link`,
+      headers: analyst.headers,
+    });
+    expect(notAdmin.statusCode).toBe(403);
+  });
+});

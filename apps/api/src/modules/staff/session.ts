@@ -1,0 +1,154 @@
+import {
+  STAFF_SESSION_ABSOLUTE_HOURS,
+  STAFF_SESSION_IDLE_MINUTES,
+  type StaffFactorMethod,
+  type StaffSessionView,
+} from '@provee/domain';
+import { and, eq, lte, or } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { staff, staffSessions } from '../../db/schema.js';
+import { AppError } from '../../errors.js';
+import { appendAuditEvent } from '../audit/index.js';
+import {
+  clearCounters,
+  countAttempt,
+  emailCounter,
+  factorCounter,
+  ipCounter,
+  LOCKED,
+  recordFailure,
+} from './login-failures.js';
+import { relyingParty } from './passkeys.js';
+import { stepUpUntil } from './staff-auth.js';
+import { describeStaff, mustEnrol, secondFactors, staffChain, type StaffRow } from './staff.service.js';
+
+/**
+ * A login's session: opened at the first factor (password or single sign-on) in the stage the
+ * account calls for, then moved to 'active' by the second factor. Every move gets a new session id.
+ */
+const audit = (request: FastifyRequest, member: StaffRow, type: string, payload: Record<string, unknown> = {}) =>
+  appendAuditEvent(request.server.db, {
+    applicationId: staffChain(member.id),
+    actor: staffChain(member.id),
+    type,
+    payload: { ip: request.ip, user_agent: request.headers['user-agent']?.slice(0, 300) ?? null, ...payload },
+    at: request.server.clock(),
+  });
+
+async function renewSession(request: FastifyRequest, state: Partial<FastifyRequest['session']>): Promise<void> {
+  const kept = {
+    staffId: request.session.staffId,
+    stage: request.session.stage,
+    authMethod: request.session.authMethod,
+    factorAt: request.session.factorAt,
+  };
+  // A new session id for every step: an id planted or seen before the step opens nothing after it.
+  await request.session.regenerate();
+  request.session.cookie.secure = request.protocol === 'https';
+  Object.assign(request.session, kept, state, {
+    challenge: null,
+    ip: request.ip,
+    userAgent: request.headers['user-agent']?.slice(0, 300),
+    fresh: true,
+  });
+}
+
+async function completeLogin(request: FastifyRequest, member: StaffRow, method: string): Promise<void> {
+  const now = request.server.clock();
+  const { db } = request.server;
+  await db.update(staff).set({ lastLoginAt: now }).where(eq(staff.id, member.id));
+  // This person's sessions that lapsed (idle or too old) go, so the table does not only grow.
+  await db
+    .delete(staffSessions)
+    .where(
+      and(
+        eq(staffSessions.staffId, member.id),
+        or(
+          lte(staffSessions.lastSeenAt, new Date(now.getTime() - STAFF_SESSION_IDLE_MINUTES * 60_000)),
+          lte(staffSessions.createdAt, new Date(now.getTime() - STAFF_SESSION_ABSOLUTE_HOURS * 3_600_000)),
+        ),
+      ),
+    );
+  await audit(request, member, 'staff.login', { method, auth_method: request.session.authMethod });
+}
+
+/** After the password or the identity provider: the session waits for the second factor, or for its enrolment. */
+export async function openStaffSession(
+  request: FastifyRequest,
+  member: StaffRow,
+  authMethod: 'password' | 'sso',
+  providerFactorAt?: Date,
+): Promise<void> {
+  const factors = await secondFactors(request.server.db, member.id);
+  const stage = providerFactorAt
+    ? 'active'
+    : factors.length > 0
+      ? 'factor'
+      : mustEnrol(member, factors)
+        ? 'enrol'
+        : 'active';
+  await renewSession(request, {
+    staffId: member.id,
+    stage,
+    authMethod,
+    factorAt: providerFactorAt?.toISOString() ?? null,
+  });
+  if (stage === 'active') await completeLogin(request, member, providerFactorAt ? 'identity-provider' : 'password');
+}
+
+export const INVALID_FACTOR = new AppError(
+  401,
+  'INVALID_FACTOR',
+  'wrong second factor',
+  'El código no es correcto o ya se usó. Revisa tu aplicación e intenta de nuevo.',
+);
+
+/**
+ * Checks a second factor: counted per account and per client address before it is looked at (five
+ * wrong ones lock the account's second factor for the lock time). A right one completes a waiting
+ * login (and starts its e-mail's failure count again) or renews the step-up time of an active session.
+ */
+export async function giveSecondFactor(
+  request: FastifyRequest,
+  member: StaffRow,
+  method: StaffFactorMethod,
+  check: () => Promise<boolean>,
+): Promise<void> {
+  const { db } = request.server;
+  const now = request.server.clock();
+  const counters = [factorCounter(member.id), ipCounter(request.ip)];
+  const open = await Promise.all(counters.map((counter) => countAttempt(db, counter, now)));
+  if (!open.every(Boolean)) throw LOCKED;
+  if (!(await check())) {
+    await Promise.all(counters.map((counter) => recordFailure(db, counter, now)));
+    await audit(request, member, 'staff.factor_failed', { method });
+    throw INVALID_FACTOR;
+  }
+  await clearCounters(db, [...counters, emailCounter(request.server.secrets.key('staff-login'), member.email)]);
+  const completing = request.session.stage !== 'active';
+  await renewSession(request, { stage: 'active', factorAt: now.toISOString() });
+  if (completing) await completeLogin(request, member, method);
+  else await audit(request, member, 'staff.step_up', { method });
+}
+
+/** After enrolling a factor: the login goes on (the enrolment proved it) with a fresh step-up time. */
+export async function factorEnrolled(request: FastifyRequest, member: StaffRow, method: StaffFactorMethod) {
+  const completing = request.session.stage !== 'active';
+  await renewSession(request, { stage: 'active', factorAt: request.server.clock().toISOString() });
+  if (completing) await completeLogin(request, member, method);
+}
+
+export async function sessionView(request: FastifyRequest, member: StaffRow): Promise<StaffSessionView> {
+  const { db } = request.server;
+  const [view, factors] = await Promise.all([
+    describeStaff(db, request.server.secrets.key('staff-login'), member, request.server.clock()),
+    secondFactors(db, member.id),
+  ]);
+  return {
+    stage: request.session.stage ?? 'active',
+    staff: view,
+    auth_method: request.session.authMethod ?? 'password',
+    factors: factors.filter((method) => method !== 'passkey' || relyingParty(request.server.config, request) !== null),
+    step_up_until: stepUpUntil(request)?.toISOString() ?? null,
+  };
+}

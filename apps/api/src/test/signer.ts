@@ -1,0 +1,149 @@
+import { cedulaCheckDigit } from '@provee/domain';
+import { count, eq, inArray } from 'drizzle-orm';
+import {
+  auditEvents,
+  contractLinks,
+  contracts,
+  contractSigners,
+  identityDocuments,
+  identityVerifications,
+  users,
+} from '../db/schema.js';
+import { answerDueSimulatedChecks, issueContractLink } from '../modules/signing/index.js';
+import type { App } from '../types.js';
+import { createApplication, createJpeg, userAuth } from './factories.js';
+import { multipart } from './multipart.js';
+
+/**
+ * Signers for tests of the signing calls, through the real journey: a shopkeeper pre-approved at
+ * the PIN (bureau simulator), a signing link issued as the back office does, and, for a verified
+ * one, the widget's three photos answered by the verifier simulator. The app must run with
+ * NIP_PREFILL=true and IDENTITY_SIMULATOR_DELAY_MS=0 (an answer due at once).
+ */
+
+let taken = 0;
+/** A cédula the bureau simulator approves, different on every call. */
+function approvedTaxId(): string {
+  taken += 1;
+  const ten = `4${String((process.pid * 7919 + taken * 104_729 + Date.now()) % 1_000_000_000).padStart(9, '0')}`;
+  return `${ten}${cedulaCheckDigit(ten)}`;
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The widget's three photos (a camera's JPEG); another `take` is another set of photos. */
+export const widgetPhotos = (take = 0) => ({
+  id_front: createJpeg({ width: 1280 + take, height: 800 }),
+  id_back: createJpeg({ width: 1280 + take, height: 800 }),
+  selfie: createJpeg({ width: 720 + take, height: 960 }),
+});
+
+/** A shopkeeper whose PIN consent got a pre-approval (the bureau simulator): their user row. */
+export async function approvedShopkeeper(app: App) {
+  const user = await createApplication(app, { taxId: approvedTaxId() });
+  const auth = userAuth(app, user);
+  const sent = await app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth });
+  const nip = sent.json().data?.default_nip as string | undefined;
+  if (!nip) throw new Error(`no PIN (NIP_PREFILL=true?): ${sent.body}`);
+  const consent = await app.inject({
+    method: 'PUT',
+    url: `/api/v1/users/${user.id}/SK/nip`,
+    headers: auth,
+    payload: { nip },
+  });
+  if (consent.json().data?.next_step !== 'PASSWORD') throw new Error(`not pre-approved: ${consent.body}`);
+  const [row] = await app.db.select().from(users).where(eq(users.id, user.id));
+  return row!;
+}
+
+/** The signing link of an approved shopkeeper, as an analyst issues it (drafting the contract PDF). */
+export async function issueLink(app: App, user: Awaited<ReturnType<typeof approvedShopkeeper>>) {
+  const link = await issueContractLink(app, user, { person_type: 'titular' }, 'test');
+  return { userId: user.id, token: new URL(link.url).searchParams.get('token')! };
+}
+
+/** A shopkeeper with an approved credit and a signing link: `{ userId, token }` (the link's token). */
+export async function signerWithLink(app: App): Promise<{ userId: string; token: string }> {
+  return issueLink(app, await approvedShopkeeper(app));
+}
+
+/** The identity-documents upload of the built-in widget. */
+export function uploadPhotos(
+  app: App,
+  signer: { userId: string; token: string },
+  files: Record<string, Uint8Array> = widgetPhotos(),
+) {
+  const body = multipart(files, { person_type: 'titular', verification_type: 'VERIFICATION' });
+  return app.inject({
+    method: 'POST',
+    url: `/api/v1/users/SK/${signer.userId}/identity-documents`,
+    headers: { ...bearer(signer.token), ...body.headers },
+    payload: body.payload,
+  });
+}
+
+/** A signer whose identity the verifier approved: the next call is the signature. */
+export async function verifiedSigner(app: App): Promise<{ userId: string; token: string }> {
+  const signer = await signerWithLink(app);
+  const uploaded = await uploadPhotos(app, signer);
+  if (uploaded.statusCode !== 200) throw new Error(`upload refused: ${uploaded.body}`);
+  await answerDueSimulatedChecks(app);
+  const [row] = await app.db.select().from(contractSigners).where(eq(contractSigners.userId, signer.userId));
+  if (row?.state !== 'VERIFIED') throw new Error(`signer at ${row?.state} (IDENTITY_SIMULATOR_DELAY_MS=0?)`);
+  return signer;
+}
+
+/** The signature call (PUT …/contract) with a base64 PNG. */
+export function sendSignature(app: App, signer: { userId: string; token: string }, png: Uint8Array) {
+  return app.inject({
+    method: 'PUT',
+    url: `/api/v1/users/SK/${signer.userId}/contract`,
+    headers: bearer(signer.token),
+    payload: { person_type: 'titular', signature: Buffer.from(png).toString('base64'), metadata: '' },
+  });
+}
+
+/**
+ * Everything a signing call may write for this application: compared before and after a refused
+ * call, it must not have moved (no partial row).
+ */
+export async function signingSnapshot(app: App, userId: string) {
+  const signers = await app.db.select().from(contractSigners).where(eq(contractSigners.userId, userId));
+  const ids = signers.map((signer) => signer.id);
+  const checks = ids.length
+    ? await app.db.select().from(identityVerifications).where(inArray(identityVerifications.signerId, ids))
+    : [];
+  const checkIds = checks.map((check) => check.id);
+  const [documents] = checkIds.length
+    ? await app.db
+        .select({ n: count() })
+        .from(identityDocuments)
+        .where(inArray(identityDocuments.verificationId, checkIds))
+    : [{ n: 0 }];
+  const [events] = await app.db.select({ n: count() }).from(auditEvents).where(eq(auditEvents.applicationId, userId));
+  const contract = await app.db
+    .select({ unsigned: contracts.unsignedSha256, signed: contracts.signedSha256, updatedAt: contracts.updatedAt })
+    .from(contracts)
+    .where(eq(contracts.userId, userId));
+  const links = ids.length
+    ? await app.db
+        .select({ id: contractLinks.id, usedAt: contractLinks.usedAt })
+        .from(contractLinks)
+        .where(inArray(contractLinks.signerId, ids))
+    : [];
+  return {
+    signers: signers.map((signer) => ({
+      state: signer.state,
+      attempts: signer.verificationAttempts,
+      current: signer.currentVerificationId,
+      signature: signer.signatureSha256,
+      signedAt: signer.signedAt,
+      updatedAt: signer.updatedAt,
+    })),
+    checks: checks.length,
+    documents: documents!.n,
+    events: events!.n,
+    contract,
+    links,
+  };
+}
