@@ -588,8 +588,8 @@ async function readAll(db) {
       signature_png_encrypted is not null as has_png, signed_at is not null as has_signed_at,
       evidence->>'signature_sha256' as evidence_sha256, evidence->>'link_id' as evidence_link,
       current_verification_id::text from contract_signers`),
-    links: await q(`select id::text, signer_id::text, used_at is not null as used, revoked_at is not null as revoked
-      from contract_links`),
+    links: await q(`select id::text, signer_id::text, purpose, used_at is not null as used,
+      revoked_at is not null as revoked from contract_links`),
     checks: await q(`select v.id::text, v.signer_id::text, v.status, v.provider, count(d.id)::int as documents,
       string_agg(d.sha256, ',' order by d.kind) as document_hashes
       from identity_verifications v left join identity_documents d on d.verification_id = v.id group by v.id`),
@@ -822,8 +822,10 @@ async function check(db, ledger, { phoneChain, openPdf }) {
   }
   for (const link of all.links) {
     const signer = all.signers.find((s) => s.id === link.signer_id);
-    if (!has(signer?.user_id, (e) => e.type === 'contract.link_issued' && e.link_id === link.id))
-      half(`link ${link.id} without its contract.link_issued event`);
+    // A signing link, or the signed copy's own link (issue 26: it reads, never signs).
+    const issued = link.purpose === 'copy' ? 'contract.copy_link_issued' : 'contract.link_issued';
+    if (!has(signer?.user_id, (e) => e.type === issued && e.link_id === link.id))
+      half(`link ${link.id} without its ${issued} event`);
   }
   for (const row of all.checks) {
     const signer = all.signers.find((s) => s.id === row.signer_id);

@@ -27,9 +27,14 @@ export class AppError extends Error {
   }
 }
 
-/** 400 with the field messages the screens show under each field. */
-export function invalidFields(errors: FieldErrors, prefix = 'body'): AppError {
-  return new AppError(400, 'VALIDATION_ERROR', 'invalid fields', VALIDATION_ERROR_MESSAGE, {
+/**
+ * 400 with the field messages the screens show under each field. A screen with no field to mark
+ * (the signature pad, the camera) shows the readable message alone: `spelledOut` makes it the
+ * field messages themselves instead of 'Revisa los datos marcados…'.
+ */
+export function invalidFields(errors: FieldErrors, prefix = 'body', spelledOut = false): AppError {
+  const readable = spelledOut ? Object.values(errors).join(' ') : VALIDATION_ERROR_MESSAGE;
+  return new AppError(400, 'VALIDATION_ERROR', 'invalid fields', readable, {
     issues: Object.entries(errors).map(([field, message]) => ({ field: `${prefix}.${field}`, message })),
   });
 }

@@ -95,6 +95,8 @@ describe('heavy work never holds the event loop', () => {
       expect(res.json().issues).toEqual([
         { field: 'body.signature', message: 'La firma está en blanco. Dibuja tu firma en el recuadro.' },
       ]);
+      // The signing screen has no field to mark: the modal shows the reason itself (SPEC §8).
+      expect(res.json().readable_message).toBe('La firma está en blanco. Dibuja tu firma en el recuadro.');
     }
     expect(await signingSnapshot(t.app, signer.userId)).toEqual(before);
     // A visible stroke on the same signer still signs.

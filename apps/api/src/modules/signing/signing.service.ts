@@ -44,7 +44,7 @@ import {
   type SignedParty,
 } from './document/index.js';
 import type { Encoded } from './decode.js';
-import { identityPhotos, signatureImage } from './uploads.js';
+import { identityPhotos, imageRefused, signatureImage } from './uploads.js';
 import { newLinkToken, requireSigningLink, type LinkRow } from './link-token.js';
 
 type ContractRow = typeof contracts.$inferSelect;
@@ -543,7 +543,7 @@ export async function submitDocuments(
     if (current) return sameCheckAnswer(app, signer, current);
     throw refuseCheck(app, signer);
   }
-  if (!decoded.ok) throw invalidFields(decoded.errors);
+  if (!decoded.ok) throw imageRefused(decoded.errors);
   const documents = decoded.photos;
   // The stored copy's facts: kept with it and named in the audit event.
   const facts = documents.map((doc) => ({
@@ -880,6 +880,8 @@ function documentEvidence(evidence: StoredEvidence): SignatureEvidence {
   return {
     signedAt: new Date(evidence.signed_at),
     ip: evidence.ip,
+    peerIp: evidence.peer_ip ?? null,
+    forwardedFor: evidence.forwarded_for ?? null,
     userAgent: evidence.user_agent,
     geolocation: evidence.geolocation,
     phoneVerifiedAt: evidence.phone_verified_at ? new Date(evidence.phone_verified_at) : null,

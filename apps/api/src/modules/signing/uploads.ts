@@ -12,6 +12,9 @@ import { checkIdentityImage, checkSignaturePng } from './image.js';
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
+/** A refused image: the signing screens have no field to mark, so the modal says what was wrong (SPEC §8). */
+export const imageRefused = (errors: Record<string, string>) => invalidFields(errors, 'body', true);
+
 const SIGNATURE_MESSAGES: Record<'type' | 'size' | 'dimensions' | DecodeRefusal, string> = {
   type: 'La firma debe ser una imagen PNG.',
   size: 'La firma es demasiado grande.',
@@ -26,13 +29,13 @@ const SIGNATURE_MESSAGES: Record<'type' | 'size' | 'dimensions' | DecodeRefusal,
 export async function signatureImage(app: FastifyInstance, encoded: string): Promise<Encoded> {
   const compact = encoded.replace(/\s/g, '');
   if (compact.length % 4 !== 0 || !BASE64.test(compact))
-    throw invalidFields({ signature: 'La firma debe enviarse como una imagen PNG en base64, sin prefijo.' });
+    throw imageRefused({ signature: 'La firma debe enviarse como una imagen PNG en base64, sin prefijo.' });
   const png = Buffer.from(compact, 'base64');
   const check = checkSignaturePng(png);
-  if (!check.ok) throw invalidFields({ signature: SIGNATURE_MESSAGES[check.reason] });
+  if (!check.ok) throw imageRefused({ signature: SIGNATURE_MESSAGES[check.reason] });
   // The header is not the image (issue 26: a cut IDAT once froze the process in the PDF library).
   const decoded = await app.images.signature(png);
-  if (!decoded.ok) throw invalidFields({ signature: SIGNATURE_MESSAGES[decoded.reason] });
+  if (!decoded.ok) throw imageRefused({ signature: SIGNATURE_MESSAGES[decoded.reason] });
   return decoded.value;
 }
 

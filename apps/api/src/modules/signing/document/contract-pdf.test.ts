@@ -80,6 +80,8 @@ function createEvidence(
   return {
     signedAt: new Date('2026-11-06T13:05:09.120Z'),
     ip: '152.166.4.27',
+    peerIp: '10.0.3.14',
+    forwardedFor: '152.166.4.27',
     userAgent:
       'Mozilla/5.0 (Linux; Android 13; SM-A145M) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0 Mobile Safari/537.36',
     geolocation: { latitude: 18.5601, longitude: -69.8875, accuracy: 24.6 },
@@ -328,6 +330,9 @@ describe('renderSignedContract', () => {
       `Recuadro de firma 1 de 2, en la página ${signaturePage}`,
       'Fecha y hora de la firma (UTC) 2026-11-06T13:05:09.120Z UTC',
       'Dirección IP 152.166.4.27',
+      // Behind the lender's proxy: the connection's own address and the chain as received (issue 26).
+      'Conexión recibida desde 10.0.3.14',
+      'Cadena X-Forwarded-For 152.166.4.27',
       'Agente de usuario Mozilla/5.0 (Linux; Android 13; SM-A145M)',
       'Geolocalización latitud 18.560100, longitud -69.887500, precisión 25 m',
       'Teléfono verificado el 2026-11-06T12:58:40.000Z UTC',
@@ -390,7 +395,7 @@ describe('renderSignedContract', () => {
     const evidence = flat(texts.slice(-2).join('\n'));
     expect(evidence).toContain('Firmante ?mar ????? Niño');
     expect(evidence).toContain('Bot?/1.0 ?? ??');
-    expect(evidence.match(/x+/g)?.join('').length).toBe(3000); // wrapped, nothing lost (it spans a second page)
+    expect(evidence.replace('Conexión', '').match(/x+/g)?.join('').length).toBe(3000); // wrapped, nothing lost (it spans a second page)
   });
 
   it('refuses evidence that does not describe these bytes, and unknown or repeated slots', async () => {

@@ -40,6 +40,8 @@ function rows(party: SignedParty, info: ContractInfo, signaturePageNumber: numbe
     ['Recuadro de firma', `${party.slot + 1} de ${info.slotCount}, en la página ${signaturePageNumber}`],
     ['Fecha y hora de la firma (UTC)', utc(e.signedAt)],
     ['Dirección IP', e.ip],
+    ['Conexión recibida desde', e.peerIp ?? NOT_AVAILABLE],
+    ['Cadena X-Forwarded-For', e.forwardedFor ?? (e.peerIp ? 'ninguna' : NOT_AVAILABLE)],
     ['Agente de usuario', e.userAgent ?? NOT_AVAILABLE],
     ['Geolocalización', geolocationText(e.geolocation)],
     ['Teléfono verificado el', e.phoneVerifiedAt ? utc(e.phoneVerifiedAt) : NOT_AVAILABLE],

@@ -30,7 +30,11 @@ export interface ContractDocumentInput {
 /** Everything the record holds about one signature, printed on its evidence page. */
 export interface SignatureEvidence {
   signedAt: Date;
+  /** The client's address as the trusted proxies gave it. */
   ip: string;
+  /** The address the connection itself came from, and X-Forwarded-For as received (null: not recorded). */
+  peerIp?: string | null;
+  forwardedFor?: string | null;
   userAgent: string | null;
   /** From the browser's Geolocation API when the signer allowed it (latitude, longitude, accuracy). */
   geolocation: Record<string, unknown> | null;
