@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
@@ -34,7 +35,11 @@ export async function startOidcProvider(options: { redirectUris: string[]; port?
   const accounts = new Map<string, TestIdentity>();
   let next: TestIdentity | undefined;
 
+  // Its own signing key and lifetimes (without them oidc-provider warns that it uses quick-start ones).
+  const signingKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' });
   const provider = new Provider(issuer, {
+    jwks: { keys: [{ ...signingKey, kid: 'provee-test', use: 'sig', alg: 'RS256' }] },
+    ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 600, IdToken: 600, Interaction: 600, Session: 600 },
     clients: [
       {
         client_id: clientId,
