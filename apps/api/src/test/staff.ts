@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { StaffRole } from '@provee/domain';
+import { asc, eq } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
+import { auditEvents } from '../db/schema.js';
 import { createStaff } from '../modules/staff/index.js';
 import type { App } from '../types.js';
 
@@ -108,4 +110,14 @@ export async function staffLogin(app: App, email: string, password = STAFF_PASSW
 export async function staffSession(app: App, role: StaffRole) {
   const member = await createStaffMember(app, role);
   return { member, headers: await staffLogin(app, member.email) };
+}
+
+/** The types of a staff account's audit events, oldest first. */
+export async function staffEventTypes(app: App, staffId: string): Promise<string[]> {
+  const events = await app.db
+    .select({ type: auditEvents.type })
+    .from(auditEvents)
+    .where(eq(auditEvents.applicationId, `staff:${staffId}`))
+    .orderBy(asc(auditEvents.id));
+  return events.map((event) => event.type);
 }

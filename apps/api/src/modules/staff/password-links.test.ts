@@ -1,8 +1,8 @@
 import { STAFF_PASSWORD_LINK_MINUTES } from '@provee/domain';
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, staffPasswordLinks } from '../../db/schema.js';
-import { createStaffMember, staffLogin, staffSession } from '../../test/staff.js';
+import { staffPasswordLinks } from '../../db/schema.js';
+import { createStaffMember, staffEventTypes, staffLogin, staffSession } from '../../test/staff.js';
 import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
 
 describe('password links: no password travels in a message', () => {
@@ -40,13 +40,7 @@ describe('password links: no password travels in a message', () => {
     expect((await setPassword(token, 'ines escribe con calma')).statusCode).toBe(204);
     expect((await setPassword(token, 'otra frase bastante larga')).statusCode).toBe(400);
     await expect(staffLogin(t.app, member.email, 'ines escribe con calma')).resolves.toMatchObject({});
-    const types = (
-      await t.app.db
-        .select()
-        .from(auditEvents)
-        .where(eq(auditEvents.applicationId, `staff:${member.id}`))
-        .orderBy(asc(auditEvents.id))
-    ).map((event) => event.type);
+    const types = await staffEventTypes(t.app, member.id);
     expect(types).toEqual(expect.arrayContaining(['staff.password_link_issued', 'staff.password_set']));
   });
 

@@ -9,6 +9,7 @@ import {
   createStaffMember,
   rememberAuthenticator,
   STAFF_PASSWORD,
+  staffEventTypes,
   staffLogin,
   staffSession,
 } from '../../test/staff.js';
@@ -80,13 +81,7 @@ describe('back-office second factor: enrolment, login, recovery, step-up, reset'
     expect([a.statusCode, b.statusCode].sort()).toEqual([200, 401]);
     const winner = a.statusCode === 200 ? cookieOf(a, cookie) : cookieOf(b, other.cookie);
     expect((await call('GET', '/applications', winner)).statusCode).toBe(200);
-    const types = (
-      await t.app.db
-        .select()
-        .from(auditEvents)
-        .where(eq(auditEvents.applicationId, `staff:${member.id}`))
-        .orderBy(asc(auditEvents.id))
-    ).map((event) => event.type);
+    const types = await staffEventTypes(t.app, member.id);
     expect(types).toContain('staff.factor_failed');
     expect(types.at(-1)).toBe('staff.login');
   });
@@ -151,11 +146,7 @@ describe('back-office second factor: enrolment, login, recovery, step-up, reset'
     expect(stepUp.statusCode, stepUp.body).toBe(200);
     const fresh = cookieOf(stepUp, headers.cookie);
     expect((await exportCsv(fresh)).statusCode).toBe(200);
-    const events = await t.app.db
-      .select()
-      .from(auditEvents)
-      .where(eq(auditEvents.applicationId, `staff:${member.id}`));
-    expect(events.map((event) => event.type)).toContain('staff.step_up');
+    expect(await staffEventTypes(t.app, member.id)).toContain('staff.step_up');
   });
 
   it('an admin resets a member’s factors: audited, their sessions end, the next login enrols again', async () => {

@@ -1,11 +1,47 @@
-import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents } from '../../db/schema.js';
 import { startOidcProvider, type TestOidcProvider } from '../../test/oidc-provider.js';
-import { authenticatorCode, createStaffMember, staffLogin } from '../../test/staff.js';
+import { authenticatorCode, createStaffMember, staffEventTypes, staffLogin } from '../../test/staff.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 const BASE = 'http://localhost:3000';
+
+/**
+ * A browser's round trip: /sso/start, the provider's redirects (its cookies kept), back to
+ * /sso/callback. Answers where the callback sent the browser and the staff cookie it set.
+ */
+async function roundTrip(t: TestApp, provider: TestOidcProvider, tamper: (callback: URL) => void = () => {}) {
+  const start = await t.app.inject({ method: 'GET', url: '/api/backoffice/sso/start' });
+  expect(start.statusCode, start.body).toBe(303);
+  const ssoCookie = start.cookies.find((c) => c.name === 'provee_sso')!;
+  expect(ssoCookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/api/backoffice/sso' });
+  let location = new URL(start.headers.location as string);
+  expect(location.searchParams.get('code_challenge_method')).toBe('S256');
+  const jar = new Map<string, string>();
+  while (location.origin === provider.issuer) {
+    const res = await fetch(location, {
+      redirect: 'manual',
+      headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const [name, value] = line.split(';')[0]!.split('=');
+      jar.set(name!, value ?? '');
+    }
+    expect([302, 303], await res.clone().text()).toContain(res.status);
+    location = new URL(res.headers.get('location')!, location);
+  }
+  tamper(location);
+  const callback = await t.app.inject({
+    method: 'GET',
+    url: `${location.pathname}${location.search}`,
+    headers: { cookie: `provee_sso=${ssoCookie.value}` },
+  });
+  expect(callback.statusCode, callback.body).toBe(303);
+  const staffCookie = callback.cookies.find((c) => c.name === 'provee_staff');
+  return {
+    location: callback.headers.location as string,
+    cookie: staffCookie ? `provee_staff=${staffCookie.value}` : undefined,
+  };
+}
 
 describe('single sign-on through a real OpenID Connect provider (authorization code + PKCE)', () => {
   let provider: TestOidcProvider;
@@ -25,44 +61,7 @@ describe('single sign-on through a real OpenID Connect provider (authorization c
     await provider.close();
   });
 
-  /**
-   * A browser's round trip: /sso/start, the provider's redirects (its cookies kept), back to
-   * /sso/callback. Answers where the callback sent the browser and the staff cookie it set.
-   */
-  async function signIn(tamper: (callback: URL) => void = () => {}) {
-    const start = await t.app.inject({ method: 'GET', url: '/api/backoffice/sso/start' });
-    expect(start.statusCode, start.body).toBe(303);
-    const ssoCookie = start.cookies.find((c) => c.name === 'provee_sso')!;
-    expect(ssoCookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/api/backoffice/sso' });
-    let location = new URL(start.headers.location as string);
-    expect(location.searchParams.get('code_challenge_method')).toBe('S256');
-    const jar = new Map<string, string>();
-    while (location.origin === provider.issuer) {
-      const res = await fetch(location, {
-        redirect: 'manual',
-        headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') },
-      });
-      for (const line of res.headers.getSetCookie()) {
-        const [pair] = line.split(';');
-        const [name, value] = pair!.split('=');
-        jar.set(name!, value ?? '');
-      }
-      expect([302, 303], await res.clone().text()).toContain(res.status);
-      location = new URL(res.headers.get('location')!, location);
-    }
-    tamper(location);
-    const callback = await t.app.inject({
-      method: 'GET',
-      url: `${location.pathname}${location.search}`,
-      headers: { cookie: `provee_sso=${ssoCookie.value}` },
-    });
-    expect(callback.statusCode, callback.body).toBe(303);
-    const staffCookie = callback.cookies.find((c) => c.name === 'provee_staff');
-    return {
-      location: callback.headers.location as string,
-      cookie: staffCookie ? `provee_staff=${staffCookie.value}` : undefined,
-    };
-  }
+  const signIn = (tamper?: (callback: URL) => void) => roundTrip(t, provider, tamper);
 
   it('the login screen offers it by name', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/backoffice/login-options' });
@@ -85,13 +84,7 @@ describe('single sign-on through a real OpenID Connect provider (authorization c
     });
     expect(factor.statusCode, factor.body).toBe(200);
     expect(factor.json().data).toMatchObject({ stage: 'active', auth_method: 'sso' });
-    const types = (
-      await t.app.db
-        .select()
-        .from(auditEvents)
-        .where(eq(auditEvents.applicationId, `staff:${member.id}`))
-        .orderBy(asc(auditEvents.id))
-    ).map((event) => event.type);
+    const types = await staffEventTypes(t.app, member.id);
     expect(types.slice(-2)).toEqual(['staff.sso_accepted', 'staff.login']);
   });
 
@@ -156,29 +149,15 @@ describe('single sign-on only: passwords off, the provider’s own second factor
     });
     expect(password.statusCode).toBe(403);
     expect(password.json().code).toBe('PASSWORD_LOGIN_DISABLED');
-    const start = await t.app.inject({ method: 'GET', url: '/api/backoffice/sso/start' });
-    expect(start.statusCode).toBe(303);
-    // Through the same round trip as above, with the provider reporting a one-time code.
-    provider.signInAs({ email: member.email, amr: ['pwd', 'otp'] });
-    const jar = new Map<string, string>();
-    let location = new URL(start.headers.location as string);
-    while (location.origin === provider.issuer) {
-      const res = await fetch(location, {
-        redirect: 'manual',
-        headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') },
-      });
-      for (const line of res.headers.getSetCookie()) {
-        const [name, value] = line.split(';')[0]!.split('=');
-        jar.set(name!, value ?? '');
-      }
-      location = new URL(res.headers.get('location')!, location);
-    }
-    const callback = await t.app.inject({
-      method: 'GET',
-      url: `${location.pathname}${location.search}`,
-      headers: { cookie: `provee_sso=${start.cookies.find((c) => c.name === 'provee_sso')!.value}` },
+    const link = await t.app.inject({
+      method: 'POST',
+      url: '/api/backoffice/password-link/password',
+      payload: { token: 'x'.repeat(43), password: 'una frase cualquiera larga' },
     });
-    const cookie = `provee_staff=${callback.cookies.find((c) => c.name === 'provee_staff')!.value}`;
+    expect(link.json().code).toBe('PASSWORD_LOGIN_DISABLED');
+    // The provider reports a one-time code besides the password.
+    provider.signInAs({ email: member.email, amr: ['pwd', 'otp'] });
+    const { cookie } = await roundTrip(t, provider);
     const session = await t.app.inject({ method: 'GET', url: '/api/backoffice/session', headers: { cookie } });
     expect(session.json().data).toMatchObject({ stage: 'active', auth_method: 'sso' });
     expect(session.json().data.step_up_until).not.toBeNull();
