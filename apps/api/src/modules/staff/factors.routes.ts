@@ -18,7 +18,7 @@ import { appendAuditEvent } from '../audit/index.js';
 import { listPasskeys, registerPasskey, registrationOptions, relyingParty } from './passkeys.js';
 import { issueRecoveryCodes, recoveryCodesLeft } from './recovery-codes.js';
 import { factorEnrolled, INVALID_FACTOR, sessionView } from './session.js';
-import { NO_PASSKEYS, staffErrors } from './session.routes.js';
+import { NO_PASSKEYS, staffErrors } from './refusals.js';
 import { requireStaffInStage, staffOnly, STEP_UP_REQUIRED, stepUpUntil } from './staff-auth.js';
 import { mustEnrol, secondFactors, staffChain, type StaffRow } from './staff.service.js';
 import { startTotpEnrolment, useTotpCode } from './totp.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { App } from '../../types.js';
 import { createWorkerPool, type WorkerEntry } from '../../worker-pool.js';
 import { passwordLinkOwner, setPasswordWithLink, type PasswordProblem } from './password-links.js';
-import { PASSWORD_LOGIN_OFF, staffErrors } from './session.routes.js';
+import { PASSWORD_LOGIN_OFF, staffErrors } from './refusals.js';
 
 const PASSWORD_WORKER: WorkerEntry = { source: 'modules/staff/password-worker.ts', built: 'password-worker.js' };
 

@@ -7,37 +7,14 @@ import {
   staffSessionResponse,
 } from '@provee/domain';
 import { z } from 'zod';
-import { AppError, errorResponseSchema } from '../../errors.js';
 import type { App } from '../../types.js';
 import { authenticationOptions, relyingParty, usePasskey } from './passkeys.js';
 import { passwordLogin } from './password-login.js';
 import { useRecoveryCode } from './recovery-codes.js';
 import { giveSecondFactor, INVALID_FACTOR, openStaffSession, sessionView } from './session.js';
+import { NO_PASSKEYS, PASSWORD_LOGIN_OFF, staffErrors } from './refusals.js';
 import { requireStaffInStage, staffInStage } from './staff-auth.js';
 import { useTotpCode } from './totp.js';
-
-export const staffErrors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-  429: errorResponseSchema,
-};
-
-export const PASSWORD_LOGIN_OFF = (ssoName: string) =>
-  new AppError(
-    403,
-    'PASSWORD_LOGIN_DISABLED',
-    'password login disabled',
-    `El inicio de sesión con contraseña está desactivado. Entra con ${ssoName}.`,
-  );
-export const NO_PASSKEYS = new AppError(
-  409,
-  'PASSKEYS_UNAVAILABLE',
-  'passkeys unavailable',
-  'Las llaves de acceso no están disponibles en esta dirección. Usa tu aplicación de autenticación.',
-);
 
 /** Login (the password, then the second factor), who am I, logout. */
 export async function staffSessionRoutes(app: App): Promise<void> {

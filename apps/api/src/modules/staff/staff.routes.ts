@@ -11,7 +11,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import type { App } from '../../types.js';
 import { issuePasswordLink } from './password-links.js';
-import { staffErrors } from './session.routes.js';
+import { staffErrors } from './refusals.js';
 import { staffActor, staffOnly } from './staff-auth.js';
 import { createStaff, describeStaff, listStaff, resetFactors, updateStaff } from './staff.service.js';
 

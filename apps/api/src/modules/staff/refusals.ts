@@ -1,0 +1,25 @@
+import { AppError, errorResponseSchema } from '../../errors.js';
+
+/** The refusals the staff routes share, and the error statuses they document. */
+export const staffErrors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+  409: errorResponseSchema,
+  429: errorResponseSchema,
+};
+
+export const PASSWORD_LOGIN_OFF = (ssoName: string) =>
+  new AppError(
+    403,
+    'PASSWORD_LOGIN_DISABLED',
+    'password login disabled',
+    `El inicio de sesión con contraseña está desactivado. Entra con ${ssoName}.`,
+  );
+export const NO_PASSKEYS = new AppError(
+  409,
+  'PASSKEYS_UNAVAILABLE',
+  'passkeys unavailable',
+  'Las llaves de acceso no están disponibles en esta dirección. Usa tu aplicación de autenticación.',
+);
