@@ -158,8 +158,8 @@ test('an analyst finds a shopkeeper, reads the evidence, approves a review, and 
   await shopkeeper.getByRole('button', { name: 'Enviar documentos' }).click();
   // The review countdown has started at 5:00 (a loaded machine may show a second or more less).
   await expect(shopkeeper.getByRole('timer')).toHaveText(/^(5:00|4:[45]\d)$/);
-  // The review screen's clock stands still (it asks at 4:30) until the analyst has decided.
-  await shopkeeper.clock.pauseAt(Date.now() + 1_000);
+  // The verifier asks for a person: the shopkeeper's review screen says so as soon as it is known.
+  await expect(shopkeeper.getByRole('heading', { name: 'Seguimos trabajando' })).toBeVisible({ timeout: 15_000 });
 
   // The verifier asks for a person: the analyst sees it (reload) and approves it with a note.
   await expect
@@ -177,9 +177,9 @@ test('an analyst finds a shopkeeper, reads the evidence, approves a review, and 
   await analyst.getByRole('button', { name: 'Aprobar verificación' }).click();
   await expect(analyst.getByText('Decisión registrada')).toBeVisible();
 
-  // The shopkeeper's review screen asks at 4:30 and moves on.
-  await shopkeeper.clock.fastForward(30_000);
-  await expect(shopkeeper).toHaveURL(/\/approved-documents$/);
+  // The shopkeeper opens the link again: verified, on to the signature.
+  await shopkeeper.goto(`${link.pathname}${link.search}`);
+  await expect(shopkeeper.getByText('Tu identidad ya fue verificada. Ya puedes firmar tu contrato.')).toBeVisible();
 
   // An advisor reads the same application without the identity images or the whole tax id.
   const advisor = await staffPage(browser, baseURL!, 'advisor');
@@ -267,4 +267,71 @@ test('an admin makes an advisor account, the advisor sets the password with the 
   const csv = Buffer.concat(chunks).toString('utf8');
   expect(csv.charCodeAt(0)).toBe(0xfeff);
   expect(csv.split('\r\n')[0]).toContain('bureau_folio');
+});
+
+test('naming a guarantor before the application reaches the inventory step: the analyst reads why in staff words', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  // Pre-approved, no password yet: a guarantor cannot be named before the inventory step.
+  const phone = uniquePhone();
+  await shopkeeperThroughPublicApi(page.request, phone, cedula(`4${random(9)}`));
+  const analyst = await staffPage(browser, baseURL!, 'analyst');
+  await openApplication(analyst, phone);
+  const form = analyst.getByRole('form', { name: 'Registrar aval' });
+  await form.getByLabel('Nombre completo').fill('Ramón Pérez');
+  await form.getByLabel('Celular').fill(uniquePhone());
+  await form.getByLabel('Identificación fiscal').fill(cedula('9990000001'));
+  await form.getByRole('button', { name: 'Registrar aval' }).click();
+  await expect(form.getByRole('alert')).toHaveText(
+    'Todavía no se puede registrar un aval: la solicitud está en «Contraseña». Se puede cuando el solicitante haya creado su contraseña (paso «Inventario»).',
+  );
+  // Not the shopkeeper's screen wording ('Te llevamos a donde te quedaste').
+  await expect(analyst.getByText(/Te llevamos/)).toHaveCount(0);
+  await screenshot(analyst, 'backoffice-guarantor-too-early');
+  await analyst.context().close();
+});
+
+/** One login of a shopkeeper as the web app makes it: a fresh tab, the default proof (a message from the phone). */
+async function logInAsShopkeeper(browser: Browser, baseURL: string, phone: string): Promise<void> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 412, height: 823 }, locale: 'es-DO' });
+  const page = await context.newPage();
+  await page.goto('/home');
+  await page.getByLabel('Teléfono celular').fill(phone);
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  const message = (await page.locator('.message-text').textContent())!;
+  const lead = page.waitForResponse((response) => response.url().includes('/ops/v1/lead-assignment'));
+  await page.request.post('/dev/reverse-otp/inbound', { data: { from: `+1${phone}`, text: message } });
+  expect((await lead).status()).toBe(201);
+  await context.close();
+}
+
+test('the advisor queue names what each task is and lists a person who logged in twice once', async ({
+  page: advisor,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  const phone = uniquePhone();
+  await logInAsShopkeeper(browser, baseURL!, phone);
+  await logInAsShopkeeper(browser, baseURL!, phone);
+  // Both logins are recorded (decision 005) …
+  await logIn(advisor, 'advisor');
+  await advisor.getByRole('link', { name: 'Cola de asesores' }).click();
+  await expect(advisor.getByRole('heading', { name: 'Cola de asesores' })).toBeVisible();
+  // … and the queue has one task for the person, with what it is in words.
+  const rows = advisor.getByRole('row').filter({ hasText: `+1${phone}` });
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toContainText('Inició su registro');
+  await expect(rows).toContainText('Entró 2 veces');
+  await expect(advisor.getByRole('cell', { name: 'INTERNAL' })).toHaveCount(0);
+  await expect(advisor.getByText('INTERNAL')).toHaveCount(0);
+  await screenshot(advisor, 'backoffice-queue');
+  // Taking it takes the person's one task.
+  await rows.getByRole('button', { name: /^Tomar la tarea de/ }).click();
+  await expect(advisor.getByText(/^Tomaste la tarea de/)).toBeVisible();
+  await expect(rows).toHaveCount(1);
+  await expect(rows).toContainText('Tú');
 });

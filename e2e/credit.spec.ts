@@ -33,8 +33,8 @@ test.describe('bureau consent and decision', () => {
     const { phone, userId } = await atSendNip(page, clean());
     await expect(page.getByText(/Por este medio autorizo expresamente a Provee/)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Continuar' })).toBeDisabled();
-    // The PIN is the last bar of the registration, then the evaluation keeps the same scale.
-    await expectStepper(page, 'Paso 1/3 Registro', 5);
+    // The PIN is the registration's sixth and last screen (SPEC §2.3 item 6).
+    await expectStepper(page, 'Paso 6/6 Registro', 6, 6);
     await screenshot(page, 'send-nip');
     await expectAccessible(page);
     await typeNip(page, phone);
@@ -47,6 +47,12 @@ test.describe('bureau consent and decision', () => {
     await page.getByRole('button', { name: 'Crear contraseña' }).click();
 
     await expect(page).toHaveURL(`/${phone}/${userId}/create-password`);
+    // Too short: an instruction, not a statement.
+    await page.getByLabel('Contraseña de 6 dígitos').fill('5839');
+    await page.getByLabel('Confirma tu contraseña').fill('5839');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(page.getByRole('alert')).toHaveText('* Escribe los 6 números de tu contraseña.');
+    await screenshot(page, 'create-password-short');
     await page.getByLabel('Contraseña de 6 dígitos').fill('123456');
     await page.getByLabel('Confirma tu contraseña').fill('123456');
     await page.getByRole('button', { name: 'Continuar' }).click();
@@ -149,20 +155,58 @@ test.describe('bureau consent and decision', () => {
   });
 });
 
-test('advisor welcome: the call promise with the advisor number and the download button, no video when none is set', async ({
+test('advisor welcome: the built-in video (from this server, nothing loaded before play), the call promise and the download button', async ({
   page,
 }) => {
   const phone = uniquePhone();
   const userId = await seedUser(page.request, { phone, nextStep: 'INVENTORY' });
   await proveWithSms(page, phone);
   await expect(page).toHaveURL(`/${phone}/${userId}/download`);
+  const videoRequests: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'media') videoRequests.push(request.url());
+  });
   await page.goto(`/${phone}/${userId}/advisor-welcome`);
   await expect(page.getByText('Paso 2/3 Evaluación')).toBeVisible();
   await expect(
     page.getByText('Un asesor te llamará en menos de 5 minutos desde el número +1 809 555 0101.'),
   ).toBeVisible();
-  await expect(page.locator('video')).toHaveCount(0);
   await expect(page.getByRole('link', { name: 'Descargar la app' })).toBeVisible();
-  await screenshot(page, 'advisor-welcome');
+  // SPEC §2.3 12's embedded video: a fresh install has one, served by this server (the CSP's
+  // media-src 'self'); its poster fills its box, with no black band and no space held empty.
+  const video = page.getByLabel('Video de bienvenida');
+  await expect(video).toBeVisible();
+  const shown = await video.evaluate(async (element: HTMLVideoElement) => {
+    const poster = new Image();
+    poster.src = element.poster;
+    await poster.decode();
+    const box = element.getBoundingClientRect();
+    return {
+      src: element.currentSrc || element.querySelector('source')?.src || element.src,
+      poster: element.poster,
+      boxRatio: box.width / box.height,
+      posterRatio: poster.naturalWidth / poster.naturalHeight,
+      width: box.width,
+    };
+  });
+  const origin = new URL(page.url()).origin;
+  expect(shown.poster.startsWith(`${origin}/`)).toBe(true);
+  expect(shown.src.startsWith(`${origin}/`)).toBe(true);
+  expect(Math.abs(shown.boxRatio - shown.posterRatio)).toBeLessThan(0.02);
+  expect(shown.width).toBeGreaterThan(300);
+  // On 3G nothing of the video is fetched until the person plays it.
+  expect(videoRequests).toEqual([]);
   await expectAccessible(page);
+  // The player shows a loading circle for a moment after the page's load, even with nothing to load.
+  await page.waitForTimeout(1_000);
+  await screenshot(page, 'advisor-welcome');
+  // It plays.
+  await video.evaluate((element: HTMLVideoElement) => {
+    element.muted = true;
+    return element.play();
+  });
+  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.currentTime)).toBeGreaterThan(0.2);
+  expect(videoRequests.length).toBeGreaterThan(0);
+  expect(videoRequests.every((url) => url.startsWith(`${origin}/`))).toBe(true);
+  await expect.poll(() => video.evaluate((element: HTMLVideoElement) => element.duration)).toBeGreaterThan(5);
 });

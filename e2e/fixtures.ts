@@ -44,7 +44,18 @@ export async function expectAccessible(page: Page): Promise<void> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   const size = page.viewportSize();
   const suffix = size && (size.width !== 412 || size.height !== 823) ? `-${size.width}x${size.height}` : '';
+  // From the top, as the screen opens: a full-page capture draws fixed elements (the help band)
+  // where they are on screen, which is mid-page once scrolled. The scroll is put back after.
+  // (A page at the top is left alone: with JavaScript off, no animation frame ever comes.)
+  const scrolled = await page.evaluate(() => window.scrollY);
+  if (scrolled > 0)
+    await page.evaluate(async () => {
+      window.scrollTo({ top: 0, behavior: 'instant' });
+      // Two frames: what follows the scroll (the band's scroll-driven edge) is painted.
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    });
   await page.screenshot({ path: `test-results/screens/${name}${suffix}.png`, fullPage: true });
+  if (scrolled > 0) await page.evaluate((y) => window.scrollTo({ top: y, behavior: 'instant' }), scrolled);
   const covered = await checkHelpButton(page);
   expect(covered, covered.join('\n')).toEqual([]);
 }

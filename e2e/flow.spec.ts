@@ -79,6 +79,9 @@ test.describe('back, reload and shared phones (issue 8 item 3)', () => {
     await expect(page.getByRole('checkbox', { name: 'Mi cédula es correcta' })).toBeChecked();
 
     const sent = await smsCount(page, phone);
+    // Back goes to the step before (issue 27), then to the landing.
+    await page.goBack();
+    await expect(page).toHaveURL(`/${phone}/about-you`);
     await page.goBack();
     await expect(page).toHaveURL(/\/home\?otp-vendor=sms$/);
     await expect(page.getByLabel('Teléfono celular')).toHaveValue(phone);
@@ -146,10 +149,15 @@ test.describe('back, reload and shared phones (issue 8 item 3)', () => {
     await expect(page).toHaveURL(`/${phone}/${userId}/more-about`);
     await expect(page.getByRole('dialog')).toHaveCount(0);
 
-    // Back onto the address search: the application is past it.
+    // Back onto the address search (issue 27): the step before, with the address saved (the other
+    // tab's), still correctable; Continuar without a new choice goes on with it.
     await page.goBack();
-    await expect(page).toHaveURL(`/${phone}/${userId}/more-about`);
-    await expect(page.getByRole('heading', { name: 'Negocio' })).toBeVisible();
+    await expect(page).toHaveURL(`/${phone}/${userId}/search-address`);
+    await expect(page.getByText('Calle Uno 1, ', { exact: false })).toBeVisible();
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(page).toHaveURL(/\/about-living$/);
+    await expect(page.getByLabel('Calle')).toHaveValue('Calle Uno');
+    await expect(page.getByRole('dialog')).toHaveCount(0);
   });
 
   test('a second number in the same tab: nothing of the first person, and both leads recorded', async ({ page }) => {

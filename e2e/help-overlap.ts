@@ -8,7 +8,9 @@ import type { Page } from '@playwright/test';
  * the top, as it opens, and to the bottom, where the last buttons are) and reports any control
  * whose box meets the help button's. Nothing scrolls, so the test driving the page is not
  * disturbed. A control only partly inside the viewport at the top is on its way under the
- * fold, not under the button: the bottom position shows it whole.
+ * fold, not under the button: the bottom position shows it whole. A fixed button with an opaque
+ * fixed band of its own (issue 27) hides what scrolls under the band: the screen's visible area
+ * starts below the band, and a control there is under the band, out of view, not under the button.
  */
 function installChecker(): void {
   const CONTROLS =
@@ -34,6 +36,16 @@ function installChecker(): void {
     const button = help.getBoundingClientRect();
     // A fixed button stays where it is; any other one moves with the page.
     const fixed = getComputedStyle(help).position === 'fixed';
+    // Its band: a fixed, opaque ancestor as wide as the screen's column, covering the button.
+    let band: Element | null = help.parentElement;
+    while (band && band !== document.body) {
+      const style = getComputedStyle(band);
+      const box = band.getBoundingClientRect();
+      const opaque = style.backgroundColor !== 'rgba(0, 0, 0, 0)' && style.backgroundColor !== 'transparent';
+      if (style.position === 'fixed' && opaque && box.top <= button.top && box.bottom >= button.bottom) break;
+      band = band.parentElement;
+    }
+    const viewTop = fixed && band && band !== document.body ? band.getBoundingClientRect().bottom : 0;
     const scroller = document.scrollingElement ?? document.documentElement;
     const maxScroll = Math.max(0, scroller.scrollHeight - window.innerHeight);
     const positions = maxScroll > 0 ? [['top', 0] as const, ['bottom', maxScroll] as const] : [['top', 0] as const];
@@ -45,7 +57,7 @@ function installChecker(): void {
         for (const [name, scrollY] of positions) {
           const top = box.top + window.scrollY - scrollY;
           const bottom = top + box.height;
-          if (top < 0 || bottom > window.innerHeight) continue;
+          if (top < viewTop || bottom > window.innerHeight) continue;
           const buttonTop = fixed ? button.top : button.top + window.scrollY - scrollY;
           const meets =
             box.left < button.right && box.right > button.left && top < buttonTop + button.height && bottom > buttonTop;

@@ -77,10 +77,13 @@ export async function latestNip(request: APIRequestContext, phone: string): Prom
   return /\b(\d{4})\b/.exec(await smsWith(request, phone, 'NIP'))![1]!;
 }
 
-/** The step indicator as shown: 'Paso 1/3 Registro' and how many of its five bars are done. */
-export async function expectStepper(page: Page, label: string, filled: number): Promise<void> {
+/**
+ * The step indicator as shown: 'Paso 4/6 Registro' (six bars, one per registration screen) or
+ * 'Paso 2/3 Evaluación' (five bars), and how many bars are done.
+ */
+export async function expectStepper(page: Page, label: string, filled: number, bars = 5): Promise<void> {
   await expect(page.locator('.stepper-label')).toHaveText(label);
-  await expect(page.locator('.stepper-bar')).toHaveCount(5);
+  await expect(page.locator('.stepper-bar')).toHaveCount(bars);
   await expect(page.locator('.stepper-bar.is-done')).toHaveCount(filled);
 }
 

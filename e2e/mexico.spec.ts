@@ -56,7 +56,7 @@ test('Mexico: from /home to the download, with +52, the RFC, the zip code, the t
 
   // Sobre ti.
   await expect(page).toHaveURL(new RegExp(`/${phone}/about-you$`));
-  await expectStepper(page, 'Paso 1/3 Registro', 1);
+  await expectStepper(page, 'Paso 1/6 Registro', 1, 6);
   await page.getByLabel('Nombres').fill('Juan Carlos');
   await page.getByLabel('Apellido paterno').fill('Hernández');
   await page.getByLabel('Apellido materno (opcional)').fill('López');
@@ -73,7 +73,7 @@ test('Mexico: from /home to the download, with +52, the RFC, the zip code, the t
   // RFC pre-filled from the names and the birth date: HELJ + yymmdd + homoclave.
   await expect(page).toHaveURL(/\/additional-data$/);
   await expect(page.getByRole('heading', { name: 'Confirma que tu RFC sea correcto' })).toBeVisible();
-  await expectStepper(page, 'Paso 1/3 Registro', 2);
+  await expectStepper(page, 'Paso 2/6 Registro', 2, 6);
   const dateDigits = `${String(year).slice(2)}09${String(day).padStart(2, '0')}`;
   await expect(page.getByRole('textbox', { name: 'RFC' })).toHaveValue(new RegExp(`^HELJ${dateDigits}[A-Z0-9]{3}$`));
   await expect(page.getByText('13 de 13 caracteres')).toBeVisible();
@@ -87,7 +87,7 @@ test('Mexico: from /home to the download, with +52, the RFC, the zip code, the t
 
   // Address: not found in the search, so the zip code fills Estado, Municipio and Colonia.
   await expect(page).toHaveURL(/\/search-address$/);
-  await expectStepper(page, 'Paso 1/3 Registro', 3);
+  await expectStepper(page, 'Paso 3/6 Registro', 3, 6);
   await look(page, 'search-address');
   await page.getByRole('button', { name: 'No encontre mi domicilio' }).click();
   await expect(page).toHaveURL(/\/about-living\?/);
@@ -104,6 +104,9 @@ test('Mexico: from /home to the download, with +52, the RFC, the zip code, the t
   await expect(page.getByLabel('Estado').locator('option:checked')).toHaveText('México');
   await expect(page.getByLabel('Municipio').locator('option:checked')).toHaveText('Ecatepec de Morelos');
   await expect(page.getByLabel('Colonia').locator('option:checked')).toHaveText('San Cristóbal Centro');
+  // Only the zip code's colonias: Ecatepec's other colonia has another zip code.
+  await expect(page.getByLabel('Colonia').locator('option:not([value=""])')).toHaveText(['San Cristóbal Centro']);
+  await expectStepper(page, 'Paso 4/6 Registro', 4, 6);
   await page.getByLabel('Calle').fill('Av. Insurgentes');
   await page.getByLabel('Número exterior').fill('12');
   await look(page, 'about-living');
@@ -111,7 +114,7 @@ test('Mexico: from /home to the download, with +52, the RFC, the zip code, the t
 
   // Negocio: a tiendita, with a name as shop signs write it.
   await expect(page).toHaveURL(/\/more-about$/);
-  await expectStepper(page, 'Paso 1/3 Registro', 4);
+  await expectStepper(page, 'Paso 5/6 Registro', 5, 6);
   await expect(page.getByText('Ahora cuéntanos de tu tiendita.')).toBeVisible();
   await page.getByLabel('Nombre del negocio').fill('Tiendita “Doña Lupe” #2');
   await page.getByLabel('¿Cuánto tiempo tiene tu negocio?').selectOption('3');
@@ -120,10 +123,10 @@ test('Mexico: from /home to the download, with +52, the RFC, the zip code, the t
   await look(page, 'more-about');
   await page.getByRole('button', { name: 'Continuar' }).click();
 
-  // NIP de Consulta, the last bar of the registration.
+  // NIP de Consulta, the registration's sixth and last screen.
   await expect(page).toHaveURL(/\/send-nip$/);
   await expect(page.getByRole('heading', { name: 'NIP de Consulta' })).toBeVisible();
-  await expectStepper(page, 'Paso 1/3 Registro', 5);
+  await expectStepper(page, 'Paso 6/6 Registro', 6, 6);
   const nip = /\b(\d{4})\b/.exec(await latestSms(page.request, phone, 'NIP'))![1]!;
   await page.getByRole('textbox', { name: /NIP de consulta, dígito 1 de 4/ }).fill(nip);
   await look(page, 'send-nip');

@@ -99,6 +99,87 @@ test.describe('phone proof', () => {
     await expect(page.getByLabel('Teléfono celular')).toHaveValue('');
   });
 
+  test('wrong codes count down to one try left, in the singular', async ({ page }) => {
+    const phone = uniquePhone();
+    await page.goto('/home?otp-vendor=sms');
+    await page.getByLabel('Teléfono celular').fill(phone);
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    const code = await latestCode(page.request, phone);
+    const wrong = code === '000000' ? '111111' : '000000';
+    const dialog = page.getByRole('dialog', { name: '¡Parece que hubo un error!' });
+    for (const left of [
+      'Te quedan 4 intentos.',
+      'Te quedan 3 intentos.',
+      'Te quedan 2 intentos.',
+      'Te queda 1 intento.',
+    ]) {
+      await page.getByRole('textbox', { name: /dígito 1 de 6/ }).fill(wrong);
+      await page.getByRole('button', { name: 'Continuar' }).click();
+      await expect(dialog).toContainText(`El código no es correcto. ${left}`);
+      await dialog.getByRole('button', { name: 'Entendido' }).click();
+    }
+  });
+
+  test('back within the resend interval after the proof: a new code is sent, said so, and accepted', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const phone = uniquePhone();
+    await proveWithSms(page, phone);
+    await expect(page).toHaveURL(new RegExp(`/${phone}/about-you$`));
+    const sms = async () =>
+      ((await (await page.request.get(`/dev/outbox.json?to=%2B1${phone}`)).json()) as { messages: unknown[] }).messages
+        .length;
+    const before = await sms();
+
+    // The shopkeeper closes the tab and, seconds later, enters the number again elsewhere.
+    const other = await browser.newContext({ baseURL, viewport: page.viewportSize()!, locale: 'es-DO' });
+    const again = await other.newPage();
+    await again.goto('/home?otp-vendor=sms');
+    await again.getByLabel('Teléfono celular').fill(phone);
+    await again.getByRole('button', { name: 'Continuar' }).click();
+    await expect(again.getByRole('heading', { name: 'Código de seguridad' })).toBeVisible();
+    // The proven code is spent: a new one goes out at once, and the screen says it was sent.
+    await expect.poll(sms).toBe(before + 1);
+    await expect(again.getByText('Escribe el código de 6 dígitos que enviamos por SMS al')).toBeVisible();
+    await expect(again.getByRole('timer')).toHaveText(/^00 : 5\d|01 : 00$/);
+    await again.getByRole('textbox', { name: /dígito 1 de 6/ }).fill(await latestCode(again.request, phone));
+    await again.getByRole('button', { name: 'Continuar' }).click();
+    await expect(again).toHaveURL(new RegExp(`/${phone}/about-you$`));
+    await other.close();
+  });
+
+  test('back within the resend interval before using the code: no new code, the screen says the last one still works', async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const phone = uniquePhone();
+    await page.goto('/home?otp-vendor=sms');
+    await page.getByLabel('Teléfono celular').fill(phone);
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(page.getByRole('heading', { name: 'Código de seguridad' })).toBeVisible();
+    const code = await latestCode(page.request, phone);
+
+    const other = await browser.newContext({ baseURL, viewport: page.viewportSize()!, locale: 'es-DO' });
+    const again = await other.newPage();
+    await again.goto('/home?otp-vendor=sms');
+    await again.getByLabel('Teléfono celular').fill(phone);
+    await again.getByRole('button', { name: 'Continuar' }).click();
+    await expect(again.getByRole('heading', { name: 'Código de seguridad' })).toBeVisible();
+    // Nothing new was sent: the screen says so, how long the last code lasts and when another can be asked.
+    await expect(again.getByText('Escribe el último código que te enviamos por SMS al')).toBeVisible();
+    await expect(again.getByText('enviamos por SMS al', { exact: false })).toHaveCount(1);
+    await expect(again.getByText(/^Ese código vence en 0\d : \d\d$/)).toBeVisible();
+    await expect(again.getByText(/^Podrás pedir otro código en 00 : [0-5]\d$/)).toBeVisible();
+    await screenshot(again, 'code-last-still-valid');
+    await again.getByRole('textbox', { name: /dígito 1 de 6/ }).fill(code);
+    await again.getByRole('button', { name: 'Continuar' }).click();
+    await expect(again).toHaveURL(new RegExp(`/${phone}/about-you$`));
+    await other.close();
+  });
+
   test('a message from another number: the SPEC §8 advice without the QR a phone never shows, and its button goes to /home', async ({
     page,
   }) => {

@@ -20,7 +20,7 @@ test.describe('shopkeeper registration', () => {
 
     // 1. Sobre ti — a wrong name shows the SPEC message; a reload keeps what was typed.
     await expect(page.getByRole('heading', { name: 'Sobre ti' })).toBeVisible();
-    await expectStepper(page, 'Paso 1/3 Registro', 1);
+    await expectStepper(page, 'Paso 1/6 Registro', 1, 6);
     await fillAboutYou(page);
     await page.getByLabel('Nombres').fill('Ju4n');
     await page.getByRole('button', { name: 'Continuar' }).click();
@@ -39,9 +39,20 @@ test.describe('shopkeeper registration', () => {
     // 2. Cédula — a wrong check digit is refused under the field.
     await expect(page).toHaveURL(/\/additional-data$/);
     await expect(page.getByRole('heading', { name: 'Confirma que tu cédula sea correcta' })).toBeVisible();
-    await expectStepper(page, 'Paso 1/3 Registro', 2);
+    await expectStepper(page, 'Paso 2/6 Registro', 2, 6);
     const taxId = page.getByRole('textbox', { name: 'Cédula / RNC' });
     const confirm = page.getByRole('checkbox', { name: 'Mi cédula es correcta' });
+    // Left empty: SPEC §5's message with the country's label, not a silently disabled button.
+    await taxId.focus();
+    await taxId.blur();
+    await expect(error(page, '* Ingresa la Cédula / RNC !')).toBeVisible();
+    await screenshot(page, 'additional-data-empty');
+    // A letter is kept (upper-cased) and named, not dropped without a word.
+    await taxId.fill('001-12345a6');
+    await expect(taxId).toHaveValue('001-12345A6');
+    await expect(error(page, '* La cédula o RNC solo lleva números.')).toBeVisible();
+    await expect(confirm).toBeDisabled();
+    await screenshot(page, 'additional-data-letter');
     await taxId.fill(cedula(false));
     await expect(taxId).toHaveValue(/^\d{3}-\d{7}-\d$/);
     await expect(page.getByText('13 de 13 caracteres')).toBeVisible();
@@ -57,7 +68,7 @@ test.describe('shopkeeper registration', () => {
 
     // 3. Address search over the catalogue a fresh start ships (nothing imported).
     await expect(page).toHaveURL(/\/search-address$/);
-    await expectStepper(page, 'Paso 1/3 Registro', 3);
+    await expectStepper(page, 'Paso 3/6 Registro', 3, 6);
     const search = page.getByRole('combobox', { name: 'Dirección del negocio' });
     await search.fill('Naco');
     const option = page.getByRole('option', { name: 'Ensanche Naco, Santo Domingo de Guzmán, Distrito Nacional' });
@@ -69,7 +80,7 @@ test.describe('shopkeeper registration', () => {
 
     // 4. Address form, prefilled; the exterior number is required.
     await expect(page).toHaveURL(/\/about-living\?/);
-    await expectStepper(page, 'Paso 1/3 Registro', 3);
+    await expectStepper(page, 'Paso 4/6 Registro', 4, 6);
     await expect(page.getByLabel('Provincia')).toHaveValue(/\d+/);
     await expect(page.getByLabel('Sector').locator('option:checked')).toHaveText('Ensanche Naco');
     await expect(page.getByLabel('Municipio').locator('option:checked')).toHaveText('Santo Domingo de Guzmán');
@@ -83,7 +94,7 @@ test.describe('shopkeeper registration', () => {
 
     // 5. Negocio — the business type is required.
     await expect(page).toHaveURL(/\/more-about$/);
-    await expectStepper(page, 'Paso 1/3 Registro', 4);
+    await expectStepper(page, 'Paso 5/6 Registro', 5, 6);
     await page.getByLabel('Nombre del negocio').fill('Colmado La Esquina');
     await page.getByLabel('¿Cuánto tiempo tiene tu negocio?').selectOption('3');
     await page.getByLabel('Ventas promedio por semana').selectOption({ index: 3 });
@@ -98,7 +109,7 @@ test.describe('shopkeeper registration', () => {
     await page.getByRole('button', { name: 'Continuar' }).click();
 
     await expect(page).toHaveURL(new RegExp(`/${phone}/[0-9a-f-]{36}/send-nip$`));
-    await expectStepper(page, 'Paso 1/3 Registro', 5);
+    await expectStepper(page, 'Paso 6/6 Registro', 6, 6);
   });
 
   test('a refused call keeps what was typed', async ({ page }) => {

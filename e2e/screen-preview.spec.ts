@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, screenshot, test } from './fixtures.js';
-import { countLayoutShifts, uniquePhone } from './helpers.js';
+import { countLayoutShifts, proveWithSms, uniquePhone } from './helpers.js';
 
 /**
  * Issue 14, docs/decisions/019: about-you and the signing link's screen are sent with the screen
@@ -28,7 +28,11 @@ test.describe('previewed screens', () => {
   test('about-you paints from the HTML, fields disabled; the app replaces it with the same screen and nothing moves', async ({
     page,
   }) => {
+    // A reload mid-registration: the tab holds its proven number (a tab without a session proves
+    // it first, issue 27).
     const phone = uniquePhone();
+    await proveWithSms(page, phone);
+    await expect(page).toHaveURL(`/${phone}/about-you`);
     const problems: string[] = [];
     page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
     const shifts = await countLayoutShifts(page);

@@ -1,4 +1,5 @@
 import { expect, expectAccessible, screenshot, test } from './fixtures.js';
+import { proveWithSms, uniquePhone } from './helpers.js';
 
 test.describe('web shell', () => {
   test('the landing page renders, validates the phone and links the privacy notice', async ({ page }) => {
@@ -99,5 +100,26 @@ test.describe('web shell', () => {
     await expect(help).toHaveAttribute('href', 'https://wa.me/18095550100?text=Tengo%20dudas%20con%20mi%20registro');
     await expect(help).toHaveAttribute('target', '_blank');
     await expect(help).toHaveAttribute('rel', /noopener/);
+  });
+
+  test('the help button floats: fixed, in view at the bottom of a long screen, over no control', async ({ page }) => {
+    const phone = uniquePhone();
+    await proveWithSms(page, phone);
+    await expect(page).toHaveURL(`/${phone}/about-you`);
+    const help = page.getByRole('link', { name: 'Tengo dudas con mi registro' });
+    await expect(help).toHaveCSS('position', 'fixed');
+    const viewport = page.viewportSize()!;
+    // 'Sobre ti' is longer than the screen: at its end the button is still there to tap.
+    expect(await page.evaluate(() => document.documentElement.scrollHeight)).toBeGreaterThan(viewport.height);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    const box = (await help.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+    // What the phone shows there: the band over what scrolled up, Continuar free below it.
+    const size = viewport.width === 412 ? '' : `-${viewport.width}x${viewport.height}`;
+    await page.screenshot({ path: `test-results/screens/help-floating-scrolled${size}.png` });
+    // The overlap check (help-overlap.ts) runs with the screenshot, at the top and at the bottom.
+    await screenshot(page, 'help-floating');
   });
 });

@@ -36,6 +36,8 @@ const DOMAIN = /[\\/]packages[\\/]domain[\\/]/;
 // Not the domain's contract/: its zod schemas are the server's business (the browser ships no zod).
 const SHARED_LATER = /[\\/]src[\\/]shared[\\/]|[\\/]packages[\\/]domain[\\/]src[\\/](?!contract[\\/])/;
 
+const SIGNING = /[\\/]src[\\/]features[\\/]signing[\\/]/;
+
 /** The landing's two weights (styles.css imports them and uses no other), latin subset. */
 const LANDING_FONTS = /^assets\/poppins-latin-(400|600)-normal-[\w-]+\.woff2$/;
 
@@ -120,6 +122,10 @@ const browser: UserConfig = {
             // What the later screens share (shared/, the domain's rules, the screens' texts) travels
             // in one file too, loaded with the first of them: a few files per screen, not a dozen.
             { name: 'screens', test: (id: string) => SHARED_LATER.test(id) && !firstLoad.has(id) },
+            // What two or more signing screens share, in one file rather than six of a few hundred
+            // bytes: the signing link's screen adds one <link rel="modulepreload"> per file while
+            // the app starts (issue 27: part of that screen's blocking time on a slow phone).
+            { name: 'signing', test: SIGNING, minShareCount: 2 },
           ],
         },
       },

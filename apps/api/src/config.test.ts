@@ -23,6 +23,8 @@ describe('config', () => {
     ['CORS_ORIGINS', 'https://ok.example, nope'],
     ['TRUST_PROXY', 'yes'],
     ['TRUST_PROXY', 'true'],
+    ['TRUST_PROXY', '0.0.0.0/0'],
+    ['TRUST_PROXY', '10.0.0.0/8, ::/0'],
     ['PASSWORD_HASH_CONCURRENCY', '0'],
   ])('a wrong %s stops start-up naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);

@@ -24,6 +24,8 @@ type Call = {
 };
 
 const user = '/api/v1/users/{id}/{type}';
+/** The signing calls put the user type first (SPEC §7). */
+const signer = '/api/v1/users/{type}/{id}';
 const calls: Record<string, Call[]> = {
   'phone-proof': [
     {
@@ -86,6 +88,34 @@ const calls: Record<string, Call[]> = {
       path: `${user}/businesses`,
       params: contract.userParams,
       body: contract.businessBody,
+      responses: { 200: contract.stepAnswerSchema },
+    },
+    // Going back (issue 27): what was saved, and the corrections.
+    {
+      method: 'get',
+      path: `${user}/registration`,
+      params: contract.userParams,
+      responses: { 200: contract.savedRegistrationResponse },
+    },
+    {
+      method: 'put',
+      path: `${user}/personal-data`,
+      params: contract.userParams,
+      body: contract.personalDataBody,
+      responses: { 200: contract.personalDataAmendedResponse },
+    },
+    {
+      method: 'put',
+      path: `${user}/tax_info`,
+      params: contract.userParams,
+      body: contract.taxInfoBody,
+      responses: { 200: contract.stepAnswerSchema },
+    },
+    {
+      method: 'put',
+      path: `${user}/businesses/address`,
+      params: contract.userParams,
+      body: contract.addressBody,
       responses: { 200: contract.stepAnswerSchema },
     },
   ],
@@ -215,6 +245,28 @@ const calls: Record<string, Call[]> = {
   ],
   'client-errors': [{ method: 'post', path: '/api/v1/client-errors', body: contract.clientErrorBody, responses: {} }],
   config: [{ method: 'get', path: '/api/v1/config', responses: { 200: contract.publicConfigSchema } }],
+  signing: [
+    {
+      method: 'get',
+      path: `${signer}/mati-status`,
+      params: contract.signerParams,
+      query: contract.verificationStatusQuery,
+      responses: { 200: contract.verificationStatusResponse },
+    },
+    {
+      method: 'get',
+      path: `${signer}/identity-photos`,
+      params: contract.signerParams,
+      responses: { 200: contract.identityPhotosResponse },
+    },
+    {
+      method: 'post',
+      path: `${signer}/identity-checks`,
+      params: contract.signerParams,
+      body: contract.identityCheckBody,
+      responses: { 200: contract.identityDocumentsResponse },
+    },
+  ],
 };
 
 /** The OpenAPI parameters a params/query schema becomes: one per property, in order. */

@@ -49,6 +49,15 @@ export const trustProxySchema = z
       .split(',')
       .map((entry) => entry.trim())
       .filter(Boolean);
+    // A /0 range is every address: the same hole as `true`.
+    const everything = entries.find((entry) => /\/0+$/.test(entry));
+    if (everything) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `'${everything}' es cualquier dirección: creería cualquier X-Forwarded-For que escriba el cliente`,
+      });
+      return z.NEVER;
+    }
     const wrong = entries.find((entry) => !isAddressOrRange(entry));
     if (entries.length === 0 || wrong !== undefined) {
       ctx.addIssue({

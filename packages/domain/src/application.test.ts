@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
+  AMENDMENTS,
   APPLICATION_STATUSES,
   INITIAL_STATE,
   NEXT_STEPS,
+  REGISTRATION_STEPS,
   TRANSITIONS,
   allows,
+  canAmend,
+  isStepSaved,
   namingTransition,
   reachableStates,
+  savedRegistrationSteps,
   type ApplicationState,
 } from './application.js';
 import { routeAfterLookup } from './routing.js';
@@ -71,5 +76,44 @@ describe('the application state machine', () => {
 
   it('a rejection is final: no move leaves a REJECTED state', () => {
     for (const transition of Object.values(TRANSITIONS)) expect(transition.from.status).not.toBe('REJECTED');
+  });
+});
+
+describe('saved registration steps and their corrections (issue 27)', () => {
+  it('counts the saved steps from where the application stands', () => {
+    expect(savedRegistrationSteps(state('TAX_ACCOUNT'))).toBe(1);
+    expect(savedRegistrationSteps(state('BUSINESS_ADDRESS'))).toBe(2);
+    expect(savedRegistrationSteps(state('ABOUT_STORE'))).toBe(3);
+    for (const past of reachableStates().filter(
+      (s) => !['TAX_ACCOUNT', 'BUSINESS_ADDRESS', 'ABOUT_STORE'].includes(s.step),
+    ))
+      expect(savedRegistrationSteps(past)).toBe(4);
+    expect(isStepSaved('personal', state('TAX_ACCOUNT'))).toBe(true);
+    expect(isStepSaved('tax-id', state('TAX_ACCOUNT'))).toBe(false);
+    expect(isStepSaved('business', state('ACCOUNT_NIP', 'REJECTED'))).toBe(true);
+  });
+
+  it('a saved step is corrected only before the business step, the business never', () => {
+    expect(canAmend('personal', state('TAX_ACCOUNT'))).toBe(true);
+    expect(canAmend('personal', state('ABOUT_STORE'))).toBe(true);
+    expect(canAmend('tax-id', state('TAX_ACCOUNT'))).toBe(false);
+    expect(canAmend('tax-id', state('ABOUT_STORE'))).toBe(true);
+    expect(canAmend('address', state('BUSINESS_ADDRESS'))).toBe(false);
+    expect(canAmend('address', state('ABOUT_STORE'))).toBe(true);
+    for (const step of REGISTRATION_STEPS) {
+      expect(canAmend(step, state('ACCOUNT_NIP'))).toBe(false);
+      expect(canAmend(step, state('ACCOUNT_NIP', 'REJECTED'))).toBe(false);
+      expect(canAmend(step, state('PASSWORD'))).toBe(false);
+    }
+    for (const s of reachableStates()) expect(canAmend('business', s)).toBe(false);
+  });
+
+  it('a correction is offered only for a step already saved, from states the table reaches', () => {
+    for (const [step, states] of Object.entries(AMENDMENTS)) {
+      for (const from of states) {
+        expect(isStepSaved(step as keyof typeof AMENDMENTS, from)).toBe(true);
+        expect(reachableStates().some((s) => s.step === from.step && s.status === from.status)).toBe(true);
+      }
+    }
   });
 });

@@ -159,3 +159,51 @@ export function reachableStates(): ApplicationState[] {
   }
   return seen;
 }
+
+/**
+ * The registration's saved steps, in order (SPEC §2.3): personal data (creates the application),
+ * tax id, business address, business. The PIN that follows is a consent, not data to review.
+ */
+export const REGISTRATION_STEPS = ['personal', 'tax-id', 'address', 'business'] as const;
+export type RegistrationStep = (typeof REGISTRATION_STEPS)[number];
+
+/** Where the application stands after each registration step was saved. */
+const SAVED_AT: Partial<Record<NextStep, number>> = { TAX_ACCOUNT: 1, BUSINESS_ADDRESS: 2, ABOUT_STORE: 3 };
+
+/** How many registration steps are saved, from where the application stands (all four past the business). */
+export function savedRegistrationSteps(state: ApplicationState): number {
+  return SAVED_AT[state.step] ?? REGISTRATION_STEPS.length;
+}
+
+export function isStepSaved(step: RegistrationStep, state: ApplicationState): boolean {
+  return REGISTRATION_STEPS.indexOf(step) < savedRegistrationSteps(state);
+}
+
+/**
+ * Corrections of a saved step (issue 27, docs/decisions/025): going back, the shopkeeper may change
+ * a saved step while the application is still before the business step, whose save runs the credit
+ * policy on what was given. A correction changes the step's data, never where the application
+ * stands; the step engine applies it like a move (guarded update from these states, its rows and
+ * its audit event in one transaction). The business is never corrected: its save is the policy's
+ * decision, and trying other answers after a refusal is what a correction must not allow.
+ */
+export const AMENDMENTS = {
+  personal: [at('TAX_ACCOUNT'), at('BUSINESS_ADDRESS'), at('ABOUT_STORE')],
+  'tax-id': [at('BUSINESS_ADDRESS'), at('ABOUT_STORE')],
+  address: [at('ABOUT_STORE')],
+} as const satisfies Partial<Record<RegistrationStep, readonly ApplicationState[]>>;
+export type AmendmentName = keyof typeof AMENDMENTS;
+
+/**
+ * Corrections of one application at most: enough for every honest slip, and no endless probe of
+ * which tax ids already have an application (each correction to a taken one answers so).
+ */
+export const MAX_AMENDMENTS = 10;
+
+/** Whether a saved step may still be corrected from where the application stands. */
+export function canAmend(step: RegistrationStep, state: ApplicationState): boolean {
+  const from: readonly ApplicationState[] | undefined = (
+    AMENDMENTS as Partial<Record<RegistrationStep, readonly ApplicationState[]>>
+  )[step];
+  return from?.some((allowed) => sameState(allowed, state)) ?? false;
+}

@@ -31,6 +31,8 @@ export const STAFF_SESSION_ABSOLUTE_HOURS = 12;
 export const STAFF_MAX_FAILED_LOGINS = 5;
 /** Failed logins from one client address (any e-mail) before it is refused for the lock window: a lender's office shares one. */
 export const STAFF_MAX_FAILED_LOGINS_PER_IP = 20;
+/** Failed passwords for one e-mail in a day, past which even an owner with a second factor waits (NIST SP 800-63B §5.2.2). */
+export const STAFF_MAX_FAILED_LOGINS_PER_DAY = 100;
 export const STAFF_LOCK_MINUTES = 15;
 /** NIST SP 800-63B: length, and no composition rules (a list of common and breached passwords instead). */
 export const STAFF_PASSWORD_MIN_LENGTH = 12;

@@ -9,7 +9,7 @@ export const publicConfigSchema = z.object({
   privacyNoticeUrl: z.string(),
   appStoreUrl: z.string(),
   publicSiteUrl: z.string(),
-  /** Advisor-welcome video; null shows nothing. */
+  /** Advisor-welcome video (BUILTIN_ADVISOR_VIDEO, advisor-video.ts, unless the lender set its own); null shows none. */
   advisorVideoUrl: z.string().nullable(),
   /** Where the browser learns its public IP (SPEC §7 external lookup); fallback '{ip}'. */
   ipLookupUrl: z.string(),

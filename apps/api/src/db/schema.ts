@@ -628,12 +628,43 @@ export const identityDocuments = pgTable(
     width: integer('width').notNull(),
     height: integer('height').notNull(),
     sha256: text('sha256').notNull(),
+    /** SHA-256 of the bytes the phone sent, for photos sent one at a time (identity_photo_uploads). */
+    uploadSha256: text('upload_sha256'),
     dataEncrypted: bytea('data_encrypted').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
   },
   (table) => [
     uniqueIndex('identity_documents_one_per_kind').on(table.verificationId, table.kind),
     check('identity_documents_kind_check', sql`${table.kind} in (${oneOf(IDENTITY_DOCUMENT_KINDS)})`),
+  ],
+);
+
+/**
+ * Identity photos the built-in widget sends one at a time, as each is accepted (issue 27, decision
+ * 024): decoded and kept as the product's copy like identity_documents, until a check takes them
+ * (moved into identity_documents in the check's transaction). One per signer and kind: a new photo
+ * of a kind replaces the one before. `upload_sha256` names the bytes as sent, the phone's key.
+ */
+export const identityPhotoUploads = pgTable(
+  'identity_photo_uploads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    signerId: uuid('signer_id')
+      .notNull()
+      .references(() => contractSigners.id),
+    kind: text('kind').notNull(),
+    uploadSha256: text('upload_sha256').notNull(),
+    format: text('format').notNull(),
+    bytes: integer('bytes').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    sha256: text('sha256').notNull(),
+    dataEncrypted: bytea('data_encrypted').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('identity_photo_uploads_one_per_kind').on(table.signerId, table.kind),
+    check('identity_photo_uploads_kind_check', sql`${table.kind} in (${oneOf(IDENTITY_DOCUMENT_KINDS)})`),
   ],
 );
 
@@ -654,6 +685,12 @@ export const staff = pgTable(
     active: boolean('active').notNull().default(true),
     /** An admin reset the second factors: the next login enrols one, whatever the role. */
     enrolRequired: boolean('enrol_required').notNull().default(false),
+    /**
+     * Moves on at every change that must end the account's sessions (role, deactivation, factor reset,
+     * new password): a session opened under an earlier value reads as none, even one a request still
+     * in flight writes after the change.
+     */
+    sessionEpoch: integer('session_epoch').notNull().default(0),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
@@ -676,6 +713,8 @@ export const staffSessions = pgTable(
       .references(() => staff.id),
     stage: text('stage').notNull().default('active'),
     authMethod: text('auth_method').notNull().default('password'),
+    /** The account's session_epoch when the login began. */
+    epoch: integer('epoch').notNull().default(0),
     /** When a second factor was last given in this session (step-up counts from it). */
     factorAt: timestamp('factor_at', { withTimezone: true }),
     /** The WebAuthn challenge this session was last given (single use). */

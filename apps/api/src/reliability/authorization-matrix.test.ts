@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { cedulaCheckDigit } from '@provee/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,16 +16,23 @@ import { createTestApp, manualClock, type TestApp } from '../test/test-app.js';
  * A new route with a user id fails this test until it has a request below.
  */
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
+/** The photo every identity-photo request sends, and its SHA-256 (the path names it). */
+const PHOTO = createJpeg({ width: 640, height: 480 });
+const PHOTO_SHA256 = createHash('sha256').update(PHOTO).digest('hex');
 const randomTen = () => `4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
+
+/** The route's path with the victim's id, and a photo's kind and hash where it names them. */
+const fill = (path: string, id: string) =>
+  path.replace('{id}', id).replace('{type}', 'SK').replace('{kind}', 'id_front').replace('{sha256}', PHOTO_SHA256);
 
 /** A request each route would accept from its owner (so a refusal is about who calls, not what). */
 function validRequest(
   method: string,
   path: string,
   victimPhone: string,
-): { query?: string; body?: unknown; multipart?: boolean } {
+): { query?: string; body?: unknown; multipart?: boolean; image?: boolean } {
   const key = `${method} ${path}`;
-  const requests: Record<string, { query?: string; body?: unknown; multipart?: boolean }> = {
+  const requests: Record<string, { query?: string; body?: unknown; multipart?: boolean; image?: boolean }> = {
     'GET /api/v1/users/{id}/{type}': {},
     'POST /api/v1/users/{id}/{type}/tax_info': { body: { tax_payer_id: cedula(randomTen()) } },
     'POST /api/v1/users/{id}/{type}/businesses/address': {
@@ -40,6 +47,28 @@ function validRequest(
     },
     'POST /api/v1/users/{id}/{type}/businesses': {
       body: { name: 'Colmado Prueba', business_type: 'Colmado', sales_average_range_id: 1, business_age: 2 },
+    },
+    // Going back (issue 27): what the steps saved, and their corrections.
+    'GET /api/v1/users/{id}/{type}/registration': {},
+    'PUT /api/v1/users/{id}/{type}/personal-data': {
+      body: {
+        name: 'Otra Persona',
+        lastname: 'Pérez',
+        dob: '1980-05-05',
+        length_of_residency_in_years: 2,
+        marital_status: 'SINGLE',
+      },
+    },
+    'PUT /api/v1/users/{id}/{type}/tax_info': { body: { tax_payer_id: cedula(randomTen()) } },
+    'PUT /api/v1/users/{id}/{type}/businesses/address': {
+      body: {
+        zip_code: '10101',
+        state: 'Distrito Nacional',
+        city: 'Santo Domingo de Guzmán',
+        neighborhood: 'Gazcue',
+        street_name: 'Calle Mercedes',
+        street_number: '12',
+      },
     },
     'POST /api/v1/users/{id}/{type}/nip': {},
     'PUT /api/v1/users/{id}/{type}/nip': { body: { nip: '1234' } },
@@ -67,6 +96,14 @@ function validRequest(
     'GET /api/v1/users/{type}/{id}/contract': {},
     'GET /api/v1/users/{type}/{id}/contract/evidence': {},
     'POST /api/v1/users/{type}/{id}/identity-documents': { multipart: true },
+    'PUT /api/v1/users/{type}/{id}/identity-photos/{kind}/{sha256}': { image: true },
+    'GET /api/v1/users/{type}/{id}/identity-photos': {},
+    'POST /api/v1/users/{type}/{id}/identity-checks': {
+      body: {
+        person_type: 'titular',
+        photos: { id_front: PHOTO_SHA256, id_back: PHOTO_SHA256, selfie: PHOTO_SHA256 },
+      },
+    },
   };
   const request = requests[key];
   if (!request) throw new Error(`${key} takes a user id and has no request in the authorization matrix: add one`);
@@ -130,12 +167,13 @@ describe('authorization matrix: no one but the shopkeeper reaches their routes',
     let calls = 0;
     for (const { method, path } of routes) {
       const request = validRequest(method, path, victimPhone);
-      const url = `${path.replace('{id}', victim.id).replace('{type}', 'SK')}${request.query ? `?${request.query}` : ''}`;
+      const url = `${fill(path, victim.id)}${request.query ? `?${request.query}` : ''}`;
       for (const [who, headers] of Object.entries(callers)) {
-        const photo = createJpeg({ width: 640, height: 480 });
         const form = request.multipart
-          ? multipart({ id_front: photo, id_back: photo, selfie: photo }, { person_type: 'titular' })
-          : null;
+          ? multipart({ id_front: PHOTO, id_back: PHOTO, selfie: PHOTO }, { person_type: 'titular' })
+          : request.image
+            ? { headers: { 'content-type': 'image/jpeg' }, payload: Buffer.from(PHOTO) }
+            : null;
         const res = await t.app.inject({
           method: method as 'GET',
           url,
@@ -159,7 +197,7 @@ describe('authorization matrix: no one but the shopkeeper reaches their routes',
     const victimNow = bearer(issue({ kind: 'user', userId: victim.id, phoneE164: victim.phoneE164 }));
     for (const { method, path } of routes.filter(({ path }) => path.startsWith('/api/v1/users/{id}/'))) {
       const request = validRequest(method, path, victimPhone);
-      const url = `${path.replace('{id}', victim.id).replace('{type}', 'SK')}${request.query ? `?${request.query}` : ''}`;
+      const url = `${fill(path, victim.id)}${request.query ? `?${request.query}` : ''}`;
       const res = await t.app.inject({
         method: method as 'GET',
         url,

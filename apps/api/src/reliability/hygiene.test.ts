@@ -230,6 +230,7 @@ describe('suite 7: security headers and closed CORS', () => {
       // What a shopkeeper types while looking for the business's address.
       'GET /api/v1/addresses/search': { url: '/api/v1/addresses/search?q=Gazcue' },
       'GET /api/v1/addresses/{placeId}': { url: `/api/v1/addresses/${encodeURIComponent(placeId)}` },
+      'GET /api/v1/users/{id}/{type}/registration': { url: `/api/v1/users/${user.id}/SK/registration`, headers: auth },
       'GET /api/v1/users/{id}/{type}/consents': { url: `/api/v1/users/${user.id}/SK/consents`, headers: auth },
       'GET /api/v1/users/aval/invitation': { url: '/api/v1/users/aval/invitation', headers: guarantor },
       'GET /api/v1/users/{type}/{id}/contract-link': {
@@ -238,6 +239,10 @@ describe('suite 7: security headers and closed CORS', () => {
       },
       'GET /api/v1/users/{type}/{id}/mati-status': {
         url: `/api/v1/users/SK/${user.id}/mati-status?verification_type=VERIFICATION&person_type=titular`,
+        headers: signer,
+      },
+      'GET /api/v1/users/{type}/{id}/identity-photos': {
+        url: `/api/v1/users/SK/${user.id}/identity-photos`,
         headers: signer,
       },
       'GET /api/v1/users/{type}/{id}/contract': { url: `/api/v1/users/SK/${user.id}/contract`, headers: signer },

@@ -64,6 +64,7 @@ const next = {
   createPassword: prefetch(load.advisorContact),
 };
 const CodeRoute = lazyRoute(load.code, 'CodeRoute');
+const VerifyRoute = lazyRoute(() => import('../features/entry/routes/verify.js'), 'VerifyRoute');
 const AboutYouRoute = lazyRoute(load.aboutYou, 'AboutYouRoute');
 const AdditionalDataRoute = lazyRoute(load.additionalData, 'AdditionalDataRoute');
 const SearchAddressRoute = lazyRoute(load.searchAddress, 'SearchAddressRoute');
@@ -186,6 +187,7 @@ export function AppRoutes() {
           <Route path="/home/:phoneNumber" element={<HomeRoute next={next.home} />} />
         </Route>
         <Route path="/home/:phoneNumber/code" element={<CodeRoute next={next.code} />} />
+        <Route path="/home/:phoneNumber/verify" element={<VerifyRoute />} />
         <Route path="/:phoneNumber/about-you" element={<AboutYouRoute next={next.aboutYou} />} />
         <Route
           path="/:phoneNumber/:userId/additional-data"

@@ -37,7 +37,7 @@ export function AppShell() {
           <Outlet />
         </Suspense>
       </main>
-      <aside aria-label="Ayuda">
+      <aside className="help-band" aria-label="Ayuda">
         <HelpButton supportNumber={config.supportChatNumber} />
       </aside>
       <LoadingOverlay visible={ui.pending > 0 || ui.redirectUrl !== null} />

@@ -395,7 +395,7 @@ export const advisorTaskDoneBody = z.object({ note: shortText(500).optional() })
 export const advisorTaskView = z.object({
   source: z.enum(['contact', 'lead']),
   source_id: z.string(),
-  /** CALL_ADVISER, WHATSAPP_CHAT, WITH_ADVISER, or the lead's type. */
+  /** CALL_ADVISER, WHATSAPP_CHAT, WITH_ADVISER, or the lead's type (INTERNAL: the web app's). */
   kind: z.string(),
   application_id: z.string().nullable(),
   phone: z.string(),
@@ -407,6 +407,13 @@ export const advisorTaskView = z.object({
   /** tel: and WhatsApp links for the phone. */
   call_url: z.string(),
   chat_url: z.string(),
+  /**
+   * A lead is one task per person (issue 27): every login records a lead (decision 005), the
+   * queue shows the phone's first and counts them. How many, and when the latest came; a contact
+   * request: 1, its own time.
+   */
+  visits: z.number(),
+  last_seen_at: z.string(),
 });
 export type AdvisorTaskView = z.infer<typeof advisorTaskView>;
 export const advisorQueueResponse = z.object({ data: z.array(advisorTaskView) });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { anonymousIdSchema, bearerAuthenticationSchema, int32, phoneNumberSchema } from './common.js';
+import { anonymousIdSchema, bearerAuthenticationSchema, int32, phoneNumberSchema, stepAnswerSchema } from './common.js';
 
 const text = (max: number) => z.string().max(max, `* Máximo ${max} caracteres.`);
 const optionalText = (max: number) =>
@@ -91,3 +91,75 @@ export const businessBody = z.object({
 });
 export type BusinessPayload = z.input<typeof businessBody>;
 export type BusinessInput = z.output<typeof businessBody>;
+
+/**
+ * PUT /v1/users/:id/:type/personal-data: a correction of step 1 after going back (issue 27), while
+ * the step engine allows it (AMENDMENTS). The answer says where the application stands (unchanged)
+ * and, for Mexico, the RFC the corrected names and date give.
+ */
+export const personalDataBody = registerUserBody.pick({
+  name: true,
+  lastname: true,
+  maternal_lastname: true,
+  dob: true,
+  length_of_residency_in_years: true,
+  marital_status: true,
+});
+export type PersonalDataPayload = z.input<typeof personalDataBody>;
+export type PersonalDataInput = z.output<typeof personalDataBody>;
+export const personalDataAmendedResponse = z.object({
+  data: stepAnswerSchema.shape.data.extend({ tax_id_suggestion: z.string().nullable() }),
+});
+export type PersonalDataAmended = z.infer<typeof personalDataAmendedResponse>;
+
+/**
+ * GET /v1/users/:id/:type/registration: what each registration step saved (null: not yet), as
+ * its screen shows it, and which steps may still be corrected. The screens fill themselves from it
+ * when the shopkeeper goes back (issue 27); PUT on tax_info and businesses/address correct those.
+ */
+export const savedRegistrationSchema = z.object({
+  user_id: z.string(),
+  next_step: z.string(),
+  status: z.string(),
+  personal: z
+    .object({
+      name: z.string(),
+      lastname: z.string(),
+      maternal_lastname: z.string(),
+      /** yyyy-MM-dd */
+      dob: z.string(),
+      length_of_residency_in_years: z.number(),
+      marital_status: z.string(),
+    })
+    .nullable(),
+  /** As the field shows it: the cédula dashed 3-7-1, the RFC as is. */
+  tax_payer_id: z.string().nullable(),
+  address: z
+    .object({
+      zip_code: z.string(),
+      state: z.string(),
+      city: z.string(),
+      neighborhood: z.string(),
+      neighborhood_typed: z.boolean(),
+      street_name: z.string(),
+      street_number: z.string(),
+      apartment_number: z.string(),
+      /** The catalogue rows the names match today (null: no longer in the catalogue). */
+      state_id: z.number().nullable(),
+      city_id: z.number().nullable(),
+      neighborhood_id: z.number().nullable(),
+    })
+    .nullable(),
+  business: z
+    .object({
+      name: z.string(),
+      business_type: z.string(),
+      business_type_other: z.string(),
+      sales_average_range_id: z.number(),
+      business_age: z.number(),
+    })
+    .nullable(),
+  editable: z.object({ personal: z.boolean(), tax_id: z.boolean(), address: z.boolean(), business: z.boolean() }),
+});
+export const savedRegistrationResponse = z.object({ data: savedRegistrationSchema });
+export type SavedRegistration = z.infer<typeof savedRegistrationSchema>;

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { PERSON_TYPES, SIGNER_STATES, VERIFICATION_STATUSES, VERIFICATION_TYPES } from '../signing.js';
+import {
+  IDENTITY_DOCUMENT_KINDS,
+  PERSON_TYPES,
+  SIGNER_STATES,
+  VERIFICATION_STATUSES,
+  VERIFICATION_TYPES,
+} from '../signing.js';
 
 const personType = z.enum(PERSON_TYPES);
 const verificationStatus = z.enum(VERIFICATION_STATUSES);
@@ -48,10 +54,20 @@ export const identityWidgetSchema = z.discriminatedUnion('provider', [
 ]);
 export type IdentityWidget = z.infer<typeof identityWidgetSchema>;
 
-/** GET /v1/users/:type/:id/mati-status?verification_type=…&person_type=… (SPEC §3, §7). */
+/** The longest a status request may wait for the verifier's answer (seconds): under any proxy's idle limit. */
+export const STATUS_WAIT_MAX_SECONDS = 20;
+
+/**
+ * GET /v1/users/:type/:id/mati-status?verification_type=…&person_type=… (SPEC §3, §7). With `wait`
+ * (issue 27) the server answers as soon as the current check has an answer, or after `wait`
+ * seconds: the review screen shows an answer the moment the server has it. `previous` names a
+ * check the screen is not waiting for (the one before the widget ran): its answer does not count.
+ */
 export const verificationStatusQuery = z.object({
   verification_type: z.enum(VERIFICATION_TYPES).default('VERIFICATION'),
   person_type: personType,
+  wait: z.coerce.number().int().min(0).max(STATUS_WAIT_MAX_SECONDS).optional(),
+  previous: z.uuid('Verificación inválida.').optional(),
 });
 export const verificationStatusResponse = z.object({
   data: z.object({
@@ -60,6 +76,13 @@ export const verificationStatusResponse = z.object({
     /** null = unknown; 0 or less = no further attempt (SPEC §5). */
     verifications_left: z.number().int().nullable(),
     mati_identity_id: z.string().nullable(),
+    /** The signer's current check (null: none yet), whose answer `status` is. */
+    verification_id: z.string().nullable(),
+    /**
+     * Seconds left of the review screen's countdown (SPEC §4: 300 from the check's start) by the
+     * server's clock; null without a check. A reloaded review screen goes on from here.
+     */
+    review_seconds_left: z.number().int().nullable(),
   }),
 });
 export type VerificationStatusAnswer = z.infer<typeof verificationStatusResponse>['data'];
@@ -99,6 +122,36 @@ export const identityDocumentsResponse = z.object({
   }),
 });
 export type IdentityDocumentsAnswer = z.infer<typeof identityDocumentsResponse>['data'];
+
+/** An identity photo's SHA-256 (hex) as the phone computed it over the bytes it sends. */
+const photoSha256 = z.string().regex(/^[0-9a-f]{64}$/, 'La huella de la foto no es válida.');
+const documentKind = z.enum(IDENTITY_DOCUMENT_KINDS);
+
+/**
+ * PUT /v1/users/:type/:id/identity-photos/:kind/:sha256 (issue 27, decision 024): one photo of the
+ * built-in widget, sent as soon as it is accepted; the body is the image (Content-Type image/jpeg,
+ * image/png or image/webp; 8 MB and 40 megapixels at most) whose SHA-256 the path names. Sending
+ * the same photo again changes nothing; another photo of the same kind replaces it.
+ */
+export const identityPhotoParams = signerParams.extend({ kind: documentKind, sha256: photoSha256 });
+export type IdentityPhotoParams = z.input<typeof identityPhotoParams>;
+const storedPhoto = z.object({ kind: documentKind, sha256: z.string() });
+export const identityPhotoResponse = z.object({ data: storedPhoto });
+/** GET /v1/users/:type/:id/identity-photos: the photos the server holds for the next check (a phone resuming). */
+export const identityPhotosResponse = z.object({ data: z.object({ photos: z.array(storedPhoto) }) });
+export type IdentityPhotosAnswer = z.infer<typeof identityPhotosResponse>['data'];
+
+/**
+ * POST /v1/users/:type/:id/identity-checks: starts a verification with the three photos already
+ * sent, named by their SHA-256. 409 PHOTOS_MISSING (with `missing`, the kinds to send again) when
+ * the server does not hold one of them. Answers as the identity-documents upload does.
+ */
+export const identityCheckBody = z.object({
+  person_type: personType,
+  verification_type: z.enum(VERIFICATION_TYPES).optional(),
+  photos: z.object({ id_front: photoSha256, id_back: photoSha256, selfie: photoSha256 }),
+});
+export type IdentityCheckPayload = z.input<typeof identityCheckBody>;
 
 /** PUT /v1/users/:type/:id/contract (SPEC §3): the handwritten signature. */
 export const signContractBody = z.object({

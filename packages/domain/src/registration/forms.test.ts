@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { COUNTRIES } from '../country.js';
 import { cedulaCheckDigit } from './cedula.js';
 import { birthYearOptions, dayOptions, ageOn, isoDate, newestBirthDate, todayIn } from './dates.js';
-import { aboutYouErrors, addressErrors, businessErrors, hasUnsupportedCharacters, taxIdError } from './forms.js';
+import {
+  aboutYouErrors,
+  addressErrors,
+  businessErrors,
+  cleanTaxId,
+  hasUnsupportedCharacters,
+  taxIdError,
+} from './forms.js';
 
 const aboutYou = {
   name: 'María',
@@ -98,11 +105,26 @@ describe('tax id rule per country', () => {
   it('do: required, 13 characters, check digit', () => {
     const ten = '4020000000';
     const good = `${ten.slice(0, 3)}-${ten.slice(3)}-${cedulaCheckDigit(ten)}`;
-    expect(taxIdError(COUNTRIES.do, '')).toBe('* Ingresa la cédula !');
+    expect(taxIdError(COUNTRIES.do, '')).toBe('* Ingresa la Cédula / RNC !');
     expect(taxIdError(COUNTRIES.do, '402-000')).toBe('* La cédula debe tener 13 caracteres.');
     expect(taxIdError(COUNTRIES.do, good)).toBeUndefined();
     expect(taxIdError(COUNTRIES.do, `${good.slice(0, -1)}${(cedulaCheckDigit(ten) + 1) % 10}`)).toBe(
       '* La cédula no es válida, revísala.',
+    );
+  });
+
+  it('do: what is typed keeps letters, upper-cased, so the message can name them (issue 27)', () => {
+    expect(cleanTaxId(COUNTRIES.do, ' 001.1234567/8 ')).toBe('001-1234567-8');
+    expect(cleanTaxId(COUNTRIES.do, '001-12345a6')).toBe('001-12345A6');
+    expect(cleanTaxId(COUNTRIES.do, '0011234567899999')).toBe('001-1234567-8');
+    expect(taxIdError(COUNTRIES.do, '001-12345A6')).toBe('* La cédula o RNC solo lleva números.');
+    expect(taxIdError(COUNTRIES.do, 'A')).toBe('* La cédula o RNC solo lleva números.');
+    fc.assert(
+      fc.property(fc.string(), (typed) => {
+        const kept = cleanTaxId(COUNTRIES.do, typed);
+        // Never longer than the field, only upper-case letters, digits and the dashes it places.
+        return kept.length <= 13 && /^[0-9A-ZÑ-]*$/.test(kept) && cleanTaxId(COUNTRIES.do, kept) === kept;
+      }),
     );
   });
 

@@ -5,7 +5,7 @@ import { ageOn, isoDate } from './dates.js';
 import { MIN_AGE_YEARS } from '../constants.js';
 import { nameError } from './names.js';
 import { CIVIL_STATUS_VALUES, OTHER_BUSINESS_TYPE } from './options.js';
-import { isValidRfc } from './rfc.js';
+import { cleanRfc, isValidRfc } from './rfc.js';
 
 /** Field → message; empty when the form may be sent. Shared by the screens and the API. */
 export type FieldErrors = Record<string, string>;
@@ -80,10 +80,12 @@ export function aboutYouErrors(values: AboutYouValues, today?: string): FieldErr
  */
 export const TAX_ID_MESSAGES: Record<
   CountryCode,
-  { required: string; length: (length: number) => string; invalid: string; inUse: string }
+  { required: string; length: (length: number) => string; invalid: string; inUse: string; letters?: string }
 > = {
   do: {
-    required: '* Ingresa la cédula !',
+    // SPEC §5's '* Ingresa el {tax id label} !' with the label, and the article of 'la cédula'.
+    required: '* Ingresa la Cédula / RNC !',
+    letters: '* La cédula o RNC solo lleva números.',
     length: (length) => `* La cédula debe tener ${length} caracteres.`,
     invalid: '* La cédula no es válida, revísala.',
     inUse: 'Ya existe una solicitud con esta cédula. Contacta a soporte.',
@@ -96,11 +98,28 @@ export const TAX_ID_MESSAGES: Record<
   },
 };
 
-/** What the tax-id field keeps (digits for a cédula, RFC characters for an RFC). */
+/**
+ * What the tax-id field keeps of what is typed or pasted (SPEC §5): non-alphanumerics stripped,
+ * upper-cased; a cédula grouped 3-7-1. A letter in a cédula stays, so taxIdError can name it
+ * instead of the field dropping it without a word.
+ */
+export function cleanTaxId(country: CountryConfig, value: string): string {
+  if (!country.taxId.format) return cleanRfc(value);
+  const chars = value
+    .toUpperCase()
+    .replace(/[^0-9A-ZÑ]/g, '')
+    .slice(0, 11);
+  if (chars.length <= 3) return chars;
+  if (chars.length <= 10) return `${chars.slice(0, 3)}-${chars.slice(3)}`;
+  return `${chars.slice(0, 3)}-${chars.slice(3, 10)}-${chars.slice(10)}`;
+}
+
+/** The message of a tax id as the field keeps it (cleanTaxId), or undefined when it is valid. */
 export function taxIdError(country: CountryConfig, value: string): string | undefined {
   const { length } = country.taxId;
   const messages = TAX_ID_MESSAGES[country.code];
   if (!value) return messages.required;
+  if (messages.letters && /[^\d-]/.test(value)) return messages.letters;
   if (value.length !== length) return messages.length(length);
   if (country.code === 'do' ? !isValidCedula(value) : !isValidRfc(value)) return messages.invalid;
   return undefined;

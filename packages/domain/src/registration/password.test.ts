@@ -25,7 +25,8 @@ describe('password rules', () => {
       password: PASSWORD_MESSAGES.required,
       password_confirmation: PASSWORD_MESSAGES.confirmation,
     });
-    expect(passwordErrors('58392', '58392').password).toBe(PASSWORD_MESSAGES.format);
+    // An instruction the person can follow, not a statement about passwords (issue 27).
+    expect(passwordErrors('58392', '58392').password).toBe('* Escribe los 6 números de tu contraseña.');
     expect(passwordErrors('58392a', '58392a').password).toBe(PASSWORD_MESSAGES.format);
     expect(passwordErrors('583920', '583921').password_confirmation).toBe(PASSWORD_MESSAGES.mismatch);
   });

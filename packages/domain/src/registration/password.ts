@@ -2,7 +2,7 @@ import { PASSWORD_LENGTH } from '../constants.js';
 
 export const PASSWORD_MESSAGES = {
   required: '* Ingresa tu contraseña de 6 dígitos !',
-  format: '* La contraseña tiene 6 números.',
+  format: '* Escribe los 6 números de tu contraseña.',
   confirmation: '* Confirma tu contraseña !',
   mismatch: '* Las contraseñas no coinciden.',
   obvious: '* Elige una contraseña menos obvia: no repitas un número ni uses números seguidos.',

@@ -87,7 +87,7 @@ export class StepConflict extends AppError {
 }
 
 /** Where the application stands, read with `db` (inside a transaction: the transaction itself). */
-async function conflict(db: Executor, country: CountryCode, userId: string): Promise<StepConflict> {
+export async function conflict(db: Executor, country: CountryCode, userId: string): Promise<StepConflict> {
   const [row] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   return new StepConflict(row ? await stepAnswer({ db, country }, row) : null);
 }

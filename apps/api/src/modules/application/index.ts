@@ -16,3 +16,4 @@ export {
   type EngineDeps,
   type StepAnswer,
 } from './application.service.js';
+export { amendApplication, type AmendOptions } from './amend-application.js';

@@ -1,6 +1,10 @@
 import {
+  AVAL_TYPE_NAMES,
   EXTRA_ATTEMPTS_MAX,
+  NEXT_STEPS,
+  STEP_NAMES,
   type AddressReviewBody,
+  type NextStep,
   type PersonType,
   type RegisterGuarantorBody,
 } from '@provee/domain';
@@ -17,7 +21,7 @@ import {
   identityVerifications,
 } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { engineOf, stepAnswer } from '../application/index.js';
+import { engineOf, StepConflict, stepAnswer } from '../application/index.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { avalView, inviteAval, registerAval } from '../guarantors/index.js';
 import { answerCheck, issueContractLink } from '../signing/index.js';
@@ -44,13 +48,34 @@ async function answer(app: FastifyInstance, applicationId: string, result: Recor
   return { next_step, status, result };
 }
 
+/**
+ * Why a guarantor cannot be named where the application stands, in the words of the staff member
+ * who tried: the step engine's refusal is worded for the shopkeeper's screen ('Te llevamos a donde
+ * te quedaste'), which means nothing in the back office (issue 27).
+ */
+function guarantorNotNow(refusal: StepConflict, user: UserRow, avalType: RegisterGuarantorBody['aval_type']) {
+  const current = (refusal.extra.current ?? {}) as { next_step?: string; status?: string };
+  const step = (current.next_step ?? user.nextStep) as NextStep;
+  const status = current.status ?? user.status;
+  const where = `«${STEP_NAMES[step] ?? step}»`;
+  const readable =
+    status === 'REJECTED'
+      ? 'No se puede registrar un aval: la solicitud fue rechazada.'
+      : NEXT_STEPS.indexOf(step) < NEXT_STEPS.indexOf('INVENTORY')
+        ? `Todavía no se puede registrar un aval: la solicitud está en ${where}. Se puede cuando el solicitante haya creado su contraseña (paso «Inventario»).`
+        : `No se puede registrar un ${AVAL_TYPE_NAMES[avalType].toLowerCase()} en este momento: la solicitud está en ${where}. Se registra desde «Inventario», o cuando la solicitud pide otro.`;
+  return new AppError(409, 'GUARANTOR_NOT_NOW', 'a guarantor cannot be named at this step', readable, refusal.extra);
+}
+
 export async function registerGuarantor(
   app: FastifyInstance,
   member: StaffRow,
   user: UserRow,
   body: RegisterGuarantorBody,
 ) {
-  const { aval } = await registerAval(app, user, body, staffActor(member));
+  const { aval } = await registerAval(app, user, body, staffActor(member)).catch((error: unknown) => {
+    throw error instanceof StepConflict ? guarantorNotNow(error, user, body.aval_type) : error;
+  });
   await sendInvitation(app, member, user, aval.id, 'guarantor.invitation_sent');
   return answer(app, user.id, { aval: avalView(app, aval) });
 }

@@ -56,27 +56,58 @@ function contactRows(db: Executor, where: SQL | undefined) {
     .limit(ADVISOR_QUEUE_LIMIT);
 }
 
-// A lead's time is when the server received it: the browser's clock proves nothing.
-function leadRows(db: Executor, where: SQL | undefined) {
+/**
+ * The leads by person: each login records one (decision 005, every one kept), and a person is one
+ * task, so a phone's first lead stands for all of its leads (claimed and done as that one), with
+ * how many there are and when the latest came. Window functions, the same on both databases.
+ */
+function personLeads(db: Executor) {
+  const phone = leads.shopkeeperPhoneE164;
   return db
     .select({
-      sourceId: leads.leadId,
-      kind: leads.leadType,
-      phone: leads.shopkeeperPhoneE164,
-      createdAt: leads.receivedAt,
-      ...taskFields,
+      leadId: leads.leadId,
+      leadType: leads.leadType,
+      phone,
+      receivedAt: leads.receivedAt,
+      rank: sql<number>`row_number() over (partition by ${phone} order by ${leads.receivedAt}, ${leads.leadId})`.as(
+        'person_rank',
+      ),
+      visits: sql<number>`(count(*) over (partition by ${phone}))::int`.as('visits'),
+      // Milliseconds as a float: both drivers hand it over as a number (a raw timestamp differs).
+      lastSeenMs:
+        sql<number>`(extract(epoch from max(${leads.receivedAt}) over (partition by ${phone})) * 1000)::float8`.as(
+          'last_seen_ms',
+        ),
     })
     .from(leads)
-    .leftJoin(users, eq(users.phoneE164, leads.shopkeeperPhoneE164))
-    .leftJoin(advisorTasks, taskJoin('lead', sql`${leads.leadId}`))
+    .as('person_leads');
+}
+
+// A lead's time is when the server received it: the browser's clock proves nothing.
+function leadRows(db: Executor, where: SQL | undefined, leadId?: string) {
+  const person = personLeads(db);
+  return db
+    .select({
+      sourceId: person.leadId,
+      kind: person.leadType,
+      phone: person.phone,
+      createdAt: person.receivedAt,
+      visits: person.visits,
+      lastSeenMs: person.lastSeenMs,
+      ...taskFields,
+    })
+    .from(person)
+    .leftJoin(users, eq(users.phoneE164, person.phone))
+    .leftJoin(advisorTasks, taskJoin('lead', sql`${person.leadId}`))
     .leftJoin(staff, eq(staff.id, advisorTasks.claimedBy))
-    .where(where)
-    .orderBy(asc(leads.receivedAt), asc(leads.leadId))
+    .where(and(eq(person.rank, 1), leadId === undefined ? undefined : eq(person.leadId, leadId), where))
+    .orderBy(asc(person.receivedAt), asc(person.leadId))
     .limit(ADVISOR_QUEUE_LIMIT);
 }
 
-// The lead shape: a lead may have no applicant yet.
-type TaskRow = Awaited<ReturnType<typeof leadRows>>[number];
+// The lead shape (a lead may have no applicant yet); a contact request is one visit, at its own time.
+type LeadRow = Awaited<ReturnType<typeof leadRows>>[number];
+type TaskRow = Omit<LeadRow, 'visits' | 'lastSeenMs'> & Partial<Pick<LeadRow, 'visits' | 'lastSeenMs'>>;
 
 function taskView(source: AdvisorTaskSource, row: TaskRow): AdvisorTaskView {
   const name = [row.name, row.lastname, row.maternalLastname].filter(Boolean).join(' ');
@@ -93,6 +124,9 @@ function taskView(source: AdvisorTaskSource, row: TaskRow): AdvisorTaskView {
     done_at: row.doneAt?.toISOString() ?? null,
     call_url: `tel:${row.phone}`,
     chat_url: `https://wa.me/${row.phone.replace(/\D/g, '')}`,
+    visits: Number(row.visits ?? 1),
+    last_seen_at:
+      row.lastSeenMs === undefined ? row.createdAt.toISOString() : new Date(Number(row.lastSeenMs)).toISOString(),
   };
 }
 
@@ -119,7 +153,8 @@ async function loadTask(db: Executor, source: AdvisorTaskSource, sourceId: strin
     if (!row) throw NOT_FOUND;
     return taskView(source, row);
   }
-  const [row] = await leadRows(db, eq(leads.leadId, sourceId));
+  // Only a person's first lead is a task: a later login's lead id names none.
+  const [row] = await leadRows(db, undefined, sourceId);
   if (!row) throw NOT_FOUND;
   return taskView(source, row);
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { cedulaCheckDigit, toE164, type AdvisorTaskView } from '@provee/domain';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { advisorTasks, auditEvents } from '../../db/schema.js';
+import { advisorTasks, auditEvents, leads } from '../../db/schema.js';
 import { createApplication, userAuth } from '../../test/factories.js';
 import { createPhone } from '../../test/phone.js';
 import { createStaffMember, staffLogin, staffSession } from '../../test/staff.js';
@@ -112,12 +112,41 @@ describe('advisor queue: contact requests and new leads, claim and done', () => 
       done_at: null,
       call_url: `tel:${e164}`,
       chat_url: `https://wa.me/${e164.slice(1)}`,
+      visits: 1,
+      last_seen_at: expect.any(String),
     });
     // A lead names the application of its phone when there is one.
     expect(ours[1]).toMatchObject({ source: 'lead', kind: 'INTERNAL', application_id: first.user.id, phone: e164 });
     expect(ours[2]).toMatchObject({ source: 'lead', application_id: null, name: null });
     const all = items.map((item) => Date.parse(item.created_at));
     expect(all).toEqual([...all].sort((a, b) => a - b));
+  });
+
+  it('one task per person: every login’s lead is kept, the queue shows the first, counted (issue 27)', async () => {
+    const phone = createPhone();
+    const logins = [await lead(phone), await lead(phone), await lead(phone)];
+    const other = await lead();
+    const stored = await t.app.db
+      .select()
+      .from(leads)
+      .where(eq(leads.shopkeeperPhoneE164, toE164('do', phone)));
+    expect(stored).toHaveLength(3);
+    const items = await queue(advisor.headers);
+    const mine = items.filter((item) => item.phone === toE164('do', phone));
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ source: 'lead', source_id: logins[0]!.sourceId, kind: 'INTERNAL', visits: 3 });
+    expect(Date.parse(mine[0]!.last_seen_at)).toBe(Math.max(...stored.map((row) => row.receivedAt.getTime())));
+    expect(Date.parse(mine[0]!.last_seen_at)).toBeGreaterThanOrEqual(Date.parse(mine[0]!.created_at));
+    expect(items.find((item) => item.source_id === other.sourceId)).toMatchObject({ visits: 1 });
+    // A later login's lead is no task of its own; the person's is claimed and done as one.
+    expect((await act(advisor.headers, 'claim', 'lead', logins[1]!.sourceId)).statusCode).toBe(404);
+    expect((await act(advisor.headers, 'done', 'lead', logins[0]!.sourceId)).statusCode).toBe(200);
+    expect((await queue(advisor.headers)).filter((item) => item.phone === toE164('do', phone))).toEqual([]);
+    // A fourth login after that does not bring the person back as a new task.
+    await lead(phone);
+    expect((await queue(advisor.headers)).filter((item) => item.phone === toE164('do', phone))).toEqual([]);
+    const done = (await queue(advisor.headers, true)).filter((item) => item.phone === toE164('do', phone));
+    expect(done).toMatchObject([{ source_id: logins[0]!.sourceId, visits: 4, done_at: expect.any(String) }]);
   });
 
   it('claim: the task is the claimer’s; a colleague gets 409 naming who has it; claiming again is fine', async () => {

@@ -1,4 +1,4 @@
-import { getCountry, type PublicConfig } from '@provee/domain';
+import { BUILTIN_ADVISOR_VIDEO, getCountry, type PublicConfig } from '@provee/domain';
 import type { Config } from '../../config.js';
 
 export function publicConfig(config: Config): PublicConfig {
@@ -9,7 +9,8 @@ export function publicConfig(config: Config): PublicConfig {
     privacyNoticeUrl: config.PRIVACY_NOTICE_URL,
     appStoreUrl: config.APP_STORE_URL,
     publicSiteUrl: config.PUBLIC_SITE_URL,
-    advisorVideoUrl: config.ADVISOR_VIDEO_URL ?? null,
+    advisorVideoUrl:
+      config.ADVISOR_VIDEO_URL === 'none' ? null : (config.ADVISOR_VIDEO_URL ?? BUILTIN_ADVISOR_VIDEO.url),
     ipLookupUrl: config.IP_LOOKUP_URL,
     webLeadApiKey: config.WEB_LEAD_API_KEY,
     testMode: config.TEST_MODE,

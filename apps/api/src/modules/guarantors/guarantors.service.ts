@@ -7,16 +7,17 @@ import {
   isValidNationalNumber,
   namingTransition,
   taxIdError,
+  VALIDATION_ERROR_MESSAGE,
   toE164,
   type ApplicationState,
   type ApplicationStatus,
   type AvalType,
   type NextStep,
 } from '@provee/domain';
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq, gte, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ClientAddress } from '../../client-address.js';
-import { avals, reverseOtpSessions, users } from '../../db/schema.js';
+import { auditEvents, avals, reverseOtpSessions, users } from '../../db/schema.js';
 import { AppError, invalidFields } from '../../errors.js';
 import {
   assertAt,
@@ -27,10 +28,10 @@ import {
   StepConflict,
   stepAnswer,
 } from '../application/index.js';
-import { appendAuditEvent } from '../audit/index.js';
+import { appendAuditEvent, phoneAuditId } from '../audit/index.js';
 import { consentFolio, currentConsentText, queryBureauBriefly, writeConsent } from '../credit/index.js';
 import { consumeCode, issueCode } from '../one-time-codes/index.js';
-import { reverseOtpState, startReverseOtp } from '../phone-proof/index.js';
+import { reverseOtpState, sessionKeyHash, startReverseOtp } from '../phone-proof/index.js';
 import { sendSms } from '../sms/index.js';
 import type { UserRow } from '../users/index.js';
 
@@ -69,12 +70,59 @@ async function guarantorPhone(app: FastifyInstance, digits: string, field: strin
   if (!isValidNationalNumber(app.config.COUNTRY, digits))
     throw invalidFields({ [field]: 'Ingresa un número de celular válido de 10 dígitos.' });
   const e164 = toE164(app.config.COUNTRY, digits);
-  if (e164 === shopkeeper.phoneE164)
-    throw invalidFields({ [field]: 'El aval necesita su propio celular, distinto al tuyo.' });
+  await countGuarantorNumber(app, shopkeeper.id, e164);
+  const refused = (message: string) =>
+    new AppError(400, 'GUARANTOR_PHONE_REFUSED', 'guarantor phone refused', VALIDATION_ERROR_MESSAGE, {
+      issues: [{ field: `body.${field}`, message }],
+    });
+  if (e164 === shopkeeper.phoneE164) throw refused('El aval necesita su propio celular, distinto al tuyo.');
   const [applicant] = await app.db.select({ id: users.id }).from(users).where(eq(users.phoneE164, e164)).limit(1);
-  if (applicant)
-    throw invalidFields({ [field]: 'Este número no se puede usar para el aval: escribe el celular propio del aval.' });
+  if (applicant) throw refused('Este número no se puede usar para el aval: escribe el celular propio del aval.');
   return e164;
+}
+
+/**
+ * Distinct guarantor numbers one application may try in a day (named, changed to, or refused). Each answer
+ * says whether a number belongs to an applicant, and each change sends it an SMS: a budget keeps the
+ * form from being used to probe numbers or to send messages (issue 26's review). Each try is an audit
+ * event (the number as a keyed hash), counted under the application's audit lock.
+ */
+export const GUARANTOR_NUMBERS_PER_DAY = 6;
+const TOO_MANY_NUMBERS = new AppError(
+  429,
+  'GUARANTOR_NUMBERS_LIMIT',
+  'too many guarantor numbers tried',
+  'Ya probaste varios números de aval hoy. Intenta de nuevo mañana o pide ayuda a tu asesor.',
+  { retry_after_seconds: 24 * 3600 },
+);
+
+async function countGuarantorNumber(app: FastifyInstance, userId: string, phoneE164: string): Promise<void> {
+  const now = app.clock();
+  const since = new Date(now.getTime() - 24 * 3_600_000);
+  await app.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${userId}))`);
+    const phone = phoneAuditId(app, phoneE164);
+    const tried = await tx
+      .selectDistinct({ phone: sql<string>`${auditEvents.payload}->>'phone'` })
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.applicationId, userId),
+          eq(auditEvents.type, 'guarantor.phone_tried'),
+          gte(auditEvents.createdAt, since),
+        ),
+      );
+    // The same number again (a retry, a double tap) costs nothing more.
+    if (tried.some((row) => row.phone === phone)) return;
+    if (tried.length >= GUARANTOR_NUMBERS_PER_DAY) throw TOO_MANY_NUMBERS;
+    await appendAuditEvent(tx, {
+      applicationId: userId,
+      actor: `user:${userId}`,
+      type: 'guarantor.phone_tried',
+      payload: { phone },
+      at: now,
+    });
+  });
 }
 
 /** Names a guarantor (the mobile app's form or an operator) and moves the application to the PIN step. */
@@ -400,6 +448,7 @@ export async function validateRemoteConsent(
 ): Promise<'pending' | 'success' | 'error'> {
   const state = await reverseOtpState(app, session);
   if (state.status === 'PENDING') return 'pending';
+  if (state.status === 'EXPIRED') return (await consentedThrough(app, session)) ? 'success' : 'error';
   if (state.status !== 'VERIFIED' || !state.session.avalId) return 'error';
   const [row] = await app.db
     .select({ aval: avals, user: users })
@@ -418,6 +467,30 @@ export async function validateRemoteConsent(
     return now && now.status !== 'PENDING' && now.status !== 'REPLACED' ? 'success' : 'error';
   }
   return 'success';
+}
+
+/**
+ * A session past its time whose message did come from the guarantor's phone, and whose consent is
+ * recorded (by the page then, or by the background job): the guarantor who comes back to the page
+ * long after sending it reads 'Excelente', not 'Lo sentimos' (issue 27).
+ */
+async function consentedThrough(app: FastifyInstance, session: { key: string } | { id: string }) {
+  const [row] = await app.db
+    .select({ id: reverseOtpSessions.id })
+    .from(reverseOtpSessions)
+    .innerJoin(avals, eq(avals.id, reverseOtpSessions.avalId))
+    .where(
+      and(
+        'key' in session
+          ? eq(reverseOtpSessions.keyHash, sessionKeyHash(session.key))
+          : eq(reverseOtpSessions.id, session.id),
+        eq(reverseOtpSessions.status, 'VERIFIED'),
+        eq(avals.phoneE164, reverseOtpSessions.phoneE164),
+        inArray(avals.status, ['CONSENTED', 'APPROVED', 'REFUSED']),
+      ),
+    )
+    .limit(1);
+  return !!row;
 }
 
 /**

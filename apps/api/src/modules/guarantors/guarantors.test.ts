@@ -1,12 +1,12 @@
 import { cedulaCheckDigit } from '@provee/domain';
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, avals, bureauConsents, creditDecisions, users } from '../../db/schema.js';
+import { auditEvents, avals, bureauConsents, creditDecisions, reverseOtpSessions, users } from '../../db/schema.js';
 import { createApplication, userAuth } from '../../test/factories.js';
 import { createPhone } from '../../test/phone.js';
 import { staffSession } from '../../test/staff.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { processVerifiedRemoteConsents } from './guarantors.service.js';
+import { GUARANTOR_NUMBERS_PER_DAY, processVerifiedRemoteConsents } from './guarantors.service.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 const randomTen = () => `4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
@@ -136,13 +136,26 @@ describe('guarantors (avals): naming, PIN consent in person, phone change', () =
     expect(consents.filter((consent) => consent.avalId !== null)).toHaveLength(1);
   });
 
-  it('20 namings at once: one 200 and one guarantor, the rest 409, never a 5xx', async () => {
+  it('20 namings at once: one 200 and one guarantor, the rest 409 (or 429 past the day’s numbers), never a 5xx', async () => {
     const who = await shopkeeper();
     const answers = await Promise.all(Array.from({ length: 20 }, () => name(who, { phone_number: createPhone() })));
     const codes = answers.map((answer) => answer.statusCode);
     expect(codes.filter((code) => code === 200)).toHaveLength(1);
-    expect(codes.filter((code) => code !== 200).every((code) => code === 409)).toBe(true);
+    expect(codes.filter((code) => code !== 200).every((code) => code === 409 || code === 429)).toBe(true);
+    expect(codes.filter((code) => code === 429)).toHaveLength(20 - GUARANTOR_NUMBERS_PER_DAY);
     expect(await t.app.db.select().from(avals).where(eq(avals.userId, who.user.id))).toHaveLength(1);
+  });
+
+  it(`an application tries at most ${GUARANTOR_NUMBERS_PER_DAY} guarantor numbers a day: the form cannot probe who applied`, async () => {
+    const who = await shopkeeper();
+    const applicants = await Promise.all(Array.from({ length: GUARANTOR_NUMBERS_PER_DAY }, () => shopkeeper()));
+    for (const other of applicants) expect((await name(who, { phone_number: other.user.phone })).statusCode).toBe(400);
+    // The same number again costs nothing; a new one is refused for the day, without saying anything of it.
+    expect((await name(who, { phone_number: applicants[0]!.user.phone })).statusCode).toBe(400);
+    const next = await name(who, { phone_number: createPhone() });
+    expect(next.statusCode).toBe(429);
+    expect(next.json().code).toBe('GUARANTOR_NUMBERS_LIMIT');
+    expect(next.json().readable_message).toMatch(/varios números de aval/);
   });
 
   it('a phone change sends the PIN to the new number; the old PIN is refused, the new one works', async () => {
@@ -236,6 +249,44 @@ describe('guarantors (avals): naming, PIN consent in person, phone change', () =
     expect(res.json().current.next_step).toBe('ACCOUNT_NIP');
   });
 
+  it('an analyst naming one too early, or past the step, reads why in staff words, not the shopkeeper’s (issue 27)', async () => {
+    const { headers } = await staffSession(t.app, 'analyst');
+    const nameAs = (userId: string, aval_type = 'PARTNER') =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/backoffice/applications/${userId}/guarantors`,
+        headers,
+        payload: { aval_type, name: 'Ana Lucía Gómez', phone_number: createPhone(), tax_payer_id: APPROVED_GUARANTOR },
+      });
+    const early = await createApplication(t.app, { taxId: cedula(randomTen()), nextStep: 'PASSWORD' });
+    const tooEarly = await nameAs(early.id);
+    expect(tooEarly.statusCode).toBe(409);
+    expect(tooEarly.json()).toMatchObject({
+      code: 'GUARANTOR_NOT_NOW',
+      readable_message:
+        'Todavía no se puede registrar un aval: la solicitud está en «Contraseña». Se puede cuando el solicitante haya creado su contraseña (paso «Inventario»).',
+      current: { next_step: 'PASSWORD' },
+    });
+    const named = await shopkeeper();
+    expect((await name(named)).statusCode).toBe(200);
+    const again = await nameAs(named.user.id);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().readable_message).toBe(
+      'No se puede registrar un socio en este momento: la solicitud está en «NIP del socio». Se registra desde «Inventario», o cuando la solicitud pide otro.',
+    );
+    const rejected = await createApplication(t.app, {
+      taxId: cedula(randomTen()),
+      nextStep: 'PASSWORD',
+      status: 'REJECTED',
+    });
+    expect((await nameAs(rejected.id, 'COLLATERAL')).json().readable_message).toBe(
+      'No se puede registrar un aval: la solicitud fue rechazada.',
+    );
+    // The shopkeeper's own form keeps the screen's wording (the app moves them where they stand).
+    const own = await name({ user: early, auth: userAuth(t.app, early) });
+    expect(own.json().code).toBe('STEP_NOT_CURRENT');
+  });
+
   it('an analyst names a guarantor from the back office; nobody without a staff session can', async () => {
     const who = await shopkeeper();
     const payload = {
@@ -280,9 +331,13 @@ describe('guarantors (avals): naming, PIN consent in person, phone change', () =
       const [row] = await t.app.db.select().from(users).where(eq(users.id, who.user.id));
       expect(row!.nextStep).toBe('INVENTORY');
       expect(await t.app.db.select().from(avals).where(eq(avals.userId, who.user.id))).toHaveLength(0);
-      expect((await t.app.db.select().from(auditEvents).where(eq(auditEvents.applicationId, who.user.id))).length).toBe(
-        eventsBefore,
-      );
+      // Nothing but the try itself, which counts towards the day's budget of numbers.
+      const eventsAfter = await t.app.db
+        .select()
+        .from(auditEvents)
+        .where(eq(auditEvents.applicationId, who.user.id))
+        .orderBy(asc(auditEvents.id));
+      expect(eventsAfter.slice(eventsBefore).map((event) => event.type)).toEqual(['guarantor.phone_tried']);
 
       // Named with a good number, then changed to an applicant's (their own, or another's).
       const phone = createPhone();
@@ -423,6 +478,28 @@ describe('guarantors (avals): naming, PIN consent in person, phone change', () =
       expect(consents[0]!.ip).toBeTruthy();
       const [row] = await t.app.db.select().from(users).where(eq(users.id, guest.who.user.id));
       expect(row!.nextStep).toBe('PENDING_APPROVAL');
+    });
+
+    it('a guarantor who comes back long after the message reads success, not an error (issue 27)', async () => {
+      const guest = await invited();
+      const { session_id: sessionId, message: text } = (await start(guest)).json().data;
+      await message(`+1${guest.phone}`, text);
+      // Recorded with nobody on the page; the page asks again only after the session's TTL.
+      await processVerifiedRemoteConsents(t.app);
+      const longAgo = new Date(Date.now() - (t.app.config.REVERSE_OTP_TTL_SECONDS + 60) * 1000);
+      await t.app.db
+        .update(reverseOtpSessions)
+        .set({ resolvedAt: longAgo })
+        .where(eq(reverseOtpSessions.anonymousId, `aval-${guest.aval.id}`));
+      expect((await validate(sessionId)).json().data.validation).toBe('success');
+      // A session that was never answered still ends in an error once it expired.
+      const other = await invited();
+      const { session_id: unanswered } = (await start(other)).json().data;
+      await t.app.db
+        .update(reverseOtpSessions)
+        .set({ expiresAt: longAgo })
+        .where(eq(reverseOtpSessions.anonymousId, `aval-${other.aval.id}`));
+      expect((await validate(unanswered)).json().data.validation).toBe('error');
     });
 
     it('a message from another number is an error and records nothing', async () => {

@@ -44,15 +44,21 @@ export async function issueCode(app: FastifyInstance, { phoneE164, purpose, ip }
     if (ip) await assertSmsIpBudget(tx, config, ip, phoneE164, now);
     const forPhone = and(eq(phoneCodes.phoneE164, phoneE164), eq(phoneCodes.purpose, purpose));
     const [last] = await tx
-      .select({ createdAt: phoneCodes.createdAt })
+      .select({
+        createdAt: phoneCodes.createdAt,
+        expiresAt: phoneCodes.expiresAt,
+        consumedAt: phoneCodes.consumedAt,
+        attempts: phoneCodes.attempts,
+      })
       .from(phoneCodes)
       .where(forPhone)
       .orderBy(desc(phoneCodes.createdAt))
       .limit(1);
-    if (last) {
+    // A spent code (the number was just proven with it) holds nothing back: someone coming back
+    // needs a new one, and the hourly cap below still counts it (issue 27).
+    if (last && !last.consumedAt) {
       const wait = (last.createdAt.getTime() + config.CODE_RESEND_SECONDS * 1000 - now.getTime()) / 1000;
-      if (wait > 0)
-        throw tooMany('CODE_RESEND_TOO_SOON', wait, `Espera ${Math.ceil(wait)} segundos para pedir un ${noun} nuevo.`);
+      if (wait > 0) throw resendTooSoon(wait, noun, last, now, config.CODE_MAX_ATTEMPTS);
     }
     const hourAgo = new Date(now.getTime() - 3_600_000);
     const recent = and(forPhone, gt(phoneCodes.createdAt, hourAgo));
@@ -85,6 +91,30 @@ export async function issueCode(app: FastifyInstance, { phoneE164, purpose, ip }
     if (ip) await recordProofStart(tx, 'sms', phoneE164, ip, now);
   });
   return { code, expiresAt, resendAfterSeconds: config.CODE_RESEND_SECONDS };
+}
+
+/**
+ * 429 within the resend interval. The answer says what is true: while the last code still works
+ * (not expired, tries left) it names its expiry (`code_expires_at`) and asks to use it; otherwise
+ * only when a new one can be asked. (A stranger asking learns whether the last code was tried five
+ * times in vain: accepted, docs/decisions/025.)
+ */
+function resendTooSoon(
+  wait: number,
+  noun: string,
+  last: { expiresAt: Date; attempts: number },
+  now: Date,
+  maxAttempts: number,
+) {
+  const seconds = Math.ceil(wait);
+  const usable = last.expiresAt.getTime() > now.getTime() && last.attempts < maxAttempts;
+  if (!usable) return tooMany('CODE_RESEND_TOO_SOON', wait, `Espera ${seconds} segundos para pedir un ${noun} nuevo.`);
+  return tooMany(
+    'CODE_RESEND_TOO_SOON',
+    wait,
+    `El último ${noun} que te enviamos sigue valiendo: úsalo, o espera ${seconds} segundos para pedir uno nuevo.`,
+    { code_expires_at: last.expiresAt.toISOString() },
+  );
 }
 
 /** Checks a code and spends it; every refusal is a 400 (wrong, expired) or 429 (locked). */
@@ -142,7 +172,7 @@ export async function consumeCode(
       400,
       'CODE_INVALID',
       'invalid code',
-      left > 0 ? `El ${noun} no es correcto. Te quedan ${left} intentos.` : wrong,
+      left > 0 ? `El ${noun} no es correcto. ${triesLeft(left)}` : wrong,
       { attempts_left: left },
     );
   }
@@ -155,4 +185,9 @@ export async function consumeCode(
     if (!consumed) throw new AppError(400, 'CODE_INVALID', 'code already used', wrong);
     await onConsumed?.(tx, now);
   });
+}
+
+/** 'Te quedan 4 intentos.', 'Te queda 1 intento.' */
+export function triesLeft(left: number): string {
+  return left === 1 ? 'Te queda 1 intento.' : `Te quedan ${left} intentos.`;
 }

@@ -90,6 +90,21 @@ describe('SMS code: sending and confirming', () => {
     });
   });
 
+  it("the last try left is said in the singular: 'Te queda 1 intento.'", async () => {
+    const phone = createPhone();
+    await t.app.inject(codeRequest(phone, '10.1.0.15'));
+    const code = await lastSmsCode(t.app, phone);
+    const wrong = code === '000000' ? '111111' : '000000';
+    const messages: string[] = [];
+    for (let i = 0; i < 4; i++) messages.push((await t.app.inject(codeConfirm(phone, wrong))).json().readable_message);
+    expect(messages).toEqual([
+      'El código no es correcto. Te quedan 4 intentos.',
+      'El código no es correcto. Te quedan 3 intentos.',
+      'El código no es correcto. Te quedan 2 intentos.',
+      'El código no es correcto. Te queda 1 intento.',
+    ]);
+  });
+
   it('after 5 wrong tries even the right code is refused (default CODE_MAX_ATTEMPTS)', async () => {
     const phone = createPhone();
     await t.app.inject(codeRequest(phone, '10.1.0.6'));
@@ -136,6 +151,59 @@ describe('SMS code: sending and confirming', () => {
     expect(early.headers['retry-after']).toBe('1');
     clock.advance(1);
     expect((await t.app.inject(codeRequest(phone, '10.1.1.1'))).statusCode).toBe(200);
+  });
+
+  it('within the interval, the 429 names when the last code expires while it still works', async () => {
+    const phone = createPhone();
+    const sent = (await t.app.inject(codeRequest(phone, '10.1.1.4'))).json().data;
+    clock.advance(20);
+    const early = await t.app.inject(codeRequest(phone, '10.1.1.4'));
+    expect(early.statusCode).toBe(429);
+    expect(early.json()).toMatchObject({
+      code: 'CODE_RESEND_TOO_SOON',
+      retry_after_seconds: 40,
+      code_expires_at: sent.expires_at,
+      readable_message:
+        'El último código que te enviamos sigue valiendo: úsalo, o espera 40 segundos para pedir uno nuevo.',
+    });
+    // Locked by wrong tries: it no longer works, so the answer only says when to ask again.
+    const code = await lastSmsCode(t.app, phone);
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 5; i++) await t.app.inject(codeConfirm(phone, wrong));
+    const locked = await t.app.inject(codeRequest(phone, '10.1.1.4'));
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json().code_expires_at).toBeUndefined();
+    expect(locked.json().readable_message).toBe('Espera 40 segundos para pedir un código nuevo.');
+  });
+
+  it('a spent code does not hold the interval: coming back right after the proof gets a new code', async () => {
+    const phone = createPhone();
+    await t.app.inject(codeRequest(phone, '10.1.1.5'));
+    const first = await lastSmsCode(t.app, phone);
+    expect((await t.app.inject(codeConfirm(phone, first))).statusCode).toBe(200);
+    clock.advance(5);
+    const again = await t.app.inject(codeRequest(phone, '10.1.1.5'));
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json().data.resend_after_seconds).toBe(60);
+    const second = await lastSmsCode(t.app, phone);
+    expect((await t.app.inject(codeConfirm(phone, second))).statusCode).toBe(200);
+    // The new code holds the interval as any unused code does.
+    expect((await t.app.inject(codeRequest(phone, '10.1.1.5'))).statusCode).toBe(200);
+    clock.advance(1);
+    const unused = await t.app.inject(codeRequest(phone, '10.1.1.5'));
+    expect(unused.statusCode).toBe(429);
+    expect(unused.json().code).toBe('CODE_RESEND_TOO_SOON');
+  });
+
+  it('spent codes still count toward the hourly cap', async () => {
+    const phone = createPhone();
+    for (let i = 0; i < 5; i++) {
+      expect((await t.app.inject(codeRequest(phone, '10.1.1.6'))).statusCode).toBe(200);
+      expect((await t.app.inject(codeConfirm(phone, await lastSmsCode(t.app, phone)))).statusCode).toBe(200);
+    }
+    const sixth = await t.app.inject(codeRequest(phone, '10.1.1.6'));
+    expect(sixth.statusCode).toBe(429);
+    expect(sixth.json().code).toBe('CODE_HOURLY_LIMIT');
   });
 
   it('a resend kills the previous code', async () => {

@@ -8,9 +8,15 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 const HOUR_MS = 3_600_000;
 
-export function tooMany(code: string, retryAfterSeconds: number, readable: string): AppError {
+export function tooMany(
+  code: string,
+  retryAfterSeconds: number,
+  readable: string,
+  extra: Record<string, unknown> = {},
+): AppError {
   return new AppError(429, code, 'too many requests', readable, {
     retry_after_seconds: Math.max(1, Math.ceil(retryAfterSeconds)),
+    ...extra,
   });
 }
 

@@ -1,11 +1,22 @@
-import { addressBody, businessBody, createdUserResponse, registerUserBody, taxInfoBody } from '@provee/domain';
+import {
+  addressBody,
+  businessBody,
+  createdUserResponse,
+  personalDataAmendedResponse,
+  personalDataBody,
+  registerUserBody,
+  savedRegistrationResponse,
+  taxInfoBody,
+} from '@provee/domain';
 import { errorResponseSchema } from '../../errors.js';
 import type { App } from '../../types.js';
 import { requirePhoneAccess, requireToken } from '../auth/index.js';
 import { parsePhone } from '../phone-proof/index.js';
 import { engineOf, stepAnswer, type ApplicationRow } from '../application/index.js';
 import { ownedUser, stepAnswerSchema, taxIdSuggestion, userParams } from '../users/index.js';
+import { amendAddress, amendPersonalData, amendTaxId } from './amend.service.js';
 import { registerShopkeeper, saveAddress, saveBusiness, saveTaxId } from './registration.service.js';
+import { savedRegistration } from './saved.service.js';
 
 const errors = {
   400: errorResponseSchema,
@@ -14,6 +25,7 @@ const errors = {
   409: errorResponseSchema,
   412: errorResponseSchema,
   422: errorResponseSchema,
+  429: errorResponseSchema,
 };
 
 export async function registrationRoutes(app: App): Promise<void> {
@@ -102,5 +114,70 @@ export async function registrationRoutes(app: App): Promise<void> {
     async (request) => {
       return answer(await saveBusiness(app, await ownedUser(request, request.params.id), request.body));
     },
+  );
+
+  // Going back (issue 27, docs/decisions/025): what the steps saved, and their corrections while
+  // the step engine allows them (409 with where the application stands once it does not).
+  app.get(
+    '/v1/users/:id/:type/registration',
+    {
+      preParsing: requireToken,
+      schema: {
+        summary: 'Lo que guardó cada paso del registro y qué se puede corregir todavía',
+        security: [{ bearer: [] }],
+        params: userParams,
+        response: { 200: savedRegistrationResponse, 401: errorResponseSchema, 403: errorResponseSchema },
+      },
+    },
+    async (request) => ({ data: await savedRegistration(app, await ownedUser(request, request.params.id)) }),
+  );
+
+  app.put(
+    '/v1/users/:id/:type/personal-data',
+    {
+      preParsing: requireToken,
+      schema: {
+        summary: 'Corrige el paso 1 (datos personales) antes de los datos del negocio',
+        security: [{ bearer: [] }],
+        params: userParams,
+        body: personalDataBody,
+        response: { 200: personalDataAmendedResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const user = await amendPersonalData(app, await ownedUser(request, request.params.id), request.body);
+      return { data: { ...(await stepAnswer(engineOf(app), user)), tax_id_suggestion: taxIdSuggestion(app, user) } };
+    },
+  );
+
+  app.put(
+    '/v1/users/:id/:type/tax_info',
+    {
+      preParsing: requireToken,
+      schema: {
+        summary: 'Corrige el paso 2 (Cédula / RNC o RFC) antes de los datos del negocio',
+        security: [{ bearer: [] }],
+        params: userParams,
+        body: taxInfoBody,
+        response: { 200: stepAnswerSchema, ...errors },
+      },
+    },
+    async (request) =>
+      answer(await amendTaxId(app, await ownedUser(request, request.params.id), request.body.tax_payer_id)),
+  );
+
+  app.put(
+    '/v1/users/:id/:type/businesses/address',
+    {
+      preParsing: requireToken,
+      schema: {
+        summary: 'Corrige el domicilio del negocio antes de los datos del negocio (412 fuera de la zona)',
+        security: [{ bearer: [] }],
+        params: userParams,
+        body: addressBody,
+        response: { 200: stepAnswerSchema, ...errors },
+      },
+    },
+    async (request) => answer(await amendAddress(app, await ownedUser(request, request.params.id), request.body)),
   );
 }

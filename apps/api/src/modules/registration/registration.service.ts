@@ -3,9 +3,8 @@ import {
   ageOn,
   aboutYouErrors,
   businessErrors,
-  cleanRfc,
+  cleanTaxId,
   countryToday,
-  formatCedula,
   getCountry,
   parseIsoDate,
   TAX_ID_MESSAGES,
@@ -19,6 +18,7 @@ import { AppError, assertNoErrors, invalidFields, notEligible } from '../../erro
 import { assertAt, createApplication, engineOf, moveApplication, type ApplicationRow } from '../application/index.js';
 import { appendAuditEvent, phoneAuditId } from '../audit/index.js';
 import { listBusinessTypes, listSalesRanges, resolveAddressNames } from '../catalog/index.js';
+import type { Tx } from '../../db/client.js';
 import type { UserRow } from '../users/index.js';
 
 export interface PersonalData {
@@ -51,12 +51,15 @@ async function policyRefused(
   });
 }
 
-/** Step 1: the shopkeeper's personal data creates the application (next step: tax id). */
-export async function registerShopkeeper(
+/** The rules of step 1 and the policy's ages; `auditId` is where a refusal is recorded. */
+export async function checkPersonalData(
   app: FastifyInstance,
-  phoneE164: string,
-  data: PersonalData,
-): Promise<ApplicationRow> {
+  auditId: string,
+  data: Pick<
+    PersonalData,
+    'name' | 'lastname' | 'maternal_lastname' | 'dob' | 'length_of_residency_in_years' | 'marital_status'
+  >,
+): Promise<void> {
   const date = parseIsoDate(data.dob);
   const errors = aboutYouErrors({
     name: data.name,
@@ -76,7 +79,7 @@ export async function registerShopkeeper(
   const age = ageOn(data.dob, countryToday(country, app.clock()));
   const { eligibility } = app.policy;
   if (age < eligibility.min_age || age > eligibility.max_age) {
-    await policyRefused(app, phoneAuditId(app, phoneE164), 'age', {
+    await policyRefused(app, auditId, 'age', {
       age,
       min_age: eligibility.min_age,
       max_age: eligibility.max_age,
@@ -89,7 +92,15 @@ export async function registerShopkeeper(
         : `Por ahora el crédito es para personas de hasta ${eligibility.max_age} años.`;
     throw notEligible('NOT_ELIGIBLE_AGE', 422, reason);
   }
+}
 
+/** Step 1: the shopkeeper's personal data creates the application (next step: tax id). */
+export async function registerShopkeeper(
+  app: FastifyInstance,
+  phoneE164: string,
+  data: PersonalData,
+): Promise<ApplicationRow> {
+  await checkPersonalData(app, phoneAuditId(app, phoneE164), data);
   return createApplication(engineOf(app), {
     phoneE164,
     set: {
@@ -118,19 +129,22 @@ export async function registerShopkeeper(
   });
 }
 
-/** Step 2: the tax id, checked by the country's rule, encrypted, one application per person. */
-export async function saveTaxId(app: FastifyInstance, user: UserRow, taxPayerId: string): Promise<ApplicationRow> {
-  const engine = engineOf(app);
-  await assertAt(engine, user, 'tax-id');
+const RFC_NOT_YOURS = '* El RFC no corresponde a tu fecha de nacimiento.';
+
+/**
+ * The tax id by the country's rule (and, in Mexico, the birth date it carries): the columns to
+ * store and the refusal of a tax id another application holds (recorded when it is thrown).
+ */
+export async function checkTaxId(app: FastifyInstance, user: UserRow, taxPayerId: string, dobIso?: string) {
   const country = getCountry(app.config.COUNTRY);
-  const shown = country.taxId.format ? formatCedula(taxPayerId) : cleanRfc(taxPayerId);
+  const shown = cleanTaxId(country, taxPayerId);
   const error = taxIdError(country, shown);
   if (error) throw invalidFields({ tax_payer_id: error });
   const canonical = shown.replace(/-/g, '');
-  if (country.code === 'mx' && user.dobEncrypted) {
-    const dob = app.cipher.decrypt(user.dobEncrypted);
+  if (country.code === 'mx' && (dobIso || user.dobEncrypted)) {
+    const dob = dobIso ?? app.cipher.decrypt(user.dobEncrypted!);
     if (canonical.slice(4, 10) !== dob.slice(2).replace(/-/g, '')) {
-      throw invalidFields({ tax_payer_id: '* El RFC no corresponde a tu fecha de nacimiento.' });
+      throw invalidFields({ tax_payer_id: RFC_NOT_YOURS });
     }
   }
   const hash = app.cipher.lookupHash(`${country.code}:${canonical}`);
@@ -146,13 +160,46 @@ export async function saveTaxId(app: FastifyInstance, user: UserRow, taxPayerId:
     .where(and(eq(users.taxIdHash, hash), ne(users.id, user.id)))
     .limit(1);
   if (other) throw await refuse();
+  return {
+    canonical,
+    set: { taxIdEncrypted: app.cipher.encrypt(canonical), taxIdHash: hash },
+    taken,
+    refuse,
+    onUniqueViolation: (constraint: string) => (constraint.includes('tax_id_hash') ? taken : undefined),
+  };
+}
+
+/**
+ * Mexico: a saved RFC carries the birth date (the six digits after its letters). Checked on the row
+ * as the correction leaves it, locked: a correction of the other one that committed meanwhile is
+ * seen, and the two can never end up apart.
+ */
+export function rfcCarriesBirthDate(app: FastifyInstance, refusal: Record<string, string>) {
+  return (row: ApplicationRow) => {
+    if (getCountry(app.config.COUNTRY).code !== 'mx' || !row.taxIdEncrypted || !row.dobEncrypted) return;
+    const rfc = app.cipher.decrypt(row.taxIdEncrypted);
+    const dob = app.cipher.decrypt(row.dobEncrypted);
+    if (rfc.slice(4, 10) !== dob.slice(2).replace(/-/g, '')) throw invalidFields(refusal);
+  };
+}
+
+/** Step 2: the tax id, checked by the country's rule, encrypted, one application per person. */
+export async function saveTaxId(app: FastifyInstance, user: UserRow, taxPayerId: string): Promise<ApplicationRow> {
+  const engine = engineOf(app);
+  await assertAt(engine, user, 'tax-id');
+  const { set, taken, refuse, onUniqueViolation } = await checkTaxId(app, user, taxPayerId);
   try {
     const { row } = await moveApplication(engine, {
       userId: user.id,
       transition: 'tax-id',
       actor: `user:${user.id}`,
-      set: { taxIdEncrypted: app.cipher.encrypt(canonical), taxIdHash: hash },
-      onUniqueViolation: (constraint) => (constraint.includes('tax_id_hash') ? taken : undefined),
+      set,
+      // Checked above on the birth date read then; again on the row, a correction of it committed meanwhile.
+      write: async (tx) => {
+        const [saved] = await tx.select().from(users).where(eq(users.id, user.id));
+        rfcCarriesBirthDate(app, { tax_payer_id: RFC_NOT_YOURS })(saved!);
+      },
+      onUniqueViolation,
     });
     return row;
   } catch (failure) {
@@ -161,10 +208,8 @@ export async function saveTaxId(app: FastifyInstance, user: UserRow, taxPayerId:
   }
 }
 
-/** Step 4: the business address, in the catalogue and inside the area the lender serves. */
-export async function saveAddress(app: FastifyInstance, user: UserRow, values: AddressValues): Promise<ApplicationRow> {
-  const engine = engineOf(app);
-  await assertAt(engine, user, 'address');
+/** The address by the rules, the catalogue and the served area: the row to store and what the event records. */
+export async function checkAddress(app: FastifyInstance, user: UserRow, values: AddressValues) {
   const country = getCountry(app.config.COUNTRY);
   assertNoErrors(addressErrors(country, values));
   const found = await resolveAddressNames(app.db, country.code, values);
@@ -200,17 +245,28 @@ export async function saveAddress(app: FastifyInstance, user: UserRow, values: A
     municipalityId: found.city.id,
     updatedAt: app.clock(),
   };
-  const moved = await moveApplication(engine, {
-    userId: user.id,
-    transition: 'address',
-    actor: `user:${user.id}`,
-    write: async (tx) => {
+  return {
+    write: async (tx: Tx) => {
       await tx
         .insert(businessAddresses)
         .values({ userId: user.id, ...row })
         .onConflictDoUpdate({ target: businessAddresses.userId, set: row });
     },
-    event: { payload: { municipality_id: found.city.id, neighborhood_typed: !found.neighborhood } },
+    payload: { municipality_id: found.city.id, neighborhood_typed: !found.neighborhood },
+  };
+}
+
+/** Step 4: the business address, in the catalogue and inside the area the lender serves. */
+export async function saveAddress(app: FastifyInstance, user: UserRow, values: AddressValues): Promise<ApplicationRow> {
+  const engine = engineOf(app);
+  await assertAt(engine, user, 'address');
+  const { write, payload } = await checkAddress(app, user, values);
+  const moved = await moveApplication(engine, {
+    userId: user.id,
+    transition: 'address',
+    actor: `user:${user.id}`,
+    write,
+    event: { payload },
   });
   return moved.row;
 }

@@ -170,6 +170,15 @@ describe('shopkeeper registration', () => {
     expect(bad.json().issues).toEqual([{ field: 'body.tax_payer_id', message: '* La cédula no es válida, revísala.' }]);
     const short = await post(`/api/v1/users/${userId}/SK/tax_info`, auth, { tax_payer_id: '001-12' });
     expect(short.json().issues[0].message).toBe('* La cédula debe tener 13 caracteres.');
+    // A letter is named, not dropped (issue 27): dropped, the rest would be another person's number.
+    const letter = await post(`/api/v1/users/${userId}/SK/tax_info`, auth, {
+      tax_payer_id: `${cedula.slice(0, 5)}a${cedula.slice(5)}`,
+    });
+    expect(letter.json().issues).toEqual([
+      { field: 'body.tax_payer_id', message: '* La cédula o RNC solo lleva números.' },
+    ]);
+    const empty = await post(`/api/v1/users/${userId}/SK/tax_info`, auth, { tax_payer_id: ' - ' });
+    expect(empty.json().issues[0].message).toBe('* Ingresa la Cédula / RNC !');
 
     const ok = await post(`/api/v1/users/${userId}/SK/tax_info`, auth, { tax_payer_id: cedula.replace(/-/g, '') });
     expect(ok.statusCode).toBe(200);

@@ -1,4 +1,6 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { progressiveScanBomb } from '../../test/jpeg-scan-bomb.js';
 import {
   checkIdentityImage,
   checkSignaturePng,
@@ -7,6 +9,7 @@ import {
   MAX_IMAGE_BYTES,
   MAX_IMAGE_PIXELS,
   MAX_SIGNATURE_BYTES,
+  tooManyJpegScans,
 } from './image.js';
 import {
   createJpeg,
@@ -109,6 +112,43 @@ describe('checkIdentityImage', () => {
     expect(checkIdentityImage(createPngHeader(8000, 5001))).toEqual({ ok: false, reason: 'pixels' });
     expect(8000 * 5000).toBe(MAX_IMAGE_PIXELS);
     expect(checkIdentityImage(createPngHeader(8000, 5000)).ok).toBe(true);
+  });
+
+  it('refuses a progressive JPEG of thousands of legal scans (one libjpeg call no timeout stops)', async () => {
+    const bomb = progressiveScanBomb();
+    expect(bomb.length).toBeLessThan(MAX_IMAGE_BYTES);
+    expect(checkIdentityImage(bomb)).toMatchObject({ ok: true, info: { format: 'jpeg' } });
+    expect(await tooManyJpegScans(bomb)).toBe(true);
+    // A camera's or a browser's progressive JPEG (libjpeg's script, about ten scans) is a photo.
+    const progressive = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#7a8b9c' } })
+      .jpeg({ progressive: true, quality: 85 })
+      .toBuffer();
+    expect(await tooManyJpegScans(progressive)).toBe(false);
+  });
+
+  it('counts the scans of 8 MB of FF bytes without holding the event loop in one piece', async () => {
+    const header = createJpeg({ width: 640, height: 480 });
+    const flood = Buffer.concat([
+      header.subarray(0, header.length - 2),
+      Buffer.alloc(MAX_IMAGE_BYTES - header.length, 0xff),
+    ]);
+    // The event loop's turns while it counts: a timer of 0 ms runs between its pieces.
+    let turns = 0;
+    const ticking = setInterval(() => turns++, 0);
+    const started = performance.now();
+    expect(await tooManyJpegScans(flood)).toBe(false);
+    clearInterval(ticking);
+    const took = performance.now() - started;
+    expect(turns).toBeGreaterThan(Math.min(8, took / 50));
+    // A marker across a piece's end (256 KB) is counted, and once: 64 markers pass, 65 do not.
+    const markers = (others: number) => {
+      const bytes = Buffer.alloc(2 * 256 * 1024, 0);
+      bytes.set([0xff, 0xda], 256 * 1024 - 1);
+      for (let k = 0; k < others; k++) bytes.set([0xff, 0xda], k * 4096);
+      return bytes;
+    };
+    expect(await tooManyJpegScans(markers(63))).toBe(false);
+    expect(await tooManyJpegScans(markers(64))).toBe(true);
   });
 });
 

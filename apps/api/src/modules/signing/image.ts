@@ -30,7 +30,7 @@ export function inspectImage(bytes: Uint8Array): ImageInfo | null {
 
 export type ImageCheck<R extends string> = { ok: true; info: ImageInfo } | { ok: false; reason: R };
 
-/** An identity document photo or selfie: one still JPEG, PNG or WebP, at most 8 MB and 40 MP. */
+/** An identity document photo or selfie: one still JPEG, PNG or WebP, at most 8 MB and 40 MP (and tooManyJpegScans). */
 export function checkIdentityImage(bytes: Uint8Array): ImageCheck<'type' | 'size' | 'pixels' | 'animated'> {
   if (bytes.length > MAX_IMAGE_BYTES) return { ok: false, reason: 'size' };
   const info = inspectImage(bytes);
@@ -38,6 +38,34 @@ export function checkIdentityImage(bytes: Uint8Array): ImageCheck<'type' | 'size
   if (info.width * info.height > MAX_IMAGE_PIXELS) return { ok: false, reason: 'pixels' };
   if (isAnimated(bytes)) return { ok: false, reason: 'animated' };
   return { ok: true, info };
+}
+
+/**
+ * A progressive JPEG is decoded scan by scan inside one libjpeg call that no timeout interrupts: a
+ * few hundred KB of legal scans kept a 36 MP decode busy for 15 s (issue 26's review). Cameras and
+ * browsers write one scan, or about ten (libjpeg's progressive script); a few embedded thumbnails add
+ * some more.
+ */
+export const MAX_JPEG_SCANS = 64;
+
+const SCAN_CHUNK = 256 * 1024;
+
+/**
+ * Whether a JPEG holds more than MAX_JPEG_SCANS start-of-scan markers (FF DA; entropy-coded data
+ * escapes every FF it carries). Counted 256 KB at a time with a turn of the event loop between:
+ * a photo of 8 MB of FF bytes costs ~200 ms of JavaScript, which no request may hold in one piece.
+ */
+export async function tooManyJpegScans(b: Uint8Array): Promise<boolean> {
+  const bytes = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  let scans = 0;
+  for (let start = 0; start < bytes.length; start += SCAN_CHUNK) {
+    // One byte past the chunk, so a marker across its end is seen, and only once.
+    const part = bytes.subarray(start, Math.min(bytes.length, start + SCAN_CHUNK + 1));
+    for (let i = part.indexOf(0xff); i >= 0 && i < part.length - 1; i = part.indexOf(0xff, i + 1))
+      if (part[i + 1] === 0xda && ++scans > MAX_JPEG_SCANS) return true;
+    if (start + SCAN_CHUNK < bytes.length) await new Promise((resolve) => setImmediate(resolve));
+  }
+  return false;
 }
 
 /** The handwritten signature: a still PNG of at most 1 MB, each side between 20 and 2000 px. */

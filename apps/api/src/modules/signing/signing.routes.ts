@@ -18,40 +18,30 @@ import { z } from 'zod';
 import { clientAddress } from '../../client-address.js';
 import { AppError, errorResponseSchema, invalidFields } from '../../errors.js';
 import { MAX_IMAGE_BYTES } from './image.js';
+import { requireBuiltinWidget } from './identity-check.js';
 import { metamapWebhookRoutes } from './metamap-webhook.js';
-import { requireSigningLink } from './link-token.js';
+import { identityPhotoRoutes } from './identity-photos.routes.js';
+import { signingErrors, signingLink } from './route-parts.js';
+import { heldStatusRequests } from './status-wait.js';
 import type { App } from '../../types.js';
 import {
   contractDocument,
   contractEvidence,
   linkView,
-  requireBuiltinWidget,
   signContract,
   signerAccess,
   submitDocuments,
   verificationStatus,
 } from './signing.service.js';
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-  413: errorResponseSchema,
-  422: errorResponseSchema,
-  429: errorResponseSchema,
-};
+const errors = signingErrors;
 
 const tokenQuery = z.object({ token: z.string().max(2000).optional() });
 
-/** The link the call's token names, or a 401 before the body is read or validated (issue 26; link-token.ts). */
-const signingLink = async (request: FastifyRequest) => {
-  await requireSigningLink(request);
-};
-
 /** The signing screens' calls (SPEC §2.4, §7), with the signing link's token. */
 export async function signingRoutes(app: App): Promise<void> {
+  const heldStatus = heldStatusRequests(app);
+
   app.get(
     '/v1/users/:type/:id/contract-link',
     {
@@ -78,12 +68,15 @@ export async function signingRoutes(app: App): Promise<void> {
         response: { 200: verificationStatusResponse, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { signer } = await signerAccess(request, request.params.id, {
         personType: request.query.person_type,
         readOnly: true,
       });
-      return { data: await verificationStatus(app, signer) };
+      const { wait, previous } = request.query;
+      if (!wait) return { data: await verificationStatus(app, signer) };
+      // Issue 27: held until the answer is in (or `wait` seconds).
+      return { data: await heldStatus(signer, { seconds: wait, previous }, { request, reply }) };
     },
   );
 
@@ -158,6 +151,7 @@ export async function signingRoutes(app: App): Promise<void> {
   );
 
   await app.register(identityDocumentRoutes);
+  await app.register(identityPhotoRoutes);
   await app.register(metamapWebhookRoutes);
 }
 

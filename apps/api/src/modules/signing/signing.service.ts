@@ -2,7 +2,7 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import {
   formatCedula,
   fromE164,
-  IDENTITY_DOCUMENT_KINDS,
+  REVIEW_COUNTDOWN_SECONDS,
   SIGNER_STATE_OF,
   type ContractEvidence,
   type IdentityDocumentKind,
@@ -11,7 +11,6 @@ import {
   type SigningLink,
   type VerificationStatus,
   type VerificationStatusAnswer,
-  type VerificationType,
 } from '@provee/domain';
 import { and, asc, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -27,6 +26,7 @@ import {
   contracts,
   contractSigners,
   identityDocuments,
+  identityPhotoUploads,
   identityVerifications,
   users,
 } from '../../db/schema.js';
@@ -43,14 +43,26 @@ import {
   type SignatureEvidence,
   type SignedParty,
 } from './document/index.js';
+import { answered } from './answer-signals.js';
 import type { Encoded } from './decode.js';
+import {
+  ALREADY_SIGNED,
+  attemptsLeft,
+  checkOfSamePhotos,
+  FORBIDDEN,
+  mayStartCheck,
+  refuseCheck,
+  requireBuiltinWidget,
+  signerTaxId,
+  startBuiltinCheck,
+  type DocumentHashes,
+} from './identity-check.js';
 import { identityPhotos, imageRefused, signatureImage } from './uploads.js';
 import { newLinkToken, requireSigningLink, type LinkRow } from './link-token.js';
 
 type ContractRow = typeof contracts.$inferSelect;
 type AvalRow = typeof avals.$inferSelect;
 
-const FORBIDDEN = new AppError(403, 'FORBIDDEN', 'forbidden', 'No tienes permiso para ver esta información.');
 const LINK_USED = new AppError(
   409,
   'LINK_USED',
@@ -63,7 +75,6 @@ const LINK_EXPIRED = new AppError(
   'link expired',
   'Este enlace ya venció: el contrato debe firmarse desde un enlace nuevo. Pídelo a tu analista.',
 );
-const ALREADY_SIGNED = () => new SignerConflict('SIGNED', 'SIGNER_SIGNED', 'Este contrato ya fue firmado con éxito.');
 
 export const fullName = (user: Pick<UserRow, 'name' | 'lastname' | 'maternalLastname'>) =>
   [user.name, user.lastname, user.maternalLastname].filter(Boolean).join(' ');
@@ -401,21 +412,33 @@ export async function signerAccess(
 // Identity verification
 // ---------------------------------------------------------------------------------------------
 
-const attemptsLeft = (app: FastifyInstance, signer: SignerRow) =>
-  app.config.IDENTITY_MAX_ATTEMPTS + signer.extraAttempts - signer.verificationAttempts;
-
-/** SPEC §3 verification status: the current check's answer (null while none), attempts left, identity id. */
+/**
+ * SPEC §3 verification status: the current check's answer (null while none), attempts left,
+ * identity id; and which check that is, with the seconds left of its review countdown (issue 27:
+ * SPEC §4's 300 s from the check's start, by the server's clock).
+ */
 export async function verificationStatus(app: FastifyInstance, signer: SignerRow): Promise<VerificationStatusAnswer> {
   let status: VerificationStatus | null = null;
+  let secondsLeft: number | null = null;
   if (signer.currentVerificationId) {
     const [check] = await app.db
-      .select({ status: identityVerifications.status })
+      .select({ status: identityVerifications.status, createdAt: identityVerifications.createdAt })
       .from(identityVerifications)
       .where(eq(identityVerifications.id, signer.currentVerificationId))
       .limit(1);
     status = check && check.status !== 'PENDING' ? (check.status as VerificationStatus) : null;
+    if (check) {
+      const elapsed = (app.clock().getTime() - check.createdAt.getTime()) / 1000;
+      secondsLeft = Math.max(0, Math.min(REVIEW_COUNTDOWN_SECONDS, Math.ceil(REVIEW_COUNTDOWN_SECONDS - elapsed)));
+    }
   }
-  return { status, verifications_left: attemptsLeft(app, signer), mati_identity_id: signer.identityId };
+  return {
+    status,
+    verifications_left: attemptsLeft(app, signer),
+    mati_identity_id: signer.identityId,
+    verification_id: signer.currentVerificationId,
+    review_seconds_left: secondsLeft,
+  };
 }
 
 export async function linkView(app: FastifyInstance, access: SignerAccess): Promise<SigningLink> {
@@ -446,85 +469,13 @@ export async function linkView(app: FastifyInstance, access: SignerAccess): Prom
   };
 }
 
-const UNDER_REVIEW = new AppError(
-  409,
-  'VERIFICATION_UNDER_REVIEW',
-  'verification under review',
-  'Tus documentos se están revisando. Te avisaremos cuando terminemos.',
-);
-const ATTEMPTS_EXHAUSTED = new AppError(
-  409,
-  'VERIFICATION_ATTEMPTS_EXHAUSTED',
-  'no verification attempts left',
-  'Agotaste los intentos de verificación.',
-);
-
-/** Why a check cannot start for this signer, if it cannot. */
-function refuseCheck(app: FastifyInstance, signer: SignerRow | undefined): AppError {
-  if (!signer) return FORBIDDEN;
-  if (signer.state === 'SIGNED') return ALREADY_SIGNED();
-  if (signer.state === 'UNDER_REVIEW') return UNDER_REVIEW;
-  if (attemptsLeft(app, signer) <= 0) return ATTEMPTS_EXHAUSTED;
-  return new SignerConflict(signer.state);
-}
-
-/** The signer's tax id (the simulator answers from it). */
-async function signerTaxId(app: FastifyInstance, signer: SignerRow): Promise<string | null> {
-  const [row] = signer.avalId
-    ? await app.db.select({ enc: avals.taxIdEncrypted }).from(avals).where(eq(avals.id, signer.avalId)).limit(1)
-    : await app.db.select({ enc: users.taxIdEncrypted }).from(users).where(eq(users.id, signer.userId)).limit(1);
-  return row?.enc ? app.cipher.decrypt(row.enc) : null;
-}
-
-type DocumentHashes = Partial<Record<IdentityDocumentKind, string>>;
-
 /**
- * The signer's current check when it was started with exactly these photos (every kind, same
- * SHA-256) and is still running or approved: the same upload sent again. A camera never takes the
- * same bytes twice, so these are a re-sent request (its answer lost, a double tap), not a new try.
- */
-async function checkOfSamePhotos(db: Executor, signer: SignerRow, hashes: DocumentHashes) {
-  if (!signer.currentVerificationId || !['VERIFYING', 'VERIFIED'].includes(signer.state)) return null;
-  const stored = await db
-    .select({ kind: identityDocuments.kind, sha256: identityDocuments.sha256 })
-    .from(identityDocuments)
-    .where(eq(identityDocuments.verificationId, signer.currentVerificationId));
-  const same =
-    stored.length === IDENTITY_DOCUMENT_KINDS.length &&
-    stored.every((doc) => hashes[doc.kind as IdentityDocumentKind] === doc.sha256);
-  if (!same) return null;
-  const [check] = await db
-    .select()
-    .from(identityVerifications)
-    .where(eq(identityVerifications.id, signer.currentVerificationId))
-    .limit(1);
-  return check ?? null;
-}
-
-/** The answer of an upload that is the current check sent again: that check, no attempt counted. */
-const sameCheckAnswer = (
-  app: FastifyInstance,
-  signer: SignerRow,
-  check: typeof identityVerifications.$inferSelect,
-) => ({
-  verification_id: check.id,
-  verification_type: check.verificationType as VerificationType,
-  verifications_left: attemptsLeft(app, signer),
-});
-
-class SamePhotos extends Error {
-  constructor(readonly answer: ReturnType<typeof sameCheckAnswer>) {
-    super('the current check has these photos');
-  }
-}
-
-/**
- * The built-in widget's documents: checked by content (JPEG, PNG or WebP; 8 MB and 40 megapixels
- * at most), decoded in full and kept as the product's own JPEG copy (uploads.ts, decision 021),
- * stored encrypted, and a check started with the simulator, in one transaction with the signer's
- * move and its audit event. An attempt is counted only when the check starts. The photos of the
- * current check sent again answer that check (a retry creates no second check): the copies are
- * encoded the same way every time, so the same photos give the same copies and hashes.
+ * The built-in widget's three photos in one request (multipart): checked by content (JPEG, PNG or
+ * WebP; 8 MB and 40 megapixels at most), decoded in full and kept as the product's own JPEG copy
+ * (uploads.ts, decision 021), stored encrypted, and a check started (identity-check.ts). The
+ * photos of the current check sent again answer that check: the copies are encoded the same way
+ * every time, so the same photos give the same copies and hashes. The widget itself sends its
+ * photos one at a time as they are taken (identity-photos.ts, decision 024).
  */
 export async function submitDocuments(
   app: FastifyInstance,
@@ -533,19 +484,11 @@ export async function submitDocuments(
 ) {
   requireBuiltinWidget(app);
   const decoded = await identityPhotos(app, files);
-  const hashes: DocumentHashes = decoded.ok
-    ? Object.fromEntries(decoded.photos.map((photo) => [photo.kind, photo.sha256]))
-    : {};
-  const canStart = ['AWAITING_VERIFICATION', 'VERIFICATION_REJECTED', 'VERIFYING', 'VERIFIED'].includes(signer.state);
-  if (!canStart || attemptsLeft(app, signer) <= 0) {
-    // The last attempt's upload sent again is that check, not a refusal.
-    const current = decoded.ok ? await checkOfSamePhotos(app.db, signer, hashes) : null;
-    if (current) return sameCheckAnswer(app, signer, current);
-    throw refuseCheck(app, signer);
+  if (!decoded.ok) {
+    if (!mayStartCheck(app, signer)) throw refuseCheck(app, signer);
+    throw imageRefused(decoded.errors);
   }
-  if (!decoded.ok) throw imageRefused(decoded.errors);
   const documents = decoded.photos;
-  // The stored copy's facts: kept with it and named in the audit event.
   const facts = documents.map((doc) => ({
     kind: doc.kind,
     format: doc.format,
@@ -554,82 +497,21 @@ export async function submitDocuments(
     height: doc.height,
     sha256: doc.sha256,
   }));
-
-  const reverification = signer.state === 'VERIFIED';
-  const verificationType: VerificationType = reverification ? 'REVERIFICATION' : 'VERIFICATION';
-  const taxId = await signerTaxId(app, signer);
-  const answer = taxId ? simulatedAnswer(app.config.COUNTRY, taxId) : 'APPROVED';
-  const now = app.clock();
-  const verificationId = randomUUID();
-  try {
-    await moveSigner(engineOf(app), {
-      signerId: signer.id,
-      transition: reverification ? 'reverification-started' : 'verification-started',
-      to: 'VERIFYING',
-      actor: `signer:${signer.id}`,
-      // Attempts are counted in the guarded update itself: parallel uploads cannot pass the cap.
-      guard: sql`${contractSigners.verificationAttempts} < ${app.config.IDENTITY_MAX_ATTEMPTS} + ${contractSigners.extraAttempts}`,
-      set: {
-        verificationAttempts: sql`${contractSigners.verificationAttempts} + 1` as unknown as number,
-        currentVerificationId: verificationId,
-      },
-      // Decided under the signer's lock, so copies sent at once start one check.
-      prepare: async (tx, locked) => {
-        const current = await checkOfSamePhotos(tx, locked, hashes);
-        if (current) throw new SamePhotos(sameCheckAnswer(app, locked, current));
-        return {};
-      },
-      conflict: (current) => refuseCheck(app, current),
-      write: async (tx) => {
-        await tx.insert(identityVerifications).values({
-          id: verificationId,
-          signerId: signer.id,
-          provider: 'simulator',
-          verificationType,
-          status: 'PENDING',
-          // A silent test identity never answers: nothing is due.
-          answerDueAt: answer ? new Date(now.getTime() + app.config.IDENTITY_SIMULATOR_DELAY_MS) : null,
+  const hashes: DocumentHashes = Object.fromEntries(documents.map((photo) => [photo.kind, photo.sha256]));
+  return startBuiltinCheck(app, signer, {
+    facts,
+    sameAs: (db, current) => checkOfSamePhotos(db, current, hashes),
+    write: async (tx, verificationId, now) => {
+      await tx.insert(identityDocuments).values(
+        documents.map((doc, i) => ({
+          ...facts[i]!,
+          verificationId,
+          dataEncrypted: app.cipher.encryptBytes(doc.bytes),
           createdAt: now,
-        });
-        await tx.insert(identityDocuments).values(
-          documents.map((doc, i) => ({
-            ...facts[i]!,
-            verificationId,
-            dataEncrypted: app.cipher.encryptBytes(doc.bytes),
-            createdAt: now,
-          })),
-        );
-      },
-      event: {
-        type: 'identity.check_started',
-        payload: {
-          verification_id: verificationId,
-          verification_type: verificationType,
-          provider: 'simulator',
-          documents: facts,
-        },
-      },
-    });
-  } catch (error) {
-    if (error instanceof SamePhotos) return error.answer;
-    throw error;
-  }
-  return {
-    verification_id: verificationId,
-    verification_type: verificationType,
-    verifications_left: attemptsLeft(app, signer) - 1,
-  };
-}
-
-/** The documents come to this server only with the built-in widget (MetaMap's button sends them to MetaMap). */
-export function requireBuiltinWidget(app: FastifyInstance): void {
-  if (app.config.IDENTITY_PROVIDER !== 'simulator')
-    throw new AppError(
-      409,
-      'IDENTITY_EXTERNAL',
-      'documents go to the identity provider',
-      'La verificación se hace con el botón de verificación de identidad.',
-    );
+        })),
+      );
+    },
+  });
 }
 
 /**
@@ -746,6 +628,8 @@ export async function answerCheck(
         payload: { verification_id: verificationId, status },
       },
     });
+    // Committed: a review screen waiting on this signer answers now (status-wait.ts).
+    answered(check.signerId);
     return 'applied';
   } catch (error) {
     if (!(error instanceof SignerConflict)) throw error;
@@ -1081,6 +965,8 @@ export async function signContract(
             .where(and(eq(contractLinks.id, link.id), isNull(contractLinks.usedAt), isNull(contractLinks.revokedAt)))
             .returning({ id: contractLinks.id });
           if (!used) throw LINK_USED;
+          // No check starts after the signature: photos sent for one are not kept (personal data).
+          await tx.delete(identityPhotoUploads).where(eq(identityPhotoUploads.signerId, signer.id));
           const { pdf, sha256 } = draft!;
           await tx
             .update(contracts)

@@ -11,6 +11,7 @@ import {
   contracts,
   contractSigners,
   identityDocuments,
+  identityPhotoUploads,
   identityVerifications,
   smsOutbox,
 } from '../../db/schema.js';
@@ -253,6 +254,8 @@ describe('identity verification and contract signing', () => {
       status: null,
       verifications_left: 2,
       mati_identity_id: null,
+      verification_id: sent.json().data.verification_id,
+      review_seconds_left: 300,
     });
     // Stored encrypted, checked by content.
     const [document] = await t.app.db
@@ -293,8 +296,24 @@ describe('identity verification and contract signing', () => {
     expect(changed.json()).toMatchObject({ code: 'CONTRACT_CHANGED' });
     expect((await sign(user.id, token, { document_sha256: 'not-a-hash' })).statusCode).toBe(400);
     expect((await signerOf(user.id)).state).toBe('VERIFIED');
+    // A photo sent for a reverification that never started is kept only until the signature.
+    const selfie = photos().selfie;
+    const staged = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/users/SK/${user.id}/identity-photos/selfie/${sha256(selfie)}`,
+      headers: { ...bearer(token), 'content-type': 'image/jpeg' },
+      payload: Buffer.from(selfie),
+    });
+    expect(staged.statusCode, staged.body).toBe(200);
+    const stagedRows = async () =>
+      t.app.db
+        .select({ id: identityPhotoUploads.id })
+        .from(identityPhotoUploads)
+        .where(eq(identityPhotoUploads.signerId, (await signerOf(user.id)).id));
+    expect(await stagedRows()).toHaveLength(1);
     const signed = await sign(user.id, token, { document_sha256: shown });
     expect(signed.statusCode, signed.body).toBe(200);
+    expect(await stagedRows()).toEqual([]);
     const contract = await contractOf(user.id);
     expect(signed.json().data).toMatchObject({ person_type: 'titular', contract_sha256: contract.signedSha256 });
 

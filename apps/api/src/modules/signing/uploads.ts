@@ -2,7 +2,7 @@ import { IDENTITY_DOCUMENT_KINDS, type IdentityDocumentKind } from '@provee/doma
 import type { FastifyInstance } from 'fastify';
 import { invalidFields } from '../../errors.js';
 import type { DecodeRefusal, Encoded } from './decode.js';
-import { checkIdentityImage, checkSignaturePng } from './image.js';
+import { checkIdentityImage, checkSignaturePng, tooManyJpegScans } from './image.js';
 
 /**
  * What the signing calls take from outside: the signature and the three identity photos. Each is
@@ -60,6 +60,24 @@ export interface IdentityPhoto extends Encoded {
   kind: IdentityDocumentKind;
 }
 
+/** The spoken name of a photo, as a refusal names it ('Tu selfie', 'La foto del frente…'). */
+export const photoLabel = (kind: IdentityDocumentKind) => capitalize(DOCUMENT_LABELS[kind]);
+
+/** One photo checked by its header, decoded in full and kept as the product's JPEG (upright, no EXIF), or why not. */
+export async function identityPhoto(
+  app: FastifyInstance,
+  kind: IdentityDocumentKind,
+  bytes: Buffer,
+): Promise<IdentityPhoto | { kind: IdentityDocumentKind; error: string }> {
+  const check = checkIdentityImage(bytes);
+  if (!check.ok) return { kind, error: PHOTO_MESSAGES[check.reason](photoLabel(kind)) };
+  if (check.info.format === 'jpeg' && (await tooManyJpegScans(bytes)))
+    return { kind, error: PHOTO_MESSAGES.corrupt(photoLabel(kind)) };
+  const decoded = await app.images.photo(bytes, check.info.format);
+  if (!decoded.ok) return { kind, error: PHOTO_MESSAGES[decoded.reason](photoLabel(kind)) };
+  return { kind, ...decoded.value };
+}
+
 /**
  * The three photos, each decoded and kept as the product's JPEG (upright, no EXIF), or the field
  * messages of those missing or refused (every field is checked, so the screen can name them all).
@@ -69,18 +87,10 @@ export async function identityPhotos(
   files: Partial<Record<IdentityDocumentKind, Buffer>>,
 ): Promise<{ ok: true; photos: IdentityPhoto[] } | { ok: false; errors: Record<string, string> }> {
   const results = await Promise.all(
-    IDENTITY_DOCUMENT_KINDS.map(
-      async (kind): Promise<IdentityPhoto | { kind: IdentityDocumentKind; error: string }> => {
-        const label = DOCUMENT_LABELS[kind];
-        const bytes = files[kind];
-        if (!bytes) return { kind, error: `Falta ${label}.` };
-        const check = checkIdentityImage(bytes);
-        if (!check.ok) return { kind, error: PHOTO_MESSAGES[check.reason](capitalize(label)) };
-        const decoded = await app.images.photo(bytes, check.info.format);
-        if (!decoded.ok) return { kind, error: PHOTO_MESSAGES[decoded.reason](capitalize(label)) };
-        return { kind, ...decoded.value };
-      },
-    ),
+    IDENTITY_DOCUMENT_KINDS.map((kind) => {
+      const bytes = files[kind];
+      return bytes ? identityPhoto(app, kind, bytes) : { kind, error: `Falta ${DOCUMENT_LABELS[kind]}.` };
+    }),
   );
   const errors = Object.fromEntries(results.flatMap((one) => ('error' in one ? [[one.kind, one.error]] : [])));
   if (Object.keys(errors).length > 0) return { ok: false, errors };

@@ -11,7 +11,7 @@ import {
 import { and, eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { staff, staffPasskeys, staffTotp } from '../../db/schema.js';
+import { staff, staffPasskeys, staffSessions, staffTotp } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import type { App } from '../../types.js';
 import { appendAuditEvent } from '../audit/index.js';
@@ -23,6 +23,12 @@ import { requireStaffInStage, staffOnly, STEP_UP_REQUIRED, stepUpUntil } from '.
 import { mustEnrol, secondFactors, staffChain, type StaffRow } from './staff.service.js';
 import { startTotpEnrolment, useTotpCode } from './totp.js';
 
+const ENROLMENT_OVER = new AppError(
+  401,
+  'STAFF_UNAUTHENTICATED',
+  'the account enrolled a factor meanwhile',
+  'Tu cuenta ya tiene un segundo factor. Vuelve a iniciar sesión.',
+);
 const LAST_FACTOR = new AppError(
   409,
   'LAST_SECOND_FACTOR',
@@ -38,10 +44,12 @@ export async function staffFactorRoutes(app: App): Promise<void> {
   /** Enrolling: during the first login, or later with a recent second factor (a stolen session cannot add its own). */
   const enrolling = async (request: FastifyRequest) => {
     const member = await requireStaffInStage(request, ['enrol', 'active']);
-    if (request.session.stage === 'active' && (await secondFactors(app.db, member.id)).length > 0) {
-      const until = stepUpUntil(request);
-      if (!until || until <= app.clock()) throw STEP_UP_REQUIRED;
-    }
+    if ((await secondFactors(app.db, member.id)).length === 0) return;
+    // A login waiting for its enrolment while the owner enrolled elsewhere: it must log in again and
+    // give that factor (else whoever had the password could add their own).
+    if (request.session.stage === 'enrol') throw ENROLMENT_OVER;
+    const until = stepUpUntil(request);
+    if (!until || until <= app.clock()) throw STEP_UP_REQUIRED;
   };
   const signedIn = staffOnly();
   const recentFactor = staffOnly(undefined, { stepUp: true });
@@ -59,6 +67,8 @@ export async function staffFactorRoutes(app: App): Promise<void> {
   const afterEnrolment = async (request: FastifyRequest, member: StaffRow, method: 'totp' | 'passkey') => {
     const codes = await app.db.transaction(async (tx) => {
       await tx.update(staff).set({ enrolRequired: false }).where(eq(staff.id, member.id));
+      // Every other login of the account still waiting to enrol ends: the next one gives this factor.
+      await tx.delete(staffSessions).where(and(eq(staffSessions.staffId, member.id), eq(staffSessions.stage, 'enrol')));
       const left = await recoveryCodesLeft(tx, member.id);
       const issued =
         left > 0 ? null : await issueRecoveryCodes(tx, app.secrets.key('staff-recovery-codes'), member.id, app.clock());

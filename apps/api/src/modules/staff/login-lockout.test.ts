@@ -109,7 +109,7 @@ describe('spent counters', () => {
     try {
       const { countAttempt, forgetSpentCounters, recordFailure } = await import('./login-failures.js');
       const at = new Date('2026-11-24T12:00:00Z');
-      const counter = { key: 'ip:198.51.100.7', max: 1 };
+      const counter = { key: 'ip:198.51.100.7', max: 1, windowMs: 15 * 60_000 };
       await countAttempt(t.app.db, counter, at);
       await recordFailure(t.app.db, counter, at); // locked until 12:15
       expect(await forgetSpentCounters(t.app.db, new Date('2026-11-24T12:14:00Z'))).toBe(0);

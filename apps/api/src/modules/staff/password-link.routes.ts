@@ -31,7 +31,13 @@ export async function passwordLinkRoutes(app: App): Promise<void> {
     { onRequest: passwordsOn, schema: { body: passwordSetBody, response: { 204: z.null(), ...staffErrors } } },
     async (request, reply) => {
       await setPasswordWithLink(
-        { db: app.db, clock: app.clock, passwords: app.passwords, passwordProblem },
+        {
+          db: app.db,
+          clock: app.clock,
+          passwords: app.passwords,
+          passwordProblem,
+          loginKey: app.secrets.key('staff-login'),
+        },
         request.body.token,
         request.body.password,
       );

@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { STAFF_PASSWORD_LINK_MINUTES } from '@provee/domain';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { staff, staffPasswordLinks, staffSessions } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { appendAuditEvent } from '../audit/index.js';
+import { clearCounters, dailyCounter, emailCounter } from './login-failures.js';
 import { staffChain, STAFF_NOT_FOUND, weakPassword, type StaffDeps } from './staff.service.js';
 
 /**
@@ -82,7 +83,7 @@ export type PasswordProblem = (password: string, person: { email: string; name: 
 
 /** Sets the password and uses the link up (a guarded UPDATE: two tabs cannot both use it); every session of the account ends. */
 export async function setPasswordWithLink(
-  deps: StaffDeps & { passwordProblem: PasswordProblem },
+  deps: StaffDeps & { passwordProblem: PasswordProblem; loginKey: Buffer },
   token: string,
   password: string,
 ): Promise<void> {
@@ -99,8 +100,16 @@ export async function setPasswordWithLink(
       .where(and(eq(staffPasswordLinks.id, row.link.id), isNull(staffPasswordLinks.usedAt)))
       .returning({ id: staffPasswordLinks.id });
     if (!used) throw LINK_INVALID;
-    await tx.update(staff).set({ passwordHash, updatedAt: now }).where(eq(staff.id, row.member.id));
+    await tx
+      .update(staff)
+      .set({ passwordHash, sessionEpoch: sql`${staff.sessionEpoch} + 1`, updatedAt: now })
+      .where(eq(staff.id, row.member.id));
     await tx.delete(staffSessions).where(eq(staffSessions.staffId, row.member.id));
+    // A new password is a fresh start for the e-mail's lock-out (its owner proved the link).
+    await clearCounters(tx, [
+      emailCounter(deps.loginKey, row.member.email),
+      dailyCounter(deps.loginKey, row.member.email),
+    ]);
     await appendAuditEvent(tx, {
       applicationId: staffChain(row.member.id),
       actor: staffChain(row.member.id),

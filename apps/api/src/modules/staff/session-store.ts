@@ -15,6 +15,8 @@ export interface StoredSession {
   factorAt?: string | null;
   /** The WebAuthn challenge last handed out (single use). */
   challenge?: string | null;
+  /** The account's session_epoch when the login began: a later value ends the session. */
+  epoch?: number;
   ip?: string;
   userAgent?: string;
   /** Set by a login on its new session: only then may a row be created (a session ended meanwhile stays ended). */
@@ -26,7 +28,8 @@ const hashId = (sessionId: string) => createHash('sha256').update(sessionId).dig
 /**
  * @fastify/session's store on the staff_sessions table. The idle (30 min) and absolute (12 h) limits
  * are enforced here on every read, with the app's clock, and a read of a live session moves its
- * last activity in the same statement. A session of a deactivated account reads as none.
+ * last activity in the same statement. A session of a deactivated account, or one begun before its
+ * account's session_epoch moved on (a role change, a factor reset, a new password), reads as none.
  */
 export function staffSessionStore(app: FastifyInstance): SessionStore {
   const promised =
@@ -58,6 +61,7 @@ export function staffSessionStore(app: FastifyInstance): SessionStore {
           idHash: hashId(sessionId),
           staffId: session.staffId,
           ...state,
+          epoch: session.epoch ?? 0,
           createdAt: now,
           lastSeenAt: now,
           ip: session.ip ?? null,
@@ -78,7 +82,9 @@ export function staffSessionStore(app: FastifyInstance): SessionStore {
               eq(staffSessions.idHash, hashId(sessionId)),
               gt(staffSessions.lastSeenAt, idleSince),
               gt(staffSessions.createdAt, bornAfter),
-              sql`exists (select 1 from ${staff} where ${staff.id} = ${staffSessions.staffId} and ${staff.active})`,
+              // The account is active and nothing ended its sessions since this one began.
+              sql`exists (select 1 from ${staff} where ${staff.id} = ${staffSessions.staffId} and ${staff.active}
+                and ${staff.sessionEpoch} = ${staffSessions.epoch})`,
             ),
           )
           .returning();
@@ -89,6 +95,7 @@ export function staffSessionStore(app: FastifyInstance): SessionStore {
           authMethod: row.authMethod as 'password' | 'sso',
           factorAt: row.factorAt?.toISOString() ?? null,
           challenge: row.challenge,
+          epoch: row.epoch,
         };
       })(callback);
     },

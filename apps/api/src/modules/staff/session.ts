@@ -12,8 +12,10 @@ import { appendAuditEvent } from '../audit/index.js';
 import {
   clearCounters,
   countAttempt,
+  dailyCounter,
   emailCounter,
   factorCounter,
+  forgiveAttempt,
   ipCounter,
   LOCKED,
   recordFailure,
@@ -41,10 +43,11 @@ async function renewSession(request: FastifyRequest, state: Partial<FastifyReque
     stage: request.session.stage,
     authMethod: request.session.authMethod,
     factorAt: request.session.factorAt,
+    epoch: request.session.epoch,
   };
   // A new session id for every step: an id planted or seen before the step opens nothing after it.
   await request.session.regenerate();
-  request.session.cookie.secure = request.protocol === 'https';
+  request.session.cookie.secure = request.protocol === 'https'; // a new Session: the preHandler's flag is gone
   Object.assign(request.session, kept, state, {
     challenge: null,
     ip: request.ip,
@@ -89,6 +92,7 @@ export async function openStaffSession(
         : 'active';
   await renewSession(request, {
     staffId: member.id,
+    epoch: member.sessionEpoch,
     stage,
     authMethod,
     factorAt: providerFactorAt?.toISOString() ?? null,
@@ -116,7 +120,13 @@ export async function giveSecondFactor(
 ): Promise<void> {
   const { db } = request.server;
   const now = request.server.clock();
-  const counters = [factorCounter(member.id), ipCounter(request.ip)];
+  const completing = request.session.stage !== 'active';
+  // A login's codes count against the account (an attacker with the password may open many logins);
+  // a step-up's against its session (a stolen session cannot lock the owner's factor).
+  const counters = [
+    factorCounter(member.id, completing ? undefined : request.session.sessionId),
+    ipCounter(request.ip),
+  ];
   const open = await Promise.all(counters.map((counter) => countAttempt(db, counter, now)));
   if (!open.every(Boolean)) throw LOCKED;
   if (!(await check())) {
@@ -124,8 +134,11 @@ export async function giveSecondFactor(
     await audit(request, member, 'staff.factor_failed', { method });
     throw INVALID_FACTOR;
   }
-  await clearCounters(db, [...counters, emailCounter(request.server.secrets.key('staff-login'), member.email)]);
-  const completing = request.session.stage !== 'active';
+  const loginKey = request.server.secrets.key('staff-login');
+  // The right factor clears its own count and the e-mail's; the address only forgets this attempt
+  // (one client, many accounts).
+  await clearCounters(db, [counters[0]!, emailCounter(loginKey, member.email), dailyCounter(loginKey, member.email)]);
+  await forgiveAttempt(db, counters[1]!);
   await renewSession(request, { stage: 'active', factorAt: now.toISOString() });
   if (completing) await completeLogin(request, member, method);
   else await audit(request, member, 'staff.step_up', { method });

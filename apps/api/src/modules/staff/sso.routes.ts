@@ -75,7 +75,8 @@ export async function ssoRoutes(app: App): Promise<void> {
         request.log.warn('single sign-on: no active account for this e-mail');
         return reply.redirect(toLogin('unknown'), 303);
       }
-      const trusted = config.OIDC_ACCEPT_IDP_MFA && providerGaveSecondFactor(identity);
+      // The provider's own second factor counts from when it was given (auth_time); without one, not at all.
+      const trusted = config.OIDC_ACCEPT_IDP_MFA && providerGaveSecondFactor(identity) && identity.authTime !== null;
       await appendAuditEvent(app.db, {
         applicationId: staffChain(member.id),
         actor: staffChain(member.id),
@@ -83,7 +84,7 @@ export async function ssoRoutes(app: App): Promise<void> {
         payload: { ip: request.ip, amr: identity.amr, provider_second_factor: trusted },
         at: app.clock(),
       });
-      await openStaffSession(request, member, 'sso', trusted ? (identity.authTime ?? app.clock()) : undefined);
+      await openStaffSession(request, member, 'sso', trusted ? identity.authTime! : undefined);
       return reply.redirect('/backoffice', 303);
     },
   );

@@ -35,9 +35,14 @@ export async function registerStaffSessions(scope: FastifyInstance): Promise<voi
     saveUninitialized: false,
     // Activity is recorded by the store on every read; the cookie itself lives as long as the browser.
     rolling: false,
-    // Secure is set per login from the request's protocol: the plugin's own 'auto' would also turn
-    // SameSite down to Lax over http (see session.ts).
+    // Secure is set per request from its protocol (below): the plugin's own 'auto' would also turn
+    // SameSite down to Lax over http.
     cookie: { path: BACKOFFICE_API_PREFIX, httpOnly: true, sameSite: 'strict', secure: false },
+  });
+  // Every save sends the cookie again (a login's steps, a passkey challenge): Secure whenever this
+  // request came over https, not only on the request that opened the session.
+  scope.addHook('preHandler', async (request) => {
+    if (request.session) request.session.cookie.secure = request.protocol === 'https';
   });
 }
 

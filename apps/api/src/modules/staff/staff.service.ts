@@ -5,7 +5,7 @@ import {
   type StaffRole,
   type StaffView,
 } from '@provee/domain';
-import { and, asc, count, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { staff, staffPasskeys, staffRecoveryCodes, staffSessions, staffTotp } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
@@ -145,14 +145,13 @@ export async function updateStaff(
   return deps.db.transaction(async (tx) => {
     const [before] = await tx.select().from(staff).where(eq(staff.id, id)).for('update');
     if (!before) throw STAFF_NOT_FOUND;
+    const endsSessions = change.active === false || (change.role !== undefined && change.role !== before.role);
     const [row] = await tx
       .update(staff)
-      .set({ ...change, updatedAt: now })
+      .set({ ...change, updatedAt: now, ...(endsSessions ? { sessionEpoch: sql`${staff.sessionEpoch} + 1` } : {}) })
       .where(eq(staff.id, id))
       .returning();
-    if (change.active === false || (change.role && change.role !== before.role)) {
-      await tx.delete(staffSessions).where(eq(staffSessions.staffId, id));
-    }
+    if (endsSessions) await tx.delete(staffSessions).where(eq(staffSessions.staffId, id));
     await appendAuditEvent(tx, {
       applicationId: staffChain(id),
       actor: by,
@@ -173,7 +172,7 @@ export async function resetFactors(deps: { db: Executor; clock: () => Date }, id
   return deps.db.transaction(async (tx) => {
     const [row] = await tx
       .update(staff)
-      .set({ enrolRequired: true, updatedAt: now })
+      .set({ enrolRequired: true, sessionEpoch: sql`${staff.sessionEpoch} + 1`, updatedAt: now })
       .where(eq(staff.id, id))
       .returning();
     if (!row) throw STAFF_NOT_FOUND;

@@ -32,8 +32,13 @@ export async function registerSecurity(
     // blob: the identity photos' previews, made in the page from the camera.
     'img-src': ["'self'", 'data:', 'blob:', ...metamap],
     'frame-src': metamap.length > 0 ? metamap : ["'none'"],
-    // The advisor-welcome video may come from its own host; nothing else may.
-    'media-src': ["'self'", ...(config.ADVISOR_VIDEO_URL ? [new URL(config.ADVISOR_VIDEO_URL).origin] : [])],
+    // The advisor-welcome video: the built-in one is the app's own; a lender's may come from its own host.
+    'media-src': [
+      "'self'",
+      ...(config.ADVISOR_VIDEO_URL && config.ADVISOR_VIDEO_URL !== 'none'
+        ? [new URL(config.ADVISOR_VIDEO_URL).origin]
+        : []),
+    ],
     'object-src': ["'none'"],
     'script-src': ["'self'", ...inline.script, ...metamap],
     'script-src-attr': ["'none'"],

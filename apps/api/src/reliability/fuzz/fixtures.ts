@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHash, createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { anonymousId } from '@provee/domain';
 import { SIGNATURE_HEADER } from '../../providers/reverse-otp/simulator.js';
@@ -12,6 +12,8 @@ import type { JsonSchema, Parameter } from './operations.js';
 import type { MultipartBody } from './requests.js';
 import { newCedula, rejectedCedula, underReviewCedula, type Headers, type World } from './world.js';
 
+const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
 /** One request the operation's owner would send, with their credentials. */
 export interface Base {
   params?: Record<string, string>;
@@ -21,6 +23,8 @@ export interface Base {
   /** The body's fields are sent as a form (application/x-www-form-urlencoded), as Twilio posts them. */
   form?: boolean;
   multipart?: MultipartBody;
+  /** A body sent as it is, with its content type (an identity photo). */
+  raw?: { payload: Buffer; contentType: string };
   headers?: Headers;
   /** Webhooks: the vendor's signature over exactly the bytes sent. */
   sign?: (payload: Buffer, url: string) => Headers;
@@ -311,6 +315,43 @@ export const FIXTURES: Record<string, Fixture | Fixture[]> = {
       };
     },
   },
+  // Going back (issue 27): what the steps saved, and their corrections before the business step.
+  'GET /api/v1/users/{id}/{type}/registration': {
+    reusable: true,
+    prepare: async (world) => {
+      const user = await world.shopkeeper('ABOUT_STORE');
+      return { params: { id: user.id, type: 'SK' }, headers: user.auth };
+    },
+  },
+  'PUT /api/v1/users/{id}/{type}/personal-data': {
+    prepare: async (world) => {
+      const user = await world.shopkeeper('ABOUT_STORE');
+      return {
+        params: { id: user.id, type: 'SK' },
+        headers: user.auth,
+        body: {
+          name: 'María José',
+          lastname: 'Peña',
+          maternal_lastname: 'Núñez',
+          dob: '1984-03-01',
+          length_of_residency_in_years: 3,
+          marital_status: 'SINGLE',
+        },
+      };
+    },
+  },
+  'PUT /api/v1/users/{id}/{type}/tax_info': {
+    prepare: async (world) => {
+      const user = await world.shopkeeper('ABOUT_STORE');
+      return { params: { id: user.id, type: 'SK' }, headers: user.auth, body: { tax_payer_id: newCedula() } };
+    },
+  },
+  'PUT /api/v1/users/{id}/{type}/businesses/address': {
+    prepare: async (world) => {
+      const user = await world.shopkeeper('ABOUT_STORE');
+      return { params: { id: user.id, type: 'SK' }, headers: user.auth, body: address };
+    },
+  },
   'POST /api/v1/users/{id}/{type}/nip': {
     prepare: async (world) => {
       const user = await world.shopkeeper('ACCOUNT_NIP');
@@ -487,6 +528,40 @@ export const FIXTURES: Record<string, Fixture | Fixture[]> = {
             contentType: 'image/jpeg',
             bytes,
           })),
+        },
+      };
+    },
+  },
+  'PUT /api/v1/users/{type}/{id}/identity-photos/{kind}/{sha256}': {
+    bodyLimit: 8 * 1024 * 1024,
+    prepare: async (world) => {
+      const user = await world.approved();
+      const photo = Buffer.from(world.photos().id_front);
+      return {
+        params: { type: 'SK', id: user.id, kind: 'id_front', sha256: sha256Hex(photo) },
+        headers: await world.signingLink(user),
+        raw: { payload: photo, contentType: 'image/jpeg' },
+      };
+    },
+  },
+  'GET /api/v1/users/{type}/{id}/identity-photos': {
+    reusable: true,
+    prepare: async (world) => {
+      const user = await world.approved();
+      return { params: { type: 'SK', id: user.id }, headers: await world.signingLink(user) };
+    },
+  },
+  'POST /api/v1/users/{type}/{id}/identity-checks': {
+    prepare: async (world) => {
+      const user = await world.approved();
+      const signer = await world.signingLink(user);
+      return {
+        params: { type: 'SK', id: user.id },
+        headers: signer,
+        body: {
+          person_type: 'titular',
+          verification_type: 'VERIFICATION',
+          photos: await world.sentPhotos(user, signer),
         },
       };
     },

@@ -39,6 +39,11 @@ export const WRITES_ON_REFUSAL: { code: RegExp; tables: string[]; why: string }[
     why: 'a failed staff login or second factor is counted before the secret is read (lock-out, per e-mail, address and account) and recorded in the staff member’s chain',
   },
   {
+    code: /^GUARANTOR_PHONE_REFUSED$/,
+    tables: ['audit_events'],
+    why: 'every guarantor number tried counts towards the application’s daily budget (guarantor.phone_tried), refused or not',
+  },
+  {
     code: /^(PASSKEY_NOT_REGISTERED|INVALID_FACTOR)$/,
     tables: ['staff_sessions'],
     why: 'a WebAuthn challenge kept on the session is used once, whether the answer was right or not',
@@ -114,9 +119,11 @@ export function baseSpec(op: Operation, base: Base): RequestSpec {
     query: Object.entries(base.query ?? {}),
     body: base.multipart
       ? { kind: 'multipart', value: base.multipart }
-      : base.body === undefined
-        ? { kind: 'none' }
-        : { kind: 'json', value: base.body, ...(base.form ? { form: true } : {}) },
+      : base.raw
+        ? { kind: 'raw', payload: base.raw.payload, contentType: base.raw.contentType }
+        : base.body === undefined
+          ? { kind: 'none' }
+          : { kind: 'json', value: base.body, ...(base.form ? { form: true } : {}) },
     headers: { ...base.headers },
   };
 }

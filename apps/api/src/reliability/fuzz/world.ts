@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { cedulaCheckDigit, toE164 } from '@provee/domain';
 import { and, desc, eq, like } from 'drizzle-orm';
 import {
@@ -253,6 +254,23 @@ export class World {
       id_back: createJpeg({ width: 640, height: 400 }),
       selfie: createJpeg({ width: 360, height: 480 }),
     };
+  }
+
+  /** The three photos sent one at a time, as the widget sends them (issue 27): their SHA-256 by kind. */
+  async sentPhotos(user: Shopkeeper, signer: Headers): Promise<Record<'id_front' | 'id_back' | 'selfie', string>> {
+    const hashes: Record<string, string> = {};
+    for (const [kind, bytes] of Object.entries(this.photos())) {
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      const res = await this.inject({
+        method: 'PUT',
+        url: `/api/v1/users/SK/${user.id}/identity-photos/${kind}/${sha256}`,
+        headers: { ...signer, 'content-type': 'image/jpeg' },
+        payload: Buffer.from(bytes),
+      });
+      await this.expectOk(res, `identity photo ${kind}`);
+      hashes[kind] = sha256;
+    }
+    return hashes as Record<'id_front' | 'id_back' | 'selfie', string>;
   }
 
   /** The identity photos uploaded and the simulated verifier's answer given. */

@@ -20,7 +20,13 @@ export function createSigningLink(overrides: Partial<SigningLink> = {}): Signing
     titular_full_name: 'Juana Gómez Núñez',
     collateral_full_name: '',
     state: 'AWAITING_VERIFICATION',
-    verification: { status: null, verifications_left: 3, mati_identity_id: null },
+    verification: {
+      status: null,
+      verifications_left: 3,
+      mati_identity_id: null,
+      verification_id: null,
+      review_seconds_left: null,
+    },
     widget: { provider: 'builtin' },
     document_sha256: 'a'.repeat(64),
     expires_at: new Date(Date.now() + 86_400_000).toISOString(),
@@ -41,6 +47,8 @@ export interface Call {
   /** JSON bodies parsed; a FormData as it was sent. */
   body: unknown;
   authorization: string | undefined;
+  /** What ends the request early (the screen's, joined with its time bound). */
+  signal: AbortSignal | null | undefined;
 }
 
 /** fetch answered by `answer` (undefined → 404); every call but the error reports is recorded. */
@@ -52,7 +60,9 @@ export function stubApi(answer: (call: Call) => Response | Promise<Response> | u
       if (url === '/api/v1/client-errors') return new Response(null, { status: 204 });
       const headers = (init?.headers ?? {}) as Record<string, string>;
       const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : init?.body;
-      const call = { method: init?.method ?? 'GET', url, body, authorization: headers.authorization };
+      const call = { method: init?.method ?? 'GET', url, body, authorization: headers.authorization } as Call;
+      // Readable by a test that asks for it, left out of comparisons of whole calls.
+      Object.defineProperty(call, 'signal', { value: init?.signal, enumerable: false });
       calls.push(call);
       return (await answer(call)) ?? envelope(404, 'NOT_FOUND', 'not found', 'No encontrado');
     }),
@@ -66,8 +76,11 @@ export function Where() {
   return <output data-testid="where">{location.pathname + location.search}</output>;
 }
 
-/** The screens under test at `url`; any other path is 'Otra pantalla' (Where says which). */
-export function renderRoutes(url: string, routes: ReactNode) {
+/**
+ * The screens under test at `url` (a path, or a history entry with its state); any other path is
+ * 'Otra pantalla' (Where says which).
+ */
+export function renderRoutes(url: string | { pathname: string; search?: string; state?: unknown }, routes: ReactNode) {
   return render(
     <ConfigContext value={createPublicConfig()}>
       <MemoryRouter initialEntries={[url]}>

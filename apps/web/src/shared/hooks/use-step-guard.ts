@@ -3,12 +3,18 @@ import { useLocation, useNavigate, useParams } from 'react-router';
 import {
   applicationState,
   routeForState,
-  screenAllows,
+  screenView,
   type ApplicationState,
   type StepScreen,
+  type StepView,
 } from '../lib/application-state.js';
+import { reproveTarget } from '../lib/proven-phone.js';
+import { hasSession } from '../lib/session-owner.js';
+import { borrowSession, lendSessionToOtherTabs } from '../lib/session-share.js';
 import { uiState } from '../lib/ui-state.js';
 import { getUser } from '../lib/users-api.js';
+
+export type { StepView };
 
 /** Where a screen the state does not allow sends the user. */
 function redirectFor(screen: StepScreen, phone: string, state: ApplicationState, here: string): string {
@@ -22,33 +28,43 @@ function redirectFor(screen: StepScreen, phone: string, state: ApplicationState,
 }
 
 /**
- * Every step screen asks this first: is it the screen for where the application stands? If not,
- * replace-navigate there. It reads the tab's application state (kept by every step answer and user
- * fetch) and asks the server only on a cold load (reload, opened by URL). Checked on arrival.
- * Answers true when the screen may show.
+ * Every step screen asks this first: is it the screen for where the application stands, or a
+ * registration step already saved (going back, its link)? Otherwise replace-navigate to where it
+ * stands. It reads the tab's application state (kept by every step answer and user fetch) and asks
+ * the server only on a cold load (reload, opened by URL). A tab without a session (a second tab, a
+ * saved link) borrows one from an open tab of the same number, or proves the number again
+ * (issue 27). Checked on arrival. Answers how the screen shows, null while it may not.
  */
-export function useStepGuard(screen: StepScreen): boolean {
+export function useStepGuard(screen: StepScreen): StepView | null {
   const { phoneNumber = '', userId = '' } = useParams();
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const [state, setState] = useState<ApplicationState | null>(() => applicationState.get(userId));
-  const allowed = state ? screenAllows(screen, state) : false;
-  const target = state && !allowed ? redirectFor(screen, phoneNumber, state, pathname) : null;
+  const view = state ? screenView(screen, state) : null;
+  const target = state && !view ? redirectFor(screen, phoneNumber, state, pathname) : null;
+
+  // A second tab of this person, opened on a step's address, continues with this tab's session.
+  useEffect(lendSessionToOtherTabs, []);
 
   useEffect(() => {
     if (state) return;
     let live = true;
-    getUser(userId)
-      .then(() => live && setState(applicationState.get(userId)))
-      .catch((error: unknown) => live && uiState.showError(error, { goTo: '/home' }));
+    (async () => {
+      if (!hasSession(phoneNumber) && !(await borrowSession({ phone: phoneNumber || null, userId: userId || null }))) {
+        if (live) navigate(reproveTarget(phoneNumber), { replace: true });
+        return;
+      }
+      await getUser(userId);
+      if (live) setState(applicationState.get(userId));
+    })().catch((error: unknown) => live && uiState.showError(error, { goTo: '/home' }));
     return () => {
       live = false;
     };
-  }, [state, userId]);
+  }, [state, userId, phoneNumber, navigate]);
 
   useEffect(() => {
     if (target) navigate(target, { replace: true });
   }, [target, navigate]);
 
-  return allowed;
+  return view;
 }

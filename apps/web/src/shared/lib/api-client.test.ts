@@ -43,6 +43,32 @@ describe('apiRequest', () => {
     expect(error).toMatchObject({ status: 422, code: 'NOT_ELIGIBLE', readableMessage: 'No cumples' });
   });
 
+  it('an ended session (401 on the stored token): the token goes, the error says where to prove the number again', async () => {
+    sessionStorage.setItem('clientToken', 'Bearer vencido');
+    sessionStorage.setItem('proven_phone', '8095551234');
+    // A number typed on /home since, and never proven, is not the one to prove again.
+    sessionStorage.setItem('phone_number', '8295550000');
+    sessionStorage.setItem('draft_tax_id', '{"value":"001"}');
+    const expired = { code: 'UNAUTHENTICATED', message: 'unauthenticated', readable_message: 'Tu sesión…' };
+    vi.stubGlobal('fetch', reply(401, expired));
+    const error = await apiRequest('POST', '/api/v1/users/u1/SK/tax_info').catch((e: unknown) => e);
+    expect(error).toMatchObject({ status: 401, reprove: '/home/8095551234/verify' });
+    expect(sessionStorage.getItem('clientToken')).toBeNull();
+    // What was typed stays for the return.
+    expect(sessionStorage.getItem('draft_tax_id')).toBe('{"value":"001"}');
+    uiState.showError(error);
+    expect(uiState.get().error).toMatchObject({ goTo: '/home/8095551234/verify', buttonLabel: 'Continuar' });
+
+    // A call with its own credentials (a guarantor's or a signing link) leaves the session alone.
+    sessionStorage.setItem('clientToken', 'Bearer del-comerciante');
+    const other = await apiRequest('GET', '/api/v1/x', { headers: { authorization: 'Bearer enlace' } }).catch(
+      (e: unknown) => e,
+    );
+    expect(other).toMatchObject({ status: 401 });
+    expect((other as ApiError).reprove).toBeUndefined();
+    expect(sessionStorage.getItem('clientToken')).toBe('Bearer del-comerciante');
+  });
+
   it('a network failure is a Spanish ApiError with status 0', async () => {
     vi.stubGlobal(
       'fetch',

@@ -1,5 +1,6 @@
 import { REQUEST_TIMEOUT_MS, SESSION_KEYS, classifyFailedCall, isErrorEnvelope } from '@provee/domain';
 import type { ClientErrorReport } from '@provee/domain';
+import { reproveTarget } from './proven-phone.js';
 import { session } from './session.js';
 import { uiState } from './ui-state.js';
 
@@ -17,6 +18,8 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+  /** The session this tab sent is no longer valid: where the person proves the number again. */
+  reprove?: string;
 }
 
 export interface RequestOptions {
@@ -29,6 +32,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Send failures to /api/v1/client-errors per SPEC §8 (on unless the caller handles them all). */
   report?: boolean;
+  /** Ends the request early (the screen that waits for it went away). */
+  signal?: AbortSignal;
 }
 
 const NETWORK_MESSAGE = 'No pudimos conectarnos. Revisa tu conexión a internet e intenta de nuevo.';
@@ -38,7 +43,8 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   const token = session.get(SESSION_KEYS.clientToken);
   // A caller's own Authorization (a guarantor's invitation link) wins over the stored session token.
-  if (token && !headers.authorization) headers.authorization = token;
+  const usesSession = Boolean(token && !headers.authorization);
+  if (usesSession) headers.authorization = token!;
   if (options.body !== undefined && !(options.body instanceof FormData)) headers['content-type'] = 'application/json';
 
   const spinner = options.spinner ?? true;
@@ -47,6 +53,12 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
     return await send<T>(method, path, headers, options);
   } catch (error) {
     if (error instanceof ApiError && options.report !== false) reportFailedCall(method, path, error);
+    // Expired or refused (12 h passed, the server's key changed): the stored session is dead. What
+    // was typed stays; the error says where to prove the number again (SPEC §8, issue 27).
+    if (error instanceof ApiError && error.status === 401 && error.code === 'UNAUTHENTICATED' && usesSession) {
+      session.remove(SESSION_KEYS.clientToken);
+      error.reprove = reproveTarget(session.get(SESSION_KEYS.provenPhone));
+    }
     throw error;
   } finally {
     if (spinner) uiState.stopLoading();
@@ -65,7 +77,7 @@ async function send<T>(
       method,
       headers,
       body: encodeBody(options.body),
-      signal: AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS),
+      signal: withTimeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS, options.signal),
     });
   } catch {
     throw new ApiError(0, 'NETWORK_ERROR', NETWORK_MESSAGE, NETWORK_MESSAGE);
@@ -79,6 +91,12 @@ async function send<T>(
     throw new ApiError(response.status, code, message, readable_message, issues, details, requestId);
   }
   throw new ApiError(response.status, 'HTTP_ERROR', `HTTP ${response.status}`, '', [], {}, requestId);
+}
+
+/** The request's own time bound, and the caller's signal when it has one (and the browser can join them). */
+function withTimeout(ms: number, signal: AbortSignal | undefined): AbortSignal {
+  const timeout = AbortSignal.timeout(ms);
+  return signal && typeof AbortSignal.any === 'function' ? AbortSignal.any([signal, timeout]) : timeout;
 }
 
 /** SPEC §8: expected refusals are not reported, other 4xx are warnings, 5xx and no answer errors. */

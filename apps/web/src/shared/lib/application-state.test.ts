@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applicationState, routeAfterSave, screenAllows, type StepScreen } from './application-state.js';
+import { applicationState, routeAfterSave, screenAllows, screenView, type StepScreen } from './application-state.js';
 
 const at = (next_step: string, status = 'IN_PROGRESS') => ({ user_id: 'u1', next_step, status });
 
@@ -45,5 +45,33 @@ describe('application state: which screen each state allows', () => {
     expect(routeAfterSave('8095551234', { ...at('ABOUT_STORE'), path: 'https://evil.example/x' })).toBe(
       '/8095551234/u1/more-about',
     );
+  });
+});
+
+describe('application state: an earlier registration screen shows what was saved (issue 27)', () => {
+  it.each<[StepScreen, string, string, ReturnType<typeof screenView>]>([
+    ['additional-data', 'TAX_ACCOUNT', 'IN_PROGRESS', { saved: false }],
+    ['additional-data', 'BUSINESS_ADDRESS', 'IN_PROGRESS', { saved: true, editable: true }],
+    ['additional-data', 'ACCOUNT_NIP', 'IN_PROGRESS', { saved: true, editable: false }],
+    ['search-address', 'ABOUT_STORE', 'IN_PROGRESS', { saved: true, editable: true }],
+    ['about-living', 'ACCOUNT_BUREAU', 'IN_PROGRESS', { saved: true, editable: false }],
+    ['about-living', 'ACCOUNT_NIP', 'REJECTED', { saved: true, editable: false }],
+    ['more-about', 'ACCOUNT_NIP', 'IN_PROGRESS', { saved: true, editable: false }],
+    ['more-about', 'BUSINESS_ADDRESS', 'IN_PROGRESS', null],
+    ['search-address', 'TAX_ACCOUNT', 'IN_PROGRESS', null],
+    ['send-nip', 'PASSWORD', 'IN_PROGRESS', null],
+    ['create-password', 'INVENTORY', 'IN_PROGRESS', null],
+  ])('%s with %s/%s → %j', (screen, step, status, view) => {
+    expect(screenView(screen, at(step, status))).toEqual(view);
+  });
+
+  it('knows a number without an application until one is saved for it', () => {
+    applicationState.clear();
+    applicationState.markNew('8095550000');
+    expect(applicationState.isNew('8095550000')).toBe(true);
+    expect(applicationState.isNew('8095550001')).toBe(false);
+    routeAfterSave('8095550000', { ...at('TAX_ACCOUNT'), user_id: 'u9' });
+    expect(applicationState.isNew('8095550000')).toBe(false);
+    expect(applicationState.forPhone('8095550000')).toMatchObject({ user_id: 'u9' });
   });
 });

@@ -1,4 +1,13 @@
-import { isPastPassword, routeAfterLookup, type LookupUser, type PreApproval } from '@provee/domain';
+import {
+  canAmend,
+  isPastPassword,
+  isStepSaved,
+  routeAfterLookup,
+  type ApplicationState as EngineState,
+  type LookupUser,
+  type PreApproval,
+  type RegistrationStep,
+} from '@provee/domain';
 
 /** Where one application stands, as the last step answer or user fetch of this tab said. */
 export interface ApplicationState {
@@ -22,11 +31,24 @@ function extras(answer: { tax_id_suggestion?: string | null; pre_approval?: PreA
 
 // In memory, per tab: a reload or a link opened by URL starts empty and asks the server once.
 let current: ApplicationState | null = null;
+/** A number this tab proved and found without an application (the lookup's 404). */
+let newPhone: string | null = null;
 
 export const applicationState = {
   /** The state of this user, when this tab knows it. */
   get(userId: string): ApplicationState | null {
     return current && current.user_id === userId ? current : null;
+  },
+  /** The application of this phone, when this tab knows it. */
+  forPhone(phone: string): ApplicationState | null {
+    return current && current.phone === phone ? current : null;
+  },
+  /** This tab knows the phone has no application yet (until one is saved). */
+  isNew(phone: string): boolean {
+    return newPhone === phone && !applicationState.forPhone(phone);
+  },
+  markNew(phone: string): void {
+    newPhone = phone;
   },
   set(state: ApplicationState): void {
     current = { ...(current?.user_id === state.user_id ? current : {}), ...state };
@@ -48,6 +70,7 @@ export const applicationState = {
   },
   clear(): void {
     current = null;
+    newPhone = null;
   },
 };
 
@@ -112,4 +135,27 @@ export function screenAllows(screen: StepScreen, state: ApplicationState): boole
       return pathOf(routeForState('phone', state)).endsWith(`/${page}`);
     }
   }
+}
+
+/**
+ * How a step screen shows (issue 27): the step where the application stands (`saved: false`), or a
+ * registration step already saved, reached by going back or by its link, filled with what was
+ * saved; `editable` while the step engine still allows a correction (domain AMENDMENTS).
+ */
+export type StepView = { saved: false } | { saved: true; editable: boolean };
+
+/** The registration step each screen saves. */
+const SCREEN_STEPS: Partial<Record<StepScreen, RegistrationStep>> = {
+  'additional-data': 'tax-id',
+  'search-address': 'address',
+  'about-living': 'address',
+  'more-about': 'business',
+};
+
+export function screenView(screen: StepScreen, state: ApplicationState): StepView | null {
+  if (screenAllows(screen, state)) return { saved: false };
+  const step = SCREEN_STEPS[screen];
+  const engine = { step: state.next_step, status: state.status } as EngineState;
+  if (step && isStepSaved(step, engine)) return { saved: true, editable: canAmend(step, engine) };
+  return null;
 }

@@ -10,6 +10,14 @@ const es = {
   'code.resend': 'Reenviar Código',
   'code.resendIn': 'Podrás pedir otro código en',
   'code.resent': 'Te enviamos un código nuevo.',
+  // Back within the resend interval (issue 27): no new code went out; the last one still works.
+  'code.textLast': 'Escribe el último código que te enviamos por SMS al',
+  'code.lastExpiresIn': 'Ese código vence en',
+  'code.lastExpired': 'Ese código ya venció. Pide uno nuevo.',
+  'code.textWait': 'Pide un código nuevo para el',
+  // A tab without a session (its session ended, a saved link): prove the number to go on.
+  'proof.resume': 'Tu registro está guardado. Para seguir, vuelve a confirmar tu número.',
+  'proof.confirmTitle': 'Confirma tu número',
   'reverse.title': 'Confirma que este celular es tuyo',
   'reverse.text': 'Envía este mensaje desde el celular {phone}. En cuanto llegue, seguimos con tu registro.',
   'reverse.message': 'Mensaje a enviar',
@@ -26,6 +34,11 @@ const es = {
   'reverse.failedOnPhone':
     'La verificación es incorrecta. Regresa a la página de inicio y vuelve a intentarlo desde el celular con el que hiciste la solicitud.',
   'registration.stepper': 'Registro',
+  // A registration step already saved, reached by going back (issue 27).
+  'saved.editable': 'Ya guardamos estos datos. Si cambias algo, lo actualizamos al continuar.',
+  'saved.readOnly':
+    'Ya enviamos estos datos y no se pueden cambiar porque tu solicitud ya avanzó. Si hay un error, escríbenos por el chat de ayuda.',
+  'saved.address': 'Domicilio guardado',
   'aboutYou.title': 'Sobre ti',
   'aboutYou.subtitle': 'Cuéntanos quién eres. Usa tus datos tal como aparecen en tu identificación.',
   'aboutYou.name': 'Nombres',
@@ -89,6 +102,11 @@ const es = {
   'somethingHappened.text':
     'No pudimos terminar la revisión en este momento. Seguimos trabajando en ella y te avisaremos por mensaje. Si tienes dudas, escríbenos.',
   'somethingHappened.chat': 'Hola, mi registro se quedó en revisión y quiero saber cómo va.',
+  // A guarantor whose documents got no answer in time (SPEC §2.4): the credit is the shopkeeper's.
+  'somethingHappened.documents': 'No pudimos validar tus documentos en este momento.',
+  'somethingHappened.guarantor':
+    'Ponte en contacto con la persona de la que eres aval para saber cómo sigue su crédito.',
+  'somethingHappened.guarantorChat': 'Hola, soy aval de una solicitud de crédito y no pudieron validar mis documentos.',
   'congratulations.title': 'Felicidades',
   'congratulations.text': 'Tienes un crédito pre aprobado de',
   'congratulations.next': 'Para continuar, crea una contraseña con la que entrarás a la app.',

@@ -16,7 +16,13 @@ export function handleStepError(
   error: unknown,
   navigate: NavigateFunction,
   setErrors: (errors: FieldErrors) => void,
-  options: { outOfArea?: boolean; fieldAlias?: Record<string, string>; user?: { phone: string; userId?: string } } = {},
+  options: {
+    outOfArea?: boolean;
+    fieldAlias?: Record<string, string>;
+    user?: { phone: string; userId?: string };
+    /** The step was saved meanwhile (409): what the server has wins over this tab's draft. */
+    dropDraft?: () => void;
+  } = {},
 ): void {
   if (error instanceof ApiError && error.status === 400 && error.issues.length > 0) {
     const errors: FieldErrors = {};
@@ -28,6 +34,7 @@ export function handleStepError(
     return;
   }
   if (error instanceof ApiError && error.status === 409 && options.user) {
+    options.dropDraft?.();
     const { phone, userId } = options.user;
     routeAfterConflict(phone, userId, error).then((target) => navigate(target, { replace: true }), uiState.showError);
     return;

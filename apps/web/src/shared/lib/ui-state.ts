@@ -28,7 +28,10 @@ export const uiState = {
    * `goTo`: where closing the modal takes the user (replace-navigation).
    */
   showError(error: unknown, options: { buttonLabel?: 'Continuar' | 'Entendido'; goTo?: string } = {}) {
-    const { buttonLabel = 'Entendido', goTo } = options;
+    // An ended session (api-client: `reprove`): its button proves the number again, whatever the screen asked.
+    const reprove = error && typeof error === 'object' ? (error as { reprove?: unknown }).reprove : undefined;
+    const goTo = typeof reprove === 'string' ? reprove : options.goTo;
+    const buttonLabel = typeof reprove === 'string' ? 'Continuar' : (options.buttonLabel ?? 'Entendido');
     update({ error: { message: errorText(error), buttonLabel, ...(goTo ? { goTo } : {}) } });
   },
   clearError: () => update({ error: null }),

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { Stepper } from './stepper.js';
+import { REGISTRATION_SCREENS, Stepper } from './stepper.js';
 
 const shown = (element: React.ReactElement) => {
   const { container, unmount } = render(element);
@@ -15,22 +15,18 @@ const shown = (element: React.ReactElement) => {
 };
 
 describe('Stepper', () => {
-  it("registration: 'Paso 1/3 Registro' over 5 bars, one more done per screen up to the PIN", () => {
-    expect(shown(<Stepper phase="registration" filled={1} />)).toEqual({
-      label: 'Paso 1/3 Registro',
-      bars: 5,
-      done: 1,
-      valueNow: '1',
-    });
-    expect(shown(<Stepper phase="registration" filled={5} />)).toEqual({
-      label: 'Paso 1/3 Registro',
-      bars: 5,
-      done: 5,
-      valueNow: '5',
-    });
+  it("registration: each of the six screens says where it is, 'Paso 1/6' to the PIN's 'Paso 6/6' (SPEC §2.3 6)", () => {
+    expect(REGISTRATION_SCREENS.map((at) => shown(<Stepper phase="registration" screen={at} />))).toEqual(
+      [1, 2, 3, 4, 5, 6].map((step) => ({
+        label: `Paso ${step}/6 Registro`,
+        bars: 6,
+        done: step,
+        valueNow: String(step),
+      })),
+    );
   });
 
-  it("evaluation: 'Paso 2/3 Evaluación' on the same five bars (no change of scale after the PIN)", () => {
+  it("evaluation: 'Paso 2/3 Evaluación' over its five bars", () => {
     expect(shown(<Stepper phase="evaluation" filled={1} />)).toEqual({
       label: 'Paso 2/3 Evaluación',
       bars: 5,

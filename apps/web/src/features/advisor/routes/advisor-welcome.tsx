@@ -1,4 +1,4 @@
-import { ADVISOR_CALL_WITHIN_MINUTES } from '@provee/domain';
+import { ADVISOR_CALL_WITHIN_MINUTES, BUILTIN_ADVISOR_VIDEO } from '@provee/domain';
 import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
@@ -7,8 +7,8 @@ import { Page } from '../../../shared/ui/page.js';
 import { Stepper } from '../../../shared/ui/stepper.js';
 
 /**
- * Advisor welcome (SPEC §2.3 item 12): the video when one is configured, the call promise (the
- * number formatted and never broken across lines), the app.
+ * Advisor welcome (SPEC §2.3 item 12): the video (the built-in one unless the lender set its own or
+ * none), the call promise (the number formatted and never broken across lines), the app.
  */
 export function AdvisorWelcomeRoute() {
   return useStepGuard('advisor') ? <AdvisorWelcomeScreen /> : null;
@@ -19,16 +19,7 @@ function AdvisorWelcomeScreen() {
   return (
     <Page title={t('advisor.title')} heading={t('advisor.title')}>
       <Stepper phase="evaluation" filled={1} />
-      {advisorVideoUrl && (
-        <video
-          className="welcome-video"
-          src={advisorVideoUrl}
-          controls
-          preload="none"
-          playsInline
-          aria-label={t('welcome.video')}
-        />
-      )}
+      {advisorVideoUrl && <WelcomeVideo url={advisorVideoUrl} />}
       <p className="page-subtitle">
         {t('welcome.call', { minutes: ADVISOR_CALL_WITHIN_MINUTES, phone: formatE164(country, advisorPhone) })}
       </p>
@@ -36,5 +27,26 @@ function AdvisorWelcomeScreen() {
         {t('download.cta')}
       </a>
     </Page>
+  );
+}
+
+/**
+ * Nothing is fetched before the person taps play (3G): the built-in video's poster holds its 16:9
+ * place meanwhile; a lender's video gets the same 16:9 box, black until played.
+ */
+function WelcomeVideo({ url }: { url: string }) {
+  const builtIn = url === BUILTIN_ADVISOR_VIDEO.url;
+  return (
+    <video
+      className="welcome-video"
+      src={url}
+      poster={builtIn ? BUILTIN_ADVISOR_VIDEO.poster : undefined}
+      width={BUILTIN_ADVISOR_VIDEO.width}
+      height={BUILTIN_ADVISOR_VIDEO.height}
+      controls
+      preload="none"
+      playsInline
+      aria-label={t('welcome.video')}
+    />
   );
 }

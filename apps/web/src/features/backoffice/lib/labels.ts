@@ -1,4 +1,6 @@
-import { CIVIL_STATUSES, type ApplicationStatus, type NextStep, type StaffRole } from '@provee/domain';
+import { AVAL_TYPE_NAMES, CIVIL_STATUSES, STEP_NAMES, type ApplicationStatus, type StaffRole } from '@provee/domain';
+
+export { AVAL_TYPE_NAMES, STEP_NAMES };
 
 // Spanish names of the codes staff read. An unknown code (a new one the API learnt first) shows as is.
 const label =
@@ -16,31 +18,11 @@ export const STATUS_NAMES: Record<ApplicationStatus, string> = {
 };
 export const statusName = label(STATUS_NAMES);
 
-export const STEP_NAMES: Record<NextStep, string> = {
-  TAX_ACCOUNT: 'Datos personales',
-  BUSINESS_ADDRESS: 'Dirección del negocio',
-  ABOUT_STORE: 'Datos del negocio',
-  ACCOUNT_NIP: 'Envío de NIP',
-  ACCOUNT_BUREAU: 'Consulta al buró',
-  PASSWORD: 'Contraseña',
-  INVENTORY: 'Inventario',
-  PARTNER_FORM: 'Datos del socio',
-  PARTNER_BUREAU: 'Buró del socio',
-  PARTNER_NIP: 'NIP del socio',
-  COLLATERAL_FORM: 'Datos del aval',
-  COLLATERAL_BUREAU: 'Buró del aval',
-  COLLATERAL_NIP: 'NIP del aval',
-  WISH_NEW_COLLATERAL: 'Quiere otro aval',
-  ASK_NEW_COLLATERAL: 'Pedir otro aval',
-  ASK_REPLACE_PARTNER: 'Reemplazar socio',
-  PENDING_APPROVAL: 'Pendiente de aprobación',
-};
 export const stepName = label(STEP_NAMES);
 
 export const COUNTRY_NAMES = { do: 'República Dominicana', mx: 'México' } as const;
 export const countryName = label(COUNTRY_NAMES);
 
-export const AVAL_TYPE_NAMES = { PARTNER: 'Socio', COLLATERAL: 'Aval solidario' } as const;
 export const avalTypeName = label(AVAL_TYPE_NAMES);
 export const avalStatusName = label({
   PENDING: 'Esperando consentimiento',
@@ -80,12 +62,18 @@ export const bureauStatusName = label({
 });
 export const decisionResultName = label({ APPROVED: 'Aprobada', REJECTED: 'Rechazada', REFUSED: 'Rechazada' });
 
-export const taskKindName = label({
+export const contactTypeName = label({
   CALL_ADVISER: 'Pidió una llamada',
   WHATSAPP_CHAT: 'Pidió WhatsApp',
   WITH_ADVISER: 'Quiere un asesor',
 });
-export const contactTypeName = taskKindName;
+/** A task of the advisor queue: a contact request, or a lead (INTERNAL: the web app's, a login). */
+export const taskKindName = label({
+  CALL_ADVISER: 'Pidió una llamada',
+  WHATSAPP_CHAT: 'Pidió WhatsApp',
+  WITH_ADVISER: 'Quiere un asesor',
+  INTERNAL: 'Inició su registro',
+});
 
 export const chainName = label({
   application: 'Cadena de la solicitud',

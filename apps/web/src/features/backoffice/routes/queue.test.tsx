@@ -16,6 +16,8 @@ const task = (overrides: Partial<AdvisorTaskView>): AdvisorTaskView => ({
   done_at: null,
   call_url: 'tel:+18095550140',
   chat_url: 'https://wa.me/18095550140',
+  visits: 1,
+  last_seen_at: '2025-05-02T10:00:00.000Z',
   ...overrides,
 });
 
@@ -66,5 +68,36 @@ describe('/backoffice/queue', () => {
     await waitFor(() =>
       expect(calls.filter((call) => call.url.startsWith('/api/backoffice/advisor-queue?'))).toHaveLength(2),
     );
+  });
+
+  it('names each task in words (a lead is “Inició su registro”, never INTERNAL) and counts a person’s logins', async () => {
+    const lead = task({
+      source: 'lead',
+      source_id: 'lead-9',
+      kind: 'INTERNAL',
+      name: null,
+      phone: '+18095550177',
+      visits: 3,
+      last_seen_at: '2025-05-04T15:30:00.000Z',
+    });
+    const contact = task({ source_id: '8', kind: 'WITH_ADVISER', name: 'Rosa Almánzar' });
+    stubSignedIn(createStaff({ role: 'advisor' }), (call) =>
+      call.url === '/api/backoffice/advisor-queue?include_done=false'
+        ? json(200, { data: [lead, contact] })
+        : undefined,
+    );
+    renderBackoffice('/backoffice/queue');
+
+    const rows = within(await screen.findByRole('table'))
+      .getAllByRole('row')
+      .slice(1);
+    const leadRow = rows.find((row) => row.textContent?.includes('+18095550177'))!;
+    expect(leadRow.textContent).toContain('Inició su registro');
+    expect(leadRow.textContent).toContain('Nuevo contacto');
+    expect(leadRow.textContent).toMatch(/Entró 3 veces, la última /);
+    const contactRow = rows.find((row) => row.textContent?.includes('Rosa Almánzar'))!;
+    expect(contactRow.textContent).toContain('Quiere un asesor');
+    expect(contactRow.textContent).not.toContain('Entró');
+    expect(screen.queryByText(/INTERNAL/)).toBeNull();
   });
 });

@@ -12,7 +12,7 @@ import { useResource } from '../lib/use-resource.js';
 const oldestFirst = (tasks: AdvisorTaskView[]) =>
   [...tasks].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
 
-/** /backoffice/queue: shopkeepers who asked for an advisor and new leads, oldest first. */
+/** /backoffice/queue: shopkeepers who asked for an advisor and new leads (one per person), oldest first. */
 export function QueueRoute() {
   useTitle('Cola de asesores');
   const me = useStaff();
@@ -81,6 +81,14 @@ export function QueueRoute() {
                       <td>
                         {taskKindName(task.kind)}
                         {task.source === 'lead' && <span className="bo-badge">Nuevo contacto</span>}
+                        {task.visits > 1 && (
+                          <>
+                            <br />
+                            <span className="bo-muted">
+                              Entró {task.visits} veces, la última {formatDateTime(task.last_seen_at)}
+                            </span>
+                          </>
+                        )}
                       </td>
                       <td>
                         {task.done_at

@@ -103,7 +103,7 @@ function SendNipScreen() {
 
   return (
     <Page title={t('nip.title')} heading={t('nip.title')}>
-      <Stepper phase="registration" filled={5} />
+      <Stepper phase="registration" screen="send-nip" />
       <p className="page-subtitle">{t('nip.subtitle', { phone: formatPhone(config.country, phoneNumber) })}</p>
       <form className="stack" onSubmit={onSubmit} noValidate>
         <CodeInput

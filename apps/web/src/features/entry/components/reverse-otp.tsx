@@ -35,6 +35,8 @@ interface ReverseOtpProps {
   sessionId: string;
   /** What the start call answered, when this device started the session. */
   initial?: ReverseOtpSession | undefined;
+  /** The tab lost its session (it ended, a saved link): say why the number is proven again (issue 27). */
+  resume?: boolean;
 }
 
 /**
@@ -42,7 +44,7 @@ interface ReverseOtpProps {
  * phone they typed; the screen polls until the server says verified, failed or expired.
  * Any device that opens /home/{phone}?sessionUuid={id} follows the same session.
  */
-export function ReverseOtp({ phone, sessionId, initial }: ReverseOtpProps) {
+export function ReverseOtp({ phone, sessionId, initial, resume = false }: ReverseOtpProps) {
   const config = useConfig();
   const navigate = useNavigate();
   const wide = useMediaQuery('(min-width: 768px)');
@@ -106,7 +108,7 @@ export function ReverseOtp({ phone, sessionId, initial }: ReverseOtpProps) {
       storage.set(SESSION_KEYS.sessionUuid, data.session_id);
       setExpired(false);
       setDetails(withTimeLeft(data));
-      navigate(`/home/${phone}?sessionUuid=${data.session_id}`, { replace: true, state: { session: data } });
+      navigate(`/home/${phone}?sessionUuid=${data.session_id}`, { replace: true, state: { session: data, resume } });
     } catch (error) {
       uiState.showError(error);
     }
@@ -114,6 +116,11 @@ export function ReverseOtp({ phone, sessionId, initial }: ReverseOtpProps) {
 
   return (
     <Page title={t('reverse.title')} heading={t('reverse.title')}>
+      {resume && (
+        <p className="saved-note" role="note">
+          {t('proof.resume')}
+        </p>
+      )}
       <p className="page-subtitle">{t('reverse.text', { phone: formatPhone(config.country, phone) })}</p>
       {expired ? (
         <>

@@ -2,6 +2,7 @@ import { SESSION_KEYS, anonymousId, routeAfterLookup, type PhoneAuthentication }
 import { forgetPerson } from '../../../shared/lib/forget-person.js';
 import { session } from '../../../shared/lib/session.js';
 import { applicationState } from '../../../shared/lib/application-state.js';
+import { lendSessionToOtherTabs } from '../../../shared/lib/session-share.js';
 import { assignLead } from '../api/phone-proof.js';
 
 /** One lead id per number, stored with it: a second proof of the same number is the same lead. */
@@ -25,8 +26,12 @@ export function completeProof(proof: PhoneAuthentication['data'], phone: string,
   session.set(SESSION_KEYS.phoneNumber, phone);
   session.set(SESSION_KEYS.anonymousId, anonymousId(phone));
   session.set(SESSION_KEYS.provenPhone, phone);
+  // A second tab of this person continues with this tab's session (issue 27).
+  lendSessionToOtherTabs();
   const { user } = proof;
   if (user) applicationState.fromUser(user);
+  // About-you then knows there is nothing saved to show (no lookup).
+  else applicationState.markNew(phone);
   const target = routeAfterLookup(user ? { kind: 'user', phone, user } : { kind: 'new-user', phone });
   assignLead(leadApiKey, {
     leadId: leadId(phone),

@@ -13,24 +13,35 @@ import { Page } from '../../../shared/ui/page.js';
 import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
 import { confirmCode, requestCode } from '../api/phone-proof.js';
 import { changePhone } from '../lib/change-phone.js';
+import { codeScreenState, type CodeRequestOutcome } from '../lib/code-state.js';
 import { completeProof } from '../lib/complete-proof.js';
 import { GoWhereItStands } from '../components/go-where-it-stands.js';
 import { provenPhone } from '../../../shared/lib/proven-phone.js';
 
+const secondsUntil = (at: number) => Math.max(0, Math.ceil((at - Date.now()) / 1000));
+
 /**
  * 'Código de seguridad': the SMS flow, used when the link names another otp-vendor. `next` (from
- * the router) warms the screen a new number goes to while the code is typed.
+ * the router) warms the screen a new number goes to while the code is typed. It says what is true
+ * (issue 27): a code sent now, or none sent and the last one still good until it expires, with the
+ * real countdowns (the times come from the server's answer, and survive a reload).
  */
 export function CodeRoute({ next }: NextProps) {
   const { phoneNumber = '' } = useParams();
   const config = useConfig();
   const navigate = useNavigate();
   const location = useLocation();
-  const firstWait = (location.state as { wait?: number } | null)?.wait ?? RESEND_WAIT_SECONDS;
+  const [arrived] = useState(() =>
+    codeScreenState(location.state as CodeRequestOutcome | null, Date.now(), RESEND_WAIT_SECONDS),
+  );
   const [code, setCode] = useState('');
   // Each (re)start of the resend countdown gets a new key and length.
-  const [resend, setResend] = useState({ key: 0, seconds: firstWait, waiting: true });
+  const [resend, setResend] = useState(() => ({ key: 0, seconds: secondsUntil(arrived.resendAt), waiting: true }));
   const [resent, setResent] = useState(false);
+  // No code sent on arrival: the last one, while it works (null: none works, ask for a new one).
+  const [lastCode, setLastCode] = useState(() =>
+    arrived.sentNow ? undefined : arrived.expiresAt ? { seconds: secondsUntil(arrived.expiresAt) } : null,
+  );
   // Checked on arrival only: the proof made here sets it too, and navigates on its own.
   const [alreadyProven] = useState(() => provenPhone() === phoneNumber);
   usePrefetch(alreadyProven ? undefined : next);
@@ -56,6 +67,7 @@ export function CodeRoute({ next }: NextProps) {
     try {
       const { data } = await requestCode(phoneNumber);
       setResend((current) => ({ key: current.key + 1, seconds: data.resend_after_seconds, waiting: true }));
+      setLastCode(undefined);
       setResent(true);
     } catch (error) {
       const wait = error instanceof ApiError ? error.details.retry_after_seconds : undefined;
@@ -66,9 +78,27 @@ export function CodeRoute({ next }: NextProps) {
 
   return (
     <Page title={t('code.title')} heading={t('code.title')}>
+      {arrived.resume && (
+        <p className="saved-note" role="note">
+          {t('proof.resume')}
+        </p>
+      )}
       <p className="page-subtitle">
-        {t('code.text')} <strong className="nowrap">{formatPhone(config.country, phoneNumber)}</strong>
+        {lastCode === undefined ? t('code.text') : lastCode ? t('code.textLast') : t('code.textWait')}{' '}
+        <strong className="nowrap">{formatPhone(config.country, phoneNumber)}</strong>
       </p>
+      {lastCode && (
+        <p className="resend-wait">
+          {lastCode.seconds > 0 ? (
+            <>
+              {t('code.lastExpiresIn')}{' '}
+              <Countdown seconds={lastCode.seconds} onDone={() => setLastCode({ seconds: 0 })} />
+            </>
+          ) : (
+            t('code.lastExpired')
+          )}
+        </p>
+      )}
       <form className="stack" onSubmit={onSubmit} noValidate>
         <CodeInput length={SECURITY_CODE_LENGTH} value={code} onChange={setCode} label={t('code.title')} autoFocus />
         <Button type="submit" disabled={code.length !== SECURITY_CODE_LENGTH}>

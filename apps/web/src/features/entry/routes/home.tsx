@@ -3,7 +3,6 @@ import {
   PHONE_MAX_LENGTH,
   PHONE_TYPING_MAX_LENGTH,
   SESSION_KEYS,
-  anonymousId,
   isValidNationalNumber,
   normalizePhone,
   phoneTypingChars,
@@ -21,7 +20,7 @@ import { uiState } from '../../../shared/lib/ui-state.js';
 import { Button } from '../../../shared/ui/button.js';
 import { LoadingOverlay } from '../../../shared/ui/spinner.js';
 import { Page } from '../../../shared/ui/page.js';
-import { lookupPublicIp, requestCode, startReverseOtp, type ReverseOtpSession } from '../api/phone-proof.js';
+import type { ReverseOtpSession } from '../api/phone-proof.js';
 import { storeEntryParams, usesReverseOtp } from '../lib/entry-params.js';
 
 // Only the landing form is in the first bundle; the proof screens load when needed (warmed by the form).
@@ -32,6 +31,8 @@ const GoWhereItStands = lazy(() =>
   import('../components/go-where-it-stands.js').then((m) => ({ default: m.GoWhereItStands })),
 );
 const returning = () => import('../lib/returning.js');
+// So is the proof's start (the phone-proof calls): warmed with the proof screen, below.
+const proof = () => import('../lib/start-proof.js');
 
 /** `next` (from the router) warms the code screen, where the SMS flow goes after Continuar. */
 export function HomeRoute({ next }: NextProps) {
@@ -47,10 +48,11 @@ export function HomeRoute({ next }: NextProps) {
   if (phoneNumber && sessionUuid && /^\d{10}$/.test(phoneNumber)) {
     // Back or reload onto the proof of a number this tab already proved: no new proof.
     if (proven === phoneNumber) return <GoWhereItStands phone={phoneNumber} />;
-    const initial = (location.state as { session?: ReverseOtpSession } | null)?.session;
+    const { session: initial, resume } =
+      (location.state as { session?: ReverseOtpSession; resume?: boolean } | null) ?? {};
     return (
       <Suspense fallback={<LoadingOverlay visible />}>
-        <ReverseOtp phone={phoneNumber} sessionId={sessionUuid} initial={initial} />
+        <ReverseOtp phone={phoneNumber} sessionId={sessionUuid} initial={initial} resume={resume === true} />
       </Suspense>
     );
   }
@@ -81,6 +83,7 @@ function PhoneForm({ initialPhone, next }: { initialPhone: string | undefined } 
   // the entry parameters are stored after this screen's first effects).
   const warm = useMemo(
     () => () => {
+      proof().catch(() => undefined);
       if (!usesReverseOtp()) next?.();
       else loadReverseOtp().catch(() => undefined);
     },
@@ -124,23 +127,11 @@ function PhoneForm({ initialPhone, next }: { initialPhone: string | undefined } 
         // The token is no longer accepted: prove the number again.
       }
     }
-    session.set(SESSION_KEYS.phoneNumber, phone);
-    session.set(SESSION_KEYS.anonymousId, anonymousId(phone));
     try {
-      if (usesReverseOtp()) {
-        const ip = await lookupPublicIp(config.ipLookupUrl);
-        const { data } = await startReverseOtp(phone, ip);
-        session.set(SESSION_KEYS.sessionUuid, data.session_id);
-        navigate(`/home/${phone}?sessionUuid=${data.session_id}`, { state: { session: data } });
-      } else {
-        await requestCode(phone);
-        navigate(`/home/${phone}/code`);
-      }
+      const { startProof } = await proof();
+      await startProof(phone, config.ipLookupUrl, navigate);
     } catch (error) {
-      // A code already on its way: go type it, the screen shows when another can be asked.
-      if (error instanceof ApiError && error.code === 'CODE_RESEND_TOO_SOON') {
-        navigate(`/home/${phone}/code`, { state: { wait: error.details.retry_after_seconds } });
-      } else if (error instanceof ApiError && error.status === 400) {
+      if (error instanceof ApiError && error.status === 400) {
         // The server refused the number: its message under the field, no modal.
         setServerError(
           error.issues.find((issue) => /phone_number$/.test(issue.field))?.message ?? error.readableMessage,

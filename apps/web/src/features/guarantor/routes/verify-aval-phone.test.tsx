@@ -81,20 +81,6 @@ function renderAt(url: string) {
   );
 }
 
-/** The page on a wide screen (desktop): no redirect to the messaging app. */
-function wideScreen() {
-  vi.stubGlobal('matchMedia', (query: string) => ({
-    matches: query.includes('min-width'),
-    media: query,
-    onchange: null,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    addListener: () => {},
-    removeListener: () => {},
-    dispatchEvent: () => false,
-  }));
-}
-
 /** Lets the fake clock run and the answers it released arrive. */
 const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
 
@@ -122,7 +108,7 @@ describe('VerifyAvalPhoneRoute (remote consent of the guarantor, SPEC §2.5)', (
     expect(invitationCall).toMatchObject({ method: 'GET', authorization: 'Bearer invite-1' });
   });
 
-  it("'Aceptar Consulta' starts the consent, keeps the session for the return and redirects", async () => {
+  it("'Aceptar Consulta' starts the consent and the page stays: what to send, the links beside it, come back here", async () => {
     const calls = stubApi((call) => {
       if (call.url === '/api/v1/users/aval/invitation') return invitation();
       if (call.url === '/api/v1/users/aval/consent') return json(200, { data: started });
@@ -133,11 +119,24 @@ describe('VerifyAvalPhoneRoute (remote consent of the guarantor, SPEC §2.5)', (
     await screen.findByRole('heading', { name: 'Hola, Ramón Pérez' });
     fireEvent.click(screen.getByRole('button', { name: 'Aceptar Consulta' }));
 
-    await vi.waitFor(() => expect(uiState.get().redirectUrl).toBe(started.redirection_url));
+    expect(await screen.findByText('PROVEE 123')).toBeTruthy();
+    // Nothing takes the page away: the messaging app opens from a link, in a window of its own.
+    expect(uiState.get().redirectUrl).toBeNull();
+    const whatsapp = screen.getByRole('link', { name: 'Enviar por WhatsApp' }) as HTMLAnchorElement;
+    expect(whatsapp.href).toBe(started.whatsapp_url);
+    expect(whatsapp.target).toBe('_blank');
+    expect((screen.getByRole('link', { name: 'Enviar por SMS' }) as HTMLAnchorElement).href).toBe(started.sms_url);
+    expect(screen.getByText('Envía el mensaje tal como aparece, sin cambiarlo.')).toBeTruthy();
+    expect(screen.getByText('Vuelve a esta página: aquí verás el resultado.')).toBeTruthy();
+    expect(await screen.findByText('Esperando tu mensaje…')).toBeTruthy();
     expect(calls.find((call) => call.url === '/api/v1/users/aval/consent')).toMatchObject({
       method: 'POST',
       authorization: 'Bearer invite-1',
       body: { account_type_id: 'SK', account_id: USER, collateral_id: AVAL, ip_address: '203.0.113.9' },
+    });
+    expect(calls.find((call) => call.url === '/api/v1/users/aval/reverse-otp')).toMatchObject({
+      method: 'PUT',
+      body: { session_id: SESSION },
     });
     expect(JSON.parse(sessionStorage.getItem('aval_consent')!)).toMatchObject({
       session_id: SESSION,
@@ -184,53 +183,84 @@ describe('VerifyAvalPhoneRoute (remote consent of the guarantor, SPEC §2.5)', (
     expect(calls.map((call) => call.url)).toEqual(['/api/v1/users/aval/reverse-otp']);
   });
 
-  it('a wide screen stays: the message and its links while pending, polled every 3 s until validated', async () => {
+  it('while pending it asks again soon, then less and less often (2 s, 3 s, 4.5 s … every 10 s), until the answer', async () => {
     vi.useFakeTimers();
-    wideScreen();
     let polls = 0;
+    let answer: 'pending' | 'success' = 'pending';
     stubApi((call) => {
       if (call.url === '/api/v1/users/aval/invitation') return invitation();
       if (call.url === '/api/v1/users/aval/consent') return json(200, { data: started });
-      if (call.url === '/api/v1/users/aval/reverse-otp') return validation(++polls < 3 ? 'pending' : 'success');
+      if (call.url === '/api/v1/users/aval/reverse-otp') {
+        polls += 1;
+        return validation(answer);
+      }
       return undefined;
     });
     renderAt('/verify-aval-phone?token=invite-1');
     await advance(0);
     fireEvent.click(screen.getByRole('button', { name: 'Aceptar Consulta' }));
     await advance(0);
-
-    expect(uiState.get().redirectUrl).toBeNull();
-    expect(screen.getByText('PROVEE 123')).toBeTruthy();
-    expect((screen.getByRole('link', { name: 'Enviar por WhatsApp' }) as HTMLAnchorElement).href).toBe(
-      started.whatsapp_url,
-    );
-    expect((screen.getByRole('link', { name: 'Enviar por SMS' }) as HTMLAnchorElement).href).toBe(started.sms_url);
     expect(screen.getByText('Esperando tu mensaje…')).toBeTruthy();
     expect(polls).toBe(1);
 
-    await advance(3_000);
+    await advance(1_999);
+    expect(polls).toBe(1);
+    await advance(1);
     expect(polls).toBe(2);
-    expect(screen.getByText('Esperando tu mensaje…')).toBeTruthy();
     await advance(3_000);
+    expect(polls).toBe(3);
+    await advance(4_500);
+    expect(polls).toBe(4);
+    // 6.75 s, then every 10 s: ten minutes of waiting are about 65 questions, never a give-up of its own.
+    await advance(6_750 + 10_000 * 60);
+    expect(polls).toBe(65);
+    expect(screen.getByText('Esperando tu mensaje…')).toBeTruthy();
+
+    answer = 'success';
+    await advance(10_000);
+    expect(screen.getByRole('heading', { name: 'Excelente' })).toBeTruthy();
+    await advance(60_000);
+    expect(polls).toBe(66);
+  });
+
+  it('coming back to the page (from the messaging app) asks at once, and soon again after', async () => {
+    vi.useFakeTimers();
+    let polls = 0;
+    let answer: 'pending' | 'success' = 'pending';
+    stubApi((call) => {
+      if (call.url !== '/api/v1/users/aval/reverse-otp') return undefined;
+      polls += 1;
+      return validation(answer);
+    });
+    renderAt(`/verify-aval-phone?sessionUuid=${SESSION}`);
+    await advance(0);
+    expect(screen.getByText('Validando tu celular…')).toBeTruthy();
+    // Away for a while: the questions have slowed down to one every 10 s.
+    await advance(60_000);
+    const before = polls;
+
+    answer = 'success';
+    act(() => {
+      window.dispatchEvent(new Event('focus'));
+    });
+    await advance(0);
+    expect(polls).toBe(before + 1);
     expect(screen.getByRole('heading', { name: 'Excelente' })).toBeTruthy();
   });
 
-  it("still pending after about two minutes: 'Lo sentimos'", async () => {
+  it("the server's 'error' (another number, the session expired) is 'Lo sentimos' at once", async () => {
     vi.useFakeTimers();
     let polls = 0;
     stubApi((call) => {
       if (call.url !== '/api/v1/users/aval/reverse-otp') return undefined;
       polls += 1;
-      return validation('pending');
+      return validation(polls < 3 ? 'pending' : 'error');
     });
     renderAt(`/verify-aval-phone?sessionUuid=${SESSION}`);
-    await advance(0);
-    expect(screen.getByText('Validando tu celular…')).toBeTruthy();
-    await advance(110_000);
-    expect(screen.queryByRole('heading', { name: 'Lo sentimos' })).toBeNull();
-    await advance(10_000);
+    await advance(5_000);
     expect(screen.getByRole('heading', { name: 'Lo sentimos' })).toBeTruthy();
-    expect(polls).toBe(40);
+    await advance(60_000);
+    expect(polls).toBe(3);
   });
 
   it('an invitation already answered shows no button', async () => {

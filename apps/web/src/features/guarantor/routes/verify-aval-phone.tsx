@@ -1,7 +1,6 @@
 import { chatLink } from '@provee/domain';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useMediaQuery } from '../../../shared/hooks/use-media-query.js';
 import { ApiError } from '../../../shared/lib/api-client.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
@@ -14,21 +13,14 @@ import {
   getAvalInvitation,
   lookupPublicIp,
   consentText,
-  pollAvalValidation,
   startAvalConsent,
   type AvalConsentStarted,
 } from '../api/guarantor.js';
 import { avalConsentStorage } from '../lib/consent-storage.js';
 import { g } from '../lib/copy.js';
+import { useConsentWatch } from '../lib/use-consent-watch.js';
 
-const POLL_EVERY_MS = 3_000;
-/** About two minutes of 'pending' on this page, then 'Lo sentimos'. */
-const MAX_POLLS = 40;
-
-/** SPEC §4 validationResult, plus 'pending' while the guarantor's message has not arrived. */
-type ValidationResult = '' | 'loading' | 'pending' | 'success' | 'error';
-
-/** Where the page starts: the link's query, else what this tab stored before leaving for the messaging app. */
+/** Where the page starts: the link's query, else what this tab stored after 'Aceptar Consulta'. */
 function arrival(query: URLSearchParams) {
   const stored = avalConsentStorage.get();
   const queryToken = query.get('token');
@@ -52,22 +44,23 @@ function arrival(query: URLSearchParams) {
 
 /**
  * The guarantor's own link (SPEC §2.5 /verify-aval-phone): they accept the credit check and prove
- * the number is theirs by sending a message from it (reverse OTP); the page then says how it went.
+ * the number is theirs by sending a message from it (reverse OTP). The page never leaves: the
+ * messaging app opens beside it (a new tab or the app itself), the page says to come back, and it
+ * shows how it went as soon as the server knows (use-consent-watch.ts).
  */
 export function VerifyAvalPhoneRoute() {
   const [query] = useSearchParams();
   const config = useConfig();
-  const wide = useMediaQuery('(min-width: 768px)');
   const [initial] = useState(() => arrival(query));
   const { token } = initial;
   const [names, setNames] = useState(initial.names);
   const [ids, setIds] = useState(initial.ids);
   const [sessionId, setSessionId] = useState(initial.sessionId);
   const [started, setStarted] = useState<AvalConsentStarted | undefined>(initial.started);
-  const [result, setResult] = useState<ValidationResult>(initial.sessionId ? 'loading' : '');
+  const watched = useConsentWatch(sessionId);
+  const result = sessionId ? watched : '';
   const [answered, setAnswered] = useState(false);
   const [busy, setBusy] = useState(false);
-  const redirectedTo = useRef<string | null>(null);
   // What accepting means, word for word: the text the server records with the consent.
   const [consent, setConsent] = useState('');
   useEffect(() => {
@@ -95,60 +88,6 @@ export function VerifyAvalPhoneRoute() {
     };
   }, [token, initial.sessionId]);
 
-  // With a session: ask where it stands every 3 s until the message arrived, failed or time ran out.
-  useEffect(() => {
-    if (!sessionId) return;
-    let stopped = false;
-    let polls = 0;
-    let timer: ReturnType<typeof setTimeout>;
-    const tick = async () => {
-      polls += 1;
-      try {
-        const validation = await pollAvalValidation(sessionId);
-        if (stopped) return;
-        if (validation !== 'pending') {
-          setResult(validation);
-          return;
-        }
-        setResult('pending');
-      } catch (error) {
-        if (stopped) return;
-        // A refused session (unknown, malformed) will not get better; no answer (3G) is asked again.
-        if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429) {
-          setResult('error');
-          return;
-        }
-      }
-      if (polls >= MAX_POLLS) setResult('error');
-      else timer = setTimeout(tick, POLL_EVERY_MS);
-    };
-    void tick();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [sessionId]);
-
-  // Back from the messaging app without a reload (the app opened over the page, or the back-forward
-  // cache): the redirect's spinner goes, the page shows the message and keeps polling.
-  useEffect(() => {
-    const back = (event: Event) => {
-      const shown = event.type === 'pageshow' || document.visibilityState === 'visible';
-      if (!shown || !redirectedTo.current || uiState.get().redirectUrl !== redirectedTo.current) return;
-      redirectedTo.current = null;
-      uiState.reset();
-      // Back on the page: now ask where the session stands.
-      const stored = avalConsentStorage.get();
-      if (stored) setSessionId(stored.session_id);
-    };
-    window.addEventListener('pageshow', back);
-    document.addEventListener('visibilitychange', back);
-    return () => {
-      window.removeEventListener('pageshow', back);
-      document.removeEventListener('visibilitychange', back);
-    };
-  }, []);
-
   const accept = async () => {
     setBusy(true);
     try {
@@ -159,18 +98,12 @@ export function VerifyAvalPhoneRoute() {
         collateral_id: ids.collateral_id,
         ip_address: ip,
       });
-      // Kept for the return from the messaging app (a reload of this page finds the session).
+      // Kept for a reload of this tab (or the browser reopening it after the messaging app).
       avalConsentStorage.set({ session_id: data.session_id, token, ...ids, ...names, started: data });
+      // The page stays: the person opens the messaging app from the links below, this tab keeps
+      // waiting for the message (not a redirect to redirection_url, which would take the page away).
       setStarted(data);
-      setResult('loading');
-      // A phone opens the messaging app with the message ready (polling starts when it comes back:
-      // a call still in flight would be cut by the redirect); a wide screen shows it and polls.
-      if (!wide && data.redirection_url) {
-        redirectedTo.current = data.redirection_url;
-        uiState.redirect(data.redirection_url);
-      } else {
-        setSessionId(data.session_id);
-      }
+      setSessionId(data.session_id);
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) setAnswered(true);
       uiState.showError(error);
@@ -209,9 +142,15 @@ export function VerifyAvalPhoneRoute() {
       title={g('verify.title')}
       heading={names.collateralName ? g('nip.greeting', { name: names.collateralName }) : g('nip.greetingUnnamed')}
     >
-      <p className="page-subtitle">
-        {names.shopkeeperName ? g('verify.request', { shopkeeper: names.shopkeeperName }) : g('verify.requestUnnamed')}
-      </p>
+      {result === '' ? (
+        <p className="page-subtitle">
+          {names.shopkeeperName
+            ? g('verify.request', { shopkeeper: names.shopkeeperName })
+            : g('verify.requestUnnamed')}
+        </p>
+      ) : (
+        started && <p className="page-subtitle">{g('verify.send')}</p>
+      )}
       {result === '' ? (
         answered ? (
           <p className="notice" role="status">
@@ -229,7 +168,13 @@ export function VerifyAvalPhoneRoute() {
         )
       ) : started ? (
         <>
-          <p className="page-subtitle">{g('verify.send')}</p>
+          <ol className="tips">
+            <li>{g('verify.step1')}</li>
+            <li>{g('verify.step2')}</li>
+            <li>
+              <strong>{g('verify.step3')}</strong>
+            </li>
+          </ol>
           <div className="message-box">
             <p className="message-label">{t('reverse.message')}</p>
             <p className="message-text">{started.message}</p>

@@ -5,9 +5,12 @@ import type {
   CreatedUser,
   Named,
   Neighborhood,
+  PersonalDataAmended,
+  PersonalDataPayload,
   PlaceDetail,
   RegisterUserPayload,
   SalesRange,
+  SavedRegistration,
   StateCity,
   StepAnswer,
   TaxInfoPayload,
@@ -16,21 +19,69 @@ import type {
 import { apiRequest } from '../../../shared/lib/api-client.js';
 import { loadOnce, remember } from '../../../shared/hooks/use-api-data.js';
 
-export type { AddressPayload, BusinessPayload, CreatedUser, Named, RegisterUserPayload, StepAnswer };
+export type {
+  AddressPayload,
+  BusinessPayload,
+  CreatedUser,
+  Named,
+  PersonalDataPayload,
+  RegisterUserPayload,
+  SavedRegistration,
+  StepAnswer,
+};
 
-export const createUser = (payload: RegisterUserPayload) =>
-  apiRequest<CreatedUser>('POST', '/api/v2/users', { body: payload });
+/** What the steps saved, read once per change (issue 27: going back shows a step with its data). */
+let saved: { userId: string; answer: Promise<SavedRegistration> } | null = null;
 
-export const saveTaxId = (userId: string, taxPayerId: string) =>
-  apiRequest<StepAnswer>('POST', `/api/v1/users/${userId}/SK/tax_info`, {
-    body: { tax_payer_id: taxPayerId } satisfies TaxInfoPayload,
+export function savedRegistration(userId: string): Promise<SavedRegistration> {
+  if (saved?.userId !== userId) {
+    const answer = apiRequest<{ data: SavedRegistration }>('GET', `/api/v1/users/${userId}/SK/registration`).then(
+      (r) => r.data,
+    );
+    saved = { userId, answer };
+    answer.catch(() => {
+      if (saved?.answer === answer) saved = null;
+    });
+  }
+  return saved.answer;
+}
+
+/** Every save or correction changes what was saved. */
+const saving = <T>(request: Promise<T>) =>
+  request.then((answer) => {
+    saved = null;
+    return answer;
   });
 
+export const createUser = (payload: RegisterUserPayload) =>
+  saving(apiRequest<CreatedUser>('POST', '/api/v2/users', { body: payload }));
+
+export const saveTaxId = (userId: string, taxPayerId: string) =>
+  saving(
+    apiRequest<StepAnswer>('POST', `/api/v1/users/${userId}/SK/tax_info`, {
+      body: { tax_payer_id: taxPayerId } satisfies TaxInfoPayload,
+    }),
+  );
+
 export const saveAddress = (userId: string, address: AddressPayload) =>
-  apiRequest<StepAnswer>('POST', `/api/v1/users/${userId}/SK/businesses/address`, { body: address });
+  saving(apiRequest<StepAnswer>('POST', `/api/v1/users/${userId}/SK/businesses/address`, { body: address }));
 
 export const saveBusiness = (userId: string, business: BusinessPayload) =>
-  apiRequest<StepAnswer>('POST', `/api/v1/users/${userId}/SK/businesses`, { body: business });
+  saving(apiRequest<StepAnswer>('POST', `/api/v1/users/${userId}/SK/businesses`, { body: business }));
+
+/** Corrections of saved steps, while the step engine allows them (409 with where it stands after). */
+export const amendPersonalData = (userId: string, payload: PersonalDataPayload) =>
+  saving(apiRequest<PersonalDataAmended>('PUT', `/api/v1/users/${userId}/SK/personal-data`, { body: payload }));
+
+export const amendTaxId = (userId: string, taxPayerId: string) =>
+  saving(
+    apiRequest<StepAnswer>('PUT', `/api/v1/users/${userId}/SK/tax_info`, {
+      body: { tax_payer_id: taxPayerId } satisfies TaxInfoPayload,
+    }),
+  );
+
+export const amendAddress = (userId: string, address: AddressPayload) =>
+  saving(apiRequest<StepAnswer>('PUT', `/api/v1/users/${userId}/SK/businesses/address`, { body: address }));
 
 /** `spinner: false` for a load the user did not ask for (app/prefetch.ts warms the next screen). */
 type Quiet = { spinner?: boolean };

@@ -1,9 +1,6 @@
-import { Stepper } from '../../../shared/ui/stepper.js';
+import { Stepper, type RegistrationScreen } from '../../../shared/ui/stepper.js';
 
-/**
- * 'Paso 1/3 Registro' over five bars: about you 1, tax id 2, address (search and form) 3,
- * business 4, PIN 5 (the PIN screen draws the same stepper).
- */
-export function RegistrationStepper({ filled }: { filled: 1 | 2 | 3 | 4 | 5 }) {
-  return <Stepper phase="registration" filled={filled} />;
+/** 'Paso 1/6 Registro' … 'Paso 5/6 Registro' (the PIN screen draws 'Paso 6/6' with the same stepper). */
+export function RegistrationStepper({ screen }: { screen: RegistrationScreen }) {
+  return <Stepper phase="registration" screen={screen} />;
 }

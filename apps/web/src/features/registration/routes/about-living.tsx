@@ -4,7 +4,7 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useApiData } from '../../../shared/hooks/use-api-data.js';
 import { useStoredState } from '../../../shared/hooks/use-stored-state.js';
 import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
-import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
+import { useStepGuard, type StepView } from '../../../shared/hooks/use-step-guard.js';
 import { routeAfterSave } from '../../../shared/lib/application-state.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
@@ -13,8 +13,16 @@ import { Button } from '../../../shared/ui/button.js';
 import { Page } from '../../../shared/ui/page.js';
 import { Select } from '../../../shared/ui/select.js';
 import { TextField } from '../../../shared/ui/text-field.js';
-import { catalog, prefillFromPlace, saveAddress, type Named } from '../api/registration.js';
+import {
+  amendAddress,
+  catalog,
+  prefillFromPlace,
+  saveAddress,
+  type Named,
+  type SavedRegistration,
+} from '../api/registration.js';
 import { RegistrationStepper } from '../components/registration-stepper.js';
+import { SavedNote, useSavedStep } from '../components/saved-step.js';
 import { handleStepError, type FieldErrors } from '../../../shared/lib/step-errors.js';
 
 interface Draft {
@@ -47,19 +55,40 @@ const EMPTY: Draft = {
 const options = (items: Named[] | undefined) =>
   (items ?? []).map((item) => ({ value: String(item.id), label: item.name }));
 
+/** The form's draft of a saved address (issue 27: going back shows what was saved). */
+function draftOf(address: NonNullable<SavedRegistration['address']>, prefilled: string): Draft {
+  const typed = address.neighborhood_typed || address.neighborhood_id === null;
+  return {
+    zip_code: address.zip_code === ZIP_CODE_NOT_INCLUDED ? '' : address.zip_code,
+    state_id: address.state_id === null ? '' : String(address.state_id),
+    city_id: address.city_id === null ? '' : String(address.city_id),
+    neighborhood_id: typed ? '' : String(address.neighborhood_id),
+    street_name: address.street_name,
+    street_number: address.street_number,
+    apartment_number: address.apartment_number,
+    neighborhood_typed: typed,
+    neighborhood_text: typed ? address.neighborhood : '',
+    prefilled,
+  };
+}
+
 /** Step 4: the business address (SPEC §2.3 item 4), prefilled from the search when there was one. */
 export function AboutLivingRoute({ next }: NextProps) {
   usePrefetch(next);
-  return useStepGuard('about-living') ? <AboutLivingScreen /> : null;
+  const view = useStepGuard('about-living');
+  return view ? <AboutLivingScreen view={view} /> : null;
 }
 
-function AboutLivingScreen() {
+function AboutLivingScreen({ view }: { view: StepView }) {
   const { phoneNumber = '', userId = '' } = useParams();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const config = useConfig();
   const { country } = config;
-  const [draft, update, clearDraft] = useStoredState(SESSION_KEYS.draftAddress, EMPTY);
+  const [draft, update, clearDraft, stored] = useStoredState(SESSION_KEYS.draftAddress, EMPTY);
+  // Back on a saved address: what was saved, unless a new search result or typing started a draft.
+  const { data: saved, readOnly, goOn } = useSavedStep(view, phoneNumber, userId);
+  const fromSaved = view.saved && (readOnly || !stored.drafted);
   const [errors, setErrors] = useState<FieldErrors>({});
   const states = useApiData('states', () => catalog.states());
   const cities = useApiData(draft.state_id ? `cities:${draft.state_id}` : null, () =>
@@ -76,7 +105,12 @@ function AboutLivingScreen() {
   const placeId = params.get('placeId') ?? '';
   const source = `${placeId}|${params.get('direction') ?? ''}|${params.get('streetNumber') ?? ''}|${params.get('zipCode') ?? ''}`;
   useEffect(() => {
-    if (draft.prefilled === source) return;
+    if (fromSaved && saved?.address) stored.adopt(draftOf(saved.address, source));
+    // When the saved answer is there.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fromSaved, saved]);
+  useEffect(() => {
+    if (fromSaved || draft.prefilled === source) return;
     update({
       prefilled: source,
       street_name: params.get('direction') || draft.street_name,
@@ -123,6 +157,11 @@ function AboutLivingScreen() {
     }
   };
 
+  // Mexico: after a zip code, the colonias of that zip code only (the municipality has others).
+  const zipComplete = country.hasZipCode && draft.zip_code.length === ZIP_CODE_LENGTH;
+  const inZip = zipComplete ? neighborhoods?.filter((item) => item.zip_code === draft.zip_code) : undefined;
+  const neighborhoodChoices = inZip && inZip.length > 0 ? inZip : neighborhoods;
+
   const names = {
     state: states?.find((item) => String(item.id) === draft.state_id)?.name ?? '',
     city: cities?.find((item) => String(item.id) === draft.city_id)?.name ?? '',
@@ -131,8 +170,10 @@ function AboutLivingScreen() {
       : (neighborhoods?.find((item) => String(item.id) === draft.neighborhood_id)?.name ?? ''),
   };
 
+  const nextScreen = `/${phoneNumber}/${userId}/more-about`;
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    if (readOnly) return goOn(nextScreen);
     const address = {
       zip_code: country.hasZipCode ? draft.zip_code : ZIP_CODE_NOT_INCLUDED,
       ...names,
@@ -145,11 +186,30 @@ function AboutLivingScreen() {
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     try {
+      if (view.saved) {
+        const before = saved?.address;
+        const same =
+          before &&
+          (Object.keys(address) as (keyof typeof address)[]).every(
+            (key) => key === 'neighborhood_typed' || String(address[key]) === String(before[key]),
+          ) &&
+          Boolean(address.neighborhood_typed) === before.neighborhood_typed;
+        // Unchanged: nothing to correct.
+        if (!same) await amendAddress(userId, address);
+        clearDraft();
+        goOn(nextScreen);
+        return;
+      }
       const { data } = await saveAddress(userId, address);
       clearDraft();
-      navigate(routeAfterSave(phoneNumber, data), { replace: true });
+      // Pushed: the browser's back button comes back to this step (issue 27).
+      navigate(routeAfterSave(phoneNumber, data));
     } catch (error) {
-      handleStepError(error, navigate, setErrors, { outOfArea: true, user: { phone: phoneNumber, userId } });
+      handleStepError(error, navigate, setErrors, {
+        outOfArea: true,
+        user: { phone: phoneNumber, userId },
+        dropDraft: clearDraft,
+      });
     }
   };
 
@@ -160,105 +220,108 @@ function AboutLivingScreen() {
 
   return (
     <Page title={t('address.formTitle')} heading={t('address.formTitle')}>
-      <RegistrationStepper filled={3} />
+      <RegistrationStepper screen="about-living" />
+      <SavedNote view={view} />
       <form className="stack" onSubmit={onSubmit} noValidate>
-        {country.hasZipCode && (
-          <TextField
-            label={t('address.zip')}
-            value={draft.zip_code}
-            onChange={onZip}
-            error={errors.zip_code}
-            inputMode="numeric"
-            maxLength={ZIP_CODE_LENGTH}
-            autoComplete="postal-code"
-          />
-        )}
-        <Select
-          label={t('address.state')}
-          placeholder={t('common.select')}
-          options={options(states)}
-          value={draft.state_id}
-          onChange={(event) => {
-            update({ state_id: event.currentTarget.value, city_id: '', neighborhood_id: '' });
-            setErrors(({ state: _s, ...rest }) => rest);
-          }}
-          error={errors.state}
-        />
-        <Select
-          label={t('address.city')}
-          placeholder={t('common.select')}
-          options={options(cities)}
-          value={draft.city_id}
-          disabled={!draft.state_id}
-          onChange={(event) => {
-            update({ city_id: event.currentTarget.value, neighborhood_id: '' });
-            setErrors(({ city: _c, ...rest }) => rest);
-          }}
-          error={errors.city}
-        />
-        <div>
-          {draft.neighborhood_typed ? (
+        <fieldset className="step-fields" disabled={readOnly}>
+          {country.hasZipCode && (
             <TextField
-              label={country.neighborhoodLabel}
-              value={draft.neighborhood_text}
-              onChange={(value) => {
-                update({ neighborhood_text: value });
-                setErrors(({ neighborhood: _n, ...rest }) => rest);
-              }}
-              error={errors.neighborhood}
-              maxLength={ADDRESS_LIMITS.neighborhood}
-              autoComplete="address-level3"
-              autoFocus={toggled}
-              tidyOnBlur
-            />
-          ) : (
-            <Select
-              label={country.neighborhoodLabel}
-              placeholder={t('common.select')}
-              options={options(neighborhoods)}
-              value={draft.neighborhood_id}
-              disabled={!draft.city_id}
-              onChange={(event) => change('neighborhood_id')(event.currentTarget.value)}
-              error={errors.neighborhood}
+              label={t('address.zip')}
+              value={draft.zip_code}
+              onChange={onZip}
+              error={errors.zip_code}
+              inputMode="numeric"
+              maxLength={ZIP_CODE_LENGTH}
+              autoComplete="postal-code"
             />
           )}
-          <Button
-            variant="link"
-            className="field-toggle"
-            onClick={() => {
-              update({ neighborhood_typed: !draft.neighborhood_typed });
-              setToggled(true);
-              setErrors(({ neighborhood: _n, ...rest }) => rest);
+          <Select
+            label={t('address.state')}
+            placeholder={t('common.select')}
+            options={options(states)}
+            value={draft.state_id}
+            onChange={(event) => {
+              update({ state_id: event.currentTarget.value, city_id: '', neighborhood_id: '' });
+              setErrors(({ state: _s, ...rest }) => rest);
             }}
-          >
-            {draft.neighborhood_typed ? t('address.neighborhoodPick') : t('address.neighborhoodMissing')}
-          </Button>
-        </div>
-        <TextField
-          label={t('address.street')}
-          value={draft.street_name}
-          onChange={change('street_name')}
-          error={errors.street_name}
-          maxLength={ADDRESS_LIMITS.street}
-          autoComplete="address-line1"
-          tidyOnBlur
-        />
-        <div className="two-columns">
-          <TextField
-            label={t('address.streetNumber')}
-            value={draft.street_number}
-            onChange={change('street_number')}
-            error={errors.street_number}
-            maxLength={ADDRESS_LIMITS.number}
+            error={errors.state}
           />
-          <TextField
-            label={t('address.apartment')}
-            value={draft.apartment_number}
-            onChange={change('apartment_number')}
-            error={errors.apartment_number}
-            maxLength={ADDRESS_LIMITS.number}
+          <Select
+            label={t('address.city')}
+            placeholder={t('common.select')}
+            options={options(cities)}
+            value={draft.city_id}
+            disabled={!draft.state_id}
+            onChange={(event) => {
+              update({ city_id: event.currentTarget.value, neighborhood_id: '' });
+              setErrors(({ city: _c, ...rest }) => rest);
+            }}
+            error={errors.city}
           />
-        </div>
+          <div>
+            {draft.neighborhood_typed ? (
+              <TextField
+                label={country.neighborhoodLabel}
+                value={draft.neighborhood_text}
+                onChange={(value) => {
+                  update({ neighborhood_text: value });
+                  setErrors(({ neighborhood: _n, ...rest }) => rest);
+                }}
+                error={errors.neighborhood}
+                maxLength={ADDRESS_LIMITS.neighborhood}
+                autoComplete="address-level3"
+                autoFocus={toggled}
+                tidyOnBlur
+              />
+            ) : (
+              <Select
+                label={country.neighborhoodLabel}
+                placeholder={t('common.select')}
+                options={options(neighborhoodChoices)}
+                value={draft.neighborhood_id}
+                disabled={!draft.city_id}
+                onChange={(event) => change('neighborhood_id')(event.currentTarget.value)}
+                error={errors.neighborhood}
+              />
+            )}
+            <Button
+              variant="link"
+              className="field-toggle"
+              onClick={() => {
+                update({ neighborhood_typed: !draft.neighborhood_typed });
+                setToggled(true);
+                setErrors(({ neighborhood: _n, ...rest }) => rest);
+              }}
+            >
+              {draft.neighborhood_typed ? t('address.neighborhoodPick') : t('address.neighborhoodMissing')}
+            </Button>
+          </div>
+          <TextField
+            label={t('address.street')}
+            value={draft.street_name}
+            onChange={change('street_name')}
+            error={errors.street_name}
+            maxLength={ADDRESS_LIMITS.street}
+            autoComplete="address-line1"
+            tidyOnBlur
+          />
+          <div className="two-columns">
+            <TextField
+              label={t('address.streetNumber')}
+              value={draft.street_number}
+              onChange={change('street_number')}
+              error={errors.street_number}
+              maxLength={ADDRESS_LIMITS.number}
+            />
+            <TextField
+              label={t('address.apartment')}
+              value={draft.apartment_number}
+              onChange={change('apartment_number')}
+              error={errors.apartment_number}
+              maxLength={ADDRESS_LIMITS.number}
+            />
+          </div>
+        </fieldset>
         <p className="fine-print">{t('address.consent', { appName: config.appName })}</p>
         <Button type="submit">{t('common.continue')}</Button>
       </form>

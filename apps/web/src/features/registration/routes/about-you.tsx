@@ -7,26 +7,39 @@ import {
   YEAR_CHOICES,
   aboutYouErrors,
   birthYearOptions,
+  canAmend,
   dayOptions,
   isoDate,
   newestBirthDate,
   todayIn,
   type AboutYouValues,
+  type ApplicationState as EngineState,
 } from '@provee/domain';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
 import { useStoredState } from '../../../shared/hooks/use-stored-state.js';
-import { routeAfterSave } from '../../../shared/lib/application-state.js';
+import {
+  applicationState,
+  routeAfterSave,
+  type ApplicationState,
+  type StepView,
+} from '../../../shared/lib/application-state.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
+import { reproveTarget } from '../../../shared/lib/proven-phone.js';
+import { hasSession, sessionUserId } from '../../../shared/lib/session-owner.js';
 import { session } from '../../../shared/lib/session.js';
+import { borrowSession, lendSessionToOtherTabs } from '../../../shared/lib/session-share.js';
+import { uiState } from '../../../shared/lib/ui-state.js';
+import { getUser } from '../../../shared/lib/users-api.js';
 import { Button } from '../../../shared/ui/button.js';
 import { Page } from '../../../shared/ui/page.js';
 import { Select } from '../../../shared/ui/select.js';
 import { TextField } from '../../../shared/ui/text-field.js';
-import { createUser } from '../api/registration.js';
+import { amendPersonalData, createUser, type SavedRegistration } from '../api/registration.js';
 import { RegistrationStepper } from '../components/registration-stepper.js';
+import { SavedNote, useSavedStep } from '../components/saved-step.js';
 import { handleStepError, type FieldErrors } from '../../../shared/lib/step-errors.js';
 
 const EMPTY: AboutYouValues = {
@@ -61,12 +74,77 @@ function birthDateChoices(today: string, year: string, month: string) {
   return { yearOptions, monthOptions, days };
 }
 
+/** The form's values of saved personal data. */
+function valuesOf(personal: NonNullable<SavedRegistration['personal']>): AboutYouValues {
+  const [year = '', month = '', day = ''] = personal.dob.split('-');
+  return {
+    name: personal.name,
+    lastname: personal.lastname,
+    maternal_lastname: personal.maternal_lastname,
+    day: String(Number(day)),
+    month: String(Number(month)),
+    year,
+    length_of_residency_in_years: String(personal.length_of_residency_in_years),
+    marital_status: personal.marital_status,
+  };
+}
+
+/**
+ * What this tab knows of the number's application: one (going back, a second tab, a link), none
+ * (a new number), or not yet (a reload). Not yet: the session says, since registering hands out
+ * the user's own token (no lookup, so a new number's reload asks nothing). A tab without a session
+ * borrows one from an open tab of the number or proves it again (issue 27).
+ */
+function useKnownApplication(phone: string): ApplicationState | 'new' | null {
+  const navigate = useNavigate();
+  const [known, setKnown] = useState<ApplicationState | 'new' | null>(
+    () => applicationState.forPhone(phone) ?? (applicationState.isNew(phone) ? 'new' : null),
+  );
+  useEffect(lendSessionToOtherTabs, []);
+  useEffect(() => {
+    if (known) return;
+    let live = true;
+    (async () => {
+      if (!hasSession(phone) && !(await borrowSession({ phone }))) {
+        if (live) navigate(reproveTarget(phone), { replace: true });
+        return;
+      }
+      const userId = sessionUserId();
+      if (userId) await getUser(userId);
+      else applicationState.markNew(phone);
+      if (live) setKnown((userId && applicationState.get(userId)) || 'new');
+    })().catch((error: unknown) => live && uiState.showError(error));
+    return () => {
+      live = false;
+    };
+  }, [known, phone, navigate]);
+  return known;
+}
+
 /** Step 1 'Sobre ti' (SPEC §2.3 item 1): kept under the `values` key so a reload restores it. */
 export function AboutYouRoute({ next }: NextProps) {
   usePrefetch(next);
   const { phoneNumber = '' } = useParams();
+  const known = useKnownApplication(phoneNumber);
+  if (known === null || known === 'new') return <AboutYouScreen view={{ saved: false }} userId="" />;
+  const engine = { step: known.next_step, status: known.status } as EngineState;
+  const view: StepView = { saved: true, editable: canAmend('personal', engine) };
+  // Its own instance: the saved form does not share the new one's state.
+  return <AboutYouScreen key="saved" view={view} userId={known.user_id} />;
+}
+
+function AboutYouScreen({ view, userId }: { view: StepView; userId: string }) {
+  const { phoneNumber = '' } = useParams();
   const navigate = useNavigate();
-  const [values, update, clearValues] = useStoredState(SESSION_KEYS.values, EMPTY);
+  const [values, update, clearValues, stored] = useStoredState(SESSION_KEYS.values, EMPTY);
+  // Back on saved personal data (issue 27): what was saved, unless something was typed since.
+  const { data: saved, readOnly, goOn } = useSavedStep(view, phoneNumber, userId);
+  const personal = saved?.personal;
+  useEffect(() => {
+    if (personal && (readOnly || !stored.drafted)) stored.adopt(valuesOf(personal));
+    // When the saved answer is there.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [personal]);
   const [errors, setErrors] = useState<FieldErrors>({});
   const { country } = useConfig();
   const [today] = useState(() => todayIn(country.timeZone, new Date()));
@@ -87,11 +165,39 @@ export function AboutYouRoute({ next }: NextProps) {
     if (errors[field]) setErrors(({ [field]: _removed, ...rest }) => rest);
   };
 
+  const nextScreen = `/${phoneNumber}/${userId}/additional-data`;
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    if (readOnly) return goOn(nextScreen);
     const found = aboutYouErrors(values, today);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
+    const personalData = {
+      name: values.name,
+      lastname: values.lastname,
+      maternal_lastname: values.maternal_lastname,
+      dob: isoDate(Number(values.year), Number(values.month), Number(values.day)) ?? '',
+      length_of_residency_in_years: Number(values.length_of_residency_in_years),
+      marital_status: values.marital_status,
+    };
+    if (view.saved) {
+      try {
+        // Unchanged: nothing to correct.
+        if (!personal || JSON.stringify(valuesOf(personal)) !== JSON.stringify({ ...EMPTY, ...values })) {
+          // The answer carries the RFC the corrected names and date give (Mexico).
+          routeAfterSave(phoneNumber, (await amendPersonalData(userId, personalData)).data);
+        }
+        clearValues();
+        goOn(nextScreen);
+      } catch (error) {
+        handleStepError(error, navigate, setErrors, {
+          fieldAlias: { dob: 'day' },
+          user: { phone: phoneNumber, userId },
+          dropDraft: clearValues,
+        });
+      }
+      return;
+    }
     try {
       const { data } = await createUser({
         account_type_id: 'SK',
@@ -117,90 +223,98 @@ export function AboutYouRoute({ next }: NextProps) {
       const target = routeAfterSave(phoneNumber, data);
       // Saved on the server now: personal data need not stay in the browser.
       clearValues();
-      navigate(target, { replace: true });
+      // Pushed: the browser's back button comes back to this step (issue 27).
+      navigate(target);
     } catch (error) {
       // A 409: this phone already has an application; its `current` says where it stands.
-      handleStepError(error, navigate, setErrors, { fieldAlias: { dob: 'day' }, user: { phone: phoneNumber } });
+      handleStepError(error, navigate, setErrors, {
+        fieldAlias: { dob: 'day' },
+        user: { phone: phoneNumber },
+        dropDraft: clearValues,
+      });
     }
   };
 
   return (
     <Page title={t('aboutYou.title')} heading={t('aboutYou.title')}>
-      <RegistrationStepper filled={1} />
+      <RegistrationStepper screen="about-you" />
       <p className="page-subtitle">{t('aboutYou.subtitle')}</p>
+      <SavedNote view={view} />
       <form className="stack" onSubmit={onSubmit} noValidate>
-        <TextField
-          label={t('aboutYou.name')}
-          value={values.name}
-          onChange={change('name')}
-          error={errors.name}
-          maxLength={NAME_MAX_LENGTH}
-          autoComplete="given-name"
-          autoCapitalize="words"
-          tidyOnBlur
-        />
-        <TextField
-          label={t('aboutYou.lastname')}
-          value={values.lastname}
-          onChange={change('lastname')}
-          error={errors.lastname}
-          maxLength={SURNAME_MAX_LENGTH}
-          autoComplete="family-name"
-          autoCapitalize="words"
-          tidyOnBlur
-        />
-        <TextField
-          label={t('aboutYou.maternalLastname')}
-          value={values.maternal_lastname}
-          onChange={change('maternal_lastname')}
-          error={errors.maternal_lastname}
-          maxLength={SURNAME_MAX_LENGTH}
-          autoCapitalize="words"
-          tidyOnBlur
-        />
-        <fieldset className="date-fields">
-          <legend>{t('aboutYou.birthDate')}</legend>
+        <fieldset className="step-fields" disabled={readOnly}>
+          <TextField
+            label={t('aboutYou.name')}
+            value={values.name}
+            onChange={change('name')}
+            error={errors.name}
+            maxLength={NAME_MAX_LENGTH}
+            autoComplete="given-name"
+            autoCapitalize="words"
+            tidyOnBlur
+          />
+          <TextField
+            label={t('aboutYou.lastname')}
+            value={values.lastname}
+            onChange={change('lastname')}
+            error={errors.lastname}
+            maxLength={SURNAME_MAX_LENGTH}
+            autoComplete="family-name"
+            autoCapitalize="words"
+            tidyOnBlur
+          />
+          <TextField
+            label={t('aboutYou.maternalLastname')}
+            value={values.maternal_lastname}
+            onChange={change('maternal_lastname')}
+            error={errors.maternal_lastname}
+            maxLength={SURNAME_MAX_LENGTH}
+            autoCapitalize="words"
+            tidyOnBlur
+          />
+          <fieldset className="date-fields">
+            <legend>{t('aboutYou.birthDate')}</legend>
+            <Select
+              label={t('aboutYou.day')}
+              placeholder={t('common.selectShort')}
+              options={dayChoices}
+              value={values.day}
+              onChange={(e) => changeDate('day', e.currentTarget.value)}
+              error={errors.day}
+            />
+            <Select
+              label={t('aboutYou.month')}
+              placeholder={t('common.selectShort')}
+              options={monthOptions}
+              value={values.month}
+              onChange={(e) => changeDate('month', e.currentTarget.value)}
+              error={errors.month}
+            />
+            <Select
+              label={t('aboutYou.year')}
+              placeholder={t('common.selectShort')}
+              options={yearOptions}
+              value={values.year}
+              onChange={(e) => changeDate('year', e.currentTarget.value)}
+              error={errors.year}
+            />
+          </fieldset>
           <Select
-            label={t('aboutYou.day')}
-            placeholder={t('common.selectShort')}
-            options={dayChoices}
-            value={values.day}
-            onChange={(e) => changeDate('day', e.currentTarget.value)}
-            error={errors.day}
+            label={t('aboutYou.residency')}
+            placeholder={t('common.select')}
+            options={YEAR_CHOICES}
+            value={values.length_of_residency_in_years}
+            onChange={(e) => change('length_of_residency_in_years')(e.currentTarget.value)}
+            error={errors.length_of_residency_in_years}
           />
           <Select
-            label={t('aboutYou.month')}
-            placeholder={t('common.selectShort')}
-            options={monthOptions}
-            value={values.month}
-            onChange={(e) => changeDate('month', e.currentTarget.value)}
-            error={errors.month}
-          />
-          <Select
-            label={t('aboutYou.year')}
-            placeholder={t('common.selectShort')}
-            options={yearOptions}
-            value={values.year}
-            onChange={(e) => changeDate('year', e.currentTarget.value)}
-            error={errors.year}
+            label={t('aboutYou.maritalStatus')}
+            placeholder={t('common.select')}
+            options={CIVIL_STATUSES}
+            value={values.marital_status}
+            onChange={(e) => change('marital_status')(e.currentTarget.value)}
+            error={errors.marital_status}
           />
         </fieldset>
-        <Select
-          label={t('aboutYou.residency')}
-          placeholder={t('common.select')}
-          options={YEAR_CHOICES}
-          value={values.length_of_residency_in_years}
-          onChange={(e) => change('length_of_residency_in_years')(e.currentTarget.value)}
-          error={errors.length_of_residency_in_years}
-        />
-        <Select
-          label={t('aboutYou.maritalStatus')}
-          placeholder={t('common.select')}
-          options={CIVIL_STATUSES}
-          value={values.marital_status}
-          onChange={(e) => change('marital_status')(e.currentTarget.value)}
-          error={errors.marital_status}
-        />
         <Button type="submit">{t('common.continue')}</Button>
       </form>
     </Page>

@@ -1,8 +1,8 @@
-import { SESSION_KEYS, cleanRfc, formatCedula, taxIdError } from '@provee/domain';
+import { SESSION_KEYS, cleanTaxId, taxIdError } from '@provee/domain';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
-import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
+import { useStepGuard, type StepView } from '../../../shared/hooks/use-step-guard.js';
 import { useStoredState } from '../../../shared/hooks/use-stored-state.js';
 import { applicationState, routeAfterSave } from '../../../shared/lib/application-state.js';
 import { useConfig } from '../../../shared/lib/config.js';
@@ -12,32 +12,47 @@ import { Button } from '../../../shared/ui/button.js';
 import { Checkbox } from '../../../shared/ui/checkbox.js';
 import { Page } from '../../../shared/ui/page.js';
 import { TextField } from '../../../shared/ui/text-field.js';
-import { saveTaxId } from '../api/registration.js';
+import { amendTaxId, saveTaxId } from '../api/registration.js';
 import { RegistrationStepper } from '../components/registration-stepper.js';
+import { SavedNote, useSavedStep } from '../components/saved-step.js';
 import { handleStepError, type FieldErrors } from '../../../shared/lib/step-errors.js';
 
 /** Step 2: the tax id, checked by the country's rule (cédula 3-7-1 with check digit, or RFC). */
 export function AdditionalDataRoute({ next }: NextProps) {
   usePrefetch(next);
-  return useStepGuard('additional-data') ? <AdditionalDataScreen /> : null;
+  const view = useStepGuard('additional-data');
+  return view ? <AdditionalDataScreen view={view} /> : null;
 }
 
-function AdditionalDataScreen() {
+function AdditionalDataScreen({ view }: { view: StepView }) {
   const { phoneNumber = '', userId = '' } = useParams();
   const navigate = useNavigate();
   const { country } = useConfig();
-  const { label, length, format, generated, lookupUrl } = country.taxId;
-  const clean = (value: string) => (format ? formatCedula(value) : cleanRfc(value));
+  const { label, length, generated, lookupUrl } = country.taxId;
   // Kept like the other steps' drafts, so a reload loses nothing; cleared once saved.
-  const [draft, updateDraft, clearDraft] = useStoredState(SESSION_KEYS.draftTaxId, { value: '', confirmed: false });
+  const [draft, updateDraft, clearDraft, stored] = useStoredState(SESSION_KEYS.draftTaxId, {
+    value: '',
+    confirmed: false,
+  });
   const { value, confirmed } = draft;
   const setConfirmed = (checked: boolean) => updateDraft({ confirmed: checked });
   const [errors, setErrors] = useState<FieldErrors>({});
-  const complete = value.length === length;
+  // A letter in a cédula is named as it is typed (issue 27), not dropped.
+  const typedError = value && /[^\d-]/.test(value) ? taxIdError(country, value) : undefined;
+  const complete = value.length === length && !typedError;
+  // Back on a saved tax id (issue 27): what was saved, unless something was typed since.
+  const { data: saved, readOnly, goOn } = useSavedStep(view, phoneNumber, userId);
+  const savedTaxId = saved?.tax_payer_id ?? null;
+  const nextScreen = `/${phoneNumber}/${userId}/search-address`;
+  useEffect(() => {
+    if (savedTaxId !== null && (readOnly || !stored.drafted)) stored.adopt({ value: savedTaxId, confirmed: true });
+    // Once the saved answer is there.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [savedTaxId]);
 
   // Mexico: the RFC comes pre-generated from the names and birth date, editable.
   useEffect(() => {
-    if (!generated) return;
+    if (!generated || view.saved) return;
     let current = true;
     // The registration's answer carried it; a reload or a link asks the server.
     const known = applicationState.get(userId)?.tax_id_suggestion;
@@ -54,48 +69,62 @@ function AdditionalDataScreen() {
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    if (readOnly) return goOn(nextScreen);
     const error = taxIdError(country, value);
     if (error) {
       setErrors({ tax_payer_id: error });
       return;
     }
     try {
+      if (view.saved) {
+        // Unchanged: nothing to correct.
+        if (value !== savedTaxId) await amendTaxId(userId, value);
+        clearDraft();
+        goOn(nextScreen);
+        return;
+      }
       const { data } = await saveTaxId(userId, value);
       clearDraft();
-      navigate(routeAfterSave(phoneNumber, data), { replace: true });
+      // Pushed: the browser's back button comes back to this step (issue 27).
+      navigate(routeAfterSave(phoneNumber, data));
     } catch (failure) {
-      handleStepError(failure, navigate, setErrors, { user: { phone: phoneNumber, userId } });
+      handleStepError(failure, navigate, setErrors, { user: { phone: phoneNumber, userId }, dropDraft: clearDraft });
     }
   };
 
   return (
     <Page title={t('taxId.title', { label })} heading={t('taxId.title', { label })}>
-      <RegistrationStepper filled={2} />
+      <RegistrationStepper screen="additional-data" />
       <p className="page-subtitle">{t('taxId.subtitle')}</p>
+      <SavedNote view={view} />
       <form className="stack" onSubmit={onSubmit} noValidate>
-        <TextField
-          label={label}
-          value={value}
-          onChange={(typed) => {
-            const next = clean(typed);
-            // A changed tax id must be confirmed again.
-            updateDraft(next !== value ? { value: next, confirmed: false } : { value: next });
-            setErrors({});
-          }}
-          error={errors.tax_payer_id}
-          inputMode={format ? 'numeric' : 'text'}
-          autoCapitalize="characters"
-          autoComplete="off"
-          maxLength={length}
-          hint={t('taxId.length', { count: value.length, length })}
-        />
-        <a href={lookupUrl} target="_blank" rel="noopener noreferrer" className="inline-link">
-          {t('taxId.lookup', { label })}
-        </a>
-        <Checkbox checked={confirmed} disabled={!complete} onChange={setConfirmed}>
-          {t('taxId.confirm', { label })}
-        </Checkbox>
-        <Button type="submit" disabled={!complete || !confirmed}>
+        <fieldset className="step-fields" disabled={readOnly}>
+          <TextField
+            label={label}
+            value={value}
+            onChange={(typed) => {
+              const next = cleanTaxId(country, typed);
+              // A changed tax id must be confirmed again.
+              updateDraft(next !== value ? { value: next, confirmed: false } : { value: next });
+              setErrors({});
+            }}
+            // Left empty: SPEC §5's message, not just a Continuar that stays off.
+            onBlur={() => !value && setErrors({ tax_payer_id: taxIdError(country, '')! })}
+            error={errors.tax_payer_id ?? typedError}
+            inputMode={country.taxId.format ? 'numeric' : 'text'}
+            autoCapitalize="characters"
+            autoComplete="off"
+            maxLength={length}
+            hint={t('taxId.length', { count: value.length, length })}
+          />
+          <a href={lookupUrl} target="_blank" rel="noopener noreferrer" className="inline-link">
+            {t('taxId.lookup', { label })}
+          </a>
+          <Checkbox checked={confirmed} disabled={!complete} onChange={setConfirmed}>
+            {t('taxId.confirm', { label })}
+          </Checkbox>
+        </fieldset>
+        <Button type="submit" disabled={!readOnly && (!complete || !confirmed)}>
           {t('common.continue')}
         </Button>
       </form>

@@ -6,12 +6,12 @@ import {
   businessErrors,
   type BusinessValues,
 } from '@provee/domain';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useApiData } from '../../../shared/hooks/use-api-data.js';
 import { useStoredState } from '../../../shared/hooks/use-stored-state.js';
 import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
-import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
+import { useStepGuard, type StepView } from '../../../shared/hooks/use-step-guard.js';
 import { routeAfterSave } from '../../../shared/lib/application-state.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
@@ -21,6 +21,7 @@ import { Select } from '../../../shared/ui/select.js';
 import { TextField } from '../../../shared/ui/text-field.js';
 import { catalog, saveBusiness } from '../api/registration.js';
 import { RegistrationStepper } from '../components/registration-stepper.js';
+import { SavedNote, useSavedStep } from '../components/saved-step.js';
 import { handleStepError, type FieldErrors } from '../../../shared/lib/step-errors.js';
 
 const EMPTY: BusinessValues = {
@@ -34,17 +35,33 @@ const EMPTY: BusinessValues = {
 /** Step 5 'Negocio': name, age, type ('Otros' asks what it is) and weekly sales. */
 export function MoreAboutRoute({ next }: NextProps) {
   usePrefetch(next);
-  return useStepGuard('more-about') ? <MoreAboutScreen /> : null;
+  const view = useStepGuard('more-about');
+  return view ? <MoreAboutScreen view={view} /> : null;
 }
 
-function MoreAboutScreen() {
+function MoreAboutScreen({ view }: { view: StepView }) {
   const { phoneNumber = '', userId = '' } = useParams();
   const navigate = useNavigate();
   const { country } = useConfig();
-  const [values, update, clearDraft] = useStoredState(SESSION_KEYS.draftBusiness, EMPTY);
+  const [values, update, clearDraft, stored] = useStoredState(SESSION_KEYS.draftBusiness, EMPTY);
   const [errors, setErrors] = useState<FieldErrors>({});
   const types = useApiData('business-types', () => catalog.businessTypes());
   const ranges = useApiData('sales-ranges', () => catalog.salesRanges());
+  // Back on the saved business (issue 27): the credit policy judged it, so it shows as it was sent.
+  const { data: saved, goOn } = useSavedStep(view, phoneNumber, userId);
+  const business = saved?.business;
+  useEffect(() => {
+    if (!business) return;
+    stored.adopt({
+      name: business.name,
+      business_age: String(business.business_age),
+      business_type: business.business_type,
+      business_type_other: business.business_type_other,
+      sales_average_range_id: String(business.sales_average_range_id),
+    });
+    // When the saved answer is there.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [business]);
 
   const change = (field: keyof BusinessValues) => (value: string) => {
     update({ [field]: value });
@@ -53,6 +70,8 @@ function MoreAboutScreen() {
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
+    // Never corrected (docs/decisions/025): on to where the application stands.
+    if (view.saved) return goOn(`/${phoneNumber}/${userId}/send-nip`);
     const found = businessErrors(values, types ?? []);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
@@ -65,60 +84,64 @@ function MoreAboutScreen() {
         business_age: Number(values.business_age),
       });
       clearDraft();
-      navigate(routeAfterSave(phoneNumber, data), { replace: true });
+      // Pushed: the browser's back button comes back to this step (issue 27).
+      navigate(routeAfterSave(phoneNumber, data));
     } catch (error) {
-      handleStepError(error, navigate, setErrors, { user: { phone: phoneNumber, userId } });
+      handleStepError(error, navigate, setErrors, { user: { phone: phoneNumber, userId }, dropDraft: clearDraft });
     }
   };
 
   return (
     <Page title={t('business.title')} heading={t('business.title')}>
-      <RegistrationStepper filled={4} />
+      <RegistrationStepper screen="more-about" />
       <p className="page-subtitle">{t('business.subtitle', { storeType: country.storeType.toLowerCase() })}</p>
+      <SavedNote view={view} />
       <form className="stack" onSubmit={onSubmit} noValidate>
-        <TextField
-          label={t('business.name')}
-          value={values.name}
-          onChange={change('name')}
-          error={errors.name}
-          maxLength={BUSINESS_LIMITS.name}
-          autoCapitalize="words"
-          tidyOnBlur
-        />
-        <Select
-          label={t('business.age')}
-          placeholder={t('common.select')}
-          options={YEAR_CHOICES}
-          value={values.business_age}
-          onChange={(e) => change('business_age')(e.currentTarget.value)}
-          error={errors.business_age}
-        />
-        <Select
-          label={t('business.type')}
-          placeholder={t('common.select')}
-          options={(types ?? []).map((type) => ({ value: type, label: type }))}
-          value={values.business_type}
-          onChange={(e) => change('business_type')(e.currentTarget.value)}
-          error={errors.business_type}
-        />
-        {values.business_type === OTHER_BUSINESS_TYPE && (
+        <fieldset className="step-fields" disabled={view.saved}>
           <TextField
-            label={t('business.typeOther')}
-            value={values.business_type_other}
-            onChange={change('business_type_other')}
-            error={errors.business_type_other}
-            maxLength={BUSINESS_LIMITS.typeOther}
+            label={t('business.name')}
+            value={values.name}
+            onChange={change('name')}
+            error={errors.name}
+            maxLength={BUSINESS_LIMITS.name}
+            autoCapitalize="words"
             tidyOnBlur
           />
-        )}
-        <Select
-          label={t('business.sales')}
-          placeholder={t('common.select')}
-          options={(ranges ?? []).map((range) => ({ value: String(range.id), label: range.range_description }))}
-          value={values.sales_average_range_id}
-          onChange={(e) => change('sales_average_range_id')(e.currentTarget.value)}
-          error={errors.sales_average_range_id}
-        />
+          <Select
+            label={t('business.age')}
+            placeholder={t('common.select')}
+            options={YEAR_CHOICES}
+            value={values.business_age}
+            onChange={(e) => change('business_age')(e.currentTarget.value)}
+            error={errors.business_age}
+          />
+          <Select
+            label={t('business.type')}
+            placeholder={t('common.select')}
+            options={(types ?? []).map((type) => ({ value: type, label: type }))}
+            value={values.business_type}
+            onChange={(e) => change('business_type')(e.currentTarget.value)}
+            error={errors.business_type}
+          />
+          {values.business_type === OTHER_BUSINESS_TYPE && (
+            <TextField
+              label={t('business.typeOther')}
+              value={values.business_type_other}
+              onChange={change('business_type_other')}
+              error={errors.business_type_other}
+              maxLength={BUSINESS_LIMITS.typeOther}
+              tidyOnBlur
+            />
+          )}
+          <Select
+            label={t('business.sales')}
+            placeholder={t('common.select')}
+            options={(ranges ?? []).map((range) => ({ value: String(range.id), label: range.range_description }))}
+            value={values.sales_average_range_id}
+            onChange={(e) => change('sales_average_range_id')(e.currentTarget.value)}
+            error={errors.sales_average_range_id}
+          />
+        </fieldset>
         <Button type="submit">{t('common.continue')}</Button>
       </form>
     </Page>

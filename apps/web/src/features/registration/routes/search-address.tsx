@@ -1,23 +1,67 @@
-import { useEffect, useId, useState } from 'react';
+import { SESSION_KEYS } from '@provee/domain';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
-import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
+import { useStepGuard, type StepView } from '../../../shared/hooks/use-step-guard.js';
 import { t } from '../../../shared/lib/copy.js';
+import { session } from '../../../shared/lib/session.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { Button } from '../../../shared/ui/button.js';
 import { Page } from '../../../shared/ui/page.js';
-import { prefillFromPlace, searchAddresses } from '../api/registration.js';
+import { prefillFromPlace, searchAddresses, type SavedRegistration } from '../api/registration.js';
 import { RegistrationStepper } from '../components/registration-stepper.js';
+import { SavedNote, useSavedStep } from '../components/saved-step.js';
 
 type Suggestion = { place_id: string; description: string };
 
 /** Step 3: address autocomplete (restricted to the country) → the address form, prefilled. */
 export function SearchAddressRoute({ next }: NextProps) {
   usePrefetch(next);
-  return useStepGuard('search-address') ? <SearchAddressScreen /> : null;
+  const view = useStepGuard('search-address');
+  if (!view) return null;
+  return view.saved ? <SavedAddress view={view} /> : <SearchAddressScreen view={view} />;
 }
 
-function SearchAddressScreen() {
+/** One line of a saved address: street and number, sector, municipality, province. */
+function addressLine(address: NonNullable<SavedRegistration['address']>): string {
+  const street = [address.street_name, address.street_number].filter(Boolean).join(' ');
+  const apartment = address.apartment_number ? `, ${address.apartment_number}` : '';
+  return `${street}${apartment}, ${address.neighborhood}, ${address.city}, ${address.state}`;
+}
+
+/**
+ * Back on the search with the address saved (issue 27): the saved address; while it may still be
+ * corrected, the search to choose another (and Continuar to the form with the saved one).
+ */
+function SavedAddress({ view }: { view: StepView }) {
+  const { phoneNumber = '', userId = '' } = useParams();
+  const { data, readOnly, goOn } = useSavedStep(view, phoneNumber, userId);
+  return (
+    <SearchAddressScreen view={view} onKeep={() => goOn(`/${phoneNumber}/${userId}/about-living`)}>
+      {data?.address && (
+        <div className="saved-value">
+          <p className="saved-label">{t('saved.address')}</p>
+          <p>{addressLine(data.address)}</p>
+        </div>
+      )}
+      {readOnly && (
+        <Button onClick={() => goOn(`/${phoneNumber}/${userId}/about-living`)}>{t('common.continue')}</Button>
+      )}
+    </SearchAddressScreen>
+  );
+}
+
+function SearchAddressScreen({
+  view,
+  onKeep,
+  children,
+}: {
+  view: StepView;
+  /** Saved: Continuar without a new choice goes on with the saved address. */
+  onKeep?: () => void;
+  children?: ReactNode;
+}) {
+  const readOnly = view.saved && !view.editable;
   const { phoneNumber = '', userId = '' } = useParams();
   const navigate = useNavigate();
   const listId = useId();
@@ -49,7 +93,7 @@ function SearchAddressScreen() {
   };
 
   const onContinue = async () => {
-    if (!chosen) return;
+    if (!chosen) return onKeep?.();
     // Usually answered already (warmed on choosing); otherwise the spinner shows while it comes.
     uiState.startLoading();
     try {
@@ -60,6 +104,8 @@ function SearchAddressScreen() {
         streetNumber: place.street_number,
         placeId: chosen.place_id,
       });
+      // A new choice over a saved address: the form starts from it, not from what was saved.
+      if (view.saved) session.set(SESSION_KEYS.draftAddress, JSON.stringify({ prefilled: '' }));
       navigate(`${base}?${params}`);
     } catch (error) {
       uiState.showError(error);
@@ -68,10 +114,21 @@ function SearchAddressScreen() {
     }
   };
 
+  if (readOnly)
+    return (
+      <Page title={t('address.searchTitle')} heading={t('address.searchTitle')}>
+        <RegistrationStepper screen="search-address" />
+        <SavedNote view={view} />
+        {children}
+      </Page>
+    );
+
   return (
     <Page title={t('address.searchTitle')} heading={t('address.searchTitle')}>
-      <RegistrationStepper filled={3} />
+      <RegistrationStepper screen="search-address" />
       <p className="page-subtitle">{t('address.searchSubtitle')}</p>
+      <SavedNote view={view} />
+      {children}
       <div className="field combobox">
         <label htmlFor={`${listId}-input`}>{t('address.searchLabel')}</label>
         <input
@@ -120,7 +177,7 @@ function SearchAddressScreen() {
           </p>
         )}
       </div>
-      <Button disabled={!chosen} onClick={onContinue}>
+      <Button disabled={!chosen && !onKeep} onClick={onContinue}>
         {t('common.continue')}
       </Button>
       <Button

@@ -1,13 +1,11 @@
 import type {
-  IdentityDocumentKind,
-  IdentityDocumentsAnswer,
   SignContractAnswer,
   SignContractPayload,
   SigningLink,
   VerificationStatusAnswer,
   VerificationType,
 } from '@provee/domain';
-import { IDENTITY_DOCUMENT_KINDS, REQUEST_TIMEOUT_SHORT_MS } from '@provee/domain';
+import { REQUEST_TIMEOUT_SHORT_MS } from '@provee/domain';
 import { ApiError, apiRequest } from '../../../shared/lib/api-client.js';
 
 export type { SigningLink, VerificationStatusAnswer };
@@ -28,40 +26,31 @@ const userPath = (signer: SignerRef, rest: string) =>
 export const getSigningLink = (signer: SignerRef, token: string | null) =>
   apiRequest<{ data: SigningLink }>('GET', userPath(signer, 'contract-link'), authorizedBy(token)).then((r) => r.data);
 
-/** GET …/mati-status: the verifier's answer so far (status null: none yet). */
+/**
+ * GET …/mati-status: the verifier's answer so far (status null: none yet). With `wait` (seconds)
+ * the server answers as soon as it has an answer, or after that long; an answer of the check
+ * `previous` does not count (issue 27).
+ */
 export const getVerificationStatus = (
   signer: SignerRef,
-  query: { verificationType: VerificationType; personType: string },
+  query: { verificationType: VerificationType; personType: string; wait?: number; previous?: string | null },
   token: string | null,
-) =>
-  apiRequest<{ data: VerificationStatusAnswer }>(
-    'GET',
-    userPath(
-      signer,
-      `mati-status?verification_type=${query.verificationType}&person_type=${encodeURIComponent(query.personType)}`,
-    ),
-    // The screens wait on their own countdown; a poll must not hang past the next one.
-    { ...authorizedBy(token), spinner: false, timeoutMs: REQUEST_TIMEOUT_SHORT_MS },
-  ).then((r) => r.data);
-
-export type IdentityPhotos = Record<IdentityDocumentKind, Blob>;
-
-/** POST …/identity-documents (multipart): the three photos start a verification. */
-export function uploadIdentityDocuments(
-  signer: SignerRef,
-  fields: { personType: string; verificationType: VerificationType },
-  photos: IdentityPhotos,
-  token: string | null,
-) {
-  const form = new FormData();
-  form.append('person_type', fields.personType);
-  form.append('verification_type', fields.verificationType);
-  for (const kind of IDENTITY_DOCUMENT_KINDS) form.append(kind, photos[kind], `${kind}.jpg`);
-  return apiRequest<{ data: IdentityDocumentsAnswer }>('POST', userPath(signer, 'identity-documents'), {
+  signal?: AbortSignal,
+) => {
+  const params = new URLSearchParams({ verification_type: query.verificationType, person_type: query.personType });
+  if (query.wait !== undefined) params.set('wait', String(query.wait));
+  if (query.previous) params.set('previous', query.previous);
+  return apiRequest<{ data: VerificationStatusAnswer }>('GET', userPath(signer, `mati-status?${params.toString()}`), {
     ...authorizedBy(token),
-    body: form,
+    // The screens wait on their own countdown; a request must not hang past the next one (a
+    // waiting one answers within its `wait`). Those that wait fail on a bad connection and are
+    // asked again: not worth a report each.
+    spinner: false,
+    timeoutMs: REQUEST_TIMEOUT_SHORT_MS,
+    ...(query.wait ? { report: false } : {}),
+    signal,
   }).then((r) => r.data);
-}
+};
 
 /** PUT …/contract: the handwritten signature. */
 export const signContract = (signer: SignerRef, payload: SignContractPayload, token: string | null) =>

@@ -2,7 +2,7 @@ import type { IdentityDocumentKind } from '@provee/domain';
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { Button } from '../../../shared/ui/button.js';
 import { s } from '../lib/copy.js';
-import { CameraNotReadyError, jpegFromFile, jpegFromVideo } from '../lib/photo.js';
+import { CAMERA_SIZE, CameraNotReadyError, photoFromFile, photoFromVideo } from '../lib/photo.js';
 import { BlobImage } from './blob-image.js';
 
 interface PhotoStepProps {
@@ -45,7 +45,7 @@ export function PhotoStep({ kind, position, total, onAccept, takeFocus = false }
     let stream: MediaStream | null = null;
     // Any failure (refused, no camera, an insecure page without the API) means the file picker.
     Promise.resolve()
-      .then(() => navigator.mediaDevices.getUserMedia({ video: { facingMode: facing }, audio: false }))
+      .then(() => navigator.mediaDevices.getUserMedia({ video: { facingMode: facing, ...CAMERA_SIZE }, audio: false }))
       .then(
         (opened) => {
           if (!live) {
@@ -76,7 +76,7 @@ export function PhotoStep({ kind, position, total, onAccept, takeFocus = false }
     const video = videoRef.current;
     if (!video) return;
     try {
-      setPhoto(await jpegFromVideo(video));
+      setPhoto(await photoFromVideo(video));
       setMessage('');
     } catch (error) {
       setMessage(s(error instanceof CameraNotReadyError ? 'capture.notReady' : 'capture.failed'));
@@ -89,7 +89,7 @@ export function PhotoStep({ kind, position, total, onAccept, takeFocus = false }
     // Cleared, so choosing the same file again still counts as a change.
     input.value = '';
     if (!file) return;
-    setPhoto(await jpegFromFile(file));
+    setPhoto(await photoFromFile(file));
     setMessage('');
   };
 

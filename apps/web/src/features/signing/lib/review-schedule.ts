@@ -22,3 +22,29 @@ export function formatMinutes(totalSeconds: number): string {
   const seconds = Math.max(0, Math.ceil(totalSeconds));
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
+
+/**
+ * What the review screen is handed as it opens (issue 27), kept in the tab's history, so a reload
+ * finds it again: when its countdown ends (this phone's clock, refined by the server's answer) and
+ * the check it is not waiting for (the one before the photos were sent; null: none).
+ */
+export interface ReviewArrival {
+  deadline: number;
+  previous: string | null;
+}
+
+/** The arrival of a check that starts now. */
+export const reviewArrival = (previous: string | null): { review: ReviewArrival } => ({
+  review: { deadline: Date.now() + REVIEW_COUNTDOWN_SECONDS * 1000, previous },
+});
+
+/** The arrival in a history entry's state, if it has one. */
+export function arrivalOf(state: unknown): ReviewArrival | null {
+  const review = (state as { review?: Partial<ReviewArrival> } | null)?.review;
+  if (!review || typeof review.deadline !== 'number') return null;
+  return { deadline: review.deadline, previous: typeof review.previous === 'string' ? review.previous : null };
+}
+
+/** Whole seconds until `deadline` (never below 0, never above the SPEC's 300). */
+export const secondsUntil = (deadline: number, now = Date.now()) =>
+  Math.max(0, Math.min(REVIEW_COUNTDOWN_SECONDS, Math.ceil((deadline - now) / 1000)));

@@ -2,18 +2,33 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { Route } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { uiState } from '../../../shared/lib/ui-state.js';
-import { jpegFromFile } from '../lib/photo.js';
+import { ApiError } from '../../../shared/lib/api-client.js';
+import { putPhoto } from '../api/identity-photos.js';
+import { CAMERA_SIZE, photoFromFile } from '../lib/photo.js';
 import { TOKEN, USER_ID, createSigningLink, envelope, json, renderRoutes, stubApi, type Call } from '../testing.js';
 import { SendContractSignRoute } from './send-contract-sign.js';
 
 vi.mock('../lib/photo.js', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../lib/photo.js')>()),
-  jpegFromVideo: vi.fn(async () => new Blob(['camera'], { type: 'image/jpeg' })),
-  jpegFromFile: vi.fn(async (file: File) => new Blob([file], { type: 'image/jpeg' })),
+  photoFromVideo: vi.fn(async () => new Blob(['camera'], { type: 'image/webp' })),
+  photoFromFile: vi.fn(async (file: File) => new Blob([file], { type: 'image/webp' })),
+}));
+
+/** The photos' own requests (XMLHttpRequest, for their progress) stand in: each one arrives. */
+let photosTaken = 0;
+const shaOf = new WeakMap<Blob, string>();
+vi.mock('../api/identity-photos.js', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../api/identity-photos.js')>()),
+  photoSha256: vi.fn(async (blob: Blob) => {
+    if (!shaOf.has(blob)) shaOf.set(blob, String(++photosTaken).padStart(64, '0'));
+    return shaOf.get(blob)!;
+  }),
+  putPhoto: vi.fn(() => ({ done: Promise.resolve(), abort: () => {} })),
+  heldPhotos: vi.fn(async () => ({ photos: [] })),
 }));
 
 const LINK_URL = `/api/v1/users/SK/${USER_ID}/contract-link`;
-const UPLOAD_URL = `/api/v1/users/SK/${USER_ID}/identity-documents`;
+const CHECK_URL = `/api/v1/users/SK/${USER_ID}/identity-checks`;
 const QUERY = `user_type_id=SK&user_id=${USER_ID}&titular_full_name=Juana+G%C3%B3mez+N%C3%BA%C3%B1ez&type=titular&collateral_full_name=`;
 const REVIEW = `/SK/${USER_ID}/${encodeURIComponent('Juana Gómez Núñez')}/titular/-/review-documents`;
 const where = () => screen.getByTestId('where').textContent;
@@ -22,14 +37,23 @@ function open(url = `/send-contract-sign?${QUERY}&token=${TOKEN}`) {
   renderRoutes(url, <Route path="/send-contract-sign" element={<SendContractSignRoute />} />);
 }
 
-/** The API: the link (or its refusal) and, when asked, the upload's answer. */
-function api(link: Response | (() => Response), upload?: (call: Call) => Response) {
+/** The API: the link (or its refusal) and, when asked, the check's answer. */
+function api(link: Response | (() => Response), check?: (call: Call) => Response) {
   return stubApi((call) => {
     if (call.url === LINK_URL) return typeof link === 'function' ? link() : link;
-    if (call.url === UPLOAD_URL && upload) return upload(call);
+    if (call.url === CHECK_URL && check) return check(call);
     return undefined;
   });
 }
+const verification = (status: 'REJECTED' | 'APPROVED', left: number, identity: string) => ({
+  status,
+  verifications_left: left,
+  mati_identity_id: identity,
+  verification_id: 'v-0',
+  review_seconds_left: 0,
+});
+/** The kinds of the photos sent, in order. */
+const sentKinds = () => vi.mocked(putPhoto).mock.calls.map(([, photo]) => photo.kind);
 const linkAnswer = (overrides: Parameters<typeof createSigningLink>[0] = {}) =>
   json(200, { data: createSigningLink(overrides) });
 const uploaded = (verificationType = 'VERIFICATION') =>
@@ -70,6 +94,7 @@ describe('/send-contract-sign (SPEC §2.4)', () => {
   afterEach(() => {
     cleanup();
     vi.clearAllMocks();
+    vi.mocked(putPhoto).mockImplementation(() => ({ done: Promise.resolve(), abort: () => {} }));
     vi.restoreAllMocks();
     vi.unstubAllGlobals();
     uiState.reset();
@@ -144,7 +169,7 @@ describe('/send-contract-sign (SPEC §2.4)', () => {
 
   it("no attempts left: 'Agotaste los intentos de verificación' and the support chat instead of the widget", async () => {
     stubCamera('ok');
-    api(linkAnswer({ verification: { status: 'REJECTED', verifications_left: 0, mati_identity_id: 'id-1' } }));
+    api(linkAnswer({ verification: verification('REJECTED', 0, 'id-1') }));
     open();
     expect(await screen.findByRole('heading', { name: 'Agotaste los intentos de verificación' })).toBeTruthy();
     const chat = screen.getByRole('link', { name: 'Contactar a soporte' }) as HTMLAnchorElement;
@@ -187,7 +212,7 @@ describe('/send-contract-sign (SPEC §2.4)', () => {
     api(
       linkAnswer({
         state: 'VERIFIED',
-        verification: { status: 'APPROVED', verifications_left: 2, mati_identity_id: 'i' },
+        verification: verification('APPROVED', 2, 'i'),
       }),
     );
     open();
@@ -196,58 +221,68 @@ describe('/send-contract-sign (SPEC §2.4)', () => {
   });
 
   describe('built-in widget', () => {
-    it('camera: front, back (back camera) and selfie (front camera), then the upload and the review (VERIFICATION)', async () => {
+    it('camera: front, back (back camera) and selfie (front camera), each sent as it is accepted, then the check and the review', async () => {
       const camera = stubCamera('ok');
       const calls = api(linkAnswer(), () => uploaded());
       open();
-      await takePhotosWithCamera();
+      await screen.findByRole('heading', { name: 'Frente de tu cédula' });
+      fireEvent.click(screen.getByRole('button', { name: 'Tomar foto' }));
+      fireEvent.click(await screen.findByRole('button', { name: 'Usar foto' }));
+      // On its way while the back is taken, and the screen says so.
+      await screen.findByRole('heading', { name: 'Reverso de tu cédula' });
+      expect(sentKinds()).toEqual(['id_front']);
+      expect(await screen.findByText('Fotos enviadas: 1 de 3')).toBeTruthy();
+      for (const step of STEPS.slice(1)) {
+        await screen.findByRole('heading', { name: step });
+        fireEvent.click(screen.getByRole('button', { name: 'Tomar foto' }));
+        fireEvent.click(await screen.findByRole('button', { name: 'Usar foto' }));
+      }
 
       expect(camera.getUserMedia.mock.calls.map(([constraints]) => constraints.video)).toEqual([
-        { facingMode: 'environment' },
-        { facingMode: 'environment' },
-        { facingMode: 'user' },
+        { facingMode: 'environment', ...CAMERA_SIZE },
+        { facingMode: 'environment', ...CAMERA_SIZE },
+        { facingMode: 'user', ...CAMERA_SIZE },
       ]);
       // Each camera is off once its photo is taken.
       expect(camera.tracks).toHaveLength(3);
       for (const track of camera.tracks) expect(track.stop).toHaveBeenCalledTimes(1);
+      await waitFor(() => expect(sentKinds()).toEqual(['id_front', 'id_back', 'selfie']));
+      expect(
+        vi.mocked(putPhoto).mock.calls.every(([signer, , token]) => signer.userId === USER_ID && token === TOKEN),
+      ).toBe(true);
 
       expect(screen.getAllByRole('img').map((img) => img.getAttribute('alt'))).toEqual([
         'Foto: Frente de tu cédula',
         'Foto: Reverso de tu cédula',
         'Foto: Tu selfie',
       ]);
+      await waitFor(() => expect(screen.getAllByText('Enviada')).toHaveLength(3));
       fireEvent.click(screen.getByRole('button', { name: 'Enviar documentos' }));
       await waitFor(() => expect(where()).toBe(`${REVIEW}?verification_type=VERIFICATION`));
 
-      const upload = calls.find((call) => call.url === UPLOAD_URL)!;
-      expect(upload).toMatchObject({ method: 'POST', authorization: `Bearer ${TOKEN}` });
-      const form = upload.body as FormData;
-      expect(form).toBeInstanceOf(FormData);
-      expect(form.get('person_type')).toBe('titular');
-      expect(form.get('verification_type')).toBe('VERIFICATION');
-      for (const kind of ['id_front', 'id_back', 'selfie']) {
-        const file = form.get(kind) as File;
-        expect(file.name).toBe(`${kind}.jpg`);
-        expect(file.type).toBe('image/jpeg');
-      }
+      const check = calls.find((call) => call.url === CHECK_URL)!;
+      expect(check).toMatchObject({ method: 'POST', authorization: `Bearer ${TOKEN}` });
+      const hashes = await Promise.all(
+        vi.mocked(putPhoto).mock.calls.map(([, photo]) => [photo.kind, photo.sha256] as const),
+      );
+      expect(check.body).toEqual({
+        person_type: 'titular',
+        verification_type: 'VERIFICATION',
+        photos: Object.fromEntries(hashes),
+      });
     });
 
     it("after an approval the new check is a REVERIFICATION ('Verificar mi identidad de nuevo')", async () => {
       stubCamera('ok');
-      const calls = api(
-        linkAnswer({
-          state: 'VERIFIED',
-          verification: { status: 'APPROVED', verifications_left: 2, mati_identity_id: 'i' },
-        }),
-        () => uploaded('REVERIFICATION'),
+      const calls = api(linkAnswer({ state: 'VERIFIED', verification: verification('APPROVED', 2, 'i') }), () =>
+        uploaded('REVERIFICATION'),
       );
       open();
       fireEvent.click(await screen.findByRole('button', { name: 'Verificar mi identidad de nuevo' }));
       await takePhotosWithCamera();
       fireEvent.click(screen.getByRole('button', { name: 'Enviar documentos' }));
       await waitFor(() => expect(where()).toBe(`${REVIEW}?verification_type=REVERIFICATION`));
-      const form = calls.find((call) => call.url === UPLOAD_URL)!.body as FormData;
-      expect(form.get('verification_type')).toBe('REVERIFICATION');
+      expect(calls.find((call) => call.url === CHECK_URL)!.body).toMatchObject({ verification_type: 'REVERIFICATION' });
     });
 
     it.each<[string, Camera]>([
@@ -268,10 +303,63 @@ describe('/send-contract-sign (SPEC §2.4)', () => {
         fireEvent.change(input, { target: { files: [file] } });
         fireEvent.click(await screen.findByRole('button', { name: 'Usar foto' }));
       }
-      expect(jpegFromFile).toHaveBeenCalledTimes(3);
+      expect(photoFromFile).toHaveBeenCalledTimes(3);
       fireEvent.click(screen.getByRole('button', { name: 'Enviar documentos' }));
       await waitFor(() => expect(where()).toBe(`${REVIEW}?verification_type=VERIFICATION`));
-      expect((calls.find((call) => call.url === UPLOAD_URL)!.body as FormData).get('selfie')).toBeTruthy();
+      expect(sentKinds()).toEqual(['id_front', 'id_back', 'selfie']);
+      expect(calls.filter((call) => call.url === CHECK_URL)).toHaveLength(1);
+    });
+
+    it('a photo the server refuses says why under it; taken again, it is sent and the check goes', async () => {
+      stubCamera('ok');
+      const refusal = new ApiError(
+        400,
+        'VALIDATION_ERROR',
+        'invalid fields',
+        'La foto del frente de tu cédula está incompleta o dañada. Tómala de nuevo.',
+      );
+      vi.mocked(putPhoto).mockImplementationOnce(() => ({ done: Promise.reject(refusal), abort: () => {} }));
+      const calls = api(linkAnswer(), () => uploaded());
+      open();
+      await takePhotosWithCamera();
+      expect(
+        await screen.findByText('La foto del frente de tu cédula está incompleta o dañada. Tómala de nuevo.'),
+      ).toBeTruthy();
+      fireEvent.click(screen.getByRole('button', { name: 'Enviar documentos' }));
+      await waitFor(() =>
+        expect(screen.getByRole('button', { name: 'Enviar documentos' })).toHaveProperty('disabled', false),
+      );
+      expect(calls.filter((call) => call.url === CHECK_URL)).toHaveLength(0);
+
+      fireEvent.click(screen.getByRole('button', { name: 'Cambiar: Frente de tu cédula' }));
+      fireEvent.click(await screen.findByRole('button', { name: 'Tomar foto' }));
+      fireEvent.click(await screen.findByRole('button', { name: 'Usar foto' }));
+      await waitFor(() => expect(screen.getAllByText('Enviada')).toHaveLength(3));
+      fireEvent.click(screen.getByRole('button', { name: 'Enviar documentos' }));
+      await waitFor(() => expect(where()).toBe(`${REVIEW}?verification_type=VERIFICATION`));
+      expect(sentKinds()).toEqual(['id_front', 'id_back', 'selfie', 'id_front']);
+    });
+
+    it('the server lacks a photo when the check is asked: it is sent again and the check asked once more', async () => {
+      stubCamera('ok');
+      let checks = 0;
+      api(linkAnswer(), () =>
+        ++checks === 1
+          ? json(409, {
+              code: 'PHOTOS_MISSING',
+              message: 'photos missing',
+              readable_message: 'Aún no recibimos todas tus fotos.',
+              missing: ['id_back'],
+            })
+          : uploaded(),
+      );
+      open();
+      await takePhotosWithCamera();
+      fireEvent.click(screen.getByRole('button', { name: 'Enviar documentos' }));
+      await waitFor(() => expect(where()).toBe(`${REVIEW}?verification_type=VERIFICATION`));
+      expect(sentKinds()).toEqual(['id_front', 'id_back', 'selfie', 'id_back']);
+      expect(checks).toBe(2);
+      expect(uiState.get().error).toBeNull();
     });
 
     it("'Repetir' takes the photo again", async () => {
@@ -286,11 +374,11 @@ describe('/send-contract-sign (SPEC §2.4)', () => {
       await waitFor(() => expect(camera.getUserMedia).toHaveBeenCalledTimes(2));
     });
 
-    it('a refused upload shows the server’s words and keeps the photos for another try', async () => {
+    it('a refused check shows the server’s words and keeps the photos for another try', async () => {
       stubCamera('ok');
-      let uploads = 0;
+      let checks = 0;
       api(linkAnswer(), () =>
-        ++uploads === 1
+        ++checks === 1
           ? envelope(422, 'DOCUMENT_UNREADABLE', 'unreadable', 'No pudimos leer el frente de tu cédula.')
           : uploaded(),
       );
@@ -304,10 +392,11 @@ describe('/send-contract-sign (SPEC §2.4)', () => {
       act(() => uiState.clearError());
       fireEvent.click(screen.getByRole('button', { name: 'Enviar documentos' }));
       await waitFor(() => expect(where()).toBe(`${REVIEW}?verification_type=VERIFICATION`));
-      expect(uploads).toBe(2);
+      expect(checks).toBe(2);
+      expect(sentKinds()).toHaveLength(3);
     });
 
-    it("an upload refused for lack of attempts: 'Intentos no disponibles'", async () => {
+    it("a check refused for lack of attempts: 'Intentos no disponibles'", async () => {
       stubCamera('ok');
       api(linkAnswer(), () =>
         envelope(409, 'VERIFICATION_ATTEMPTS_EXHAUSTED', 'no verification attempts left', 'Agotaste los intentos.'),
@@ -318,6 +407,18 @@ describe('/send-contract-sign (SPEC §2.4)', () => {
       const dialog = await screen.findByRole('dialog', { name: 'Intentos no disponibles' });
       expect(within(dialog).getByRole('link', { name: 'Contactar a soporte' })).toBeTruthy();
       expect(uiState.get().error).toBeNull();
+    });
+
+    it('a photo refused because the link is no longer good: the new-link modal at once', async () => {
+      stubCamera('ok');
+      const refusal = new ApiError(409, 'LINK_USED', 'link no longer valid', 'Este enlace ya no es válido.');
+      vi.mocked(putPhoto).mockImplementationOnce(() => ({ done: Promise.reject(refusal), abort: () => {} }));
+      api(linkAnswer());
+      open();
+      await screen.findByRole('heading', { name: 'Frente de tu cédula' });
+      fireEvent.click(screen.getByRole('button', { name: 'Tomar foto' }));
+      fireEvent.click(await screen.findByRole('button', { name: 'Usar foto' }));
+      expect(await screen.findByRole('dialog', { name: 'Necesitas un enlace nuevo' })).toBeTruthy();
     });
 
     it('leaving the screen turns the camera off', async () => {
@@ -341,7 +442,7 @@ describe('/send-contract-sign (SPEC §2.4)', () => {
     };
     api(
       linkAnswer({
-        verification: { status: 'APPROVED', verifications_left: 1, mati_identity_id: 'mati-7' },
+        verification: verification('APPROVED', 1, 'mati-7'),
         widget: { provider: 'metamap', client_id: 'client-1', flow_id: 'reverify-flow', metadata },
       }),
     );

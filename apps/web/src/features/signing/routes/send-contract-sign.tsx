@@ -1,5 +1,5 @@
 import { hasAttemptsLeft, verificationTypeAfter } from '@provee/domain';
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
@@ -12,14 +12,15 @@ import {
   isLinkRefused,
   isLinkRefusedOnLoad,
   isOutOfAttempts,
-  uploadIdentityDocuments,
-  type IdentityPhotos,
   type SigningLink,
 } from '../api/signing.js';
+import { missingPhotos, submitIdentityCheck } from '../api/identity-photos.js';
 import { IdentityCapture } from '../components/identity-capture.js';
 import { MetamapButton } from '../components/metamap-button.js';
 import { SigningNoticeModal, SupportChatLink, type SigningNotice } from '../components/support.js';
 import { s } from '../lib/copy.js';
+import type { Hashes } from '../lib/photo-queue.js';
+import { reviewArrival } from '../lib/review-schedule.js';
 import {
   contractDocument,
   contractToken,
@@ -83,8 +84,11 @@ export function SendContractSignRoute({ next }: NextProps) {
       (link) => {
         if (!live) return;
         if (link.document_sha256) contractDocument.set(link.document_sha256);
-        setLoad({ kind: 'ready', link });
-        if (link.state === 'SIGNED') setNotice('signed');
+        // The widget's first render in slices (a transition): no long task on a slow phone (issue 27's TBT).
+        startTransition(() => {
+          setLoad({ kind: 'ready', link });
+          if (link.state === 'SIGNED') setNotice('signed');
+        });
       },
       (error: unknown) => {
         if (!live) return;
@@ -159,17 +163,33 @@ export function SendContractSignRoute({ next }: NextProps) {
   // SPEC §5: a new check after an approval is a re-verification.
   const verificationType = verificationTypeAfter(link.verification.status);
   const attemptsLeft = hasAttemptsLeft(link.verification.verifications_left);
-  const toReview = () => navigate(reviewDocumentsPath(signer, verificationType), { replace: true });
+  // The review screen waits for a newer check than the one the link showed (issue 27), its
+  // countdown from now unless the server says otherwise.
+  const toReview = () =>
+    navigate(reviewDocumentsPath(signer, verificationType), {
+      replace: true,
+      state: reviewArrival(link.verification.verification_id),
+    });
 
-  const upload = async (photos: IdentityPhotos) => {
+  const refused = (error: unknown) => {
+    if (isAlreadySigned(error)) setNotice('signed');
+    else if (isLinkRefused(error)) setNotice('refused');
+    else if (isOutOfAttempts(error)) setNotice('attempts');
+    else uiState.showError(error);
+  };
+
+  const submit = async (photos: Hashes) => {
     try {
-      await uploadIdentityDocuments(ref, { personType: link.person_type, verificationType }, photos, token);
+      await submitIdentityCheck(
+        ref,
+        { person_type: link.person_type, verification_type: verificationType, photos },
+        token,
+      );
       toReview();
     } catch (error) {
-      if (isAlreadySigned(error)) setNotice('signed');
-      else if (isLinkRefused(error)) setNotice('refused');
-      else if (isOutOfAttempts(error)) setNotice('attempts');
-      else uiState.showError(error);
+      // The server lacks a photo: the widget sends it again and asks once more.
+      if (missingPhotos(error)) throw error;
+      refused(error);
     }
   };
 
@@ -203,7 +223,7 @@ export function SendContractSignRoute({ next }: NextProps) {
   } else if (link.widget.provider === 'metamap') {
     body = <MetamapButton settings={link.widget} onFinished={toReview} />;
   } else {
-    body = <IdentityCapture onSubmit={upload} />;
+    body = <IdentityCapture signer={ref} token={token} onSubmit={submit} onRefused={refused} />;
   }
 
   return (

@@ -11,14 +11,18 @@ const pad = vi.hoisted(() => ({
   strokes: [] as Stroke[],
   clear: vi.fn(),
   options: undefined as unknown,
+  instance: undefined as { minWidth?: number; maxWidth?: number } | undefined,
   canvas: undefined as HTMLCanvasElement | undefined,
   events: new EventTarget(),
 }));
 vi.mock('signature_pad', () => ({
   default: class {
+    minWidth = 0.5;
+    maxWidth = 2.5;
     constructor(canvas: HTMLCanvasElement, options: unknown) {
       pad.canvas = canvas;
       pad.options = options;
+      pad.instance = this;
     }
     clear() {
       pad.clear();
@@ -96,7 +100,8 @@ describe('/{user_type_id}/{user_id}/{person_type}/singning (SPEC §2.4)', () => 
     expect(screen.getByRole('heading', { level: 1, name: 'Firma tu contrato' })).toBeTruthy();
     expect(screen.getByText('Firma dentro del recuadro con tu dedo.')).toBeTruthy();
     expect(screen.getByRole('img', { name: 'Recuadro para tu firma' })).toBe(pad.canvas);
-    expect(pad.options).toMatchObject({ penColor: 'black', minWidth: 3 });
+    expect(pad.options).toMatchObject({ penColor: 'black' });
+    expect(pad.instance).toMatchObject({ minWidth: 3, maxWidth: 4.5 });
     expect([pad.canvas!.width, pad.canvas!.height]).toEqual([600, 940]);
   });
 

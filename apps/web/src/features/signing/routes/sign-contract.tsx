@@ -1,4 +1,4 @@
-import type { PersonType } from '@provee/domain';
+import { SIGNATURE_CANVAS, type PersonType } from '@provee/domain';
 import { useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
@@ -14,6 +14,7 @@ import { SigningNoticeModal, type SigningNotice } from '../components/support.js
 import { s } from '../lib/copy.js';
 import { locationMetadata } from '../lib/geolocation.js';
 import { isTooSmall } from '../lib/signature.js';
+import { useSignatureFit } from '../lib/use-signature-fit.js';
 import { contractDocument, contractToken, useSigner } from '../lib/signer-route.js';
 
 /**
@@ -25,7 +26,12 @@ export function SignContractRoute({ next }: NextProps) {
   const navigate = useNavigate();
   usePrefetch(next);
   const pad = useRef<SignatureBoxHandle>(null);
+  const screen = useRef<HTMLDivElement>(null);
+  const area = useRef<HTMLDivElement>(null);
+  const below = useRef<HTMLDivElement>(null);
   const [tooSmall, setTooSmall] = useState(false);
+  // The box and its buttons on one screen, upright and sideways (issue 27).
+  const scale = useSignatureFit(screen, area, below);
   const [termsOpen, setTermsOpen] = useState(false);
   const [accepted, setAccepted] = useState(false);
   const [notice, setNotice] = useState<SigningNotice | null>(null);
@@ -77,21 +83,30 @@ export function SignContractRoute({ next }: NextProps) {
   };
 
   return (
-    <Page title={s('signature.title')} heading={s('signature.title')}>
-      <p className="page-subtitle">{s('signature.prompt')}</p>
-      <div className="signature-area">
-        <SignatureBox ref={pad} label={s('signature.canvas')} onBegin={() => setTooSmall(false)} />
-      </div>
-      {tooSmall && (
-        <p className="field-error center" role="alert">
-          {s('signature.tooSmall')}
-        </p>
-      )}
-      <div className="signature-actions">
-        <Button onClick={save}>{s('signature.save')}</Button>
-        <Button variant="secondary" onClick={clear}>
-          {s('signature.clear')}
-        </Button>
+    <Page title={s('signature.title')}>
+      {/* The heading inside the screen's own layout: sideways it goes beside the box (styles.css). */}
+      <div className="signing" ref={screen}>
+        <h1 className="page-title">{s('signature.title')}</h1>
+        <p className="page-subtitle">{s('signature.prompt')}</p>
+        <div className="signature-area" ref={area}>
+          <SignatureBox ref={pad} label={s('signature.canvas')} onBegin={() => setTooSmall(false)} scale={scale} />
+          {/* Over the top of the box, not under it: the box keeps its size and the buttons their place. */}
+          {tooSmall && (
+            <p
+              className="field-error signature-message"
+              role="alert"
+              style={{ maxWidth: `${SIGNATURE_CANVAS.width * scale - 16}px` }}
+            >
+              {s('signature.tooSmall')}
+            </p>
+          )}
+        </div>
+        <div className="signature-actions" ref={below}>
+          <Button onClick={save}>{s('signature.save')}</Button>
+          <Button variant="secondary" onClick={clear}>
+            {s('signature.clear')}
+          </Button>
+        </div>
       </div>
       <Modal open={termsOpen} title={s('terms.title')} onClose={() => setTermsOpen(false)}>
         <p className="modal-text">{s('terms.text')}</p>
