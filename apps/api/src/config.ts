@@ -126,8 +126,8 @@ const envSchema = z.object({
   BUREAU_RETRY_MAX_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
   BUREAU_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
   BUREAU_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
-  /** The advisor-welcome video: unset, the built-in one (BUILTIN_ADVISOR_VIDEO); a URL, the lender's; 'none', no video. */
-  ADVISOR_VIDEO_URL: z.union([z.literal('none'), z.url()]).optional(),
+  /** The advisor-welcome video: unset, the built-in one (BUILTIN_ADVISOR_VIDEO); an https URL, the lender's; 'none', no video. */
+  ADVISOR_VIDEO_URL: z.union([z.literal('none'), z.url({ protocol: /^https$/, normalize: true })]).optional(),
 
   /** Identity checks before signing: the built-in widget and verifier simulator, or MetaMap. */
   IDENTITY_PROVIDER: z.enum(['simulator', 'metamap']).default('simulator'),

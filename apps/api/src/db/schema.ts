@@ -202,17 +202,22 @@ export const smsOutbox = pgTable(
 );
 
 /** Leads handed to the sales team (SPEC §3 lead payload), idempotent on lead_id. */
-export const leads = pgTable('leads', {
-  leadId: text('lead_id').primaryKey(),
-  leadType: text('lead_type').notNull(),
-  shopkeeperPhoneE164: text('shopkeeper_phone_e164').notNull(),
-  utmSource: text('utm_source'),
-  utmMedium: text('utm_medium'),
-  utmCampaign: text('utm_campaign'),
-  clientCreatedAt: timestamp('client_created_at', { withTimezone: true }).notNull(),
-  clientUpdatedAt: timestamp('client_updated_at', { withTimezone: true }).notNull(),
-  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const leads = pgTable(
+  'leads',
+  {
+    leadId: text('lead_id').primaryKey(),
+    leadType: text('lead_type').notNull(),
+    shopkeeperPhoneE164: text('shopkeeper_phone_e164').notNull(),
+    utmSource: text('utm_source'),
+    utmMedium: text('utm_medium'),
+    utmCampaign: text('utm_campaign'),
+    clientCreatedAt: timestamp('client_created_at', { withTimezone: true }).notNull(),
+    clientUpdatedAt: timestamp('client_updated_at', { withTimezone: true }).notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // A person's leads in order (the advisor queue: one task per phone, its first lead).
+  (table) => [index('leads_phone_idx').on(table.shopkeeperPhoneE164, table.receivedAt, table.leadId)],
+);
 
 /** Failed calls the web app reported (SPEC §8 classification). */
 export const clientErrors = pgTable('client_errors', {

@@ -63,7 +63,7 @@ function guarantorNotNow(refusal: StepConflict, user: UserRow, avalType: Registe
       ? 'No se puede registrar un aval: la solicitud fue rechazada.'
       : NEXT_STEPS.indexOf(step) < NEXT_STEPS.indexOf('INVENTORY')
         ? `Todavía no se puede registrar un aval: la solicitud está en ${where}. Se puede cuando el solicitante haya creado su contraseña (paso «Inventario»).`
-        : `No se puede registrar un ${AVAL_TYPE_NAMES[avalType].toLowerCase()} en este momento: la solicitud está en ${where}. Se registra desde «Inventario», o cuando la solicitud pide otro.`;
+        : `No se puede registrar un ${AVAL_TYPE_NAMES[avalType].toLowerCase()} en este momento: la solicitud está en ${where}. Se registra desde «Inventario», o cuando la solicitud pida otro.`;
   return new AppError(409, 'GUARANTOR_NOT_NOW', 'a guarantor cannot be named at this step', readable, refusal.extra);
 }
 

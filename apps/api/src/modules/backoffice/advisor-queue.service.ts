@@ -61,8 +61,13 @@ function contactRows(db: Executor, where: SQL | undefined) {
  * task, so a phone's first lead stands for all of its leads (claimed and done as that one), with
  * how many there are and when the latest came. Window functions, the same on both databases.
  */
-function personLeads(db: Executor) {
+function personLeads(db: Executor, leadId?: string) {
   const phone = leads.shopkeeperPhoneE164;
+  // One task: only the leads of its phone (leads_phone_idx), not the window over every lead.
+  const samePerson =
+    leadId === undefined
+      ? undefined
+      : eq(phone, sql`(select l.shopkeeper_phone_e164 from ${leads} l where l.lead_id = ${leadId})`);
   return db
     .select({
       leadId: leads.leadId,
@@ -80,12 +85,13 @@ function personLeads(db: Executor) {
         ),
     })
     .from(leads)
+    .where(samePerson)
     .as('person_leads');
 }
 
 // A lead's time is when the server received it: the browser's clock proves nothing.
 function leadRows(db: Executor, where: SQL | undefined, leadId?: string) {
-  const person = personLeads(db);
+  const person = personLeads(db, leadId);
   return db
     .select({
       sourceId: person.leadId,

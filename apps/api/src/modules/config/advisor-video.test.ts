@@ -17,6 +17,9 @@ describe('the advisor-welcome video (SPEC §2.3 item 12, issue 27)', () => {
     ).toBe('https://media.lender.example/hola.mp4');
     expect(publicConfig(loadConfig({ ADVISOR_VIDEO_URL: 'none' })).advisorVideoUrl).toBeNull();
     expect(() => loadConfig({ ADVISOR_VIDEO_URL: 'hola.mp4' })).toThrow(ConfigError);
+    // Only a video served over https: no other scheme reaches the page or its Content-Security-Policy.
+    for (const url of ['javascript:alert(1)', 'data:video/mp4;base64,AAAA', 'http://media.lender.example/hola.mp4'])
+      expect(() => loadConfig({ ADVISOR_VIDEO_URL: url }), url).toThrow(ConfigError);
   });
 
   describe('served by the app itself', () => {

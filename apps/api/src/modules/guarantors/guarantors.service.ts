@@ -14,7 +14,7 @@ import {
   type AvalType,
   type NextStep,
 } from '@provee/domain';
-import { and, eq, gte, inArray, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ClientAddress } from '../../client-address.js';
 import { auditEvents, avals, reverseOtpSessions, users } from '../../db/schema.js';
@@ -499,11 +499,21 @@ async function consentedThrough(app: FastifyInstance, session: { key: string } |
  * session was started from). Run in the background with the bureau worker's interval.
  */
 export async function processVerifiedRemoteConsents(app: FastifyInstance, limit = 20): Promise<number> {
+  // Only sessions still within their time (reverseOtpState): one whose consent could not be recorded
+  // (the application moved on) is not picked again every run, and never holds newer ones back.
+  const since = new Date(app.clock().getTime() - app.config.REVERSE_OTP_TTL_SECONDS * 1000);
   const verified = await app.db
     .select({ id: reverseOtpSessions.id, ip: reverseOtpSessions.observedIp })
     .from(reverseOtpSessions)
     .innerJoin(avals, eq(avals.id, reverseOtpSessions.avalId))
-    .where(and(eq(reverseOtpSessions.status, 'VERIFIED'), eq(avals.status, 'PENDING')))
+    .where(
+      and(
+        eq(reverseOtpSessions.status, 'VERIFIED'),
+        eq(avals.status, 'PENDING'),
+        gte(reverseOtpSessions.resolvedAt, since),
+      ),
+    )
+    .orderBy(desc(reverseOtpSessions.resolvedAt))
     .limit(limit);
   for (const session of verified)
     await validateRemoteConsent(app, { id: session.id }, { ip: session.ip, userAgent: undefined });

@@ -272,7 +272,7 @@ describe('guarantors (avals): naming, PIN consent in person, phone change', () =
     const again = await nameAs(named.user.id);
     expect(again.statusCode).toBe(409);
     expect(again.json().readable_message).toBe(
-      'No se puede registrar un socio en este momento: la solicitud está en «NIP del socio». Se registra desde «Inventario», o cuando la solicitud pide otro.',
+      'No se puede registrar un socio en este momento: la solicitud está en «NIP del socio». Se registra desde «Inventario», o cuando la solicitud pida otro.',
     );
     const rejected = await createApplication(t.app, {
       taxId: cedula(randomTen()),
@@ -478,6 +478,28 @@ describe('guarantors (avals): naming, PIN consent in person, phone change', () =
       expect(consents[0]!.ip).toBeTruthy();
       const [row] = await t.app.db.select().from(users).where(eq(users.id, guest.who.user.id));
       expect(row!.nextStep).toBe('PENDING_APPROVAL');
+    });
+
+    it('the background job skips sessions past their time (never recordable): they hold no newer one back', async () => {
+      const stale = await invited();
+      const { message: staleText } = (await start(stale)).json().data;
+      await message(`+1${stale.phone}`, staleText);
+      const longAgo = new Date(Date.now() - (t.app.config.REVERSE_OTP_TTL_SECONDS + 60) * 1000);
+      await t.app.db
+        .update(reverseOtpSessions)
+        .set({ resolvedAt: longAgo })
+        .where(eq(reverseOtpSessions.anonymousId, `aval-${stale.aval.id}`));
+      const fresh = await invited();
+      const { message: text } = (await start(fresh)).json().data;
+      await message(`+1${fresh.phone}`, text);
+      // One session a run: the one that can still be recorded.
+      expect(await processVerifiedRemoteConsents(t.app, 1)).toBe(1);
+      expect(await t.app.db.select().from(bureauConsents).where(eq(bureauConsents.avalId, fresh.aval.id))).toHaveLength(
+        1,
+      );
+      expect(await t.app.db.select().from(bureauConsents).where(eq(bureauConsents.avalId, stale.aval.id))).toHaveLength(
+        0,
+      );
     });
 
     it('a guarantor who comes back long after the message reads success, not an error (issue 27)', async () => {

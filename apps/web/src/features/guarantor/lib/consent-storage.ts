@@ -44,4 +44,12 @@ export const avalConsentStorage = {
       // Private mode or full storage: the return needs ?sessionUuid= then.
     }
   },
+  /** A session that ended without the message: the next try starts a new one. */
+  clear(): void {
+    try {
+      sessionStorage.removeItem(KEY);
+    } catch {
+      // Nothing stored.
+    }
+  },
 };

@@ -263,6 +263,66 @@ describe('VerifyAvalPhoneRoute (remote consent of the guarantor, SPEC §2.5)', (
     expect(polls).toBe(3);
   });
 
+  it("'Lo sentimos' after the session ended: 'Intentar de nuevo' starts a new one from the invitation", async () => {
+    vi.useFakeTimers();
+    let consents = 0;
+    stubApi((call) => {
+      if (call.url === '/api/v1/users/aval/invitation') return invitation();
+      if (call.url === '/api/v1/users/aval/consent') {
+        consents += 1;
+        return json(200, { data: { ...started, session_id: consents === 1 ? SESSION : AVAL } });
+      }
+      if (call.url === '/api/v1/users/aval/reverse-otp') {
+        const session = (call.body as { session_id?: string } | undefined)?.session_id;
+        return validation(session === SESSION ? 'error' : 'pending');
+      }
+      return undefined;
+    });
+    renderAt('/verify-aval-phone?token=invite-1');
+    await advance(0);
+    fireEvent.click(screen.getByRole('button', { name: 'Aceptar Consulta' }));
+    await advance(0);
+    expect(screen.getByRole('heading', { name: 'Lo sentimos' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Intentar de nuevo' }));
+    await advance(0);
+    expect(sessionStorage.getItem('aval_consent')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Aceptar Consulta' }));
+    await advance(0);
+    // The new session is watched from the start, not shown as the last one ended.
+    expect(screen.getByText('Esperando tu mensaje…')).toBeTruthy();
+    expect(consents).toBe(2);
+  });
+
+  it('no answer at all: the timer stops after 30 questions in a row, coming back asks again; a 429 is waited out', async () => {
+    vi.useFakeTimers();
+    let polls = 0;
+    let reachable = false;
+    stubApi((call) => {
+      if (call.url !== '/api/v1/users/aval/reverse-otp') return undefined;
+      polls += 1;
+      if (reachable) return validation('success');
+      if (polls === 1)
+        return json(429, { code: 'RATE_LIMITED', message: 'x', readable_message: 'x', retry_after_seconds: 60 });
+      throw new TypeError('Failed to fetch');
+    });
+    renderAt(`/verify-aval-phone?sessionUuid=${SESSION}`);
+    await advance(0);
+    expect(polls).toBe(1);
+    await advance(59_000);
+    expect(polls).toBe(1);
+    await advance(1_000);
+    expect(polls).toBe(2);
+    await advance(60 * 60_000);
+    expect(polls).toBe(30);
+    reachable = true;
+    act(() => {
+      window.dispatchEvent(new Event('focus'));
+    });
+    await advance(0);
+    expect(polls).toBe(31);
+    expect(screen.getByRole('heading', { name: 'Excelente' })).toBeTruthy();
+  });
+
   it('an invitation already answered shows no button', async () => {
     stubApi((call) => (call.url === '/api/v1/users/aval/invitation' ? invitation('CONSENTED') : undefined));
     renderAt('/verify-aval-phone?token=invite-1');

@@ -112,6 +112,12 @@ export function VerifyAvalPhoneRoute() {
     }
   };
 
+  const tryAgain = () => {
+    avalConsentStorage.clear();
+    setStarted(undefined);
+    setSessionId('');
+  };
+
   if (result === 'success') {
     return (
       <Page title={g('verify.successTitle')} heading={g('verify.successTitle')}>
@@ -124,6 +130,10 @@ export function VerifyAvalPhoneRoute() {
     return (
       <Page title={g('verify.errorTitle')} heading={g('verify.errorTitle')}>
         <p className="page-subtitle">{g('verify.errorText')}</p>
+        {token && (
+          // The message never came in time (the session ended): with the invitation's link, a new try.
+          <Button onClick={tryAgain}>{t('reverse.retry')}</Button>
+        )}
         <a
           className="btn btn-chat"
           href={chatLink(config.supportChatNumber, g('verify.supportChat'))}
