@@ -245,24 +245,36 @@ describe('saved registration steps and their corrections', () => {
 describe('Mexico: the RFC and the birth date at once', () => {
   it('a birth date corrected while the RFC for the old one is saved: never both', async () => {
     const t = await createTestApp({ COUNTRY: 'mx' });
+    const letters = () =>
+      Array.from({ length: 6 }, () => 'abcdefghijklmnopqrstuvwxyz'[Math.floor(Math.random() * 26)]).join('');
+    const day = (from: number) =>
+      `${from + Math.floor(Math.random() * 20)}-${String(1 + Math.floor(Math.random() * 12)).padStart(2, '0')}-${String(1 + Math.floor(Math.random() * 28)).padStart(2, '0')}`;
     try {
-      const person = { name: 'Juan', lastname: 'Barrios', maternal_lastname: 'Fernández' };
-      const personal = (dob: string) => ({
-        ...person,
-        dob,
-        length_of_residency_in_years: 4,
-        marital_status: 'MARRIED',
-      });
-      const rfc = (dob: string) =>
-        generateRfc({ name: person.name, lastname: person.lastname, maternalLastname: person.maternal_lastname, dob });
       const outcomes = new Set<string>();
       for (let round = 0; round < 6; round++) {
+        // Another person every round, born another day: an RFC is mostly initials and the birth
+        // date, and one application per RFC holds (PostgreSQL's database outlives a run).
+        const person = { name: 'Juan', lastname: `B${letters()}`, maternal_lastname: `F${letters()}` };
+        const [born, corrected] = [day(1960), day(1980)];
+        const personal = (dob: string) => ({
+          ...person,
+          dob,
+          length_of_residency_in_years: 4,
+          marital_status: 'MARRIED',
+        });
+        const rfc = (dob: string) =>
+          generateRfc({
+            name: person.name,
+            lastname: person.lastname,
+            maternalLastname: person.maternal_lastname,
+            dob,
+          });
         const phone = `55${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
         const created = await t.app.inject({
           method: 'POST',
           url: '/api/v2/users',
           headers: { authorization: `Bearer ${await phoneToken(t.app, phone)}` },
-          payload: { ...personal('1970-12-13'), account_type_id: 'SK', phone_number: phone, sales_identifier: '' },
+          payload: { ...personal(born), account_type_id: 'SK', phone_number: phone, sales_identifier: '' },
         });
         expect(created.statusCode, created.body).toBe(201);
         const { user_id: userId, authentication } = created.json().data;
@@ -270,13 +282,8 @@ describe('Mexico: the RFC and the birth date at once', () => {
         const url = (path: string) => `/api/v1/users/${userId}/SK${path}`;
         // Each is right against what it read; together they would disagree.
         const answers = await Promise.all([
-          t.app.inject({ method: 'PUT', url: url('/personal-data'), headers, payload: personal('1971-03-15') }),
-          t.app.inject({
-            method: 'POST',
-            url: url('/tax_info'),
-            headers,
-            payload: { tax_payer_id: rfc('1970-12-13') },
-          }),
+          t.app.inject({ method: 'PUT', url: url('/personal-data'), headers, payload: personal(corrected) }),
+          t.app.inject({ method: 'POST', url: url('/tax_info'), headers, payload: { tax_payer_id: rfc(born) } }),
         ]);
         outcomes.add(answers.map((res) => res.statusCode).join('/'));
         for (const res of answers) expect([200, 400], res.body).toContain(res.statusCode);
