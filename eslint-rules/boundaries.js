@@ -1,7 +1,9 @@
 // Import boundaries of CONVENTIONS.md, checked on the resolved path of every relative import:
-// - a web feature never imports another feature; shared never imports features or app;
+// - a web feature never imports another feature or app/; shared never imports features or app;
 // - an API module reaches another module only through its index.ts;
-// - a provider never imports a module.
+// - a provider never imports a module;
+// and between the workspaces (relative paths and package names alike): packages/** never imports
+// apps/**, apps/web never imports apps/api (the contract lives in packages/domain).
 import path from 'node:path';
 import { noCycle } from './no-cycle.js';
 
@@ -17,11 +19,32 @@ function zone(file) {
   return { kind: 'other' };
 }
 
+/** Which workspace a path is in: the domain package, the web app or the API. */
+function side(file) {
+  const p = file.split(path.sep).join('/');
+  if (/\/packages\//.test(p)) return 'package';
+  if (/\/apps\/web\//.test(p)) return 'web';
+  if (/\/apps\/api\//.test(p)) return 'api';
+  return null;
+}
+
+/** The workspace a package name names ('@provee/api/…' → 'api'), or null. */
+const sideOfPackage = (name) =>
+  ({ '@provee/api': 'api', '@provee/web': 'web' })[name.split('/').slice(0, 2).join('/')] ?? null;
+
+function wall(from, to) {
+  if (from === 'package' && (to === 'web' || to === 'api')) return { messageId: 'package', data: { to } };
+  if (from === 'web' && to === 'api') return { messageId: 'webApi' };
+  return undefined;
+}
+
 const ENTRY = new Set(['', 'index', 'index.js', 'index.ts']);
 
 function problem(from, to, target) {
   if (from.kind === 'feature' && to.kind === 'feature' && from.name !== to.name)
     return { messageId: 'feature', data: { from: from.name, to: to.name } };
+  if (from.kind === 'feature' && to.kind === 'app')
+    return { messageId: 'featureApp', data: { from: from.name, to: target } };
   if (from.kind === 'shared' && (to.kind === 'feature' || to.kind === 'app'))
     return { messageId: 'shared', data: { to: target } };
   if (from.kind === 'module' && to.kind === 'module' && from.name !== to.name && !ENTRY.has(to.rest)) {
@@ -42,16 +65,26 @@ export const boundaries = {
       shared: "shared/ imports '{{to}}': shared never depends on features or app.",
       module: "Import module '{{to}}' through its index.ts, not its internals.",
       provider: "A provider imports module '{{to}}': providers never depend on modules.",
+      featureApp:
+        "Feature '{{from}}' imports '{{to}}' of app/: app/ composes the features, a feature never reaches back.",
+      package: 'packages/ imports apps/{{to}}: the shared packages never depend on an app.',
+      webApi: 'apps/web imports apps/api: the web app reaches the API through HTTP and packages/domain only.',
     },
   },
   create(context) {
     const from = zone(context.filename);
-    if (from.kind === 'other' || from.kind === 'app') return {};
+    const fromSide = side(context.filename);
     const check = (source) => {
-      if (!source || source.type !== 'Literal' || typeof source.value !== 'string' || !source.value.startsWith('.'))
+      if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
+      if (!source.value.startsWith('.')) {
+        const found = fromSide && wall(fromSide, sideOfPackage(source.value));
+        if (found) context.report({ node: source, ...found });
         return;
+      }
       const target = path.resolve(path.dirname(context.filename), source.value);
-      const found = problem(from, zone(target), source.value);
+      const found =
+        (fromSide && wall(fromSide, side(target))) ||
+        (from.kind === 'other' || from.kind === 'app' ? undefined : problem(from, zone(target), source.value));
       if (found) context.report({ node: source, ...found });
     };
     return {

@@ -60,6 +60,45 @@ describe('lint boundaries', () => {
     ).toEqual(['provee/boundaries', 'provee/boundaries']);
   });
 
+  it('(a) a feature may not import app/ (app/ composes the features)', async () => {
+    expect(
+      await reported({
+        'apps/web/src/app/router.tsx': 'export const router = 1;\n',
+        'apps/web/src/features/credit/routes/back.tsx':
+          "import { router } from '../../../app/router.js';\nexport const x = router;\n",
+      }),
+    ).toEqual(['provee/boundaries']);
+  });
+
+  it('(e) packages never import an app; the web app never imports the API (paths and package names)', async () => {
+    plant({
+      'apps/api/src/modules/users/index.ts': 'export const findUserById = 1;\n',
+      'apps/web/src/shared/lib/format.ts': 'export const format = 1;\n',
+      'packages/domain/src/contract/own.ts': 'export const own = 1;\n',
+    });
+    expect(
+      await reported({
+        'packages/domain/src/uses-api.ts':
+          "import { findUserById } from '../../../apps/api/src/modules/users/index.js';\nexport const x = findUserById;\n",
+        'packages/domain/src/uses-web.ts':
+          "import { format } from '../../../apps/web/src/shared/lib/format.js';\nexport const x = format;\n",
+        'packages/domain/src/uses-api-name.ts':
+          "import { buildApp } from '@provee/api/app';\nexport const x = buildApp;\n",
+        'apps/web/src/shared/lib/uses-api.ts':
+          "import { findUserById } from '../../../../api/src/modules/users/index.js';\nexport const x = findUserById;\n",
+        'apps/web/src/main-uses-api.ts': "import { buildApp } from '@provee/api';\nexport const x = buildApp;\n",
+      }),
+    ).toEqual(Array.from({ length: 5 }, () => 'provee/boundaries'));
+    expect(
+      await reported({
+        'apps/web/src/shared/lib/uses-domain.ts':
+          "import { own } from '../../../../../packages/domain/src/contract/own.js';\nexport const x = own;\n",
+        'apps/api/src/modules/users/uses-domain.ts':
+          "import { own } from '../../../../../packages/domain/src/contract/own.js';\nexport const x = own;\n",
+      }),
+    ).toEqual([]);
+  });
+
   it('(b) an API module reaches another module only through its index.ts', async () => {
     plant({
       'apps/api/src/modules/users/users.service.ts': 'export const findUserById = 1;\n',
