@@ -9,6 +9,7 @@ import { rememberRejection } from '../../../shared/lib/rejection.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
 import { formatPhone } from '../../../shared/lib/format.js';
+import { retryAfterSeconds } from '../../../shared/lib/retry-after.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { routeAfterConflict } from '../../../shared/lib/users-api.js';
 import { Button } from '../../../shared/ui/button.js';
@@ -66,9 +67,9 @@ function SendNipScreen() {
       if (failure instanceof ApiError && failure.status === 409)
         return void goToCurrentStep(failure).catch(uiState.showError);
       if (failure instanceof ApiError && failure.status === 422) return goToRejected(failure);
-      const wait = failure instanceof ApiError ? failure.details.retry_after_seconds : undefined;
-      if (typeof wait === 'number') setResend((current) => ({ key: current.key + 1, seconds: wait, waiting: true }));
-      if (isResend || typeof wait !== 'number') uiState.showError(failure);
+      const wait = retryAfterSeconds(failure);
+      if (wait !== null) setResend((current) => ({ key: current.key + 1, seconds: wait, waiting: true }));
+      if (isResend || wait === null) uiState.showError(failure);
     }
   };
 

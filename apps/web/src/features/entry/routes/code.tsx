@@ -1,7 +1,6 @@
 import { RESEND_WAIT_SECONDS, SECURITY_CODE_LENGTH } from '@provee/domain';
 import { useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
-import { ApiError } from '../../../shared/lib/api-client.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
 import { formatPhone } from '../../../shared/lib/format.js';
@@ -17,6 +16,7 @@ import { codeScreenState, type CodeRequestOutcome } from '../lib/code-state.js';
 import { completeProof } from '../lib/complete-proof.js';
 import { GoWhereItStands } from '../components/go-where-it-stands.js';
 import { provenPhone } from '../../../shared/lib/proven-phone.js';
+import { retryAfterSeconds } from '../../../shared/lib/retry-after.js';
 
 const secondsUntil = (at: number) => Math.max(0, Math.ceil((at - Date.now()) / 1000));
 
@@ -70,8 +70,8 @@ export function CodeRoute({ next }: NextProps) {
       setLastCode(undefined);
       setResent(true);
     } catch (error) {
-      const wait = error instanceof ApiError ? error.details.retry_after_seconds : undefined;
-      if (typeof wait === 'number') setResend((current) => ({ key: current.key + 1, seconds: wait, waiting: true }));
+      const wait = retryAfterSeconds(error);
+      if (wait !== null) setResend((current) => ({ key: current.key + 1, seconds: wait, waiting: true }));
       uiState.showError(error);
     }
   };

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ApiError } from '../../../shared/lib/api-client.js';
+import { retryAfterSeconds } from '../../../shared/lib/retry-after.js';
 import { pollAvalValidation } from '../api/guarantor.js';
 
 /** SPEC §4 validationResult while a session is watched: 'loading' until the first answer. */
@@ -65,7 +66,7 @@ export function useConsentWatch(sessionId: string): WatchedResult {
           return;
         }
         failures += 1;
-        if (error instanceof ApiError) later = Number(error.details.retry_after_seconds) * 1000 || 0;
+        later = (retryAfterSeconds(error) ?? 0) * 1000;
       } finally {
         asking = false;
       }

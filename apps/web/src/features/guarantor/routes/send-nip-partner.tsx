@@ -9,6 +9,7 @@ import { t } from '../../../shared/lib/copy.js';
 import { formatPhone } from '../../../shared/lib/format.js';
 import { provenPhone } from '../../../shared/lib/proven-phone.js';
 import { rememberRejection } from '../../../shared/lib/rejection.js';
+import { retryAfterSeconds } from '../../../shared/lib/retry-after.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { routeAfterConflict } from '../../../shared/lib/users-api.js';
 import { Button } from '../../../shared/ui/button.js';
@@ -140,10 +141,10 @@ function SendNipPartnerScreen({ kind, owner, phone, phoneInPath }: ScreenProps) 
   };
 
   const onSendFailed = (failure: unknown, isResend: boolean) => {
-    const wait = failure instanceof ApiError ? failure.details.retry_after_seconds : undefined;
-    if (typeof wait === 'number') setResend((current) => ({ key: current.key + 1, seconds: wait, waiting: wait > 0 }));
+    const wait = retryAfterSeconds(failure);
+    if (wait !== null) setResend((current) => ({ key: current.key + 1, seconds: wait, waiting: wait > 0 }));
     // Too soon on arrival (a reload): the PIN sent a moment ago is still good, the countdown says when.
-    if (failure instanceof ApiError && failure.status === 429 && typeof wait === 'number' && !isResend) return;
+    if (failure instanceof ApiError && failure.status === 429 && wait !== null && !isResend) return;
     onFailure(failure);
   };
 

@@ -1,5 +1,6 @@
 import { IDENTITY_DOCUMENT_KINDS, type IdentityDocumentKind } from '@provee/domain';
 import { ApiError } from '../../../shared/lib/api-client.js';
+import { retryAfterSeconds } from '../../../shared/lib/retry-after.js';
 
 /**
  * The identity photos on their way to the server, one at a time in the order they were accepted
@@ -43,9 +44,8 @@ const isPassing = (error: unknown) =>
  * server asked for (429, 503: `retry_after_seconds`).
  */
 const pauseAfter = (failures: number, error: unknown) => {
-  const asked = error instanceof ApiError ? Number(error.details.retry_after_seconds) : NaN;
   const backoff = Math.min(10_000, 1000 * 2 ** Math.max(0, failures - 1));
-  return Number.isFinite(asked) && asked > 0 ? Math.max(backoff, asked * 1000) : backoff;
+  return Math.max(backoff, (retryAfterSeconds(error) ?? 0) * 1000);
 };
 
 /** Tries in a row without an answer before the queue stops trying by itself (~3 minutes). */
