@@ -12,7 +12,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      // Only config.ts reads the environment (CONVENTIONS: one way to do each thing).
+      // Only config.ts reads the environment (docs/CONVENTIONS.md: one way to do each thing).
       'no-restricted-properties': [
         'error',
         { object: 'process', property: 'env', message: 'Read configuration through apps/api/src/config.ts.' },
@@ -26,6 +26,8 @@ export default tseslint.config(
     rules: {
       'provee/boundaries': 'error',
       'provee/no-cycle': 'error',
+      'provee/no-module-cycle': 'error',
+      'provee/schema-owners': 'error',
     },
   },
   {

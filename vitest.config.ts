@@ -1,9 +1,13 @@
-import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+/** Test-only suites that need the API's test database (so not the `build` project). */
+const API_RELIABILITY = 'apps/api/test/reliability';
 
 const apiProject = (db: 'pglite' | 'postgres'): TestProjectInlineConfiguration => ({
   test: {
     name: `api-${db}`,
-    include: ['apps/api/src/**/*.test.ts'],
+    // The reliability suites are test-only code, kept out of src but run against both databases.
+    include: ['apps/api/src/**/*.test.ts', `${API_RELIABILITY}/**/*.test.ts`],
     environment: 'node',
     env: { TEST_DB: db },
     ...(db === 'pglite' ? { globalSetup: ['apps/api/src/test/pglite-template.ts'] } : {}),
@@ -34,6 +38,7 @@ export default defineConfig({
         test: {
           name: 'build',
           include: ['apps/*/test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, `${API_RELIABILITY}/**`],
           environment: 'node',
           testTimeout: 60_000,
         },

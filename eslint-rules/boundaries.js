@@ -1,4 +1,4 @@
-// Import boundaries of CONVENTIONS.md, checked on the resolved path of every relative import:
+// Import boundaries of docs/CONVENTIONS.md, checked on the resolved path of every relative import:
 // - a web feature never imports another feature or app/; shared never imports features or app;
 // - an API module reaches another module only through its index.ts;
 // - a provider never imports a module;
@@ -6,6 +6,8 @@
 // apps/**, apps/web never imports apps/api (the contract lives in packages/domain).
 import path from 'node:path';
 import { noCycle } from './no-cycle.js';
+import { noModuleCycle } from './no-module-cycle.js';
+import { schemaOwners } from './schema-owners.js';
 
 function zone(file) {
   const p = file.split(path.sep).join('/');
@@ -96,4 +98,6 @@ export const boundaries = {
   },
 };
 
-export default { rules: { boundaries, 'no-cycle': noCycle } };
+export default {
+  rules: { boundaries, 'no-cycle': noCycle, 'no-module-cycle': noModuleCycle, 'schema-owners': schemaOwners },
+};

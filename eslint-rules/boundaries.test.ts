@@ -160,4 +160,58 @@ describe('lint boundaries', () => {
       }),
     ).toEqual([]);
   });
+
+  it('(f) a loop between two API modules fails, through different files and through a type import', async () => {
+    expect(
+      await reported({
+        'apps/api/src/modules/alpha/index.ts': "export { a } from './a.js';\n",
+        'apps/api/src/modules/alpha/a.ts': "import { b } from '../beta/index.js';\nexport const a = () => b;\n",
+        'apps/api/src/modules/beta/index.ts': "export { b } from './b.js';\n",
+        'apps/api/src/modules/beta/b.ts':
+          "import type { a } from '../alpha/index.js';\nexport const b = (x: typeof a) => x;\n",
+      }),
+    ).toEqual(['provee/no-module-cycle', 'provee/no-module-cycle']);
+    // A top-level file that reaches up into a module that uses it (the old types.ts).
+    expect(
+      await reported({
+        'apps/api/src/shapes.ts':
+          "import type { Policy } from './modules/gamma/index.js';\nexport type App = Policy;\n",
+        'apps/api/src/modules/gamma/index.ts':
+          "import type { App } from '../../shapes.js';\nexport type Policy = { app?: App };\n",
+      }),
+    ).toEqual(['provee/no-module-cycle', 'provee/no-module-cycle']);
+    expect(
+      await reported({
+        'apps/api/src/modules/omega/index.ts': "export { o } from './o.js';\n",
+        'apps/api/src/modules/omega/o.ts': "import { z } from '../zeta/index.js';\nexport const o = () => z;\n",
+        'apps/api/src/modules/zeta/index.ts':
+          "import { AppError } from '../../errors.js';\nexport const z = AppError;\n",
+      }),
+    ).toEqual([]);
+  });
+
+  it('(g) only stores, db/ and the step engine import db/schema (type imports too)', async () => {
+    plant({ 'apps/api/src/db/schema.ts': 'export const users = 1;\nexport type Row = { id: string };\n' });
+    expect(
+      await reported({
+        'apps/api/src/modules/delta/delta.service.ts':
+          "import { users } from '../../db/schema.js';\nexport const x = users;\n",
+        'apps/api/src/modules/delta/delta.routes.ts':
+          "import type { Row } from '../../db/schema.js';\nexport type X = Row;\n",
+        'apps/api/src/providers/places/catalog.ts':
+          "import { users } from '../../db/schema.js';\nexport const x = users;\n",
+      }),
+    ).toEqual(['provee/schema-owners', 'provee/schema-owners', 'provee/schema-owners']);
+    expect(
+      await reported({
+        'apps/api/src/modules/delta/delta.store.ts':
+          "import { users } from '../../db/schema.js';\nexport const x = users;\n",
+        'apps/api/src/modules/application/engine.ts':
+          "import { users } from '../../db/schema.js';\nexport const x = users;\n",
+        'apps/api/src/db/client.ts': "import { users } from './schema.js';\nexport const x = users;\n",
+        'apps/api/src/modules/delta/delta.test.ts':
+          "import { users } from '../../db/schema.js';\nexport const x = users;\n",
+      }),
+    ).toEqual([]);
+  });
 });

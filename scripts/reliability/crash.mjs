@@ -58,7 +58,7 @@ const { openDatabase } = await source('db/client.ts');
 const { verifyAuditChain, phoneAuditId } = await source('modules/audit/index.ts');
 const { createSecrets } = await source('secrets.ts');
 const { createFieldCipher } = await source('crypto.ts');
-const { createJpeg, createPng } = await source('modules/signing/test-images.ts');
+const { createJpeg, createPng } = await source('test/test-images.ts');
 const { NEXT_STEPS } = await import('@provee/domain');
 const { sql } = await import('drizzle-orm');
 

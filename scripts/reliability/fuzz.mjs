@@ -1,6 +1,6 @@
 // Issue 13, suite 2: input fuzzing with more requests than `npm test` sends.
 //   npm run fuzz -- --runs 200 [--seed 123]
-// Runs apps/api/src/reliability/fuzz.test.ts with FUZZ_RUNS random requests per operation on
+// Runs apps/api/test/reliability/fuzz.test.ts with FUZZ_RUNS random requests per operation on
 // PGlite, then on PostgreSQL when DATABASE_URL is set; the test prints its figures and a line per
 // operation. A new seed each run unless --seed is given (the figures print it: FUZZ_SEED=… replays
 // a run).
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const ROOT = join(import.meta.dirname, '../..');
-const TEST_FILE = 'apps/api/src/reliability/fuzz.test.ts';
+const TEST_FILE = 'apps/api/test/reliability/fuzz.test.ts';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '200' }, seed: { type: 'string' } },

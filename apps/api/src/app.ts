@@ -23,14 +23,15 @@ import { createFieldCipher } from './crypto.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { creditRoutes } from './modules/credit/credit.routes.js';
-import { guarantorInvitationRoutes, guarantorRoutes, startRemoteConsentWorker } from './modules/guarantors/index.js';
-import { startBureauWorker } from './modules/credit/bureau-worker.js';
 import {
-  createContractRenderer,
-  createImageDecoder,
-  signingRoutes,
-  startIdentityWorker,
-} from './modules/signing/index.js';
+  guarantorBureau,
+  guarantorInvitationRoutes,
+  guarantorRoutes,
+  startRemoteConsentWorker,
+} from './modules/guarantors/index.js';
+import { startBureauWorker } from './modules/credit/bureau-worker.js';
+import { createImageDecoder, startIdentityWorker } from './modules/identity/index.js';
+import { createContractRenderer, signingRoutes } from './modules/signing/index.js';
 import { createPasswordHasher } from './modules/credit/password.js';
 import { loadPolicy } from './modules/credit/policy.js';
 import { createBureau, type BureauProvider } from './providers/bureau/index.js';
@@ -125,6 +126,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
     }),
   );
   app.decorate('bureau', options.bureau ?? createBureau(config));
+  app.decorate('guarantorBureau', guarantorBureau);
   // Uploaded images and contract PDFs: decoded and built off the event loop, within time bounds (decision 021).
   app.decorate(
     'images',

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
-import { prepareDatabase } from './db/prepare.js';
-import { ImportFormatError, importUnits, parseOneDo, parseSepomex } from './modules/catalog/import.js';
+import { prepareDatabase } from './prepare-database.js';
+import { ImportFormatError, parseOneDo, parseSepomex } from './modules/catalog/import.js';
+import { importUnits } from './modules/catalog/import.store.js';
 
 const USAGE = 'Uso: npm run catalog:import -- --format one-do|sepomex <archivo>';
 

@@ -1,10 +1,4 @@
-import {
-  GENERIC_ERROR_MESSAGE,
-  VALIDATION_ERROR_MESSAGE,
-  errorEnvelopeSchema,
-  type ErrorEnvelope,
-  type FieldErrors,
-} from '@provee/domain';
+import { GENERIC_ERROR_MESSAGE, VALIDATION_ERROR_MESSAGE, type ErrorEnvelope, type FieldErrors } from '@provee/domain';
 import { STATUS_CODES as HTTP_STATUS_TEXT } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -39,6 +33,19 @@ export function invalidFields(errors: FieldErrors, prefix = 'body', spelledOut =
   });
 }
 
+/** 429 with how long to wait (`retry_after_seconds`, at least 1) and the Spanish sentence. */
+export function tooMany(
+  code: string,
+  retryAfterSeconds: number,
+  readable: string,
+  extra: Record<string, unknown> = {},
+): AppError {
+  return new AppError(429, code, 'too many requests', readable, {
+    retry_after_seconds: Math.max(1, Math.ceil(retryAfterSeconds)),
+    ...extra,
+  });
+}
+
 export function assertNoErrors(errors: FieldErrors): void {
   if (Object.keys(errors).length > 0) throw invalidFields(errors);
 }
@@ -52,8 +59,8 @@ export function notEligible(
   return new AppError(status, code, 'not eligible', readableMessage);
 }
 
-/** Response schema of every error status a route documents; extra fields (retry_after_seconds…) pass. */
-export const errorResponseSchema = errorEnvelopeSchema.loose();
+/** Response schema of every error status a route documents (the contract's: `refusals(…)` in a call value). */
+export { errorResponseSchema } from '@provee/domain';
 
 export function envelope(code: string, message: string, readableMessage = message): ErrorEnvelope {
   return { code, message, readable_message: readableMessage };

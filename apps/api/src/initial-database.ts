@@ -3,7 +3,7 @@
 import { rmSync } from 'node:fs';
 import { openDatabase } from './db/client.js';
 import { INITIAL_DATABASE_DIR } from './db/initial-database.js';
-import { prepareDatabase } from './db/prepare.js';
+import { prepareDatabase } from './prepare-database.js';
 
 rmSync(INITIAL_DATABASE_DIR, { recursive: true, force: true });
 const database = openDatabase({ dataDir: INITIAL_DATABASE_DIR });

@@ -2,7 +2,7 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { copyInitialDatabase } from './db/initial-database.js';
-import { prepareDatabase } from './db/prepare.js';
+import { prepareDatabase } from './prepare-database.js';
 import { collectGarbageWhenIdle } from './idle-gc.js';
 import { PolicyError } from './modules/credit/policy.js';
 

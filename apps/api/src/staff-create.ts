@@ -2,11 +2,10 @@ import { createInterface } from 'node:readline';
 import { STAFF_ROLES, type StaffRole } from '@provee/domain';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
-import { prepareDatabase } from './db/prepare.js';
+import { prepareDatabase } from './prepare-database.js';
 import { AppError } from './errors.js';
 import { createPasswordHasher } from './modules/credit/password.js';
-import { staffPasswordProblem } from './modules/staff/password-rules.js';
-import { createStaff, isStaffRole } from './modules/staff/staff.service.js';
+import { createStaff, isStaffRole, staffPasswordProblem } from './modules/staff/index.js';
 
 const USAGE = `Uso: npm run staff:create -- --email correo@prestamista.com --role ${STAFF_ROLES.join('|')} [--name "Nombre Apellido"]
 La contraseña se pide sin mostrarla (o se lee de la primera línea de la entrada estándar).`;

@@ -11,10 +11,6 @@ import type { FieldCipher } from './crypto.js';
 import type { CatalogRevision } from './db/catalog-revision.js';
 import type { Database, Db } from './db/client.js';
 import type { TokenService } from './modules/auth/tokens.js';
-import type { PasswordHasher } from './modules/credit/password.js';
-import type { ContractRenderer } from './modules/signing/contract-renderer.js';
-import type { ImageDecoder } from './modules/signing/decode.js';
-import type { CreditPolicy } from './modules/credit/policy.js';
 import type { BureauProvider } from './providers/bureau/index.js';
 import type { AddressSearchProvider } from './providers/places/index.js';
 import type { ReverseOtpProvider } from './providers/reverse-otp/index.js';
@@ -32,6 +28,7 @@ export type App = FastifyInstance<
 /** Where "now" comes from: the wall clock, or a test's hand-moved clock. */
 export type Clock = () => Date;
 
+// Each module declares the decorations it owns beside its code (modules/credit/decorations.ts, …).
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
@@ -46,13 +43,7 @@ declare module 'fastify' {
     catalogRevision: CatalogRevision;
     places: AddressSearchProvider;
     cipher: FieldCipher;
-    policy: CreditPolicy;
-    passwords: PasswordHasher;
     bureau: BureauProvider;
-    /** Uploaded images, decoded in full and encoded again off the event loop (modules/signing/decode.ts). */
-    images: ImageDecoder;
-    /** The contract PDFs, built on worker threads (modules/signing/contract-renderer.ts). */
-    pdfRenderer: ContractRenderer;
   }
   interface FastifyContextConfig {
     /** Operations routes the web app may call with its public key (plus the user's token). */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPng } from './modules/signing/test-images.js';
+import { createPng } from './test/test-images.js';
 import { createContractRenderer } from './modules/signing/index.js';
 import { sha256Hex } from './modules/signing/document/index.js';
 import { watchEventLoop } from './test/health-probe.js';

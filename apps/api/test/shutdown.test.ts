@@ -8,7 +8,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
 import { copyInitialDatabase } from '../src/db/initial-database.js';
-import { prepareDatabase } from '../src/db/prepare.js';
+import { prepareDatabase } from '../src/prepare-database.js';
 import { API_ROOT } from '../src/paths.js';
 import { createPng } from '../src/test/factories.js';
 import { bigFlatPng } from '../src/test/image-variants.js';

@@ -7,3 +7,6 @@ export const errorEnvelopeSchema = z.object({
   readable_message: z.string(),
   issues: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
 });
+
+/** The answer of every error status a call documents; extra fields (retry_after_seconds, current…) pass. */
+export const errorResponseSchema = errorEnvelopeSchema.loose();

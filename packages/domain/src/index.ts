@@ -9,6 +9,7 @@ export * from './chat.js';
 export * from './phone.js';
 export * from './application.js';
 export * from './signing.js';
+export * from './status-transitions.js';
 export * from './backoffice.js';
 export * from './step-names.js';
 export * from './routing.js';

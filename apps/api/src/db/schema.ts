@@ -62,8 +62,8 @@ export const users = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     phoneE164: text('phone_e164').notNull().unique(),
     userType: text('user_type').notNull().default('SK'),
-    nextStep: text('next_step').notNull(),
-    status: text('status').notNull().default('IN_PROGRESS'),
+    nextStep: text('next_step').$type<(typeof NEXT_STEPS)[number]>().notNull(),
+    status: text('status').$type<(typeof APPLICATION_STATUSES)[number]>().notNull().default('IN_PROGRESS'),
     // Personal data (step 1). Birth date and tax id are encrypted (AES-256-GCM, see crypto.ts).
     name: text('name'),
     lastname: text('lastname'),

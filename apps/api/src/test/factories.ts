@@ -1,10 +1,11 @@
 import { toE164 } from '@provee/domain';
 import type { App } from '../types.js';
-import { seedApplication } from '../modules/dev/application-factory.js';
+import { seedApplication } from '../modules/dev/seed.store.js';
+import { fakePerson, fakeTaxId } from './fake.js';
 import { createPhone } from './phone.js';
 
 export { seedApplication };
-export { createJpeg, createPng } from '../modules/signing/test-images.js';
+export { createJpeg, createPng } from './test-images.js';
 
 export interface UserOverrides {
   phone?: string;
@@ -13,26 +14,41 @@ export interface UserOverrides {
   avals?: { avalType: 'PARTNER' | 'COLLATERAL'; phone: string | null }[];
 }
 
-/** A complete registration at ACCOUNT_NIP (or another step), with this tax id. */
+/**
+ * A complete registration at ACCOUNT_NIP (or another step). The person (names, birth date, tax id)
+ * and the phone are made up for each call; a test that reads one back sets it here. A made-up RFC
+ * carries the made-up birth date (or the one given), as the registration requires.
+ */
 export async function createApplication(
   app: App,
   overrides: {
-    taxId: string;
+    taxId?: string;
     nextStep?: string;
     status?: string;
+    name?: string;
+    lastname?: string;
     dob?: string;
     businessAgeYears?: number;
     salesRange?: number;
-  },
+  } = {},
 ) {
-  const phone = createPhone();
+  const phone = createPhone(app.config.COUNTRY);
+  const made = fakePerson();
+  const person = {
+    ...made,
+    name: overrides.name ?? made.name,
+    lastname: overrides.lastname ?? made.lastname,
+    dob: overrides.dob ?? made.dob,
+  };
   const user = await seedApplication(app, {
     phone,
     nextStep: overrides.nextStep ?? 'ACCOUNT_NIP',
     status: overrides.status,
     complete: {
-      taxId: overrides.taxId,
-      dob: overrides.dob,
+      taxId: overrides.taxId ?? fakeTaxId(app.config.COUNTRY, person),
+      name: person.name,
+      lastname: person.lastname,
+      dob: person.dob,
       businessAgeYears: overrides.businessAgeYears,
       salesRange: overrides.salesRange,
     },
@@ -40,9 +56,12 @@ export async function createApplication(
   return { ...user, phone };
 }
 
+/** A tax id of the app's country that no simulator treats as a test identity, new on every call. */
+export const createTaxId = (app: App) => fakeTaxId(app.config.COUNTRY);
+
 /** A user at any step, without registration data (what the phone proof and routing need). */
 export async function createUser(app: App, overrides: UserOverrides = {}) {
-  const phone = overrides.phone ?? createPhone();
+  const phone = overrides.phone ?? createPhone(app.config.COUNTRY);
   const user = await seedApplication(app, {
     phone,
     nextStep: overrides.nextStep ?? 'TAX_ACCOUNT',
@@ -63,4 +82,4 @@ export function userAuth(app: App, user: { id: string; phone: string }): { autho
 }
 
 /** The largest identity photo the upload takes (the fuzzing suite sends one byte more). */
-export { MAX_IMAGE_BYTES } from '../modules/signing/image.js';
+export { MAX_IMAGE_BYTES } from '../modules/identity/image.js';

@@ -1,11 +1,10 @@
-import { anonymousId, toE164 } from '@provee/domain';
+import { anonymousId, toE164, type CountryCode } from '@provee/domain';
 import type { App } from '../types.js';
+import { fakePhone } from './fake.js';
 
-/** A fresh valid Dominican mobile number per call, so tests never share limits by accident. */
-let counter = 0;
-export function createPhone(): string {
-  counter += 1;
-  return `809${String(2_000_000 + ((process.pid * 7919 + counter * 104_729) % 7_999_999)).padStart(7, '0')}`;
+/** A fresh valid mobile number per call (Dominican unless told), so tests never share limits by accident. */
+export function createPhone(country: CountryCode = 'do'): string {
+  return fakePhone(country);
 }
 
 export async function lastSmsCode(app: App, phone: string): Promise<string> {

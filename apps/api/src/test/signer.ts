@@ -1,4 +1,3 @@
-import { cedulaCheckDigit } from '@provee/domain';
 import { count, eq, inArray } from 'drizzle-orm';
 import {
   auditEvents,
@@ -9,7 +8,8 @@ import {
   identityVerifications,
   users,
 } from '../db/schema.js';
-import { answerDueSimulatedChecks, issueContractLink } from '../modules/signing/index.js';
+import { answerDueSimulatedChecks } from '../modules/identity/index.js';
+import { issueContractLink, signingDeps } from '../modules/signing/index.js';
 import type { App } from '../types.js';
 import { createApplication, createJpeg, userAuth } from './factories.js';
 import { multipart } from './multipart.js';
@@ -20,14 +20,6 @@ import { multipart } from './multipart.js';
  * one, the widget's three photos answered by the verifier simulator. The app must run with
  * NIP_PREFILL=true and IDENTITY_SIMULATOR_DELAY_MS=0 (an answer due at once).
  */
-
-let taken = 0;
-/** A cédula the bureau simulator approves, different on every call. */
-function approvedTaxId(): string {
-  taken += 1;
-  const ten = `4${String((process.pid * 7919 + taken * 104_729 + Date.now()) % 1_000_000_000).padStart(9, '0')}`;
-  return `${ten}${cedulaCheckDigit(ten)}`;
-}
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -40,7 +32,8 @@ export const widgetPhotos = (take = 0) => ({
 
 /** A shopkeeper whose PIN consent got a pre-approval (the bureau simulator): their user row. */
 export async function approvedShopkeeper(app: App) {
-  const user = await createApplication(app, { taxId: approvedTaxId() });
+  // A made-up tax id is never a simulator's test identity: the bureau gives a clean report.
+  const user = await createApplication(app);
   const auth = userAuth(app, user);
   const sent = await app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth });
   const nip = sent.json().data?.default_nip as string | undefined;
@@ -58,7 +51,7 @@ export async function approvedShopkeeper(app: App) {
 
 /** The signing link of an approved shopkeeper, as an analyst issues it (drafting the contract PDF). */
 export async function issueLink(app: App, user: Awaited<ReturnType<typeof approvedShopkeeper>>) {
-  const link = await issueContractLink(app, user, { person_type: 'titular' }, 'test');
+  const link = await issueContractLink(signingDeps(app), user, { person_type: 'titular' }, 'test');
   return { userId: user.id, token: new URL(link.url).searchParams.get('token')! };
 }
 

@@ -5,17 +5,28 @@ import { Secret, TOTP } from 'otpauth';
 import { auditEvents } from '../db/schema.js';
 import { createStaff } from '../modules/staff/index.js';
 import type { App } from '../types.js';
+import { fakeFullName } from './fake.js';
 
 export const STAFF_PASSWORD = 'una-clave-larga-de-prueba';
 
-/** A staff account (created as the CLI would, with a password). */
+/** The words of a name as an address carries them: 'Ana Lucía De la Cruz' → ['ana', 'lucia', 'de', 'la', 'cruz']. */
+const emailWords = (name: string) =>
+  name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter(Boolean);
+
+/**
+ * A staff account (created as the CLI would, with a password): a made-up name, and an address of
+ * the role, the name and a random part (never taken): analyst-ana.lucia.de.la.cruz.3f9a0c12@….
+ */
 export async function createStaffMember(app: App, role: StaffRole, overrides: { email?: string; name?: string } = {}) {
-  const email = overrides.email ?? `${role}-${randomBytes(4).toString('hex')}@prestamista.test`;
-  const row = await createStaff(
-    app,
-    { email, name: overrides.name ?? `Persona ${role}`, role, password: STAFF_PASSWORD },
-    'cli',
-  );
+  const name = overrides.name ?? fakeFullName();
+  const local = [...emailWords(name), randomBytes(4).toString('hex')].join('.');
+  const email = overrides.email ?? `${role}-${local}@prestamista.test`;
+  const row = await createStaff(app, { email, name, role, password: STAFF_PASSWORD }, 'cli');
   return row;
 }
 

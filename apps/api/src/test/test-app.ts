@@ -6,7 +6,7 @@ import { inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
-import { prepareDatabase } from '../db/prepare.js';
+import { prepareDatabase } from '../prepare-database.js';
 import type { App } from '../types.js';
 
 let template: Promise<Uint8Array> | undefined;

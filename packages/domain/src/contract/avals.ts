@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { phoneNumberSchema, stepAnswerSchema } from './common.js';
+import { defineCall, refusals } from './call.js';
+import { phoneNumberSchema, stepAnswerSchema, userParams } from './common.js';
+import {
+  avalInvitationRoute,
+  changeAvalPhoneRoute,
+  confirmAvalNipRoute,
+  pollAvalConsentRoute,
+  registerAvalRoute,
+  restartAvalConsentRoute,
+  sendAvalNipRoute,
+  startAvalConsentRoute,
+} from './routes/avals.js';
 
 const avalType = z.enum(['PARTNER', 'COLLATERAL']);
 const nip = z.string().regex(/^\d{4}$/, 'El NIP tiene 4 dígitos.');
@@ -103,3 +114,50 @@ export const avalValidationResponse = z.object({
   data: z.object({ validation: z.enum(['pending', 'success', 'error']) }),
 });
 export type AvalValidation = z.infer<typeof avalValidationResponse>['data'];
+
+const avalRefusals = refusals(400, 401, 403, 404, 409, 422, 429);
+
+export const registerAvalCall = defineCall(registerAvalRoute, {
+  params: userParams,
+  body: registerAvalBody,
+  responses: { 200: avalRegisteredResponse, ...avalRefusals },
+});
+
+export const sendAvalNipCall = defineCall(sendAvalNipRoute, {
+  params: userParams,
+  query: avalNipQuery,
+  responses: { 200: avalNipSentResponse, ...avalRefusals },
+});
+
+export const confirmAvalNipCall = defineCall(confirmAvalNipRoute, {
+  params: userParams,
+  query: avalNipQuery,
+  body: avalNipBody,
+  responses: { 200: avalConsentResponse, ...avalRefusals },
+});
+
+export const changeAvalPhoneCall = defineCall(changeAvalPhoneRoute, {
+  params: userParams,
+  body: avalPhoneChangeBody,
+  responses: { 200: avalPhoneChangedResponse, ...avalRefusals },
+});
+
+export const avalInvitationCall = defineCall(avalInvitationRoute, {
+  responses: { 200: avalInvitationResponse, ...avalRefusals },
+});
+
+export const startAvalConsentCall = defineCall(startAvalConsentRoute, {
+  body: avalConsentBody,
+  responses: { 200: avalConsentStartedResponse, ...avalRefusals },
+});
+
+/** Another message for the same consent: what the first one asks, again. */
+export const restartAvalConsentCall = defineCall(restartAvalConsentRoute, {
+  body: avalConsentBody,
+  responses: { 200: avalConsentStartedResponse, ...avalRefusals },
+});
+
+export const pollAvalConsentCall = defineCall(pollAvalConsentRoute, {
+  body: avalReverseOtpBody,
+  responses: { 200: avalValidationResponse, ...avalRefusals },
+});

@@ -3,6 +3,28 @@ import { APPLICATION_STATUSES, NEXT_STEPS } from '../application.js';
 import { STAFF_FACTOR_METHODS, STAFF_LOGIN_STAGES, STAFF_PASSWORD_MAX_LENGTH, STAFF_ROLES } from '../backoffice.js';
 import { PERSON_TYPES } from '../signing.js';
 import { registerAvalBody } from './avals.js';
+import { defineCall, refusals, type Route } from './call.js';
+import {
+  advisorQueueRoute,
+  applicationContractEvidenceRoute,
+  applicationContractRoute,
+  applicationDetailRoute,
+  claimAdvisorTaskRoute,
+  decideVerificationRoute,
+  exportApplicationsRoute,
+  exportConsentsRoute,
+  finishAdvisorTaskRoute,
+  funnelRoute,
+  grantExtraAttemptRoute,
+  identityDocumentImageRoute,
+  issueContractLinkRoute,
+  listApplicationsRoute,
+  registerGuarantorRoute,
+  resendInvitationRoute,
+  retryBureauRoute,
+  reviewAddressRoute,
+} from './routes/backoffice.js';
+import { contractEvidenceResponse } from './signing.js';
 
 /**
  * The back office's API (`/api/backoffice`, staff session cookie). Request schemas are checked by
@@ -443,3 +465,98 @@ export const funnelResponse = z.object({
 });
 export type FunnelResponse = z.infer<typeof funnelResponse>;
 export const exportQuery = z.object({ from: dateOnly, to: dateOnly });
+
+// ---- calls -------------------------------------------------------------------------------------
+const applicationRefusals = refusals(400, 401, 403, 404, 409, 422, 502);
+const actionCall = <R extends Route, P extends z.ZodType>(route: R, params: P) =>
+  defineCall(route, { params, responses: { 200: actionResponse, ...applicationRefusals } });
+const actionWithBodyCall = <R extends Route, P extends z.ZodType, B extends z.ZodType>(route: R, params: P, body: B) =>
+  defineCall(route, { params, body, responses: { 200: actionResponse, ...applicationRefusals } });
+
+export const listApplicationsCall = defineCall(listApplicationsRoute, {
+  query: applicationsQuery,
+  responses: { 200: applicationsResponse, ...applicationRefusals },
+});
+export const applicationDetailCall = defineCall(applicationDetailRoute, {
+  params: applicationParams,
+  responses: { 200: applicationDetailResponse, ...applicationRefusals },
+});
+
+// Files the browser opens itself (the answers are bytes): each documents its media types only.
+export const identityDocumentImageCall = defineCall(identityDocumentImageRoute, {
+  params: identityDocumentParams,
+  responses: {
+    200: {
+      description: 'La imagen, como se recibió',
+      content: {
+        'image/jpeg': { schema: z.string() },
+        'image/png': { schema: z.string() },
+        'image/webp': { schema: z.string() },
+      },
+    },
+  },
+});
+export const applicationContractCall = defineCall(applicationContractRoute, {
+  params: applicationParams,
+  responses: { 200: { description: 'PDF', content: { 'application/pdf': { schema: z.string() } } } },
+});
+export const applicationContractEvidenceCall = defineCall(applicationContractEvidenceRoute, {
+  params: applicationParams,
+  responses: { 200: contractEvidenceResponse },
+});
+
+export const registerGuarantorCall = actionWithBodyCall(
+  registerGuarantorRoute,
+  applicationParams,
+  registerGuarantorBody,
+);
+export const resendInvitationCall = actionCall(resendInvitationRoute, guarantorParams);
+export const retryBureauCall = actionCall(retryBureauRoute, applicationParams);
+export const reviewAddressCall = actionWithBodyCall(reviewAddressRoute, applicationParams, addressReviewBody);
+/** 503: the contract's PDF not built within its time bound (decision 021). */
+export const issueContractLinkCall = defineCall(issueContractLinkRoute, {
+  params: applicationParams,
+  body: issueContractLinkBody,
+  responses: { 200: actionResponse, ...applicationRefusals, ...refusals(503) },
+});
+export const decideVerificationCall = actionWithBodyCall(
+  decideVerificationRoute,
+  verificationParams,
+  reviewDecisionBody,
+);
+export const grantExtraAttemptCall = actionWithBodyCall(
+  grantExtraAttemptRoute,
+  signerParamsBackoffice,
+  extraAttemptBody,
+);
+
+const queueRefusals = refusals(400, 401, 403, 404, 409);
+export const advisorQueueCall = defineCall(advisorQueueRoute, {
+  query: advisorQueueQuery,
+  responses: { 200: advisorQueueResponse, ...queueRefusals },
+});
+export const claimAdvisorTaskCall = defineCall(claimAdvisorTaskRoute, {
+  params: advisorTaskParams,
+  responses: { 200: advisorTaskResponse, ...queueRefusals },
+});
+export const finishAdvisorTaskCall = defineCall(finishAdvisorTaskRoute, {
+  params: advisorTaskParams,
+  body: advisorTaskDoneBody,
+  responses: { 200: advisorTaskResponse, ...queueRefusals },
+});
+
+const reportRefusals = refusals(400, 401, 403);
+export const funnelCall = defineCall(funnelRoute, {
+  query: reportQuery,
+  responses: { 200: funnelResponse, ...reportRefusals },
+});
+/** A CSV streamed as it is read (no serializer runs for it: the schema documents the type). */
+const csvAnswer = { description: 'CSV (UTF-8 con BOM)', content: { 'text/csv': { schema: z.string() } } };
+export const exportApplicationsCall = defineCall(exportApplicationsRoute, {
+  query: exportQuery,
+  responses: { 200: csvAnswer, ...reportRefusals },
+});
+export const exportConsentsCall = defineCall(exportConsentsRoute, {
+  query: exportQuery,
+  responses: { 200: csvAnswer, ...reportRefusals },
+});

@@ -1,4 +1,16 @@
 import { z } from 'zod';
+import { defineCall, refusals } from './call.js';
+import {
+  businessTypesRoute,
+  citiesRoute,
+  neighborhoodsRoute,
+  placeRoute,
+  salesRangesRoute,
+  searchAddressesRoute,
+  stateCitiesRoute,
+  statesRoute,
+  zipCodeRoute,
+} from './routes/catalog.js';
 
 /** A catalogue id in a path: a positive PostgreSQL integer. */
 const id = z.coerce.number().int().min(1).max(2_147_483_647);
@@ -83,3 +95,36 @@ export const placeResponse = z.object({
   }),
 });
 export type PlaceDetail = z.infer<typeof placeResponse>['data'];
+
+export const statesCall = defineCall(statesRoute, { responses: { 200: statesResponse } });
+
+export const stateCitiesCall = defineCall(stateCitiesRoute, {
+  params: catalogIdParams,
+  responses: { 200: stateCitiesResponse },
+});
+
+export const citiesCall = defineCall(citiesRoute, { query: citiesQuery, responses: { 200: citiesResponse } });
+
+export const neighborhoodsCall = defineCall(neighborhoodsRoute, {
+  params: catalogIdParams,
+  responses: { 200: neighborhoodsResponse },
+});
+
+export const zipCodeCall = defineCall(zipCodeRoute, {
+  params: zipCodeParams,
+  responses: { 200: zipCodeResponse, ...refusals(404) },
+});
+
+export const businessTypesCall = defineCall(businessTypesRoute, { responses: { 200: businessTypesResponse } });
+
+export const salesRangesCall = defineCall(salesRangesRoute, { responses: { 200: salesRangesResponse } });
+
+export const searchAddressesCall = defineCall(searchAddressesRoute, {
+  query: addressSearchQuery,
+  responses: { 200: addressSearchResponse },
+});
+
+export const placeCall = defineCall(placeRoute, {
+  params: placeParams,
+  responses: { 200: placeResponse, ...refusals(404) },
+});

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { defineCall } from './call.js';
+import { reportClientErrorRoute } from './routes/client-errors.js';
 
 /** POST /v1/client-errors (204): a failed call the web app reports (SPEC §8). */
 export const clientErrorBody = z.object({
@@ -11,3 +13,8 @@ export const clientErrorBody = z.object({
   request_id: z.string().max(100).optional(),
 });
 export type ClientErrorReport = z.input<typeof clientErrorBody>;
+
+export const reportClientErrorCall = defineCall(reportClientErrorRoute, {
+  body: clientErrorBody,
+  responses: { 204: z.null() },
+});

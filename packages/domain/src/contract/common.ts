@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { APPLICATION_STATUSES, NEXT_STEPS } from '../application.js';
 import { PHONE_INVALID_MESSAGE } from '../phone.js';
 
 /** The national number as the app sends it: 10 digits (the API checks the country plan in `parsePhone`). */
@@ -21,11 +22,21 @@ export function int32(min = -2_147_483_648, max = 2_147_483_647) {
 export const userParams = z.object({ id: z.uuid('Usuario inválido.'), type: z.enum(['SK']) });
 export type UserParams = z.input<typeof userParams>;
 
-/** What a saved step answers: where the application now stands. */
+/** Where an application stands: the step engine's step and status (SPEC §4). */
+export const nextStepSchema = z.enum(NEXT_STEPS);
+export const applicationStatusSchema = z.enum(APPLICATION_STATUSES);
+
+/** What a saved step answers: where the application now stands, and the screen that shows it (SPEC §2.2). */
 export const stepAnswerSchema = z.object({
-  data: z.object({ user_id: z.string(), next_step: z.string(), status: z.string(), path: z.string() }),
+  data: z.object({
+    user_id: z.string(),
+    next_step: nextStepSchema,
+    status: applicationStatusSchema,
+    path: z.string(),
+  }),
 });
-export type StepAnswer = z.infer<typeof stepAnswerSchema>;
+/** The `data` of a step answer (also the `current` of a 409: where the application stands). */
+export type StepAnswer = z.infer<typeof stepAnswerSchema>['data'];
 
 /** A pre-approved amount in the country's currency. */
 export const preApprovalSchema = z.object({ amount: z.number(), currency: z.string() });

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { preApprovalSchema, stepAnswerSchema } from './common.js';
+import { defineCall, refusals } from './call.js';
+import { preApprovalSchema, stepAnswerSchema, userParams } from './common.js';
+import {
+  confirmNipRoute,
+  consentsRoute,
+  consentTextRoute,
+  recordAdvisorEventRoute,
+  savePasswordRoute,
+  sendNipRoute,
+} from './routes/credit.js';
 
 /** GET /v1/consents/text[?person_type=collateral] (a guarantor's text) */
 export const consentTextQuery = z.object({ person_type: z.enum(['titular', 'collateral']).default('titular') });
@@ -62,3 +71,39 @@ export type AdvisorEventPayload = z.input<typeof advisorEventBody>;
 export type ContactType = AdvisorEventPayload['contact_type'];
 export const advisorEventResponse = z.object({ data: z.object({ contact_type: z.string(), created_at: z.string() }) });
 export type AdvisorEvent = z.infer<typeof advisorEventResponse>;
+
+const creditRefusals = refusals(400, 401, 403, 409, 422, 429);
+
+export const consentTextCall = defineCall(consentTextRoute, {
+  query: consentTextQuery,
+  responses: { 200: consentTextResponse },
+});
+
+export const sendNipCall = defineCall(sendNipRoute, {
+  params: userParams,
+  responses: { 200: nipSentResponse, ...creditRefusals },
+});
+
+export const confirmNipCall = defineCall(confirmNipRoute, {
+  params: userParams,
+  body: confirmNipBody,
+  responses: { 200: confirmNipResponse, ...creditRefusals },
+});
+
+export const consentsCall = defineCall(consentsRoute, {
+  params: userParams,
+  responses: { 200: consentsResponse, ...creditRefusals },
+});
+
+/** 503 while the password hashes are all busy (the request may be repeated). */
+export const savePasswordCall = defineCall(savePasswordRoute, {
+  params: userParams,
+  body: passwordBody,
+  responses: { 200: stepAnswerSchema, ...creditRefusals, ...refusals(503) },
+});
+
+export const recordAdvisorEventCall = defineCall(recordAdvisorEventRoute, {
+  params: userParams,
+  body: advisorEventBody,
+  responses: { 201: advisorEventResponse, ...creditRefusals },
+});

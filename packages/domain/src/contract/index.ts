@@ -1,5 +1,8 @@
-// One contract (issue 9): the request and success-response schemas of every call the web app
-// makes. The API routes validate with them; the web imports their types only (`import type`).
+// One contract (issues 9, 28): every call of the API is one value (`defineCall`: route, params,
+// query, body, responses). The API registers and documents its routes from these values; the web
+// imports only the zod-free routes (`routes/`) and finds each call's types by its route (`CallOf`).
+export * from './call.js';
+export * from './routes/index.js';
 export * from './common.js';
 export * from './phone-proof.js';
 export * from './users.js';
@@ -12,3 +15,5 @@ export * from './client-errors.js';
 export * from './config.js';
 export * from './signing.js';
 export * from './backoffice.js';
+export * from './operations.js';
+export * from './staff.js';

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { defineCall } from './call.js';
 import { phoneNumberSchema } from './common.js';
+import { assignLeadRoute } from './routes/leads.js';
 
 /** POST /ops/v1/lead-assignment: the lead, sent and answered (201 first time, 200 after). */
 export const leadSchema = z.object({
@@ -15,3 +17,8 @@ export const leadSchema = z.object({
 export type LeadPayload = z.input<typeof leadSchema>;
 export const leadResponse = z.object({ data: leadSchema });
 export type Lead = z.infer<typeof leadSchema>;
+
+export const assignLeadCall = defineCall(assignLeadRoute, {
+  body: leadSchema,
+  responses: { 200: leadResponse, 201: leadResponse },
+});

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { defineCall, refusals } from './call.js';
 import { anonymousIdSchema, bearerAuthenticationSchema, phoneNumberSchema } from './common.js';
+import { confirmCodeRoute, pollReverseOtpRoute, sendCodeRoute, startReverseOtpRoute } from './routes/phone-proof.js';
 import { userSchema } from './users.js';
 
 /** POST /v1/users/code */
@@ -55,3 +57,24 @@ export const reverseOtpPendingResponse = z.object({
   data: reverseOtpSessionSchema.extend({ status: z.literal('PENDING') }),
 });
 export type ReverseOtpPending = z.infer<typeof reverseOtpPendingResponse>;
+
+export const sendCodeCall = defineCall(sendCodeRoute, {
+  body: sendCodeBody,
+  responses: { 200: codeSentResponse, ...refusals(429) },
+});
+
+export const confirmCodeCall = defineCall(confirmCodeRoute, {
+  body: confirmCodeBody,
+  responses: { 200: phoneAuthenticationResponse, ...refusals(400, 429) },
+});
+
+export const startReverseOtpCall = defineCall(startReverseOtpRoute, {
+  body: startReverseOtpBody,
+  responses: { 200: reverseOtpStartedResponse, ...refusals(429) },
+});
+
+/** 202 while the message has not arrived, 200 once verified; 401 another number, 410 expired. */
+export const pollReverseOtpCall = defineCall(pollReverseOtpRoute, {
+  body: pollReverseOtpBody,
+  responses: { 200: phoneAuthenticationResponse, 202: reverseOtpPendingResponse, ...refusals(401, 404, 410) },
+});

@@ -1,5 +1,25 @@
 import { z } from 'zod';
-import { anonymousIdSchema, bearerAuthenticationSchema, int32, phoneNumberSchema, stepAnswerSchema } from './common.js';
+import { defineCall, refusals } from './call.js';
+import {
+  anonymousIdSchema,
+  applicationStatusSchema,
+  bearerAuthenticationSchema,
+  int32,
+  nextStepSchema,
+  phoneNumberSchema,
+  stepAnswerSchema,
+  userParams,
+} from './common.js';
+import {
+  amendAddressRoute,
+  amendPersonalDataRoute,
+  amendTaxIdRoute,
+  registerUserRoute,
+  saveAddressRoute,
+  saveBusinessRoute,
+  savedRegistrationRoute,
+  saveTaxIdRoute,
+} from './routes/registration.js';
 
 const text = (max: number) => z.string().max(max, `* Máximo ${max} caracteres.`);
 const optionalText = (max: number) =>
@@ -44,8 +64,8 @@ export const createdUserResponse = z.object({
   data: z.object({
     user_id: z.string(),
     user_type: z.literal('SK'),
-    next_step: z.string(),
-    status: z.string(),
+    next_step: nextStepSchema,
+    status: applicationStatusSchema,
     path: z.string(),
     /** Mexico: the RFC the SAT algorithm gives for the names and birth date (prefills step 2). */
     tax_id_suggestion: z.string().nullable(),
@@ -119,8 +139,8 @@ export type PersonalDataAmended = z.infer<typeof personalDataAmendedResponse>;
  */
 export const savedRegistrationSchema = z.object({
   user_id: z.string(),
-  next_step: z.string(),
-  status: z.string(),
+  next_step: nextStepSchema,
+  status: applicationStatusSchema,
   personal: z
     .object({
       name: z.string(),
@@ -163,3 +183,52 @@ export const savedRegistrationSchema = z.object({
 });
 export const savedRegistrationResponse = z.object({ data: savedRegistrationSchema });
 export type SavedRegistration = z.infer<typeof savedRegistrationSchema>;
+
+/** What a step may refuse: invalid fields, no token, another's application, a step not current (409 with where it stands), outside the area, the policy, too many. */
+const stepRefusals = refusals(400, 401, 403, 409, 412, 422, 429);
+
+export const registerUserCall = defineCall(registerUserRoute, {
+  body: registerUserBody,
+  responses: { 201: createdUserResponse, ...stepRefusals },
+});
+
+export const saveTaxIdCall = defineCall(saveTaxIdRoute, {
+  params: userParams,
+  body: taxInfoBody,
+  responses: { 200: stepAnswerSchema, ...stepRefusals },
+});
+
+export const saveAddressCall = defineCall(saveAddressRoute, {
+  params: userParams,
+  body: addressBody,
+  responses: { 200: stepAnswerSchema, ...stepRefusals },
+});
+
+export const saveBusinessCall = defineCall(saveBusinessRoute, {
+  params: userParams,
+  body: businessBody,
+  responses: { 200: stepAnswerSchema, ...stepRefusals },
+});
+
+export const savedRegistrationCall = defineCall(savedRegistrationRoute, {
+  params: userParams,
+  responses: { 200: savedRegistrationResponse, ...refusals(401, 403) },
+});
+
+export const amendPersonalDataCall = defineCall(amendPersonalDataRoute, {
+  params: userParams,
+  body: personalDataBody,
+  responses: { 200: personalDataAmendedResponse, ...stepRefusals },
+});
+
+export const amendTaxIdCall = defineCall(amendTaxIdRoute, {
+  params: userParams,
+  body: taxInfoBody,
+  responses: { 200: stepAnswerSchema, ...stepRefusals },
+});
+
+export const amendAddressCall = defineCall(amendAddressRoute, {
+  params: userParams,
+  body: addressBody,
+  responses: { 200: stepAnswerSchema, ...stepRefusals },
+});

@@ -1,13 +1,22 @@
 import { z } from 'zod';
-import { anonymousIdSchema, phoneNumberSchema, preApprovalSchema } from './common.js';
+import { defineCall, refusals } from './call.js';
+import {
+  anonymousIdSchema,
+  applicationStatusSchema,
+  nextStepSchema,
+  phoneNumberSchema,
+  preApprovalSchema,
+  userParams,
+} from './common.js';
+import { lookupUserRoute, userDetailRoute } from './routes/users.js';
 
 export const userSchema = z.object({
   user_id: z.string(),
   id: z.string(),
   user_type: z.string(),
-  next_step: z.string(),
-  status: z.string(),
-  request: z.object({ next_step: z.string(), status: z.string(), welcome_screen_number: z.number() }),
+  next_step: nextStepSchema,
+  status: applicationStatusSchema,
+  request: z.object({ next_step: nextStepSchema, status: applicationStatusSchema, welcome_screen_number: z.number() }),
   avals: z.array(z.object({ aval_type: z.enum(['PARTNER', 'COLLATERAL']), phone: z.string().nullable() })),
   phone_number: z.string(),
 });
@@ -28,3 +37,13 @@ export const userDetailSchema = userSchema.extend({
 });
 export const userDetailResponse = z.object({ data: userDetailSchema });
 export type UserDetail = z.infer<typeof userDetailSchema>;
+
+export const lookupUserCall = defineCall(lookupUserRoute, {
+  query: lookupUserQuery,
+  responses: { 200: lookupUserResponse, ...refusals(401, 403, 404) },
+});
+
+export const userDetailCall = defineCall(userDetailRoute, {
+  params: userParams,
+  responses: { 200: userDetailResponse, ...refusals(401, 403) },
+});

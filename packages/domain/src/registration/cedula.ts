@@ -18,8 +18,12 @@ export function isValidCedula(value: string): boolean {
 
 /** What the field keeps of any input: digits only, at most 11, dashed 3-7-1 as they arrive. */
 export function formatCedula(value: string): string {
-  const digits = value.replace(/\D/g, '').slice(0, 11);
-  if (digits.length <= 3) return digits;
-  if (digits.length <= 10) return `${digits.slice(0, 3)}-${digits.slice(3)}`;
-  return `${digits.slice(0, 3)}-${digits.slice(3, 10)}-${digits.slice(10)}`;
+  return dashCedula(value.replace(/\D/g, '').slice(0, 11));
+}
+
+/** Up to 11 characters dashed 3-7-1 as far as they go ('001', '001-123', '001-1234567-8'). */
+export function dashCedula(chars: string): string {
+  if (chars.length <= 3) return chars;
+  if (chars.length <= 10) return `${chars.slice(0, 3)}-${chars.slice(3)}`;
+  return `${chars.slice(0, 3)}-${chars.slice(3, 10)}-${chars.slice(10)}`;
 }

@@ -8,7 +8,9 @@ import {
   addressErrors,
   businessErrors,
   cleanTaxId,
+  formatTaxId,
   hasUnsupportedCharacters,
+  normalizeTaxId,
   taxIdError,
 } from './forms.js';
 
@@ -357,5 +359,46 @@ describe('business rules', () => {
       '* No uses emojis ni caracteres especiales.',
     );
     expect(businessErrors({ ...business, name: 'x'.repeat(61) }, types).name).toBe('* Máximo 60 caracteres.');
+  });
+});
+
+describe('one tax id: as stored and as shown', () => {
+  const cedula = fc.stringMatching(/^\d{10}$/).map((ten) => `${ten}${cedulaCheckDigit(ten)}`);
+
+  it('do: the cédula is stored as its 11 digits and shown dashed 3-7-1, whatever way it was written', () => {
+    expect(normalizeTaxId(COUNTRIES.do, ' 001.1234567/8 ')).toBe('00112345678');
+    expect(formatTaxId(COUNTRIES.do, '00112345678')).toBe('001-1234567-8');
+    fc.assert(
+      fc.property(cedula, (digits) => {
+        const shown = formatTaxId(COUNTRIES.do, digits);
+        return (
+          shown === `${digits.slice(0, 3)}-${digits.slice(3, 10)}-${digits.slice(10)}` &&
+          normalizeTaxId(COUNTRIES.do, shown) === digits &&
+          // What the field keeps, once taxIdError accepts it, is stored the same way.
+          taxIdError(COUNTRIES.do, cleanTaxId(COUNTRIES.do, digits)) === undefined &&
+          normalizeTaxId(COUNTRIES.do, cleanTaxId(COUNTRIES.do, digits)) === digits
+        );
+      }),
+    );
+  });
+
+  it('mx: the RFC is stored and shown upper-cased, without spaces or dashes', () => {
+    expect(normalizeTaxId(COUNTRIES.mx, ' peaj-850228-aa1 ')).toBe('PEAJ850228AA1');
+    expect(formatTaxId(COUNTRIES.mx, 'PEAJ850228AA1')).toBe('PEAJ850228AA1');
+  });
+
+  it('normalising is idempotent and showing then normalising gives the stored value back, in both countries', () => {
+    for (const country of [COUNTRIES.do, COUNTRIES.mx]) {
+      fc.assert(
+        fc.property(fc.string(), (typed) => {
+          const stored = normalizeTaxId(country, typed);
+          return (
+            normalizeTaxId(country, stored) === stored &&
+            normalizeTaxId(country, formatTaxId(country, stored)) === stored &&
+            !stored.includes('-')
+          );
+        }),
+      );
+    }
   });
 });

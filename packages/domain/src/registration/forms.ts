@@ -1,6 +1,6 @@
 import { ZIP_CODE_LENGTH, ZIP_CODE_NOT_INCLUDED } from '../constants.js';
 import type { CountryCode, CountryConfig } from '../country.js';
-import { isValidCedula } from './cedula.js';
+import { dashCedula, formatCedula, isValidCedula } from './cedula.js';
 import { ageOn, isoDate } from './dates.js';
 import { MIN_AGE_YEARS } from '../constants.js';
 import { nameError } from './names.js';
@@ -105,13 +105,27 @@ export const TAX_ID_MESSAGES: Record<
  */
 export function cleanTaxId(country: CountryConfig, value: string): string {
   if (!country.taxId.format) return cleanRfc(value);
-  const chars = value
-    .toUpperCase()
-    .replace(/[^0-9A-ZÑ]/g, '')
-    .slice(0, 11);
-  if (chars.length <= 3) return chars;
-  if (chars.length <= 10) return `${chars.slice(0, 3)}-${chars.slice(3)}`;
-  return `${chars.slice(0, 3)}-${chars.slice(3, 10)}-${chars.slice(10)}`;
+  return dashCedula(
+    value
+      .toUpperCase()
+      .replace(/[^0-9A-ZÑ]/g, '')
+      .slice(0, 11),
+  );
+}
+
+/**
+ * The tax id as it is stored, hashed (one application per person) and sent to the bureau: a
+ * cédula's 11 digits without dashes, an RFC upper-cased. Anything that cannot be part of one is
+ * dropped, a letter in a cédula too: where the person should hear about a wrong character, check
+ * what the field keeps (cleanTaxId, taxIdError) first.
+ */
+export function normalizeTaxId(country: CountryConfig, value: string): string {
+  return country.taxId.format ? value.replace(/\D/g, '').slice(0, 11) : cleanRfc(value);
+}
+
+/** A tax id as people read it (screens, the contract): the cédula dashed 3-7-1, the RFC as it is. */
+export function formatTaxId(country: CountryConfig, value: string): string {
+  return country.taxId.format ? formatCedula(value) : cleanRfc(value);
 }
 
 /** The message of a tax id as the field keeps it (cleanTaxId), or undefined when it is valid. */

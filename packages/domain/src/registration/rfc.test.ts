@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cleanRfc, generateRfc, isValidRfc, rfcBase, rfcHomonymy } from './rfc.js';
+import { cleanRfc, generateRfc, isValidRfc, rfcBase, rfcHasBirthDate, rfcHomonymy } from './rfc.js';
 
 describe('RFC (SAT algorithm), against published examples', () => {
   it('Juan Barrios Fernández, 13 Dec 1970 → BAFJ701213SBA', () => {
@@ -82,5 +82,21 @@ describe('RFC properties', () => {
   it('cleaning keeps only what an RFC can hold', () => {
     fc.assert(fc.property(fc.string(), (value) => /^[A-Z0-9Ñ&]{0,13}$/.test(cleanRfc(value))));
     expect(cleanRfc('bafj-701213 sba')).toBe('BAFJ701213SBA');
+  });
+});
+
+describe('an RFC and a birth date', () => {
+  it('a generated RFC carries its birth date, and not the day after', () => {
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('1940-01-01'), max: new Date('2007-12-30'), noInvalidDate: true }),
+        (date) => {
+          const dob = date.toISOString().slice(0, 10);
+          const next = new Date(date.getTime() + 86_400_000).toISOString().slice(0, 10);
+          const rfc = generateRfc({ name: 'Ana', lastname: 'Peña', maternalLastname: 'Ruiz', dob });
+          return rfcHasBirthDate(rfc, dob) && !rfcHasBirthDate(rfc, next);
+        },
+      ),
+    );
   });
 });

@@ -211,3 +211,8 @@ export function cleanRfc(value: string): string {
     .replace(/[^A-Z0-9Ñ&]/g, '')
     .slice(0, 13);
 }
+
+/** Whether an RFC carries this birth date ('yyyy-MM-dd'): its six digits after the letters are yymmdd. */
+export function rfcHasBirthDate(rfc: string, birthDate: string): boolean {
+  return rfc.slice(4, 10) === birthDate.slice(2).replace(/-/g, '');
+}

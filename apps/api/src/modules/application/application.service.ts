@@ -12,6 +12,7 @@ import {
   type SignerTransitionName,
   type ApplicationState,
   type CountryCode,
+  type StepAnswer,
   type TransitionName,
 } from '@provee/domain';
 import { and, asc, eq, inArray, isNull, lt, ne, or, type SQL } from 'drizzle-orm';
@@ -38,13 +39,8 @@ export function engineOf(app: { db: Db; clock: () => Date; config: { COUNTRY: Co
   return { db: app.db, clock: app.clock, country: app.config.COUNTRY };
 }
 
-/** What every saving call answers: where the application stands and the screen that shows it (SPEC §2.2). */
-export interface StepAnswer {
-  user_id: string;
-  next_step: string;
-  status: string;
-  path: string;
-}
+/** What every saving call answers: the contract's step answer (where it stands, the screen that shows it). */
+export type { StepAnswer };
 
 export async function stepAnswer(
   deps: { db: Executor; country: CountryCode },

@@ -1,4 +1,4 @@
-import { cedulaCheckDigit } from '@provee/domain';
+import { cedulaCheckDigit, type ApplicationStatus, type NextStep } from '@provee/domain';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, businessAddresses, businesses, users } from '../../db/schema.js';
@@ -212,7 +212,10 @@ describe('the step engine under parallel saves', () => {
 
   it('the database refuses a step or status the domain does not know', async () => {
     const user = await createApplication(t.app, { taxId: cedula(randomTen()), nextStep: 'PASSWORD' });
-    await expect(t.app.db.update(users).set({ nextStep: 'PASWORD' }).where(eq(users.id, user.id))).rejects.toThrow();
-    await expect(t.app.db.update(users).set({ status: 'APPROVED' }).where(eq(users.id, user.id))).rejects.toThrow();
+    // The column's type refuses them too (`$type` in db/schema.ts): planted past it on purpose.
+    const unknownStep = 'PASWORD' as NextStep;
+    const unknownStatus = 'APPROVED' as ApplicationStatus;
+    await expect(t.app.db.update(users).set({ nextStep: unknownStep }).where(eq(users.id, user.id))).rejects.toThrow();
+    await expect(t.app.db.update(users).set({ status: unknownStatus }).where(eq(users.id, user.id))).rejects.toThrow();
   });
 });

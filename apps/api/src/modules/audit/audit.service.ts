@@ -1,9 +1,9 @@
 import { createHash, createHmac } from 'node:crypto';
-import { asc, desc, eq, is, sql } from 'drizzle-orm';
+import { is } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
-import { auditEvents } from '../../db/schema.js';
 import type { Secrets } from '../../secrets.js';
+import { insertAuditEvent, lastHash, listChain, lockChain } from './audit.store.js';
 import { canonicalJson } from './canonical-json.js';
 
 export interface AuditEventInput {
@@ -58,27 +58,17 @@ export async function appendAuditEvent(db: Executor, { at, ...input }: AuditEven
   // A JSON round trip keeps exactly what jsonb will store (no undefined, no Date objects).
   const payload = JSON.parse(JSON.stringify(input.payload)) as Record<string, unknown>;
   const append = async (tx: Executor) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${input.applicationId}))`);
-    const [last] = await tx
-      .select({ hash: auditEvents.hash })
-      .from(auditEvents)
-      .where(eq(auditEvents.applicationId, input.applicationId))
-      .orderBy(desc(auditEvents.id))
-      .limit(1);
-    const unhashed = { ...input, payload, createdAt: at, prevHash: last?.hash ?? null };
+    await lockChain(tx, input.applicationId);
+    const unhashed = { ...input, payload, createdAt: at, prevHash: await lastHash(tx, input.applicationId) };
     const hash = hashEvent(unhashed);
-    const [row] = await tx
-      .insert(auditEvents)
-      .values({ ...unhashed, hash })
-      .returning({ id: auditEvents.id });
-    if (!row) throw new Error('audit insert returned no row');
-    return { ...unhashed, id: row.id, hash };
+    const id = await insertAuditEvent(tx, { ...unhashed, hash });
+    return { ...unhashed, id, hash };
   };
   return is(db, PgTransaction) ? append(db) : db.transaction(append);
 }
 
 export async function listAuditEvents(db: Executor, applicationId: string): Promise<AuditEvent[]> {
-  return db.select().from(auditEvents).where(eq(auditEvents.applicationId, applicationId)).orderBy(asc(auditEvents.id));
+  return listChain(db, applicationId);
 }
 
 /** Recomputes every hash and link of an application's chain; the first break is reported. */

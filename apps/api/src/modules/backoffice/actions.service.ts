@@ -8,24 +8,16 @@ import {
   type PersonType,
   type RegisterGuarantorBody,
 } from '@provee/domain';
-import { and, eq, lt, notInArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import {
-  avals,
-  bureauQueries,
-  businessAddresses,
-  catalogMunicipalities,
-  catalogNeighborhoods,
-  catalogStates,
-  contractSigners,
-  identityVerifications,
-} from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { engineOf, StepConflict, stepAnswer } from '../application/index.js';
+import { engineOf, StepConflict, stepAnswer, type SignerRow } from '../application/index.js';
 import { appendAuditEvent } from '../audit/index.js';
-import { avalView, inviteAval, registerAval } from '../guarantors/index.js';
-import { answerCheck, issueContractLink } from '../signing/index.js';
-import { findUserById, type UserRow } from '../users/index.js';
+import { findNeighborhoodPlace } from '../catalog/index.js';
+import { retryGivenUpBureauQuery } from '../credit/index.js';
+import { avalView, findAval, inviteAval, registerAval } from '../guarantors/index.js';
+import { addExtraAttempt, answerCheck, findCheckOfApplication, findSignerOfApplication } from '../identity/index.js';
+import { issueContractLink, signingDeps } from '../signing/index.js';
+import { findUserById, lockBusinessAddress, recordAddressReview, type UserRow } from '../users/index.js';
 import { staffActor, type StaffRow } from '../staff/index.js';
 
 /**
@@ -88,11 +80,8 @@ export async function sendInvitation(
   avalId: string,
   type = 'guarantor.invitation_resent',
 ) {
-  const [aval] = await app.db
-    .select()
-    .from(avals)
-    .where(and(eq(avals.id, avalId), eq(avals.userId, user.id)))
-    .limit(1);
+  const found = await findAval(app.db, avalId);
+  const aval = found?.userId === user.id ? found : undefined;
   if (!aval) throw new AppError(404, 'AVAL_NOT_FOUND', 'guarantor not found', 'No encontramos a este aval.');
   if (aval.status !== 'PENDING' || !aval.phoneE164)
     throw conflict('AVAL_NOT_PENDING', 'Este aval ya respondió o fue reemplazado: no necesita otra invitación.');
@@ -125,11 +114,7 @@ export async function sendInvitation(
 export async function retryBureau(app: FastifyInstance, member: StaffRow, user: UserRow) {
   const now = app.clock();
   const retried = await app.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(bureauQueries)
-      .set({ status: 'PENDING', nextAttemptAt: now, lockedUntil: null, updatedAt: now })
-      .where(and(eq(bureauQueries.userId, user.id), eq(bureauQueries.status, 'FAILED')))
-      .returning({ id: bureauQueries.id, lastError: bureauQueries.lastError });
+    const row = await retryGivenUpBureauQuery(tx, user.id, now);
     if (!row) return null;
     await appendAuditEvent(tx, {
       applicationId: user.id,
@@ -150,47 +135,28 @@ export async function reviewAddress(app: FastifyInstance, member: StaffRow, user
   let correction: { name: string; zipCode: string | null; municipalityId: number; city: string; state: string } | null =
     null;
   if (body.action === 'correct') {
-    const [found] = await app.db
-      .select({
-        name: catalogNeighborhoods.name,
-        zipCode: catalogNeighborhoods.zipCode,
-        municipalityId: catalogNeighborhoods.municipalityId,
-        city: catalogMunicipalities.name,
-        state: catalogStates.name,
-      })
-      .from(catalogNeighborhoods)
-      .innerJoin(catalogMunicipalities, eq(catalogMunicipalities.id, catalogNeighborhoods.municipalityId))
-      .innerJoin(catalogStates, eq(catalogStates.id, catalogMunicipalities.stateId))
-      .where(eq(catalogNeighborhoods.id, body.neighborhood_id))
-      .limit(1);
+    const found = await findNeighborhoodPlace(app.db, body.neighborhood_id);
     if (!found) throw new AppError(404, 'NEIGHBORHOOD_NOT_FOUND', 'not found', 'Ese sector no está en el catálogo.');
     correction = found;
   }
   const reviewed = await app.db.transaction(async (tx) => {
-    const [before] = await tx
-      .select()
-      .from(businessAddresses)
-      .where(eq(businessAddresses.userId, user.id))
-      .for('update');
+    const before = await lockBusinessAddress(tx, user.id);
     if (!before?.neighborhoodTyped || before.neighborhoodReviewedAt) return null;
-    await tx
-      .update(businessAddresses)
-      .set({
-        neighborhoodReviewedAt: now,
-        neighborhoodReviewedBy: member.id,
-        ...(correction
-          ? {
-              neighborhood: correction.name,
-              zipCode: correction.zipCode ?? before.zipCode,
-              municipalityId: correction.municipalityId,
-              city: correction.city,
-              state: correction.state,
-              neighborhoodTyped: false,
-            }
-          : {}),
-        updatedAt: now,
-      })
-      .where(eq(businessAddresses.userId, user.id));
+    await recordAddressReview(tx, user.id, {
+      neighborhoodReviewedAt: now,
+      neighborhoodReviewedBy: member.id,
+      ...(correction
+        ? {
+            neighborhood: correction.name,
+            zipCode: correction.zipCode ?? before.zipCode,
+            municipalityId: correction.municipalityId,
+            city: correction.city,
+            state: correction.state,
+            neighborhoodTyped: false,
+          }
+        : {}),
+      updatedAt: now,
+    });
     await appendAuditEvent(tx, {
       applicationId: user.id,
       actor: staffActor(member),
@@ -216,7 +182,7 @@ export async function issueSigningLink(
   user: UserRow,
   body: { person_type: PersonType; aval_id?: string },
 ) {
-  const link = await issueContractLink(app, user, body, staffActor(member));
+  const link = await issueContractLink(signingDeps(app), user, body, staffActor(member));
   return answer(app, user.id, { link_id: link.link_id, signer_id: link.signer_id, expires_at: link.expires_at });
 }
 
@@ -228,12 +194,7 @@ export async function decideVerification(
   verificationId: string,
   decision: { status: 'APPROVED' | 'REJECTED'; note: string },
 ) {
-  const [check] = await app.db
-    .select({ status: identityVerifications.status })
-    .from(identityVerifications)
-    .innerJoin(contractSigners, eq(contractSigners.id, identityVerifications.signerId))
-    .where(and(eq(identityVerifications.id, verificationId), eq(contractSigners.userId, user.id)))
-    .limit(1);
+  const check = await findCheckOfApplication(app.db, verificationId, user.id);
   if (!check) throw new AppError(404, 'VERIFICATION_NOT_FOUND', 'not found', 'No encontramos esa verificación.');
   if (check.status !== 'UNDER_REVIEW')
     throw conflict('NOT_UNDER_REVIEW', 'Esta verificación no está en revisión: ya tiene una respuesta.');
@@ -247,7 +208,7 @@ export async function decideVerification(
 }
 
 /** Why a signer gets no extra attempt now (the guarded update below found nothing to change). */
-function noExtraAttempt(app: FastifyInstance, signer: typeof contractSigners.$inferSelect | undefined): AppError {
+function noExtraAttempt(app: FastifyInstance, signer: SignerRow | undefined): AppError {
   if (!signer) return new AppError(404, 'SIGNER_NOT_FOUND', 'not found', 'No encontramos a ese firmante.');
   if (signer.state === 'SIGNED') return conflict('ALREADY_SIGNED', 'Esta persona ya firmó: no necesita más intentos.');
   if (signer.verificationAttempts < app.config.IDENTITY_MAX_ATTEMPTS + signer.extraAttempts)
@@ -283,36 +244,25 @@ export async function grantExtraAttempt(
 ) {
   const now = app.clock();
   const granted = await app.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(contractSigners)
-      .set({ extraAttempts: sql`${contractSigners.extraAttempts} + 1`, updatedAt: now })
-      .where(
-        and(
-          eq(contractSigners.id, signerId),
-          eq(contractSigners.userId, user.id),
-          // Not signed, not approved, not waiting for a person's review: a new check is what they need.
-          notInArray(contractSigners.state, ['SIGNED', 'VERIFIED', 'UNDER_REVIEW']),
-          sql`${contractSigners.verificationAttempts} >= ${app.config.IDENTITY_MAX_ATTEMPTS} + ${contractSigners.extraAttempts}`,
-          lt(contractSigners.extraAttempts, EXTRA_ATTEMPTS_MAX),
-        ),
-      )
-      .returning({ extraAttempts: contractSigners.extraAttempts });
-    if (!row) return null;
+    const extraAttempts = await addExtraAttempt(tx, {
+      signerId,
+      userId: user.id,
+      maxAttempts: app.config.IDENTITY_MAX_ATTEMPTS,
+      extraMax: EXTRA_ATTEMPTS_MAX,
+      now,
+    });
+    if (extraAttempts === null) return null;
     await appendAuditEvent(tx, {
       applicationId: user.id,
       actor: staffActor(member),
       type: 'identity.attempt_granted',
-      payload: { signer_id: signerId, extra_attempts: row.extraAttempts, note },
+      payload: { signer_id: signerId, extra_attempts: extraAttempts, note },
       at: now,
     });
-    return row;
+    return { extraAttempts };
   });
   if (!granted) {
-    const [signer] = await app.db
-      .select()
-      .from(contractSigners)
-      .where(and(eq(contractSigners.id, signerId), eq(contractSigners.userId, user.id)));
-    throw noExtraAttempt(app, signer);
+    throw noExtraAttempt(app, await findSignerOfApplication(app.db, signerId, user.id));
   }
   return answer(app, user.id, { signer_id: signerId, extra_attempts: granted.extraAttempts });
 }

@@ -1,18 +1,22 @@
 import type { AdvisorTaskSource, AdvisorTaskView } from '@provee/domain';
-import { and, asc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.js';
-import { advisorEvents, advisorTasks, leads, staff, users } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { staffActor, staffChain, type StaffRow } from '../staff/index.js';
+import {
+  ADVISOR_QUEUE_LIMIT,
+  changeTaskRow,
+  contactRows,
+  contactWhere,
+  leadRows,
+  openTasks,
+  type Change,
+} from './advisor-queue.store.js';
 
 interface QueueDeps {
   db: Db;
   clock: () => Date;
 }
-
-/** The contract has no paging: the oldest work comes first, and this many is more than a shift. */
-export const ADVISOR_QUEUE_LIMIT = 500;
 
 const NOT_FOUND = new AppError(404, 'ADVISOR_TASK_NOT_FOUND', 'task source not found', 'No encontramos esa tarea.');
 const ALREADY_DONE = new AppError(409, 'ADVISOR_TASK_DONE', 'task already done', 'Esta tarea ya está terminada.');
@@ -23,93 +27,6 @@ const taken = (name: string | null) =>
     'task claimed by someone else',
     `Esta tarea ya la tomó ${name ?? 'otra persona'}. Elige otra de la cola.`,
   );
-
-// The task row (if any) and who claimed it, joined the same way for both sources.
-const taskJoin = (source: AdvisorTaskSource, sourceId: SQL) =>
-  and(eq(advisorTasks.source, source), eq(advisorTasks.sourceId, sourceId));
-const taskFields = {
-  claimedById: advisorTasks.claimedBy,
-  claimedByName: staff.name,
-  claimedAt: advisorTasks.claimedAt,
-  doneAt: advisorTasks.doneAt,
-  applicationId: users.id,
-  name: users.name,
-  lastname: users.lastname,
-  maternalLastname: users.maternalLastname,
-};
-
-function contactRows(db: Executor, where: SQL | undefined) {
-  return db
-    .select({
-      sourceId: sql<string>`${advisorEvents.id}::text`,
-      kind: advisorEvents.contactType,
-      phone: users.phoneE164,
-      createdAt: advisorEvents.createdAt,
-      ...taskFields,
-    })
-    .from(advisorEvents)
-    .innerJoin(users, eq(users.id, advisorEvents.userId))
-    .leftJoin(advisorTasks, taskJoin('contact', sql`${advisorEvents.id}::text`))
-    .leftJoin(staff, eq(staff.id, advisorTasks.claimedBy))
-    .where(where)
-    .orderBy(asc(advisorEvents.createdAt), asc(advisorEvents.id))
-    .limit(ADVISOR_QUEUE_LIMIT);
-}
-
-/**
- * The leads by person: each login records one (decision 005, every one kept), and a person is one
- * task, so a phone's first lead stands for all of its leads (claimed and done as that one), with
- * how many there are and when the latest came. Window functions, the same on both databases.
- */
-function personLeads(db: Executor, leadId?: string) {
-  const phone = leads.shopkeeperPhoneE164;
-  // One task: only the leads of its phone (leads_phone_idx), not the window over every lead.
-  const samePerson =
-    leadId === undefined
-      ? undefined
-      : eq(phone, sql`(select l.shopkeeper_phone_e164 from ${leads} l where l.lead_id = ${leadId})`);
-  return db
-    .select({
-      leadId: leads.leadId,
-      leadType: leads.leadType,
-      phone,
-      receivedAt: leads.receivedAt,
-      rank: sql<number>`row_number() over (partition by ${phone} order by ${leads.receivedAt}, ${leads.leadId})`.as(
-        'person_rank',
-      ),
-      visits: sql<number>`(count(*) over (partition by ${phone}))::int`.as('visits'),
-      // Milliseconds as a float: both drivers hand it over as a number (a raw timestamp differs).
-      lastSeenMs:
-        sql<number>`(extract(epoch from max(${leads.receivedAt}) over (partition by ${phone})) * 1000)::float8`.as(
-          'last_seen_ms',
-        ),
-    })
-    .from(leads)
-    .where(samePerson)
-    .as('person_leads');
-}
-
-// A lead's time is when the server received it: the browser's clock proves nothing.
-function leadRows(db: Executor, where: SQL | undefined, leadId?: string) {
-  const person = personLeads(db, leadId);
-  return db
-    .select({
-      sourceId: person.leadId,
-      kind: person.leadType,
-      phone: person.phone,
-      createdAt: person.receivedAt,
-      visits: person.visits,
-      lastSeenMs: person.lastSeenMs,
-      ...taskFields,
-    })
-    .from(person)
-    .leftJoin(users, eq(users.phoneE164, person.phone))
-    .leftJoin(advisorTasks, taskJoin('lead', sql`${person.leadId}`))
-    .leftJoin(staff, eq(staff.id, advisorTasks.claimedBy))
-    .where(and(eq(person.rank, 1), leadId === undefined ? undefined : eq(person.leadId, leadId), where))
-    .orderBy(asc(person.receivedAt), asc(person.leadId))
-    .limit(ADVISOR_QUEUE_LIMIT);
-}
 
 // The lead shape (a lead may have no applicant yet); a contact request is one visit, at its own time.
 type LeadRow = Awaited<ReturnType<typeof leadRows>>[number];
@@ -138,7 +55,7 @@ function taskView(source: AdvisorTaskSource, row: TaskRow): AdvisorTaskView {
 
 /** Contact requests and new leads, oldest first; finished ones only when asked for. */
 export async function listAdvisorQueue(db: Db, options: { includeDone: boolean }): Promise<AdvisorTaskView[]> {
-  const open = options.includeDone ? undefined : isNull(advisorTasks.doneAt);
+  const open = options.includeDone ? undefined : openTasks();
   const [contacts, newLeads] = await Promise.all([contactRows(db, open), leadRows(db, open)]);
   // Each list is already the oldest of its kind; merged, the cap keeps the oldest of both.
   return [
@@ -155,7 +72,7 @@ async function loadTask(db: Executor, source: AdvisorTaskSource, sourceId: strin
   if (source === 'contact') {
     // advisor_events ids are bigserials: anything else names no contact request.
     if (!/^[1-9]\d{0,14}$/.test(sourceId)) throw NOT_FOUND;
-    const [row] = await contactRows(db, eq(advisorEvents.id, Number(sourceId)));
+    const [row] = await contactRows(db, contactWhere(Number(sourceId)));
     if (!row) throw NOT_FOUND;
     return taskView(source, row);
   }
@@ -164,8 +81,6 @@ async function loadTask(db: Executor, source: AdvisorTaskSource, sourceId: strin
   if (!row) throw NOT_FOUND;
   return taskView(source, row);
 }
-
-type Change = 'claim' | 'done';
 
 /**
  * Claim or finish a task in ONE transaction: an insert-or-guarded-update of advisor_tasks (the
@@ -183,27 +98,7 @@ async function changeTask(
   const now = deps.clock();
   return deps.db.transaction(async (tx) => {
     const before = await loadTask(tx, source, sourceId);
-    const mine = or(isNull(advisorTasks.claimedBy), eq(advisorTasks.claimedBy, member.id));
-    const claim = { claimedBy: member.id, claimedAt: now };
-    const done = { doneBy: member.id, doneAt: now, note: note || null };
-    const [changed] = await tx
-      .insert(advisorTasks)
-      .values({ source, sourceId, ...claim, ...(change === 'done' ? done : {}) })
-      .onConflictDoUpdate({
-        target: [advisorTasks.source, advisorTasks.sourceId],
-        set:
-          change === 'claim'
-            ? claim
-            : {
-                ...done,
-                // Finishing an unclaimed task means the one who finished it handled it.
-                claimedBy: sql`coalesce(${advisorTasks.claimedBy}, ${member.id}::uuid)`,
-                claimedAt: sql`coalesce(${advisorTasks.claimedAt}, ${now.toISOString()}::timestamptz)`,
-              },
-        // A claim takes only a free task (its own claim again changes nothing); done needs it free or own.
-        setWhere: and(isNull(advisorTasks.doneAt), change === 'claim' ? isNull(advisorTasks.claimedBy) : mine),
-      })
-      .returning({ id: advisorTasks.id });
+    const changed = await changeTaskRow(tx, { change, source, sourceId, memberId: member.id, now, note });
     if (!changed) {
       const current = await loadTask(tx, source, sourceId);
       if (current.done_at) throw ALREADY_DONE;

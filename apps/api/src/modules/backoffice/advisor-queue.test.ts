@@ -27,7 +27,13 @@ describe('advisor queue: contact requests and new leads, claim and done', () => 
 
   /** A shopkeeper past the password asks for an advisor, as the web app's screen does. */
   async function contactRequest(contactType = 'CALL_ADVISER') {
-    const user = await createApplication(t.app, { taxId: randomCedula(), nextStep: 'INVENTORY' });
+    const user = await createApplication(t.app, {
+      taxId: randomCedula(),
+      nextStep: 'INVENTORY',
+      // The name the queue shows (asserted below).
+      name: 'María José',
+      lastname: 'Peña',
+    });
     const res = await t.app.inject({
       method: 'POST',
       url: `/api/v1/users/${user.id}/SK/advisor-events`,

@@ -1,20 +1,18 @@
 import {
-  actionResponse,
-  addressReviewBody,
-  applicationDetailResponse,
-  applicationParams,
-  applicationsQuery,
-  applicationsResponse,
-  extraAttemptBody,
-  guarantorParams,
-  identityDocumentParams,
-  issueContractLinkBody,
-  registerGuarantorBody,
-  reviewDecisionBody,
-  signerParamsBackoffice,
-  verificationParams,
+  applicationContractCall,
+  applicationContractEvidenceCall,
+  applicationDetailCall,
+  decideVerificationCall,
+  grantExtraAttemptCall,
+  identityDocumentImageCall,
+  issueContractLinkCall,
+  listApplicationsCall,
+  registerGuarantorCall,
+  resendInvitationCall,
+  retryBureauCall,
+  reviewAddressCall,
 } from '@provee/domain';
-import { errorResponseSchema } from '../../errors.js';
+import { register } from '../../contract/register.js';
 import type { App } from '../../types.js';
 import { contractEvidence } from '../signing/index.js';
 import { appendAuditEvent } from '../audit/index.js';
@@ -29,46 +27,26 @@ import {
   reviewAddress,
   sendInvitation,
 } from './actions.service.js';
-import { applicationContract, applicationDetail, identityImage, listApplications } from './applications.service.js';
-
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-  422: errorResponseSchema,
-  502: errorResponseSchema,
-};
+import { applicationDetail } from './application-detail.js';
+import { applicationContract, identityImage, listApplications } from './applications.service.js';
 
 /** Find, read and act on applications. */
 export async function applicationRoutes(app: App): Promise<void> {
-  app.get(
-    '/applications',
-    {
-      onRequest: staffOnly('readApplications'),
-      schema: { querystring: applicationsQuery, response: { 200: applicationsResponse, ...errors } },
-    },
-    async (request) => {
-      const { items, total } = await listApplications(app, request.staffMember!, request.query);
-      return { data: { items, total, page: request.query.page, page_size: request.query.page_size } };
-    },
-  );
+  register(app, listApplicationsCall, { onRequest: staffOnly('readApplications') }, async (request) => {
+    const { items, total } = await listApplications(app, request.staffMember!, request.query);
+    return { data: { items, total, page: request.query.page, page_size: request.query.page_size } };
+  });
 
-  app.get(
-    '/applications/:applicationId',
-    {
-      onRequest: staffOnly('readApplications'),
-      schema: { params: applicationParams, response: { 200: applicationDetailResponse, ...errors } },
-    },
-    async (request) => ({ data: await applicationDetail(app, request.staffMember!, request.params.applicationId) }),
-  );
+  register(app, applicationDetailCall, { onRequest: staffOnly('readApplications') }, async (request) => ({
+    data: await applicationDetail(app, request.staffMember!, request.params.applicationId),
+  }));
 
   // Identity images and the evidence are personal data of the most sensitive kind: analysts only,
   // with a second factor given in the last 15 minutes, and each look is recorded.
-  app.get(
-    '/applications/:applicationId/identity-documents/:documentId',
-    { onRequest: staffOnly('readSensitive', { stepUp: true }), schema: { params: identityDocumentParams } },
+  register(
+    app,
+    identityDocumentImageCall,
+    { onRequest: staffOnly('readSensitive', { stepUp: true }) },
     async (request, reply) => {
       const { applicationId, documentId } = request.params;
       const image = await identityImage(app, applicationId, documentId);
@@ -82,26 +60,28 @@ export async function applicationRoutes(app: App): Promise<void> {
       return reply
         .header('content-type', image.contentType)
         .header('cache-control', 'private, no-store')
-        .send(image.bytes);
+        .send(image.bytes as unknown as string); // bytes as they are: no serializer runs for a Buffer
     },
   );
 
   // The contract names every party with their tax id: like the images, for analysts only.
-  app.get(
-    '/applications/:applicationId/contract',
-    { onRequest: staffOnly('readSensitive', { stepUp: true }), schema: { params: applicationParams } },
+  register(
+    app,
+    applicationContractCall,
+    { onRequest: staffOnly('readSensitive', { stepUp: true }) },
     async (request, reply) => {
       const contract = await applicationContract(app, request.params.applicationId);
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', `inline; filename="contrato-${contract.id}.pdf"`)
-        .send(contract.pdf);
+        .send(contract.pdf as unknown as string); // bytes as they are: no serializer runs for a Buffer
     },
   );
 
-  app.get(
-    '/applications/:applicationId/contract/evidence',
-    { onRequest: staffOnly('readSensitive', { stepUp: true }), schema: { params: applicationParams } },
+  register(
+    app,
+    applicationContractEvidenceCall,
+    { onRequest: staffOnly('readSensitive', { stepUp: true }) },
     async (request) => {
       const contract = await applicationContract(app, request.params.applicationId);
       return { data: await contractEvidence(app, contract.id) };
@@ -109,100 +89,47 @@ export async function applicationRoutes(app: App): Promise<void> {
   );
 
   const action = { onRequest: staffOnly('actOnApplications') };
-  app.post(
-    '/applications/:applicationId/guarantors',
-    {
-      ...action,
-      schema: { params: applicationParams, body: registerGuarantorBody, response: { 200: actionResponse, ...errors } },
-    },
-    async (request) => {
-      const user = await applicationUser(app, request.params.applicationId);
-      return { data: await registerGuarantor(app, request.staffMember!, user, request.body) };
-    },
-  );
+  register(app, registerGuarantorCall, action, async (request) => {
+    const user = await applicationUser(app, request.params.applicationId);
+    return { data: await registerGuarantor(app, request.staffMember!, user, request.body) };
+  });
 
-  app.post(
-    '/applications/:applicationId/guarantors/:avalId/invitation',
-    { ...action, schema: { params: guarantorParams, response: { 200: actionResponse, ...errors } } },
-    async (request) => {
-      const user = await applicationUser(app, request.params.applicationId);
-      return { data: await sendInvitation(app, request.staffMember!, user, request.params.avalId) };
-    },
-  );
+  register(app, resendInvitationCall, action, async (request) => {
+    const user = await applicationUser(app, request.params.applicationId);
+    return { data: await sendInvitation(app, request.staffMember!, user, request.params.avalId) };
+  });
 
-  app.post(
-    '/applications/:applicationId/bureau-retry',
-    { ...action, schema: { params: applicationParams, response: { 200: actionResponse, ...errors } } },
-    async (request) => {
-      const user = await applicationUser(app, request.params.applicationId);
-      return { data: await retryBureau(app, request.staffMember!, user) };
-    },
-  );
+  register(app, retryBureauCall, action, async (request) => {
+    const user = await applicationUser(app, request.params.applicationId);
+    return { data: await retryBureau(app, request.staffMember!, user) };
+  });
 
-  app.post(
-    '/applications/:applicationId/address',
-    {
-      ...action,
-      schema: { params: applicationParams, body: addressReviewBody, response: { 200: actionResponse, ...errors } },
-    },
-    async (request) => {
-      const user = await applicationUser(app, request.params.applicationId);
-      return { data: await reviewAddress(app, request.staffMember!, user, request.body) };
-    },
-  );
+  register(app, reviewAddressCall, action, async (request) => {
+    const user = await applicationUser(app, request.params.applicationId);
+    return { data: await reviewAddress(app, request.staffMember!, user, request.body) };
+  });
 
-  app.post(
-    '/applications/:applicationId/contract-links',
-    {
-      ...action,
-      // 503: the contract's PDF not built within its time bound (decision 021).
-      schema: {
-        params: applicationParams,
-        body: issueContractLinkBody,
-        response: { 200: actionResponse, ...errors, 503: errorResponseSchema },
-      },
-    },
-    async (request) => {
-      const user = await applicationUser(app, request.params.applicationId);
-      return { data: await issueSigningLink(app, request.staffMember!, user, request.body) };
-    },
-  );
+  // 503: the contract's PDF not built within its time bound (decision 021).
+  register(app, issueContractLinkCall, action, async (request) => {
+    const user = await applicationUser(app, request.params.applicationId);
+    return { data: await issueSigningLink(app, request.staffMember!, user, request.body) };
+  });
 
-  app.post(
-    '/applications/:applicationId/verifications/:verificationId/decision',
-    {
-      ...action,
-      schema: { params: verificationParams, body: reviewDecisionBody, response: { 200: actionResponse, ...errors } },
-    },
-    async (request) => {
-      const user = await applicationUser(app, request.params.applicationId);
-      const result = await decideVerification(
-        app,
-        request.staffMember!,
-        user,
-        request.params.verificationId,
-        request.body,
-      );
-      return { data: result };
-    },
-  );
+  register(app, decideVerificationCall, action, async (request) => {
+    const user = await applicationUser(app, request.params.applicationId);
+    const result = await decideVerification(
+      app,
+      request.staffMember!,
+      user,
+      request.params.verificationId,
+      request.body,
+    );
+    return { data: result };
+  });
 
-  app.post(
-    '/applications/:applicationId/signers/:signerId/extra-attempt',
-    {
-      ...action,
-      schema: { params: signerParamsBackoffice, body: extraAttemptBody, response: { 200: actionResponse, ...errors } },
-    },
-    async (request) => {
-      const user = await applicationUser(app, request.params.applicationId);
-      const result = await grantExtraAttempt(
-        app,
-        request.staffMember!,
-        user,
-        request.params.signerId,
-        request.body.note,
-      );
-      return { data: result };
-    },
-  );
+  register(app, grantExtraAttemptCall, action, async (request) => {
+    const user = await applicationUser(app, request.params.applicationId);
+    const result = await grantExtraAttempt(app, request.staffMember!, user, request.params.signerId, request.body.note);
+    return { data: result };
+  });
 }

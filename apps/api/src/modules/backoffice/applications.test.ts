@@ -4,7 +4,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditEvents, bureauQueries, businessAddresses, catalogNeighborhoods } from '../../db/schema.js';
-import { answerDueSimulatedChecks } from '../signing/index.js';
+import { answerDueSimulatedChecks } from '../identity/index.js';
 import { processDueBureauQueries } from '../credit/index.js';
 import { createJpeg, seedApplication, userAuth } from '../../test/factories.js';
 import { multipart } from '../../test/multipart.js';

@@ -1,11 +1,9 @@
 import { Readable } from 'node:stream';
-import { and, asc, getTableColumns, gte, lt, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
-import { bureauConsents, users } from '../../db/schema.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { staffActor, staffChain, type StaffRow } from '../staff/index.js';
-import type { ReportRange } from './funnel.service.js';
+import { applicationsPage, consentsPage, type Cursor } from './exports.store.js';
+import type { ReportRange } from './report-range.js';
 
 /** Rows read per query: the export's memory stays one page, whatever the range holds. */
 export const EXPORT_PAGE_SIZE = 500;
@@ -26,24 +24,10 @@ export function csvCell(value: Cell): string {
 
 export const csvRow = (cells: Cell[]) => `${cells.map(csvCell).join(',')}\r\n`;
 
-/** Where the last page ended: the exact timestamp as the database wrote it (µs), and the id. */
-interface Cursor {
-  at: string;
-  id: string;
-}
 interface ExportKind {
   filePrefix: string;
   header: string[];
   page(db: Db, range: ReportRange, after: Cursor | null, size: number): Promise<{ cells: Cell[]; cursor: Cursor }[]>;
-}
-
-/** Keyset pagination on (created_at, id): each page starts where the last ended, without OFFSET. */
-function inPage(createdAt: PgColumn, id: PgColumn, range: ReportRange, after: Cursor | null): SQL | undefined {
-  return and(
-    gte(createdAt, range.start),
-    lt(createdAt, range.end),
-    after ? sql`(${createdAt}, ${id}) > (${after.at}::timestamptz, ${after.id}::uuid)` : undefined,
-  );
 }
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
@@ -66,12 +50,7 @@ const applications: ExportKind = {
     'updated_at',
   ],
   async page(db, range, after, size) {
-    const rows = await db
-      .select({ row: users, cursorAt: sql<string>`${users.createdAt}::text` })
-      .from(users)
-      .where(inPage(users.createdAt, users.id, range, after))
-      .orderBy(asc(users.createdAt), asc(users.id))
-      .limit(size);
+    const rows = await applicationsPage(db, range, after, size);
     return rows.map(({ row, cursorAt }) => ({
       cells: [
         row.id,
@@ -112,14 +91,7 @@ const consents: ExportKind = {
     'authorized_until',
   ],
   async page(db, range, after, size) {
-    // The text itself is long and the same for everyone of a version: its hash names it.
-    const { consentText: _text, ...evidence } = getTableColumns(bureauConsents);
-    const rows = await db
-      .select({ ...evidence, cursorAt: sql<string>`${bureauConsents.createdAt}::text` })
-      .from(bureauConsents)
-      .where(inPage(bureauConsents.createdAt, bureauConsents.id, range, after))
-      .orderBy(asc(bureauConsents.createdAt), asc(bureauConsents.id))
-      .limit(size);
+    const rows = await consentsPage(db, range, after, size);
     return rows.map((row) => ({
       cells: [
         row.id,

@@ -7,7 +7,7 @@ import { createPhone, phoneToken } from '../../test/phone.js';
 import { staffSession } from '../../test/staff.js';
 import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
 import { csvCell, exportCsv } from './exports.service.js';
-import { reportRange } from './funnel.service.js';
+import { reportRange } from './report-range.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 const randomCedula = () => cedula(`4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`);
@@ -61,7 +61,8 @@ describe('CSV exports', () => {
     jumpTo(at);
     const taxId = randomCedula();
     taxIds.push(taxId);
-    const user = await createApplication(t.app, { taxId, ...(nextStep ? { nextStep } : {}) });
+    // The birth date the export must leave out (asserted below).
+    const user = await createApplication(t.app, { taxId, dob: '1985-02-28', ...(nextStep ? { nextStep } : {}) });
     created.push({ id: user.id, createdAt: clock().getTime() });
     return user;
   }

@@ -6,7 +6,7 @@ import { createApplication, createJpeg, userAuth } from '../../test/factories.js
 import { multipart } from '../../test/multipart.js';
 import { staffSession } from '../../test/staff.js';
 import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
-import { answerDueSimulatedChecks } from '../signing/index.js';
+import { answerDueSimulatedChecks } from '../identity/index.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 let serial = 0;

@@ -8,7 +8,7 @@ import { smsOutbox } from '../../db/schema.js';
 import { createPhone, phoneToken } from '../../test/phone.js';
 import { staffSession } from '../../test/staff.js';
 import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
-import { answerDueSimulatedChecks } from '../signing/index.js';
+import { answerDueSimulatedChecks } from '../identity/index.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 const randomCedula = () => cedula(`4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`);

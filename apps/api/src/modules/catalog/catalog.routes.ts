@@ -1,20 +1,16 @@
 import {
-  addressSearchQuery,
-  addressSearchResponse,
-  businessTypesResponse,
-  catalogIdParams,
-  citiesQuery,
-  citiesResponse,
-  neighborhoodsResponse,
-  placeParams,
-  placeResponse,
-  salesRangesResponse,
-  stateCitiesResponse,
-  statesResponse,
-  zipCodeParams,
-  zipCodeResponse,
+  businessTypesCall,
+  citiesCall,
+  neighborhoodsCall,
+  placeCall,
+  salesRangesCall,
+  searchAddressesCall,
+  stateCitiesCall,
+  statesCall,
+  zipCodeCall,
 } from '@provee/domain';
-import { AppError, errorResponseSchema } from '../../errors.js';
+import { register } from '../../contract/register.js';
+import { AppError } from '../../errors.js';
 import { PlacesError } from '../../providers/places/index.js';
 import type { App } from '../../types.js';
 import { createAnswerCache } from './answer-cache.js';
@@ -25,9 +21,9 @@ import {
   listNeighborhoods,
   listSalesRanges,
   listStates,
-  placeInCatalog,
   zipCodeItems,
-} from './catalog.service.js';
+} from './catalog.store.js';
+import { placeInCatalog } from './place-names.js';
 
 /** Catalogues for the registration forms (public: nothing personal here). */
 export async function catalogRoutes(app: App): Promise<void> {
@@ -36,80 +32,44 @@ export async function catalogRoutes(app: App): Promise<void> {
   // Every list below is kept, serialised, until the catalogue's revision moves on.
   const { answer, send, sendList } = createAnswerCache(app.catalogRevision);
 
-  app.get(
-    '/v1/states',
-    { schema: { summary: 'Provincias o estados del país', response: { 200: statesResponse } } },
-    async (_request, reply) =>
-      sendList(reply, 'states', statesResponse, async () => ({ data: await listStates(app.db, country) })),
+  register(app, statesCall, { summary: 'Provincias o estados del país' }, async (_request, reply) =>
+    sendList(reply, 'states', statesCall.responses[200], async () => ({ data: await listStates(app.db, country) })),
   );
 
-  app.get(
-    '/v1/states/:id/cities',
-    {
-      schema: {
-        summary: 'Municipios de una provincia o estado',
-        params: catalogIdParams,
-        response: { 200: stateCitiesResponse },
-      },
-    },
-    async (request, reply) => {
-      const { id } = request.params;
-      return sendList(reply, `state-cities:${id}`, stateCitiesResponse, async () => {
-        const rows = await listCities(app.db, country, { stateId: id });
-        return { data: rows.map(({ id: cityId, name, allowed }) => ({ id: cityId, name, allowed })) };
-      });
-    },
-  );
+  register(app, stateCitiesCall, { summary: 'Municipios de una provincia o estado' }, async (request, reply) => {
+    const { id } = request.params;
+    return sendList(reply, `state-cities:${id}`, stateCitiesCall.responses[200], async () => {
+      const rows = await listCities(app.db, country, { stateId: id });
+      return { data: rows.map(({ id: cityId, name, allowed }) => ({ id: cityId, name, allowed })) };
+    });
+  });
 
-  app.get(
-    '/v1/cities',
-    {
-      schema: {
-        summary: 'Municipios; con only-allowed=true, solo los que el servicio atiende',
-        querystring: citiesQuery,
-        response: { 200: citiesResponse },
-      },
-    },
+  register(
+    app,
+    citiesCall,
+    { summary: 'Municipios; con only-allowed=true, solo los que el servicio atiende' },
     async (request, reply) => {
       const onlyAllowed = request.query['only-allowed'] === 'true';
-      return sendList(reply, `cities:${onlyAllowed}`, citiesResponse, async () => ({
+      return sendList(reply, `cities:${onlyAllowed}`, citiesCall.responses[200], async () => ({
         data: await listCities(app.db, country, { onlyAllowed }),
       }));
     },
   );
 
-  app.get(
-    '/v1/cities/:id/neighborhoods',
-    {
-      schema: {
-        summary: 'Sectores o colonias de un municipio',
-        params: catalogIdParams,
-        response: { 200: neighborhoodsResponse },
-      },
-    },
-    async (request, reply) => {
-      const { id } = request.params;
-      return sendList(reply, `city-neighborhoods:${id}`, neighborhoodsResponse, async () => ({
-        data: await listNeighborhoods(app.db, country, id),
-      }));
-    },
-  );
+  register(app, neighborhoodsCall, { summary: 'Sectores o colonias de un municipio' }, async (request, reply) => {
+    const { id } = request.params;
+    return sendList(reply, `city-neighborhoods:${id}`, neighborhoodsCall.responses[200], async () => ({
+      data: await listNeighborhoods(app.db, country, id),
+    }));
+  });
 
-  app.get(
-    '/v1/zip-codes/:code',
-    {
-      schema: {
-        summary: 'Colonias, municipio y estado de un código postal',
-        params: zipCodeParams,
-        response: {
-          200: zipCodeResponse,
-          404: errorResponseSchema,
-        },
-      },
-    },
+  register(
+    app,
+    zipCodeCall,
+    { summary: 'Colonias, municipio y estado de un código postal' },
     async (request, reply) => {
       const { code } = request.params;
-      const found = await answer(`zip-code:${code}`, zipCodeResponse, async () => {
+      const found = await answer(`zip-code:${code}`, zipCodeCall.responses[200], async () => {
         const items = await zipCodeItems(app.db, country, code);
         return items.length > 0 ? { data: items } : null;
       });
@@ -124,32 +84,20 @@ export async function catalogRoutes(app: App): Promise<void> {
     },
   );
 
-  app.get(
-    '/v1/business-types',
-    { schema: { summary: 'Giros de negocio', response: { 200: businessTypesResponse } } },
-    async (_request, reply) =>
-      sendList(reply, 'business-types', businessTypesResponse, async () => ({
-        data: await listBusinessTypes(app.db, country),
-      })),
+  register(app, businessTypesCall, { summary: 'Giros de negocio' }, async (_request, reply) =>
+    sendList(reply, 'business-types', businessTypesCall.responses[200], async () => ({
+      data: await listBusinessTypes(app.db, country),
+    })),
   );
 
-  app.get(
-    '/v1/sales-ranges',
-    {
-      schema: {
-        summary: 'Rangos de ventas semanales',
-        response: { 200: salesRangesResponse },
-      },
-    },
-    async (_request, reply) => {
-      return sendList(reply, 'sales-ranges', salesRangesResponse, async () => {
-        const rows = await listSalesRanges(app.db, country);
-        return {
-          data: { ranges: rows.map(({ id: rangeId, range_description }) => ({ id: rangeId, range_description })) },
-        };
-      });
-    },
-  );
+  register(app, salesRangesCall, { summary: 'Rangos de ventas semanales' }, async (_request, reply) => {
+    return sendList(reply, 'sales-ranges', salesRangesCall.responses[200], async () => {
+      const rows = await listSalesRanges(app.db, country);
+      return {
+        data: { ranges: rows.map(({ id: rangeId, range_description }) => ({ id: rangeId, range_description })) },
+      };
+    });
+  });
 
   const unavailable = (error: unknown) => {
     if (error instanceof PlacesError) {
@@ -164,36 +112,18 @@ export async function catalogRoutes(app: App): Promise<void> {
     return error;
   };
 
-  app.get(
-    '/v1/addresses/search',
-    {
-      schema: {
-        summary: 'Autocompletado de direcciones del país',
-        querystring: addressSearchQuery,
-        response: { 200: addressSearchResponse },
-      },
-    },
-    async (request) => {
-      try {
-        return { data: await app.places.search(request.query.q, 8) };
-      } catch (error) {
-        throw unavailable(error);
-      }
-    },
-  );
+  register(app, searchAddressesCall, { summary: 'Autocompletado de direcciones del país' }, async (request) => {
+    try {
+      return { data: await app.places.search(request.query.q, 8) };
+    } catch (error) {
+      throw unavailable(error);
+    }
+  });
 
-  app.get(
-    '/v1/addresses/:placeId',
-    {
-      schema: {
-        summary: 'Detalle de una dirección elegida, con su lugar en los catálogos y las listas del formulario',
-        params: placeParams,
-        response: {
-          200: placeResponse,
-          404: errorResponseSchema,
-        },
-      },
-    },
+  register(
+    app,
+    placeCall,
+    { summary: 'Detalle de una dirección elegida, con su lugar en los catálogos y las listas del formulario' },
     async (request) => {
       let place;
       try {

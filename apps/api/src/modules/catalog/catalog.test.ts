@@ -7,7 +7,8 @@ import { catalogMunicipalities, catalogNeighborhoods, catalogRevision } from '..
 import { API_ROOT } from '../../paths.js';
 import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
 import { parseDelimited } from './csv.js';
-import { importUnits, parseOneDo, parseSepomex } from './import.js';
+import { parseOneDo, parseSepomex } from './import.js';
+import { importUnits } from './import.store.js';
 
 /** The shared ONE file (../shared/data), read where it is: never copied into the project. */
 export const ONE_FILE = join(API_ROOT, '../../../shared/data/do-territorial-division-2020.csv');

@@ -1,2 +1,4 @@
 // What other modules use of the catalogue.
-export { listBusinessTypes, listSalesRanges, resolveAddressNames } from './catalog.service.js';
+export { findNeighborhoodPlace, listBusinessTypes, listSalesRanges } from './catalog.store.js';
+export { resolveAddressNames } from './place-names.js';
+export { seedCatalog } from './seed.store.js';

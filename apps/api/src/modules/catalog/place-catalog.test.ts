@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { placeInCatalog } from './catalog.service.js';
+import { placeInCatalog } from './place-names.js';
 
 interface Named {
   id: number;

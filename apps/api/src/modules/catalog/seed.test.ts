@@ -6,10 +6,11 @@ import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/client.js';
 import { API_ROOT } from '../../paths.js';
-import { prepareDatabase } from '../../db/prepare.js';
+import { prepareDatabase } from '../../prepare-database.js';
 import { catalogMunicipalities, catalogNeighborhoods, catalogSeeds, catalogStates } from '../../db/schema.js';
-import { importUnits, parseOneDo } from './import.js';
-import { seedCatalog } from './seed.js';
+import { parseOneDo } from './import.js';
+import { importUnits } from './import.store.js';
+import { seedCatalog } from './seed.store.js';
 
 const ONE_FILE = join(API_ROOT, '../../../shared/data/do-territorial-division-2020.csv');
 

@@ -1,27 +1,24 @@
-import { clientErrorBody } from '@provee/domain';
-import { z } from 'zod';
-import { clientErrors } from '../../db/schema.js';
+import { reportClientErrorCall } from '@provee/domain';
+import { register } from '../../contract/register.js';
 import { maskUrl } from '../../logger.js';
 import type { App } from '../../types.js';
+import { recordClientError } from './client-errors.store.js';
 
 /** Failed calls the web app reports (SPEC §8): stored for the team and logged. */
 export async function clientErrorRoutes(app: App): Promise<void> {
-  app.post(
-    '/v1/client-errors',
+  register(
+    app,
+    reportClientErrorCall,
     {
       // A reported message may span lines (a stack, a multi-line error): the one field allowed to.
       config: { rateLimit: { max: 60, timeWindow: 60_000 }, multilineFields: ['message'] },
-      schema: {
-        summary: 'Reporte de una llamada fallida desde la app web',
-        body: clientErrorBody,
-        response: { 204: z.null() },
-      },
+      summary: 'Reporte de una llamada fallida desde la app web',
     },
     async (request, reply) => {
       const { body } = request;
       // The path may carry phone numbers (/{phone}/{userId}/…): store and log it masked.
       const path = maskUrl(body.path);
-      await app.db.insert(clientErrors).values({
+      await recordClientError(app.db, {
         level: body.level,
         method: body.method,
         path,

@@ -1,19 +1,16 @@
-import { publicConfigSchema } from '@provee/domain';
+import { publicConfigCall } from '@provee/domain';
+import { register } from '../../contract/register.js';
 import type { App } from '../../types.js';
 import { publicConfig } from './public-config.js';
 
 export async function configRoutes(app: App): Promise<void> {
   // The same for every request of this process: validated and serialised once.
-  const body = publicConfigSchema.parse(publicConfig(app.config));
+  const body = publicConfigCall.responses[200].parse(publicConfig(app.config));
   const json = JSON.stringify(body);
-  app.get(
-    '/v1/config',
-    {
-      schema: {
-        summary: 'Configuración pública: país, nombre de la app y enlaces',
-        response: { 200: publicConfigSchema },
-      },
-    },
+  register(
+    app,
+    publicConfigCall,
+    { summary: 'Configuración pública: país, nombre de la app y enlaces' },
     // The JSON made above goes out as it is: no serialisation per request.
     async (_request, reply) => {
       reply

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { runInBackground } from '../../background.js';
-import { processDueBureauQueries } from './credit.service.js';
+import { processDueBureauQueries } from './bureau.js';
 
 /**
  * Retries slow or failed bureau queries in the background (BUREAU_WORKER_INTERVAL_MS; 0 turns it

@@ -7,7 +7,7 @@ import { createBureauSimulator } from '../../providers/bureau/simulator.js';
 import { createApplication } from '../../test/factories.js';
 import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
 import { verifyPassword } from './password.js';
-import { processDueBureauQueries } from './credit.service.js';
+import { processDueBureauQueries } from './bureau.js';
 
 /** A valid cédula from its first ten digits (the simulator's test identities are 99900000NN). */
 function cedula(ten: string): string {
@@ -43,8 +43,8 @@ describe('consent PIN, bureau and decision', () => {
     });
 
   /** Through the PIN: sent, read from the outbox, confirmed. */
-  const consent = async (taxTen: string) => {
-    const user = await createApplication(t.app, { taxId: cedula(taxTen) });
+  const consent = async (taxTen: string, dob?: string) => {
+    const user = await createApplication(t.app, { taxId: cedula(taxTen), ...(dob ? { dob } : {}) });
     expect((await call('POST', user, '/nip')).statusCode).toBe(200);
     const res = await call('PUT', user, '/nip', { nip: await lastSmsCode4(user.phone) });
     return { user, res };
@@ -117,7 +117,8 @@ describe('consent PIN, bureau and decision', () => {
   });
 
   it('a clean report is approved for 10,000 DOP: consent, decision and pre-approval recorded', async () => {
-    const { user, res } = await consent(randomTen());
+    // Born 1985-02-28: 41 on the test clock's day, the age the decision's inputs record.
+    const { user, res } = await consent(randomTen(), '1985-02-28');
     expect(res.statusCode).toBe(200);
     // The answer carries the amount, so the pre-approval screen needs no second request.
     expect(res.json().data).toMatchObject({

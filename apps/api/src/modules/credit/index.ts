@@ -1,14 +1,14 @@
 // What other modules use of the credit application.
+import './decorations.js';
 import defaultPolicy from './default-policy.json' with { type: 'json' };
 
-export {
-  consentFolio,
-  currentConsentText,
-  latestApprovedDecision,
-  processDueBureauQueries,
-  queryBureauBriefly,
-  writeConsent,
-} from './credit.service.js';
+export { processDueBureauQueries, queryBureauBriefly } from './bureau.js';
+export { retryGivenUpBureauQuery } from './bureau-queries.store.js';
+export { consentFolio, currentConsentText, writeConsent } from './consent.js';
+export { latestAvalConsent, latestTitularConsentFolio } from './consents.store.js';
+export { latestApprovedDecision } from './decision.js';
+export type { BureauDeps, CreditDeps, GuarantorBureau } from './deps.js';
 /** The credit policy shipped with the product (tests write variations of it). */
 export { defaultPolicy };
 export { createPasswordHasher, verifyPassword, type PasswordHasher } from './password.js';
+export type { CreditPolicy } from './policy.js';

@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
-import { and, desc, eq, gt } from 'drizzle-orm';
 import { z } from 'zod';
-import { reverseOtpSessions } from '../../db/schema.js';
-import { listOutbox } from '../../providers/sms/outbox.js';
+import { listOutbox } from '../../providers/sms/outbox.store.js';
 import { SIGNATURE_HEADER } from '../../providers/reverse-otp/simulator.js';
 import type { App } from '../../types.js';
-import { reverseOtpMessage } from '../phone-proof/index.js';
+import { listPendingSessions, reverseOtpMessage } from '../phone-proof/index.js';
 import { testFactoryRoutes } from './test-factories.routes.js';
 import { DEV_CSS, devPage, escapeHtml } from './html.js';
 
@@ -86,12 +84,7 @@ export async function devRoutes(app: App): Promise<void> {
       { schema: { hide: true, querystring: z.object({ sent: z.string().optional() }) } },
       async (request, reply) => {
         const now = app.clock();
-        const pending = await app.db
-          .select()
-          .from(reverseOtpSessions)
-          .where(and(eq(reverseOtpSessions.status, 'PENDING'), gt(reverseOtpSessions.expiresAt, now)))
-          .orderBy(desc(reverseOtpSessions.createdAt))
-          .limit(10);
+        const pending = await listPendingSessions(app.db, now, 10);
         const form = (
           from: string,
           text: string,

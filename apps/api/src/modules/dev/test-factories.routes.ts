@@ -1,7 +1,7 @@
 import { APPLICATION_STATUSES, NEXT_STEPS } from '@provee/domain';
 import { z } from 'zod';
 import type { App } from '../../types.js';
-import { seedApplication } from './application-factory.js';
+import { seedApplication } from './seed.store.js';
 
 /** Seeds data for end-to-end tests (ENABLE_TEST_FACTORIES=true; refused in production). */
 export async function testFactoryRoutes(app: App): Promise<void> {

@@ -1,39 +1,30 @@
 import {
   avalConsentBody,
-  avalConsentResponse,
-  avalConsentStartedResponse,
-  avalInvitationResponse,
-  avalReverseOtpBody,
-  avalValidationResponse,
-  avalNipBody,
-  avalNipQuery,
-  avalNipSentResponse,
-  avalPhoneChangeBody,
-  avalPhoneChangedResponse,
-  avalRegisteredResponse,
-  registerAvalBody,
+  avalInvitationCall,
+  changeAvalPhoneCall,
+  confirmAvalNipCall,
+  pollAvalConsentCall,
+  registerAvalCall,
+  restartAvalConsentCall,
+  sendAvalNipCall,
+  startAvalConsentCall,
 } from '@provee/domain';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { clientAddress } from '../../client-address.js';
-import { AppError, errorResponseSchema } from '../../errors.js';
+import { register } from '../../contract/register.js';
+import { AppError } from '../../errors.js';
 import type { App } from '../../types.js';
 import { engineOf, stepAnswer } from '../application/index.js';
-import { findUserById, ownedUser, userParams } from '../users/index.js';
+import { findUserById, ownedUser } from '../users/index.js';
 import type { FastifyRequest } from 'fastify';
 import { requirePrincipal, requireToken } from '../auth/index.js';
-import {
-  avalView,
-  changeAvalPhone,
-  confirmAvalPin,
-  invitation,
-  inviteAval,
-  registerAval,
-  sendPinToAval,
-  startRemoteConsent,
-  validateRemoteConsent,
-  type AvalRow,
-  type Invited,
-} from './guarantors.service.js';
+import { avalView } from './guarantor.js';
+import type { AvalRow } from './guarantors.store.js';
+import { invitation, inviteAval, type Invited } from './invitation.js';
+import { registerAval } from './naming.js';
+import { changeAvalPhone } from './phone-change.js';
+import { confirmAvalPin, sendPinToAval } from './pin-consent.js';
+import { startRemoteConsent, validateRemoteConsent } from './remote-consent.js';
 import type { UserRow } from '../users/index.js';
 
 const FORBIDDEN = new AppError(403, 'FORBIDDEN', 'forbidden', 'No tienes permiso para ver esta información.');
@@ -63,29 +54,15 @@ async function invite(app: App, user: UserRow, aval: AvalRow): Promise<void> {
   }
 }
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-  422: errorResponseSchema,
-  429: errorResponseSchema,
-};
-
 /** The guarantor calls of SPEC §7, with the shopkeeper's token (SPEC §2.5). */
 export async function guarantorRoutes(app: App): Promise<void> {
-  app.post(
-    '/v1/users/:id/:type/avals',
+  register(
+    app,
+    registerAvalCall,
     {
       preParsing: requireToken,
-      schema: {
-        summary: 'Registra un aval (socio o garante) y lleva la solicitud al NIP del aval',
-        security: [{ bearer: [] }],
-        params: userParams,
-        body: registerAvalBody,
-        response: { 200: avalRegisteredResponse, ...errors },
-      },
+      summary: 'Registra un aval (socio o garante) y lleva la solicitud al NIP del aval',
+      security: [{ bearer: [] }],
     },
     async (request) => {
       const user = await ownedUser(request, request.params.id);
@@ -95,17 +72,13 @@ export async function guarantorRoutes(app: App): Promise<void> {
     },
   );
 
-  app.post(
-    '/v1/users/:id/:type/aval/nip',
+  register(
+    app,
+    sendAvalNipCall,
     {
       preParsing: requireToken,
-      schema: {
-        summary: 'Envía al aval su NIP de consulta (4 dígitos) por SMS',
-        security: [{ bearer: [] }],
-        params: userParams,
-        querystring: avalNipQuery,
-        response: { 200: avalNipSentResponse, ...errors },
-      },
+      summary: 'Envía al aval su NIP de consulta (4 dígitos) por SMS',
+      security: [{ bearer: [] }],
     },
     async (request) => {
       const { user, invited } = await shopkeeperOf(request, request.params.id);
@@ -113,18 +86,13 @@ export async function guarantorRoutes(app: App): Promise<void> {
     },
   );
 
-  app.put(
-    '/v1/users/:id/:type/aval/nip',
+  register(
+    app,
+    confirmAvalNipCall,
     {
       preParsing: requireToken,
-      schema: {
-        summary: 'Confirma el NIP del aval: registra su autorización y consulta el buró',
-        security: [{ bearer: [] }],
-        params: userParams,
-        querystring: avalNipQuery,
-        body: avalNipBody,
-        response: { 200: avalConsentResponse, ...errors },
-      },
+      summary: 'Confirma el NIP del aval: registra su autorización y consulta el buró',
+      security: [{ bearer: [] }],
     },
     async (request) => ({
       data: await confirmAvalPin(app, await ownedUser(request, request.params.id), request.query.to, request.body.nip, {
@@ -134,17 +102,13 @@ export async function guarantorRoutes(app: App): Promise<void> {
     }),
   );
 
-  app.put(
-    '/v1/users/:id/:type/aval/phone-number',
+  register(
+    app,
+    changeAvalPhoneCall,
     {
       preParsing: requireToken,
-      schema: {
-        summary: 'Cambia el celular del aval y le envía el NIP al nuevo',
-        security: [{ bearer: [] }],
-        params: userParams,
-        body: avalPhoneChangeBody,
-        response: { 200: avalPhoneChangedResponse, ...errors },
-      },
+      summary: 'Cambia el celular del aval y le envía el NIP al nuevo',
+      security: [{ bearer: [] }],
     },
     async (request) => ({
       data: await changeAvalPhone(app, await ownedUser(request, request.params.id), request.body),
@@ -154,15 +118,13 @@ export async function guarantorRoutes(app: App): Promise<void> {
 
 /** The guarantor's own calls, with their invitation token (SPEC §2.5 /verify-aval-phone). */
 export async function guarantorInvitationRoutes(app: App): Promise<void> {
-  app.get(
-    '/v1/users/aval/invitation',
+  register(
+    app,
+    avalInvitationCall,
     {
       preParsing: requireToken,
-      schema: {
-        summary: 'La invitación del aval: quién lo eligió y si ya respondió',
-        security: [{ bearer: [] }],
-        response: { 200: avalInvitationResponse, ...errors },
-      },
+      summary: 'La invitación del aval: quién lo eligió y si ya respondió',
+      security: [{ bearer: [] }],
     },
     async (request) => ({ data: await invitation(app, invitedBy(request)) }),
   );
@@ -170,34 +132,24 @@ export async function guarantorInvitationRoutes(app: App): Promise<void> {
   const start = async (request: FastifyRequest, body: z.infer<typeof avalConsentBody>) => ({
     data: await startRemoteConsent(app, invitedBy(request), body, request.ip),
   });
-  const startSchema = {
-    security: [{ bearer: [] }],
-    body: avalConsentBody,
-    response: { 200: avalConsentStartedResponse, ...errors },
-  };
-  app.post(
-    '/v1/users/aval/consent',
-    {
-      preParsing: requireToken,
-      schema: { summary: 'El aval acepta la consulta: se valida con un mensaje desde su celular', ...startSchema },
-    },
+  const startOptions = { preParsing: requireToken, security: [{ bearer: [] }] };
+  register(
+    app,
+    startAvalConsentCall,
+    { ...startOptions, summary: 'El aval acepta la consulta: se valida con un mensaje desde su celular' },
     (request) => start(request, request.body),
   );
-  app.post(
-    '/v1/users/aval/reverse-otp',
-    { preParsing: requireToken, schema: { summary: 'Nueva validación por mensaje para el aval', ...startSchema } },
+  register(
+    app,
+    restartAvalConsentCall,
+    { ...startOptions, summary: 'Nueva validación por mensaje para el aval' },
     (request) => start(request, request.body),
   );
 
-  app.put(
-    '/v1/users/aval/reverse-otp',
-    {
-      schema: {
-        summary: 'Estado de la validación del aval (pending, success, error)',
-        body: avalReverseOtpBody,
-        response: { 200: avalValidationResponse, ...errors },
-      },
-    },
+  register(
+    app,
+    pollAvalConsentCall,
+    { summary: 'Estado de la validación del aval (pending, success, error)' },
     async (request) => ({
       data: {
         validation: await validateRemoteConsent(

@@ -6,7 +6,8 @@ import { createApplication, userAuth } from '../../test/factories.js';
 import { createPhone } from '../../test/phone.js';
 import { staffSession } from '../../test/staff.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { GUARANTOR_NUMBERS_PER_DAY, processVerifiedRemoteConsents } from './guarantors.service.js';
+import { GUARANTOR_NUMBERS_PER_DAY } from './guarantor-phone.js';
+import { processVerifiedRemoteConsents } from './remote-consent.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 const randomTen = () => `4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;

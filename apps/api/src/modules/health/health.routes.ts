@@ -1,18 +1,14 @@
+import { healthCall } from '@provee/domain';
 import { sql } from 'drizzle-orm';
-import { z } from 'zod';
+import { register } from '../../contract/register.js';
 import { databaseUnavailable } from '../../errors.js';
 import type { App } from '../../types.js';
 
 export async function healthRoutes(app: App): Promise<void> {
-  app.get(
-    '/health',
-    {
-      config: { rateLimit: false },
-      schema: {
-        summary: 'Estado del servicio y de su base de datos',
-        response: { 200: z.object({ status: z.literal('ok'), db: z.enum(['pglite', 'postgres']) }) },
-      },
-    },
+  register(
+    app,
+    healthCall,
+    { config: { rateLimit: false }, summary: 'Estado del servicio y de su base de datos' },
     async (request) => {
       try {
         await app.db.execute(sql`select 1`);

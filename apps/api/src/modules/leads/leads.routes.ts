@@ -1,49 +1,40 @@
-import { fromE164, leadResponse, leadSchema } from '@provee/domain';
-import { eq } from 'drizzle-orm';
-import { leads } from '../../db/schema.js';
+import { assignLeadCall, fromE164 } from '@provee/domain';
+import { register } from '../../contract/register.js';
 import { AppError } from '../../errors.js';
 import { hasOpsKey } from '../../plugins/app/ops-auth.js';
 import type { App } from '../../types.js';
 import { requirePhoneAccess } from '../auth/index.js';
-import { parsePhone } from '../phone-proof/index.js';
+import { findLead, insertLead } from './leads.store.js';
+import { parsePhone } from '../../phone.js';
 
 /** SPEC §3 lead assignment: idempotent on lead_id (201 the first time, 200 with the stored lead after). */
 export async function leadRoutes(app: App): Promise<void> {
   const country = app.config.COUNTRY;
 
-  app.post(
-    '/v1/lead-assignment',
+  register(
+    app,
+    assignLeadCall,
     {
       config: { webApiKey: true },
-      schema: {
-        summary: 'Asigna un prospecto al equipo comercial',
-        security: [{ apiKey: [], bearer: [] }],
-        body: leadSchema,
-        response: { 200: leadResponse, 201: leadResponse },
-      },
+      summary: 'Asigna un prospecto al equipo comercial',
+      security: [{ apiKey: [], bearer: [] }],
     },
     async (request, reply) => {
       const lead = request.body;
       const phoneE164 = parsePhone(country, lead.shopkeeper_phone, 'body.shopkeeper_phone');
       // The web app's key is public: it must also hold the token of the phone it reports.
       if (!hasOpsKey(request.headers, app.config.OPS_API_KEY)) requirePhoneAccess(request, phoneE164);
-      const [created] = await app.db
-        .insert(leads)
-        .values({
-          leadId: lead.lead_id,
-          leadType: lead.lead_type,
-          shopkeeperPhoneE164: phoneE164,
-          utmSource: lead.utm_source ?? null,
-          utmMedium: lead.utm_medium ?? null,
-          utmCampaign: lead.utm_campaign ?? null,
-          clientCreatedAt: new Date(lead.created_at),
-          clientUpdatedAt: new Date(lead.updated_at),
-        })
-        .onConflictDoNothing({ target: leads.leadId })
-        .returning();
-      const [stored] = created
-        ? [created]
-        : await app.db.select().from(leads).where(eq(leads.leadId, lead.lead_id)).limit(1);
+      const created = await insertLead(app.db, {
+        leadId: lead.lead_id,
+        leadType: lead.lead_type,
+        shopkeeperPhoneE164: phoneE164,
+        utmSource: lead.utm_source ?? null,
+        utmMedium: lead.utm_medium ?? null,
+        utmCampaign: lead.utm_campaign ?? null,
+        clientCreatedAt: new Date(lead.created_at),
+        clientUpdatedAt: new Date(lead.updated_at),
+      });
+      const stored = created ?? (await findLead(app.db, lead.lead_id));
       if (stored!.shopkeeperPhoneE164 !== phoneE164) {
         throw new AppError(
           409,

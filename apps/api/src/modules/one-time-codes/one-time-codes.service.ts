@@ -1,10 +1,18 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
-import { phoneCodes } from '../../db/schema.js';
-import { AppError } from '../../errors.js';
-import { assertSmsIpBudget, lockProofStart, recordProofStart, tooMany } from '../phone-proof/index.js';
+import { AppError, tooMany } from '../../errors.js';
+import {
+  countCodesSince,
+  countTry,
+  firstCodeSince,
+  liveCode,
+  newestCode,
+  replaceCode,
+  spendCode,
+} from './codes.store.js';
+import { lockProofStart, recordProofStart } from './proof-starts.store.js';
+import { assertSmsIpBudget } from './sms-budget.js';
 
 /**
  * One-time codes sent by SMS: the phone-proof code (6 digits) and the bureau-consent PIN (4).
@@ -32,7 +40,10 @@ export interface IssueOptions {
   ip?: string;
 }
 
-export async function issueCode(app: FastifyInstance, { phoneE164, purpose, ip }: IssueOptions) {
+/** What the codes need of the app: the database, the clock, the limits and the hashing key. */
+export type CodeDeps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'secrets'>;
+
+export async function issueCode(app: CodeDeps, { phoneE164, purpose, ip }: IssueOptions) {
   const { config } = app;
   const now = app.clock();
   const code = generateCode(DIGITS[purpose]);
@@ -42,18 +53,7 @@ export async function issueCode(app: FastifyInstance, { phoneE164, purpose, ip }
   await app.db.transaction(async (tx) => {
     await lockProofStart(tx, ip ?? null, phoneE164);
     if (ip) await assertSmsIpBudget(tx, config, ip, phoneE164, now);
-    const forPhone = and(eq(phoneCodes.phoneE164, phoneE164), eq(phoneCodes.purpose, purpose));
-    const [last] = await tx
-      .select({
-        createdAt: phoneCodes.createdAt,
-        expiresAt: phoneCodes.expiresAt,
-        consumedAt: phoneCodes.consumedAt,
-        attempts: phoneCodes.attempts,
-      })
-      .from(phoneCodes)
-      .where(forPhone)
-      .orderBy(desc(phoneCodes.createdAt))
-      .limit(1);
+    const last = await newestCode(tx, phoneE164, purpose);
     // A spent code (the number was just proven with it) holds nothing back: someone coming back
     // needs a new one, and the hourly cap below still counts it (issue 27).
     if (last && !last.consumedAt) {
@@ -61,27 +61,16 @@ export async function issueCode(app: FastifyInstance, { phoneE164, purpose, ip }
       if (wait > 0) throw resendTooSoon(wait, noun, last, now, config.CODE_MAX_ATTEMPTS);
     }
     const hourAgo = new Date(now.getTime() - 3_600_000);
-    const recent = and(forPhone, gt(phoneCodes.createdAt, hourAgo));
-    const [sent] = await tx.select({ n: count() }).from(phoneCodes).where(recent);
-    if (sent && sent.n >= config.CODE_MAX_PER_HOUR) {
-      const [oldest] = await tx
-        .select({ createdAt: phoneCodes.createdAt })
-        .from(phoneCodes)
-        .where(recent)
-        .orderBy(phoneCodes.createdAt)
-        .limit(1);
-      const retry = oldest ? (oldest.createdAt.getTime() + 3_600_000 - now.getTime()) / 1000 : 3600;
+    if ((await countCodesSince(tx, phoneE164, purpose, hourAgo)) >= config.CODE_MAX_PER_HOUR) {
+      const oldest = await firstCodeSince(tx, phoneE164, purpose, hourAgo);
+      const retry = oldest ? (oldest.getTime() + 3_600_000 - now.getTime()) / 1000 : 3600;
       throw tooMany(
         'CODE_HOURLY_LIMIT',
         retry,
         `Pediste demasiados ${noun === 'NIP' ? 'NIP' : 'códigos'} para este número. Intenta de nuevo más tarde.`,
       );
     }
-    await tx
-      .update(phoneCodes)
-      .set({ revokedAt: now })
-      .where(and(forPhone, isNull(phoneCodes.consumedAt), isNull(phoneCodes.revokedAt)));
-    await tx.insert(phoneCodes).values({
+    await replaceCode(tx, {
       phoneE164,
       purpose,
       codeHash: hashCode(app.secrets.key('codes'), purpose, phoneE164, code),
@@ -127,37 +116,21 @@ export interface ConsumeOptions {
 }
 
 export async function consumeCode(
-  app: FastifyInstance,
+  app: CodeDeps,
   { phoneE164, purpose, code, onConsumed }: ConsumeOptions,
 ): Promise<void> {
   const { config } = app;
   const now = app.clock();
   const noun = NOUN[purpose];
   const wrong = `El ${noun} no es correcto o ya no es válido. Revisa el SMS o pide uno nuevo.`;
-  const [live] = await app.db
-    .select()
-    .from(phoneCodes)
-    .where(
-      and(
-        eq(phoneCodes.phoneE164, phoneE164),
-        eq(phoneCodes.purpose, purpose),
-        isNull(phoneCodes.consumedAt),
-        isNull(phoneCodes.revokedAt),
-      ),
-    )
-    .orderBy(desc(phoneCodes.createdAt))
-    .limit(1);
+  const live = await liveCode(app.db, phoneE164, purpose);
   if (!live) throw new AppError(400, 'CODE_INVALID', 'invalid code', wrong);
   if (live.expiresAt.getTime() <= now.getTime()) {
     throw new AppError(400, 'CODE_EXPIRED', 'code expired', `El ${noun} ya venció. Pide uno nuevo.`);
   }
   // Count the try before comparing, atomically, so parallel guesses cannot exceed the limit.
-  const [tried] = await app.db
-    .update(phoneCodes)
-    .set({ attempts: sql`${phoneCodes.attempts} + 1` })
-    .where(and(eq(phoneCodes.id, live.id), lt(phoneCodes.attempts, config.CODE_MAX_ATTEMPTS)))
-    .returning({ attempts: phoneCodes.attempts });
-  if (!tried)
+  const tried = await countTry(app.db, live.id, config.CODE_MAX_ATTEMPTS);
+  if (tried === null)
     throw new AppError(
       429,
       'CODE_LOCKED',
@@ -167,7 +140,7 @@ export async function consumeCode(
   const expected = Buffer.from(live.codeHash, 'hex');
   const given = Buffer.from(hashCode(app.secrets.key('codes'), purpose, phoneE164, code), 'hex');
   if (!timingSafeEqual(expected, given)) {
-    const left = config.CODE_MAX_ATTEMPTS - tried.attempts;
+    const left = config.CODE_MAX_ATTEMPTS - tried;
     throw new AppError(
       400,
       'CODE_INVALID',
@@ -177,12 +150,7 @@ export async function consumeCode(
     );
   }
   await app.db.transaction(async (tx) => {
-    const [consumed] = await tx
-      .update(phoneCodes)
-      .set({ consumedAt: now })
-      .where(and(eq(phoneCodes.id, live.id), isNull(phoneCodes.consumedAt)))
-      .returning({ id: phoneCodes.id });
-    if (!consumed) throw new AppError(400, 'CODE_INVALID', 'code already used', wrong);
+    if (!(await spendCode(tx, live.id, now))) throw new AppError(400, 'CODE_INVALID', 'code already used', wrong);
     await onConsumed?.(tx, now);
   });
 }

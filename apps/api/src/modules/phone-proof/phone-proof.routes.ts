@@ -1,21 +1,18 @@
 import {
   anonymousId,
-  codeSentResponse,
-  confirmCodeBody,
+  confirmCodeCall,
   fromE164,
-  phoneAuthenticationResponse,
-  pollReverseOtpBody,
-  reverseOtpPendingResponse,
-  reverseOtpStartedResponse,
-  sendCodeBody,
-  startReverseOtpBody,
+  pollReverseOtpCall,
+  sendCodeCall,
+  startReverseOtpCall,
 } from '@provee/domain';
 import type { FastifyRequest } from 'fastify';
-import { AppError, errorResponseSchema, invalidFields } from '../../errors.js';
+import { register } from '../../contract/register.js';
+import { AppError, invalidFields } from '../../errors.js';
+import { parsePhone } from '../../phone.js';
 import type { App } from '../../types.js';
 import { findUserByPhone, userResponse } from '../users/index.js';
 import { confirmPhoneCode, sendPhoneCode } from './code.service.js';
-import { parsePhone } from './phone.js';
 import { reverseOtpState, sessionView, startReverseOtp } from './reverse-otp.service.js';
 
 /** SPEC §3: anonymous_id is derived from the phone; anything else is a client bug or a forgery. */
@@ -42,52 +39,24 @@ async function authentication(request: FastifyRequest, phoneE164: string) {
 export async function phoneProofRoutes(app: App): Promise<void> {
   const country = app.config.COUNTRY;
 
-  app.post(
-    '/v1/users/code',
-    {
-      schema: {
-        summary: 'Envía un código de 6 dígitos por SMS',
-        body: sendCodeBody,
-        response: {
-          200: codeSentResponse,
-          429: errorResponseSchema,
-        },
-      },
-    },
-    async (request) => {
-      const phoneE164 = parsePhone(country, request.body.phone_number);
-      checkAnonymousId(request.body.anonymous_id, request.body.phone_number);
-      const sent = await sendPhoneCode(app, phoneE164, request.ip);
-      return { data: { expires_at: sent.expiresAt.toISOString(), resend_after_seconds: sent.resendAfterSeconds } };
-    },
-  );
+  register(app, sendCodeCall, { summary: 'Envía un código de 6 dígitos por SMS' }, async (request) => {
+    const phoneE164 = parsePhone(country, request.body.phone_number);
+    checkAnonymousId(request.body.anonymous_id, request.body.phone_number);
+    const sent = await sendPhoneCode(app, phoneE164, request.ip);
+    return { data: { expires_at: sent.expiresAt.toISOString(), resend_after_seconds: sent.resendAfterSeconds } };
+  });
 
-  app.put(
-    '/v1/users/code',
-    {
-      schema: {
-        summary: 'Confirma el código y entrega el token del teléfono',
-        body: confirmCodeBody,
-        response: { 200: phoneAuthenticationResponse, 400: errorResponseSchema, 429: errorResponseSchema },
-      },
-    },
-    async (request) => {
-      const phoneE164 = parsePhone(country, request.body.phone_number);
-      checkAnonymousId(request.body.anonymous_id, request.body.phone_number);
-      await confirmPhoneCode(app, phoneE164, request.body.code);
-      return authentication(request, phoneE164);
-    },
-  );
+  register(app, confirmCodeCall, { summary: 'Confirma el código y entrega el token del teléfono' }, async (request) => {
+    const phoneE164 = parsePhone(country, request.body.phone_number);
+    checkAnonymousId(request.body.anonymous_id, request.body.phone_number);
+    await confirmPhoneCode(app, phoneE164, request.body.code);
+    return authentication(request, phoneE164);
+  });
 
-  app.post(
-    '/v1/users/reverse-otp',
-    {
-      schema: {
-        summary: 'Abre una verificación por mensaje enviado desde el teléfono',
-        body: startReverseOtpBody,
-        response: { 200: reverseOtpStartedResponse, 429: errorResponseSchema },
-      },
-    },
+  register(
+    app,
+    startReverseOtpCall,
+    { summary: 'Abre una verificación por mensaje enviado desde el teléfono' },
     async (request) => {
       const { phone_number: digits } = request.body;
       const phoneE164 = parsePhone(country, digits);
@@ -102,21 +71,10 @@ export async function phoneProofRoutes(app: App): Promise<void> {
     },
   );
 
-  app.put(
-    '/v1/users/reverse-otp',
-    {
-      schema: {
-        summary: 'Estado de la verificación: 202 pendiente, 200 verificada (con token), 401 otro número, 410 vencida',
-        body: pollReverseOtpBody,
-        response: {
-          200: phoneAuthenticationResponse,
-          202: reverseOtpPendingResponse,
-          401: errorResponseSchema,
-          404: errorResponseSchema,
-          410: errorResponseSchema,
-        },
-      },
-    },
+  register(
+    app,
+    pollReverseOtpCall,
+    { summary: 'Estado de la verificación: 202 pendiente, 200 verificada (con token), 401 otro número, 410 vencida' },
     async (request, reply) => {
       const key = request.body.session_id;
       const state = await reverseOtpState(app, { key });

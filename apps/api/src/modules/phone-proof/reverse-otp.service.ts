@@ -1,12 +1,19 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
-import { and, count, eq, gt } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { reverseOtpSessions } from '../../db/schema.js';
-import { AppError } from '../../errors.js';
+import { AppError, tooMany } from '../../errors.js';
 import type { InboundMessage } from '../../providers/reverse-otp/index.js';
 import { appendAuditEvent, phoneAuditId } from '../audit/index.js';
 import { recordDelivery } from '../webhooks/index.js';
-import { lockProofStart, recordProofStart, tooMany } from './limits.js';
+import { lockProofStart, recordProofStart } from '../one-time-codes/index.js';
+import {
+  countSessionsSince,
+  findPendingByNonce,
+  findSession,
+  insertSession,
+  resolveSession,
+  supersedePending,
+  type ReverseOtpSession as Session,
+} from './reverse-otp.store.js';
 
 /** No 0/O, 1/I/L: easy to read aloud and hard to mistype. */
 const NONCE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -16,8 +23,6 @@ const NONCE_PATTERN = new RegExp(`[${NONCE_ALPHABET}]{${NONCE_LENGTH}}`, 'g');
 function generateNonce(): string {
   return Array.from({ length: NONCE_LENGTH }, () => NONCE_ALPHABET[randomInt(0, NONCE_ALPHABET.length)]).join('');
 }
-
-type Session = typeof reverseOtpSessions.$inferSelect;
 
 /** The stored form of a session key (the browser's `session_id`): its SHA-256, in hex. */
 export const sessionKeyHash = (key: string) => createHash('sha256').update(key).digest('hex');
@@ -54,39 +59,28 @@ export async function startReverseOtp(
   const session = await app.db.transaction(async (tx) => {
     await lockProofStart(tx, null, input.phoneE164);
     const hourAgo = new Date(now.getTime() - 3_600_000);
-    const [recent] = await tx
-      .select({ n: count() })
-      .from(reverseOtpSessions)
-      .where(and(eq(reverseOtpSessions.phoneE164, input.phoneE164), gt(reverseOtpSessions.createdAt, hourAgo)));
-    if (recent && recent.n >= config.CODE_MAX_PER_HOUR) {
+    if ((await countSessionsSince(tx, input.phoneE164, hourAgo)) >= config.CODE_MAX_PER_HOUR) {
       throw tooMany(
         'CODE_HOURLY_LIMIT',
         3600,
         'Hiciste demasiados intentos para este número. Intenta de nuevo más tarde.',
       );
     }
-    await tx
-      .update(reverseOtpSessions)
-      .set({ status: 'SUPERSEDED', resolvedAt: now })
-      .where(and(eq(reverseOtpSessions.phoneE164, input.phoneE164), eq(reverseOtpSessions.status, 'PENDING')));
+    await supersedePending(tx, input.phoneE164, now);
     await recordProofStart(tx, 'reverse-otp', input.phoneE164, input.observedIp, now);
     for (let attempt = 0; attempt < 3; attempt++) {
-      const [row] = await tx
-        .insert(reverseOtpSessions)
-        .values({
-          keyHash: sessionKeyHash(key),
-          phoneE164: input.phoneE164,
-          anonymousId: input.anonymousId,
-          avalId: input.avalId ?? null,
-          nonce: generateNonce(),
-          provider: app.reverseOtp.name,
-          clientIp: input.clientIp.slice(0, 64),
-          observedIp: input.observedIp,
-          createdAt: now,
-          expiresAt: new Date(now.getTime() + config.REVERSE_OTP_TTL_SECONDS * 1000),
-        })
-        .onConflictDoNothing({ target: reverseOtpSessions.nonce })
-        .returning();
+      const row = await insertSession(tx, {
+        keyHash: sessionKeyHash(key),
+        phoneE164: input.phoneE164,
+        anonymousId: input.anonymousId,
+        avalId: input.avalId ?? null,
+        nonce: generateNonce(),
+        provider: app.reverseOtp.name,
+        clientIp: input.clientIp.slice(0, 64),
+        observedIp: input.observedIp,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + config.REVERSE_OTP_TTL_SECONDS * 1000),
+      });
       if (row) return row;
     }
     throw new Error('could not draw a unique reverse-OTP nonce');
@@ -109,15 +103,10 @@ export async function reverseOtpState(
   session_: { key: string } | { id: string },
 ): Promise<ReverseOtpState> {
   const now = app.clock();
-  const [session] = await app.db
-    .select()
-    .from(reverseOtpSessions)
-    .where(
-      'key' in session_
-        ? eq(reverseOtpSessions.keyHash, sessionKeyHash(session_.key))
-        : eq(reverseOtpSessions.id, session_.id),
-    )
-    .limit(1);
+  const session = await findSession(
+    app.db,
+    'key' in session_ ? { keyHash: sessionKeyHash(session_.key) } : { id: session_.id },
+  );
   if (!session)
     throw new AppError(
       404,
@@ -129,10 +118,7 @@ export async function reverseOtpState(
   switch (session.status) {
     case 'PENDING':
       if (session.expiresAt.getTime() > now.getTime()) return { status: 'PENDING', session };
-      await app.db
-        .update(reverseOtpSessions)
-        .set({ status: 'EXPIRED', resolvedAt: now })
-        .where(and(eq(reverseOtpSessions.id, session.id), eq(reverseOtpSessions.status, 'PENDING')));
+      await resolveSession(app.db, session.id, { status: 'EXPIRED', resolvedAt: now });
       return { status: 'EXPIRED' };
     case 'VERIFIED':
       return session.resolvedAt && now.getTime() - session.resolvedAt.getTime() <= ttlMs
@@ -165,20 +151,16 @@ export async function receiveInboundMessage(app: FastifyInstance, message: Inbou
     if (!(await recordDelivery(tx, app.reverseOtp.name, deliveryId, now)))
       return { matched: false, verified: false, replayed: true };
     for (const nonce of nonces) {
-      const [session] = await tx
-        .select()
-        .from(reverseOtpSessions)
-        .where(and(eq(reverseOtpSessions.nonce, nonce), eq(reverseOtpSessions.status, 'PENDING')))
-        .limit(1);
+      const session = await findPendingByNonce(tx, nonce);
       if (!session || session.expiresAt.getTime() <= now.getTime()) continue;
       const verified = from === session.phoneE164;
       // The session's outcome and its audit event commit together (with the delivery's record).
-      const [updated] = await tx
-        .update(reverseOtpSessions)
-        .set({ status: verified ? 'VERIFIED' : 'FAILED', fromE164: from, resolvedAt: now })
-        .where(and(eq(reverseOtpSessions.id, session.id), eq(reverseOtpSessions.status, 'PENDING')))
-        .returning({ id: reverseOtpSessions.id });
-      if (!updated) continue;
+      const outcome = {
+        status: verified ? ('VERIFIED' as const) : ('FAILED' as const),
+        fromE164: from,
+        resolvedAt: now,
+      };
+      if (!(await resolveSession(tx, session.id, outcome))) continue;
       await appendAuditEvent(tx, {
         applicationId: phoneAuditId(app, session.phoneE164),
         actor: 'user',

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import { reverseOtpWebhookCall } from '@provee/domain';
+import { register } from '../../contract/register.js';
 import { AppError } from '../../errors.js';
 import type { App } from '../../types.js';
 import { bodyDigest } from '../webhooks/index.js';
@@ -9,8 +10,6 @@ declare module 'fastify' {
     rawBody?: string;
   }
 }
-
-const matchedResponse = z.object({ data: z.object({ matched: z.boolean() }) });
 
 /** A form body as an object; a name sent more than once keeps all its values. */
 function parseForm(raw: string): Record<string, string | string[]> {
@@ -43,22 +42,13 @@ export async function reverseOtpWebhookRoutes(app: App): Promise<void> {
     done(null, parseForm(body as string));
   });
 
-  app.post(
-    '/v1/webhooks/reverse-otp/:provider',
+  register(
+    app,
+    reverseOtpWebhookCall,
     {
       // What a person texted may span lines; only the nonce in it is used, nothing is stored.
       config: { multilineFields: ['data.text', 'Body'] },
-      schema: {
-        summary: 'Webhook del proveedor de OTP inverso (firmado con HMAC)',
-        params: z.object({ provider: z.string().max(40) }),
-        body: z.unknown(),
-        response: {
-          200: {
-            description: 'Mensaje recibido (Twilio recibe TwiML vacío)',
-            content: { 'application/json': { schema: matchedResponse }, 'text/xml': { schema: z.string() } },
-          },
-        },
-      },
+      summary: 'Webhook del proveedor de OTP inverso (firmado con HMAC)',
     },
     async (request, reply) => {
       if (request.params.provider !== app.reverseOtp.name) {
@@ -77,7 +67,7 @@ export async function reverseOtpWebhookRoutes(app: App): Promise<void> {
       const matched = received?.matched ?? false;
       const { acknowledgement } = app.reverseOtp;
       if (acknowledgement) return reply.type(acknowledgement.contentType).send(acknowledgement.body);
-      return { data: { matched } };
+      return reply.send({ data: { matched } });
     },
   );
 }

@@ -1,8 +1,8 @@
 import type { AddressValues, PersonalDataInput } from '@provee/domain';
-import type { FastifyInstance } from 'fastify';
 import { amendApplication, engineOf, type ApplicationRow } from '../application/index.js';
-import type { UserRow } from '../users/index.js';
-import { checkAddress, checkPersonalData, checkTaxId, rfcCarriesBirthDate } from './registration.service.js';
+import { birthDateColumn, type UserRow } from '../users/index.js';
+import { checkAddress, checkPersonalData, type RegistrationDeps } from './registration.service.js';
+import { checkTaxId, rfcCarriesBirthDate } from './tax-id.js';
 
 /**
  * Corrections of saved registration steps after going back (issue 27, docs/decisions/025): the same
@@ -12,23 +12,23 @@ import { checkAddress, checkPersonalData, checkTaxId, rfcCarriesBirthDate } from
 
 /** Step 1 again: names, birth date (the policy's ages again), residency, civil status. */
 export async function amendPersonalData(
-  app: FastifyInstance,
+  deps: RegistrationDeps,
   user: UserRow,
   data: PersonalDataInput,
 ): Promise<ApplicationRow> {
-  await checkPersonalData(app, user.id, data);
-  return amendApplication(engineOf(app), {
+  await checkPersonalData(deps, user.id, data);
+  return amendApplication(engineOf(deps), {
     userId: user.id,
     amendment: 'personal',
     actor: `user:${user.id}`,
-    check: rfcCarriesBirthDate(app, {
+    check: rfcCarriesBirthDate(deps, {
       dob: '* Tu RFC lleva otra fecha de nacimiento. Si las dos están mal, escríbenos por el chat de ayuda.',
     }),
     set: {
       name: data.name,
       lastname: data.lastname,
       maternalLastname: data.maternal_lastname || null,
-      dobEncrypted: app.cipher.encrypt(data.dob),
+      ...birthDateColumn(deps, data.dob),
       lengthOfResidencyInYears: data.length_of_residency_in_years,
       maritalStatus: data.marital_status,
     },
@@ -36,15 +36,15 @@ export async function amendPersonalData(
 }
 
 /** Step 2 again: the country's rule, one application per person. */
-export async function amendTaxId(app: FastifyInstance, user: UserRow, taxPayerId: string): Promise<ApplicationRow> {
-  const { set, taken, refuse, onUniqueViolation } = await checkTaxId(app, user, taxPayerId);
+export async function amendTaxId(deps: RegistrationDeps, user: UserRow, taxPayerId: string): Promise<ApplicationRow> {
+  const { set, taken, refuse, onUniqueViolation } = await checkTaxId(deps, user, taxPayerId);
   try {
-    return await amendApplication(engineOf(app), {
+    return await amendApplication(engineOf(deps), {
       userId: user.id,
       amendment: 'tax-id',
       actor: `user:${user.id}`,
       // Checked before on the birth date read then; again on the row, a correction of it committed meanwhile.
-      check: rfcCarriesBirthDate(app, { tax_payer_id: '* El RFC no corresponde a tu fecha de nacimiento.' }),
+      check: rfcCarriesBirthDate(deps, { tax_payer_id: '* El RFC no corresponde a tu fecha de nacimiento.' }),
       set,
       onUniqueViolation,
     });
@@ -56,12 +56,12 @@ export async function amendTaxId(app: FastifyInstance, user: UserRow, taxPayerId
 
 /** Step 4 again: the catalogue and the served area (412 outside it, the saved address kept). */
 export async function amendAddress(
-  app: FastifyInstance,
+  deps: RegistrationDeps,
   user: UserRow,
   values: AddressValues,
 ): Promise<ApplicationRow> {
-  const { write, payload } = await checkAddress(app, user, values);
-  return amendApplication(engineOf(app), {
+  const { write, payload } = await checkAddress(deps, user, values);
+  return amendApplication(engineOf(deps), {
     userId: user.id,
     amendment: 'address',
     actor: `user:${user.id}`,

@@ -1,32 +1,23 @@
 import {
-  addressBody,
-  businessBody,
-  createdUserResponse,
-  personalDataAmendedResponse,
-  personalDataBody,
-  registerUserBody,
-  savedRegistrationResponse,
-  taxInfoBody,
+  amendAddressCall,
+  amendPersonalDataCall,
+  amendTaxIdCall,
+  registerUserCall,
+  saveAddressCall,
+  saveBusinessCall,
+  savedRegistrationCall,
+  saveTaxIdCall,
 } from '@provee/domain';
-import { errorResponseSchema } from '../../errors.js';
+import { register } from '../../contract/register.js';
 import type { App } from '../../types.js';
 import { requirePhoneAccess, requireToken } from '../auth/index.js';
-import { parsePhone } from '../phone-proof/index.js';
+import { parsePhone } from '../../phone.js';
 import { engineOf, stepAnswer, type ApplicationRow } from '../application/index.js';
-import { ownedUser, stepAnswerSchema, taxIdSuggestion, userParams } from '../users/index.js';
+import { ownedUser, taxIdSuggestion } from '../users/index.js';
 import { amendAddress, amendPersonalData, amendTaxId } from './amend.service.js';
-import { registerShopkeeper, saveAddress, saveBusiness, saveTaxId } from './registration.service.js';
+import { registerShopkeeper, saveAddress, saveBusiness } from './registration.service.js';
 import { savedRegistration } from './saved.service.js';
-
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  409: errorResponseSchema,
-  412: errorResponseSchema,
-  422: errorResponseSchema,
-  429: errorResponseSchema,
-};
+import { saveTaxId } from './tax-id.js';
 
 export async function registrationRoutes(app: App): Promise<void> {
   const country = app.config.COUNTRY;
@@ -34,19 +25,13 @@ export async function registrationRoutes(app: App): Promise<void> {
   // The saved step's answer says where the application stands: the screen navigates from it.
   const answer = async (row: ApplicationRow) => ({ data: await stepAnswer(engineOf(app), row) });
 
-  app.post(
-    '/v2/users',
+  register(
+    app,
+    registerUserCall,
     {
       preParsing: requireToken,
-      schema: {
-        summary: 'Registra al comerciante (paso 1: datos personales)',
-        security: [{ bearer: [] }],
-        body: registerUserBody,
-        response: {
-          201: createdUserResponse,
-          ...errors,
-        },
-      },
+      summary: 'Registra al comerciante (paso 1: datos personales)',
+      security: [{ bearer: [] }],
     },
     async (request, reply) => {
       const phoneE164 = parsePhone(country, request.body.phone_number);
@@ -65,52 +50,32 @@ export async function registrationRoutes(app: App): Promise<void> {
     },
   );
 
-  app.post(
-    '/v1/users/:id/:type/tax_info',
-    {
-      preParsing: requireToken,
-      schema: {
-        summary: 'Paso 2: Cédula / RNC o RFC',
-        security: [{ bearer: [] }],
-        params: userParams,
-        body: taxInfoBody,
-        response: { 200: stepAnswerSchema, ...errors },
-      },
-    },
+  register(
+    app,
+    saveTaxIdCall,
+    { preParsing: requireToken, summary: 'Paso 2: Cédula / RNC o RFC', security: [{ bearer: [] }] },
     async (request) => {
       return answer(await saveTaxId(app, await ownedUser(request, request.params.id), request.body.tax_payer_id));
     },
   );
 
-  app.post(
-    '/v1/users/:id/:type/businesses/address',
+  register(
+    app,
+    saveAddressCall,
     {
       preParsing: requireToken,
-      schema: {
-        summary: 'Paso 4: domicilio del negocio (412 fuera de la zona de servicio)',
-        security: [{ bearer: [] }],
-        params: userParams,
-        body: addressBody,
-        response: { 200: stepAnswerSchema, ...errors },
-      },
+      summary: 'Paso 4: domicilio del negocio (412 fuera de la zona de servicio)',
+      security: [{ bearer: [] }],
     },
     async (request) => {
       return answer(await saveAddress(app, await ownedUser(request, request.params.id), request.body));
     },
   );
 
-  app.post(
-    '/v1/users/:id/:type/businesses',
-    {
-      preParsing: requireToken,
-      schema: {
-        summary: 'Paso 5: datos del negocio',
-        security: [{ bearer: [] }],
-        params: userParams,
-        body: businessBody,
-        response: { 200: stepAnswerSchema, ...errors },
-      },
-    },
+  register(
+    app,
+    saveBusinessCall,
+    { preParsing: requireToken, summary: 'Paso 5: datos del negocio', security: [{ bearer: [] }] },
     async (request) => {
       return answer(await saveBusiness(app, await ownedUser(request, request.params.id), request.body));
     },
@@ -118,31 +83,24 @@ export async function registrationRoutes(app: App): Promise<void> {
 
   // Going back (issue 27, docs/decisions/025): what the steps saved, and their corrections while
   // the step engine allows them (409 with where the application stands once it does not).
-  app.get(
-    '/v1/users/:id/:type/registration',
+  register(
+    app,
+    savedRegistrationCall,
     {
       preParsing: requireToken,
-      schema: {
-        summary: 'Lo que guardó cada paso del registro y qué se puede corregir todavía',
-        security: [{ bearer: [] }],
-        params: userParams,
-        response: { 200: savedRegistrationResponse, 401: errorResponseSchema, 403: errorResponseSchema },
-      },
+      summary: 'Lo que guardó cada paso del registro y qué se puede corregir todavía',
+      security: [{ bearer: [] }],
     },
     async (request) => ({ data: await savedRegistration(app, await ownedUser(request, request.params.id)) }),
   );
 
-  app.put(
-    '/v1/users/:id/:type/personal-data',
+  register(
+    app,
+    amendPersonalDataCall,
     {
       preParsing: requireToken,
-      schema: {
-        summary: 'Corrige el paso 1 (datos personales) antes de los datos del negocio',
-        security: [{ bearer: [] }],
-        params: userParams,
-        body: personalDataBody,
-        response: { 200: personalDataAmendedResponse, ...errors },
-      },
+      summary: 'Corrige el paso 1 (datos personales) antes de los datos del negocio',
+      security: [{ bearer: [] }],
     },
     async (request) => {
       const user = await amendPersonalData(app, await ownedUser(request, request.params.id), request.body);
@@ -150,33 +108,25 @@ export async function registrationRoutes(app: App): Promise<void> {
     },
   );
 
-  app.put(
-    '/v1/users/:id/:type/tax_info',
+  register(
+    app,
+    amendTaxIdCall,
     {
       preParsing: requireToken,
-      schema: {
-        summary: 'Corrige el paso 2 (Cédula / RNC o RFC) antes de los datos del negocio',
-        security: [{ bearer: [] }],
-        params: userParams,
-        body: taxInfoBody,
-        response: { 200: stepAnswerSchema, ...errors },
-      },
+      summary: 'Corrige el paso 2 (Cédula / RNC o RFC) antes de los datos del negocio',
+      security: [{ bearer: [] }],
     },
     async (request) =>
       answer(await amendTaxId(app, await ownedUser(request, request.params.id), request.body.tax_payer_id)),
   );
 
-  app.put(
-    '/v1/users/:id/:type/businesses/address',
+  register(
+    app,
+    amendAddressCall,
     {
       preParsing: requireToken,
-      schema: {
-        summary: 'Corrige el domicilio del negocio antes de los datos del negocio (412 fuera de la zona)',
-        security: [{ bearer: [] }],
-        params: userParams,
-        body: addressBody,
-        response: { 200: stepAnswerSchema, ...errors },
-      },
+      summary: 'Corrige el domicilio del negocio antes de los datos del negocio (412 fuera de la zona)',
+      security: [{ bearer: [] }],
     },
     async (request) => answer(await amendAddress(app, await ownedUser(request, request.params.id), request.body)),
   );

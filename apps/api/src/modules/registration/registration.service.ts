@@ -3,23 +3,33 @@ import {
   ageOn,
   aboutYouErrors,
   businessErrors,
-  cleanTaxId,
   countryToday,
   getCountry,
   parseIsoDate,
-  TAX_ID_MESSAGES,
-  taxIdError,
   type AddressValues,
 } from '@provee/domain';
-import { and, eq, ne } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { businessAddresses, businesses, users } from '../../db/schema.js';
+import type { Config } from '../../config.js';
+import type { FieldCipher } from '../../crypto.js';
+import type { Db, Tx } from '../../db/client.js';
 import { AppError, assertNoErrors, invalidFields, notEligible } from '../../errors.js';
+import type { Secrets } from '../../secrets.js';
 import { assertAt, createApplication, engineOf, moveApplication, type ApplicationRow } from '../application/index.js';
 import { appendAuditEvent, phoneAuditId } from '../audit/index.js';
 import { listBusinessTypes, listSalesRanges, resolveAddressNames } from '../catalog/index.js';
-import type { Tx } from '../../db/client.js';
-import type { UserRow } from '../users/index.js';
+import type { CreditPolicy } from '../credit/index.js';
+import { birthDateColumn, upsertBusiness, upsertBusinessAddress, type UserRow } from '../users/index.js';
+
+/** What the registration steps use (routes pass the app, which has all of it). */
+export interface RegistrationDeps {
+  db: Db;
+  clock: () => Date;
+  config: Pick<Config, 'COUNTRY'>;
+  cipher: FieldCipher;
+  /** The credit policy's ages, business age and sales minimums. */
+  policy: CreditPolicy;
+  /** The audit id of a phone with no application yet (an age refusal). */
+  secrets: Secrets;
+}
 
 export interface PersonalData {
   name: string;
@@ -36,24 +46,24 @@ export interface PersonalData {
   kiban_flow_version_id: number | null;
 }
 
-async function policyRefused(
-  app: FastifyInstance,
+export async function policyRefused(
+  deps: Pick<RegistrationDeps, 'db' | 'clock'>,
   applicationId: string,
   rule: string,
   payload: Record<string, unknown>,
 ) {
-  await appendAuditEvent(app.db, {
+  await appendAuditEvent(deps.db, {
     applicationId,
     actor: 'system',
     type: 'policy.refused',
     payload: { rule, ...payload },
-    at: app.clock(),
+    at: deps.clock(),
   });
 }
 
 /** The rules of step 1 and the policy's ages; `auditId` is where a refusal is recorded. */
 export async function checkPersonalData(
-  app: FastifyInstance,
+  deps: RegistrationDeps,
   auditId: string,
   data: Pick<
     PersonalData,
@@ -75,15 +85,15 @@ export async function checkPersonalData(
   const dobMessage = day ?? month ?? year;
   assertNoErrors({ ...rest, ...(dobMessage ? { dob: dobMessage } : {}) });
 
-  const country = getCountry(app.config.COUNTRY);
-  const age = ageOn(data.dob, countryToday(country, app.clock()));
-  const { eligibility } = app.policy;
+  const country = getCountry(deps.config.COUNTRY);
+  const age = ageOn(data.dob, countryToday(country, deps.clock()));
+  const { eligibility } = deps.policy;
   if (age < eligibility.min_age || age > eligibility.max_age) {
-    await policyRefused(app, auditId, 'age', {
+    await policyRefused(deps, auditId, 'age', {
       age,
       min_age: eligibility.min_age,
       max_age: eligibility.max_age,
-      policy_version: app.policy.version,
+      policy_version: deps.policy.version,
     });
     // The reason the person can act on, not the business one.
     const reason =
@@ -96,18 +106,18 @@ export async function checkPersonalData(
 
 /** Step 1: the shopkeeper's personal data creates the application (next step: tax id). */
 export async function registerShopkeeper(
-  app: FastifyInstance,
+  deps: RegistrationDeps,
   phoneE164: string,
   data: PersonalData,
 ): Promise<ApplicationRow> {
-  await checkPersonalData(app, phoneAuditId(app, phoneE164), data);
-  return createApplication(engineOf(app), {
+  await checkPersonalData(deps, phoneAuditId(deps, phoneE164), data);
+  return createApplication(engineOf(deps), {
     phoneE164,
     set: {
       name: data.name,
       lastname: data.lastname,
       maternalLastname: data.maternal_lastname || null,
-      dobEncrypted: app.cipher.encrypt(data.dob),
+      ...birthDateColumn(deps, data.dob),
       lengthOfResidencyInYears: data.length_of_residency_in_years,
       maritalStatus: data.marital_status,
       anonymousId: data.anonymous_id,
@@ -129,90 +139,11 @@ export async function registerShopkeeper(
   });
 }
 
-const RFC_NOT_YOURS = '* El RFC no corresponde a tu fecha de nacimiento.';
-
-/**
- * The tax id by the country's rule (and, in Mexico, the birth date it carries): the columns to
- * store and the refusal of a tax id another application holds (recorded when it is thrown).
- */
-export async function checkTaxId(app: FastifyInstance, user: UserRow, taxPayerId: string, dobIso?: string) {
-  const country = getCountry(app.config.COUNTRY);
-  const shown = cleanTaxId(country, taxPayerId);
-  const error = taxIdError(country, shown);
-  if (error) throw invalidFields({ tax_payer_id: error });
-  const canonical = shown.replace(/-/g, '');
-  if (country.code === 'mx' && (dobIso || user.dobEncrypted)) {
-    const dob = dobIso ?? app.cipher.decrypt(user.dobEncrypted!);
-    if (canonical.slice(4, 10) !== dob.slice(2).replace(/-/g, '')) {
-      throw invalidFields({ tax_payer_id: RFC_NOT_YOURS });
-    }
-  }
-  const hash = app.cipher.lookupHash(`${country.code}:${canonical}`);
-  const taken = new AppError(422, 'TAX_ID_IN_USE', 'tax id already registered', TAX_ID_MESSAGES[country.code].inUse);
-  const refuse = async () => {
-    await policyRefused(app, user.id, 'tax-id-in-use', {});
-    return taken;
-  };
-  // The cheap answer first; the unique index decides when two applications race for one tax id.
-  const [other] = await app.db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.taxIdHash, hash), ne(users.id, user.id)))
-    .limit(1);
-  if (other) throw await refuse();
-  return {
-    canonical,
-    set: { taxIdEncrypted: app.cipher.encrypt(canonical), taxIdHash: hash },
-    taken,
-    refuse,
-    onUniqueViolation: (constraint: string) => (constraint.includes('tax_id_hash') ? taken : undefined),
-  };
-}
-
-/**
- * Mexico: a saved RFC carries the birth date (the six digits after its letters). Checked on the row
- * as the correction leaves it, locked: a correction of the other one that committed meanwhile is
- * seen, and the two can never end up apart.
- */
-export function rfcCarriesBirthDate(app: FastifyInstance, refusal: Record<string, string>) {
-  return (row: ApplicationRow) => {
-    if (getCountry(app.config.COUNTRY).code !== 'mx' || !row.taxIdEncrypted || !row.dobEncrypted) return;
-    const rfc = app.cipher.decrypt(row.taxIdEncrypted);
-    const dob = app.cipher.decrypt(row.dobEncrypted);
-    if (rfc.slice(4, 10) !== dob.slice(2).replace(/-/g, '')) throw invalidFields(refusal);
-  };
-}
-
-/** Step 2: the tax id, checked by the country's rule, encrypted, one application per person. */
-export async function saveTaxId(app: FastifyInstance, user: UserRow, taxPayerId: string): Promise<ApplicationRow> {
-  const engine = engineOf(app);
-  await assertAt(engine, user, 'tax-id');
-  const { set, taken, refuse, onUniqueViolation } = await checkTaxId(app, user, taxPayerId);
-  try {
-    const { row } = await moveApplication(engine, {
-      userId: user.id,
-      transition: 'tax-id',
-      actor: `user:${user.id}`,
-      set,
-      // Checked above on the birth date read then; again on the row, a correction of it committed meanwhile.
-      write: async (tx) => {
-        const [saved] = await tx.select().from(users).where(eq(users.id, user.id));
-        rfcCarriesBirthDate(app, { tax_payer_id: RFC_NOT_YOURS })(saved!);
-      },
-      onUniqueViolation,
-    });
-    return row;
-  } catch (failure) {
-    if (failure === taken) throw await refuse();
-    throw failure;
-  }
-}
-
 /** The address by the rules, the catalogue and the served area: the row to store and what the event records. */
-export async function checkAddress(app: FastifyInstance, user: UserRow, values: AddressValues) {
-  const country = getCountry(app.config.COUNTRY);
+export async function checkAddress(deps: RegistrationDeps, user: UserRow, values: AddressValues) {
+  const country = getCountry(deps.config.COUNTRY);
   assertNoErrors(addressErrors(country, values));
-  const found = await resolveAddressNames(app.db, country.code, values);
+  const found = await resolveAddressNames(deps.db, country.code, values);
   if (!found.state) throw invalidFields({ state: 'No encontramos este estado, elígelo de la lista.' });
   if (!found.city) throw invalidFields({ city: 'No encontramos este municipio, elígelo de la lista.' });
   // A typed neighbourhood that is in the catalogue after all is stored as the catalogue's.
@@ -225,7 +156,7 @@ export async function checkAddress(app: FastifyInstance, user: UserRow, values: 
     throw invalidFields({ zip_code: '* El código postal no corresponde a la colonia.' });
   }
   if (!found.city.allowed) {
-    await policyRefused(app, user.id, 'allowed-cities', { city: found.city.name, state: found.state.name });
+    await policyRefused(deps, user.id, 'allowed-cities', { city: found.city.name, state: found.state.name });
     throw new AppError(
       412,
       'OUT_OF_SERVICE_AREA',
@@ -243,24 +174,23 @@ export async function checkAddress(app: FastifyInstance, user: UserRow, values: 
     streetNumber: values.street_number.trim(),
     apartmentNumber: values.apartment_number.trim() || null,
     municipalityId: found.city.id,
-    updatedAt: app.clock(),
+    updatedAt: deps.clock(),
   };
   return {
-    write: async (tx: Tx) => {
-      await tx
-        .insert(businessAddresses)
-        .values({ userId: user.id, ...row })
-        .onConflictDoUpdate({ target: businessAddresses.userId, set: row });
-    },
+    write: (tx: Tx) => upsertBusinessAddress(tx, user.id, row),
     payload: { municipality_id: found.city.id, neighborhood_typed: !found.neighborhood },
   };
 }
 
 /** Step 4: the business address, in the catalogue and inside the area the lender serves. */
-export async function saveAddress(app: FastifyInstance, user: UserRow, values: AddressValues): Promise<ApplicationRow> {
-  const engine = engineOf(app);
+export async function saveAddress(
+  deps: RegistrationDeps,
+  user: UserRow,
+  values: AddressValues,
+): Promise<ApplicationRow> {
+  const engine = engineOf(deps);
   await assertAt(engine, user, 'address');
-  const { write, payload } = await checkAddress(app, user, values);
+  const { write, payload } = await checkAddress(deps, user, values);
   const moved = await moveApplication(engine, {
     userId: user.id,
     transition: 'address',
@@ -280,11 +210,11 @@ export interface BusinessData {
 }
 
 /** Step 5: the business; the credit policy's minimums for business age and sales apply here. */
-export async function saveBusiness(app: FastifyInstance, user: UserRow, data: BusinessData): Promise<ApplicationRow> {
-  const engine = engineOf(app);
+export async function saveBusiness(deps: RegistrationDeps, user: UserRow, data: BusinessData): Promise<ApplicationRow> {
+  const engine = engineOf(deps);
   await assertAt(engine, user, 'business');
-  const country = app.config.COUNTRY;
-  const [types, ranges] = await Promise.all([listBusinessTypes(app.db, country), listSalesRanges(app.db, country)]);
+  const country = deps.config.COUNTRY;
+  const [types, ranges] = await Promise.all([listBusinessTypes(deps.db, country), listSalesRanges(deps.db, country)]);
   const range = ranges.find((item) => item.id === data.sales_average_range_id);
   assertNoErrors(
     businessErrors(
@@ -298,7 +228,7 @@ export async function saveBusiness(app: FastifyInstance, user: UserRow, data: Bu
       types,
     ),
   );
-  const { eligibility } = app.policy;
+  const { eligibility } = deps.policy;
   const refusal =
     data.business_age < eligibility.min_business_age_years
       ? { rule: 'min_business_age_years', code: 'NOT_ELIGIBLE_BUSINESS_AGE' }
@@ -311,7 +241,7 @@ export async function saveBusiness(app: FastifyInstance, user: UserRow, data: Bu
     businessTypeOther: data.business_type === 'Otros' ? data.business_type_other.trim() : null,
     salesRangeId: range!.id,
     businessAgeYears: data.business_age,
-    updatedAt: app.clock(),
+    updatedAt: deps.clock(),
   };
   // A refusal is final: the application moves on as rejected rather than back to the form.
   const moved = await moveApplication(engine, {
@@ -320,23 +250,20 @@ export async function saveBusiness(app: FastifyInstance, user: UserRow, data: Bu
     to: { step: 'ACCOUNT_NIP', status: refusal ? 'REJECTED' : 'IN_PROGRESS' },
     actor: `user:${user.id}`,
     write: async (tx) => {
-      await tx
-        .insert(businesses)
-        .values({ userId: user.id, ...row })
-        .onConflictDoUpdate({ target: businesses.userId, set: row });
+      await upsertBusiness(tx, user.id, row);
       if (refusal) {
         const payload = {
           rule: refusal.rule,
           business_age: data.business_age,
           sales_range: range!.position + 1,
-          policy_version: app.policy.version,
+          policy_version: deps.policy.version,
         };
         await appendAuditEvent(tx, {
           applicationId: user.id,
           actor: 'system',
           type: 'policy.refused',
           payload,
-          at: app.clock(),
+          at: deps.clock(),
         });
       }
     },

@@ -1,39 +1,34 @@
-import { canAmend, formatCedula, getCountry, type ApplicationState, type SavedRegistration } from '@provee/domain';
-import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { businessAddresses, businesses } from '../../db/schema.js';
+import { canAmend, type SavedRegistration } from '@provee/domain';
+import type { Db } from '../../db/client.js';
 import { resolveAddressNames } from '../catalog/index.js';
-import type { UserRow } from '../users/index.js';
+import { describeApplicant, type ApplicantDeps, type UserRow } from '../users/index.js';
 
 /**
  * What each registration step saved, as its screen shows it, and which steps may still be
  * corrected (issue 27: going back shows a step with its data). Only for the application's owner.
  */
-export async function savedRegistration(app: FastifyInstance, user: UserRow): Promise<SavedRegistration> {
-  const country = getCountry(app.config.COUNTRY);
-  const state = { step: user.nextStep, status: user.status } as ApplicationState;
-  const [[address], [business]] = await Promise.all([
-    app.db.select().from(businessAddresses).where(eq(businessAddresses.userId, user.id)).limit(1),
-    app.db.select().from(businesses).where(eq(businesses.userId, user.id)).limit(1),
-  ]);
-  const ids = address ? await resolveAddressNames(app.db, country.code, address) : undefined;
-  const taxId = user.taxIdEncrypted ? app.cipher.decrypt(user.taxIdEncrypted) : null;
+export async function savedRegistration(deps: ApplicantDeps & { db: Db }, user: UserRow): Promise<SavedRegistration> {
+  const applicant = await describeApplicant(deps, user.id);
+  if (!applicant) throw new Error(`application ${user.id} not found`);
+  const { person, address, business } = applicant;
+  const state = { step: applicant.nextStep, status: applicant.status };
+  const ids = address ? await resolveAddressNames(deps.db, deps.config.COUNTRY, address) : undefined;
   return {
-    user_id: user.id,
-    next_step: user.nextStep,
-    status: user.status,
+    user_id: applicant.id,
+    next_step: applicant.nextStep,
+    status: applicant.status,
     personal:
-      user.name && user.lastname && user.dobEncrypted
+      person.name && person.lastname && person.birthDate
         ? {
-            name: user.name,
-            lastname: user.lastname,
-            maternal_lastname: user.maternalLastname ?? '',
-            dob: app.cipher.decrypt(user.dobEncrypted),
-            length_of_residency_in_years: user.lengthOfResidencyInYears ?? 0,
-            marital_status: user.maritalStatus ?? '',
+            name: person.name,
+            lastname: person.lastname,
+            maternal_lastname: person.maternalLastname ?? '',
+            dob: person.birthDate,
+            length_of_residency_in_years: person.lengthOfResidencyInYears ?? 0,
+            marital_status: person.maritalStatus ?? '',
           }
         : null,
-    tax_payer_id: taxId === null ? null : country.taxId.format ? formatCedula(taxId) : taxId,
+    tax_payer_id: applicant.taxId?.shown ?? null,
     address: address
       ? {
           zip_code: address.zipCode,

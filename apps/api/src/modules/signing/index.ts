@@ -1,11 +1,8 @@
+// What other modules use of the contract: its links, its PDFs and its evidence (identity verification: modules/identity).
+import './decorations.js';
 export { signingRoutes } from './signing.routes.js';
-export { startIdentityWorker } from './identity-worker.js';
 export { createContractRenderer, type ContractRenderer } from './contract-renderer.js';
-export { createImageDecoder, type ImageDecoder } from './decode.js';
-export {
-  answerCheck,
-  answerDueSimulatedChecks,
-  contractEvidence,
-  issueContractLink,
-  openContractPdf,
-} from './signing.service.js';
+export { openContractPdf } from './contract.js';
+export { signingDeps, type SigningDeps } from './deps.js';
+export { contractEvidence } from './evidence.js';
+export { issueContractLink } from './links.js';

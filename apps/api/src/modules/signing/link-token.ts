@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
-import { contractLinks } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
+import { findLinkByTokenSha256, type LinkRow } from './signing.store.js';
 
-export type LinkRow = typeof contractLinks.$inferSelect;
+export type { LinkRow };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -47,11 +46,7 @@ export async function requireSigningLink(request: FastifyRequest): Promise<LinkR
   if (request.signingLink) return request.signingLink;
   const token = tokenOf(request);
   if (!TOKEN.test(token)) throw INVALID_LINK;
-  const [link] = await request.server.db
-    .select()
-    .from(contractLinks)
-    .where(eq(contractLinks.tokenSha256, linkTokenHash(token)))
-    .limit(1);
+  const link = await findLinkByTokenSha256(request.server.db, linkTokenHash(token));
   if (!link) throw INVALID_LINK;
   request.signingLink = link;
   return link;

@@ -1,10 +1,7 @@
 import type { VerificationStatusAnswer } from '@provee/domain';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { contractSigners } from '../../db/schema.js';
 import type { SignerRow } from '../application/index.js';
-import { nextSignal } from './answer-signals.js';
-import { verificationStatus } from './signing.service.js';
+import { findSigner, nextSignal, verificationStatus, type IdentityDeps } from '../identity/index.js';
 
 /** How often a waiting request reads the database when no wake-up came (an answer written by another process). */
 const RECHECK_MS = 1_000;
@@ -16,21 +13,20 @@ const RECHECK_MS = 1_000;
  * early, with the status as it is, when `signal` aborts (the phone went away, the server stops).
  */
 export async function statusWhenAnswered(
-  app: FastifyInstance,
+  deps: Pick<IdentityDeps, 'db' | 'clock' | 'config'>,
   signer: SignerRow,
   options: { seconds: number; previous?: string; signal: AbortSignal },
 ): Promise<VerificationStatusAnswer> {
   const until = Date.now() + options.seconds * 1000;
   let current = signer;
   for (;;) {
-    const answer = await verificationStatus(app, current);
+    const answer = await verificationStatus(deps, current);
     const left = until - Date.now();
     if (answer.status !== null && answer.verification_id !== options.previous) return answer;
     if (left <= 0 || options.signal.aborted) return answer;
     await nextSignal(signer.id, Math.min(left, RECHECK_MS), options.signal);
     // A new check may have started meanwhile (another tab): read the signer again.
-    const [row] = await app.db.select().from(contractSigners).where(eq(contractSigners.id, signer.id)).limit(1);
-    current = row ?? current;
+    current = (await findSigner(deps.db, signer.id)) ?? current;
   }
 }
 
@@ -48,7 +44,10 @@ export type HeldStatus = (
  * phone leaves and when the server stops (`preClose`: a shutdown waits for no phone). A signer past
  * MAX_HELD_PER_SIGNER gets the status as it is, so one link cannot pile up waiting requests.
  */
-export function heldStatusRequests(app: FastifyInstance): HeldStatus {
+export function heldStatusRequests(
+  app: FastifyInstance,
+  deps: Pick<IdentityDeps, 'db' | 'clock' | 'config'>,
+): HeldStatus {
   const live = new Set<AbortController>();
   const heldBySigner = new Map<string, number>();
   app.addHook('preClose', (done) => {
@@ -57,7 +56,7 @@ export function heldStatusRequests(app: FastifyInstance): HeldStatus {
   });
   return async (signer, options, { request, reply }) => {
     const held = heldBySigner.get(signer.id) ?? 0;
-    if (held >= MAX_HELD_PER_SIGNER) return verificationStatus(app, signer);
+    if (held >= MAX_HELD_PER_SIGNER) return verificationStatus(deps, signer);
     heldBySigner.set(signer.id, held + 1);
     const waiting = new AbortController();
     const leave = () => waiting.abort();
@@ -66,7 +65,7 @@ export function heldStatusRequests(app: FastifyInstance): HeldStatus {
     // Gone before the link was checked: nothing to wait for.
     if (request.raw.destroyed || reply.raw.destroyed) leave();
     try {
-      return await statusWhenAnswered(app, signer, { ...options, signal: waiting.signal });
+      return await statusWhenAnswered(deps, signer, { ...options, signal: waiting.signal });
     } finally {
       live.delete(waiting);
       reply.raw.off('close', leave);

@@ -6,10 +6,16 @@ import {
   STAFF_MAX_FAILED_LOGINS_PER_DAY,
   STAFF_MAX_FAILED_LOGINS_PER_IP,
 } from '@provee/domain';
-import { eq, inArray, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { staffLoginFailures } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
+import {
+  countLoginAttempt,
+  deleteLoginCounters,
+  deleteSpentLoginCounters,
+  findLoginLocks,
+  lockKeyAtMax,
+  uncountLoginAttempt,
+} from './login-failures.store.js';
 
 /**
  * Lock-out counted in the database, so every replica shares it: per e-mail (a keyed hash, known
@@ -28,6 +34,7 @@ export interface Counter {
 
 const LOCK_MS = STAFF_LOCK_MINUTES * 60_000;
 const DAY_MS = 24 * 3_600_000; // the daily counter's window (forgetSpentCounters knows it by its key)
+const DAILY_PREFIX = 'day:';
 
 const emailHash = (hashKey: Buffer, email: string) => createHmac('sha256', hashKey).update(email).digest('hex');
 
@@ -38,7 +45,7 @@ export const emailCounter = (hashKey: Buffer, email: string): Counter => ({
 });
 /** The ceiling that holds even for an owner with a second factor (only the right password and a factor clear it). */
 export const dailyCounter = (hashKey: Buffer, email: string): Counter => ({
-  key: `day:${emailHash(hashKey, email)}`,
+  key: `${DAILY_PREFIX}${emailHash(hashKey, email)}`,
   max: STAFF_MAX_FAILED_LOGINS_PER_DAY,
   windowMs: DAY_MS,
 });
@@ -82,39 +89,13 @@ export const LOCKED = new AppError(
  * when its lock ends.
  */
 export async function countAttempt(db: Executor, counter: Counter, now: Date): Promise<boolean> {
-  const at = now.toISOString();
-  const since = new Date(now.getTime() - counter.windowMs).toISOString();
-  const table = staffLoginFailures;
-  const expired = sql`(${table.lockedUntil} is not null and ${table.lockedUntil} <= ${at}::timestamptz)
-    or (${table.lockedUntil} is null and ${table.windowStartedAt} <= ${since}::timestamptz)`;
-  const [row] = await db
-    .insert(table)
-    .values({ key: counter.key, failures: 1, windowStartedAt: now })
-    .onConflictDoUpdate({
-      target: table.key,
-      set: {
-        failures: sql`case when ${expired} then 1 else ${table.failures} + 1 end`,
-        windowStartedAt: sql`case when ${expired} then ${at}::timestamptz else ${table.windowStartedAt} end`,
-        lockedUntil: sql`case when ${expired} then null else ${table.lockedUntil} end`,
-      },
-    })
-    .returning({ failures: table.failures, lockedUntil: table.lockedUntil });
-  return !row!.lockedUntil && row!.failures <= counter.max;
+  const row = await countLoginAttempt(db, counter.key, counter.windowMs, now);
+  return !row.lockedUntil && row.failures <= counter.max;
 }
 
 /** A failed attempt: the one that used up the window's attempts locks the key for the lock time. */
 export async function recordFailure(db: Executor, counter: Counter, now: Date): Promise<boolean> {
-  const lockUntil = new Date(now.getTime() + counter.windowMs).toISOString();
-  const table = staffLoginFailures;
-  const [row] = await db
-    .update(table)
-    .set({
-      lockedUntil: sql`case when ${table.lockedUntil} is null and ${table.failures} >= ${counter.max}
-        then ${lockUntil}::timestamptz else ${table.lockedUntil} end`,
-    })
-    .where(eq(table.key, counter.key))
-    .returning({ lockedUntil: table.lockedUntil });
-  return !!row?.lockedUntil;
+  return lockKeyAtMax(db, counter.key, counter.max, new Date(now.getTime() + counter.windowMs));
 }
 
 /**
@@ -122,29 +103,21 @@ export async function recordFailure(db: Executor, counter: Counter, now: Date): 
  * the attempt counted for it is taken back, and the others' failures stay.
  */
 export async function forgiveAttempt(db: Executor, counter: Counter): Promise<void> {
-  await db
-    .update(staffLoginFailures)
-    .set({ failures: sql`greatest(${staffLoginFailures.failures} - 1, 0)` })
-    .where(eq(staffLoginFailures.key, counter.key));
+  await uncountLoginAttempt(db, counter.key);
 }
 
 /** A right secret: the counters start again. */
 export async function clearCounters(db: Executor, counters: Counter[]): Promise<void> {
-  await db.delete(staffLoginFailures).where(
-    inArray(
-      staffLoginFailures.key,
-      counters.map((counter) => counter.key),
-    ),
+  await deleteLoginCounters(
+    db,
+    counters.map((counter) => counter.key),
   );
 }
 
 /** Until when each key is locked (the staff list shows it per account). */
 export async function lockedUntil(db: Executor, keys: string[], now: Date): Promise<Map<string, Date>> {
   if (keys.length === 0) return new Map();
-  const rows = await db
-    .select({ key: staffLoginFailures.key, lockedUntil: staffLoginFailures.lockedUntil })
-    .from(staffLoginFailures)
-    .where(inArray(staffLoginFailures.key, keys));
+  const rows = await findLoginLocks(db, keys);
   return new Map(
     rows.filter((row) => row.lockedUntil && row.lockedUntil > now).map((row) => [row.key, row.lockedUntil!]),
   );
@@ -152,14 +125,10 @@ export async function lockedUntil(db: Executor, keys: string[], now: Date): Prom
 
 /** Counters whose window and lock are over hold nothing: removed (a background job), so the table does not only grow. */
 export async function forgetSpentCounters(db: Executor, now: Date): Promise<number> {
-  const at = now.toISOString();
-  const table = staffLoginFailures;
   // A day for the daily counters, the lock time for the others.
-  const windowOver = sql`${table.windowStartedAt} <= ${at}::timestamptz - case when ${table.key} like 'day:%'
-    then interval '1 day' else make_interval(mins => ${STAFF_LOCK_MINUTES}) end`;
-  const spent = await db
-    .delete(table)
-    .where(sql`${windowOver} and (${table.lockedUntil} is null or ${table.lockedUntil} <= ${at}::timestamptz)`)
-    .returning({ key: table.key });
-  return spent.length;
+  return deleteSpentLoginCounters(db, now, {
+    windowSince: new Date(now.getTime() - LOCK_MS),
+    longWindowPrefix: DAILY_PREFIX,
+    longWindowSince: new Date(now.getTime() - DAY_MS),
+  });
 }

@@ -8,9 +8,8 @@ import {
   type AuthenticatorTransport,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { and, asc, eq, lt } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { staffPasskeys } from '../../db/schema.js';
+import { advancePasskeyCounter, findPasskey, insertPasskey, listPasskeys, type PasskeyRow } from './factors.store.js';
 
 /**
  * Passkeys (WebAuthn) through SimpleWebAuthn: it builds the options and checks every part of what the
@@ -22,11 +21,6 @@ export interface RelyingParty {
   name: string;
   origin: string;
 }
-
-export type PasskeyRow = typeof staffPasskeys.$inferSelect;
-
-export const listPasskeys = (db: Executor, staffId: string) =>
-  db.select().from(staffPasskeys).where(eq(staffPasskeys.staffId, staffId)).orderBy(asc(staffPasskeys.createdAt));
 
 const descriptor = (row: PasskeyRow) => ({
   id: row.credentialId,
@@ -65,20 +59,15 @@ export async function registerPasskey(
   }).catch(() => null);
   if (!verification?.verified) return null;
   const { credential } = verification.registrationInfo;
-  const [row] = await tx
-    .insert(staffPasskeys)
-    .values({
-      staffId: input.staffId,
-      credentialId: credential.id,
-      publicKey: credential.publicKey,
-      counter: credential.counter,
-      transports: credential.transports ?? [],
-      name: input.name,
-      createdAt: input.now,
-    })
-    .onConflictDoNothing({ target: staffPasskeys.credentialId })
-    .returning();
-  return row ?? null;
+  return insertPasskey(tx, {
+    staffId: input.staffId,
+    credentialId: credential.id,
+    publicKey: credential.publicKey,
+    counter: credential.counter,
+    transports: credential.transports ?? [],
+    name: input.name,
+    createdAt: input.now,
+  });
 }
 
 export async function authenticationOptions(db: Executor, rp: RelyingParty, staffId: string) {
@@ -101,11 +90,7 @@ export async function usePasskey(
   input: { staffId: string; challenge: string; credential: unknown; now: Date },
 ): Promise<boolean> {
   const response = input.credential as AuthenticationResponseJSON;
-  const [row] = await db
-    .select()
-    .from(staffPasskeys)
-    .where(and(eq(staffPasskeys.staffId, input.staffId), eq(staffPasskeys.credentialId, response.id)))
-    .limit(1);
+  const row = await findPasskey(db, input.staffId, response.id);
   if (!row) return false;
   const verification = await verifyAuthenticationResponse({
     response,
@@ -123,17 +108,7 @@ export async function usePasskey(
   if (!verification?.verified) return false;
   const { newCounter } = verification.authenticationInfo;
   // Authenticators that keep no counter always send 0; one that does must move forward.
-  const [used] = await db
-    .update(staffPasskeys)
-    .set({ counter: newCounter, lastUsedAt: input.now })
-    .where(
-      and(
-        eq(staffPasskeys.id, row.id),
-        newCounter === 0 ? eq(staffPasskeys.counter, 0) : lt(staffPasskeys.counter, newCounter),
-      ),
-    )
-    .returning({ id: staffPasskeys.id });
-  return !!used;
+  return advancePasskeyCounter(db, row.id, newCounter, input.now);
 }
 
 /**

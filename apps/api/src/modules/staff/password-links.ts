@@ -1,11 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { STAFF_PASSWORD_LINK_MINUTES } from '@provee/domain';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { staff, staffPasswordLinks, staffSessions } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { appendAuditEvent } from '../audit/index.js';
+import { lockStaffById, updateStaffAccount } from './accounts.store.js';
 import { clearCounters, dailyCounter, emailCounter } from './login-failures.js';
+import {
+  findLivePasswordLink,
+  insertPasswordLink,
+  markPasswordLinkUsed,
+  retireUnusedPasswordLinks,
+} from './password-links.store.js';
+import { deleteStaffSessionsOf } from './sessions.store.js';
 import { staffChain, STAFF_NOT_FOUND, weakPassword, type StaffDeps } from './staff.service.js';
 
 /**
@@ -34,15 +40,10 @@ export async function issuePasswordLink(
   const now = deps.clock();
   const expiresAt = new Date(now.getTime() + STAFF_PASSWORD_LINK_MINUTES * 60_000);
   await deps.db.transaction(async (tx) => {
-    const [member] = await tx.select({ id: staff.id }).from(staff).where(eq(staff.id, staffId)).for('update');
+    const member = await lockStaffById(tx, staffId);
     if (!member) throw STAFF_NOT_FOUND;
-    await tx
-      .update(staffPasswordLinks)
-      .set({ usedAt: now })
-      .where(and(eq(staffPasswordLinks.staffId, staffId), isNull(staffPasswordLinks.usedAt)));
-    await tx
-      .insert(staffPasswordLinks)
-      .values({ staffId, tokenHash: hashToken(token), issuedBy: by, expiresAt, createdAt: now });
+    await retireUnusedPasswordLinks(tx, staffId, now);
+    await insertPasswordLink(tx, { staffId, tokenHash: hashToken(token), issuedBy: by, expiresAt, createdAt: now });
     await appendAuditEvent(tx, {
       applicationId: staffChain(staffId),
       actor: by,
@@ -54,22 +55,7 @@ export async function issuePasswordLink(
   return { url: `${baseUrl}/backoffice/password#token=${token}`, expiresAt };
 }
 
-async function liveLink(db: Executor, token: string, now: Date) {
-  const [row] = await db
-    .select({ link: staffPasswordLinks, member: staff })
-    .from(staffPasswordLinks)
-    .innerJoin(staff, eq(staff.id, staffPasswordLinks.staffId))
-    .where(
-      and(
-        eq(staffPasswordLinks.tokenHash, hashToken(token)),
-        isNull(staffPasswordLinks.usedAt),
-        gt(staffPasswordLinks.expiresAt, now),
-        eq(staff.active, true),
-      ),
-    )
-    .limit(1);
-  return row;
-}
+const liveLink = (db: Executor, token: string, now: Date) => findLivePasswordLink(db, hashToken(token), now);
 
 /** Whose link this is (the page greets them by name), without using it. */
 export async function passwordLinkOwner(db: Executor, token: string, now: Date) {
@@ -94,17 +80,9 @@ export async function setPasswordWithLink(
   if (problem) throw weakPassword(problem);
   const passwordHash = await deps.passwords.hash(password);
   await deps.db.transaction(async (tx) => {
-    const [used] = await tx
-      .update(staffPasswordLinks)
-      .set({ usedAt: now })
-      .where(and(eq(staffPasswordLinks.id, row.link.id), isNull(staffPasswordLinks.usedAt)))
-      .returning({ id: staffPasswordLinks.id });
-    if (!used) throw LINK_INVALID;
-    await tx
-      .update(staff)
-      .set({ passwordHash, sessionEpoch: sql`${staff.sessionEpoch} + 1`, updatedAt: now })
-      .where(eq(staff.id, row.member.id));
-    await tx.delete(staffSessions).where(eq(staffSessions.staffId, row.member.id));
+    if (!(await markPasswordLinkUsed(tx, row.link.id, now))) throw LINK_INVALID;
+    await updateStaffAccount(tx, row.member.id, { passwordHash, updatedAt: now }, { moveSessionEpoch: true });
+    await deleteStaffSessionsOf(tx, row.member.id);
     // A new password is a fresh start for the e-mail's lock-out (its owner proved the link).
     await clearCounters(tx, [
       emailCounter(deps.loginKey, row.member.email),

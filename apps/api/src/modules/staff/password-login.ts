@@ -1,7 +1,6 @@
-import { and, eq } from 'drizzle-orm';
-import { staff } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { appendAuditEvent } from '../audit/index.js';
+import { findActiveStaffByEmail, type StaffRow } from './accounts.store.js';
 import {
   clearCounters,
   countAttempt,
@@ -12,7 +11,7 @@ import {
   LOCKED,
   recordFailure,
 } from './login-failures.js';
-import { normaliseEmail, secondFactors, staffChain, type StaffDeps, type StaffRow } from './staff.service.js';
+import { normaliseEmail, secondFactors, staffChain, type StaffDeps } from './staff.service.js';
 
 export const INVALID_LOGIN = new AppError(
   401,
@@ -53,11 +52,7 @@ export async function passwordLogin(
   const emailOpen = await countAttempt(deps.db, byEmail, now);
   const dayOpen = await countAttempt(deps.db, byDay, now);
   const ipOpen = await countAttempt(deps.db, byIp, now);
-  const [account] = await deps.db
-    .select()
-    .from(staff)
-    .where(and(eq(staff.email, address), eq(staff.active, true)))
-    .limit(1);
+  const account = await findActiveStaffByEmail(deps.db, address);
   // Asked for an unknown e-mail too (of an id nobody has), so both take the same time.
   const hasFactor = (await secondFactors(deps.db, account?.id ?? NO_ACCOUNT)).length > 0;
   // Past the client's own limit or the day's, nothing is checked; past the e-mail's, only for an owner with a second factor.

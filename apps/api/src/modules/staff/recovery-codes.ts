@@ -1,8 +1,7 @@
 import { createHmac, randomInt } from 'node:crypto';
 import { STAFF_RECOVERY_CODE_COUNT } from '@provee/domain';
-import { and, count, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { staffRecoveryCodes } from '../../db/schema.js';
+import { markRecoveryCodeUsed, replaceRecoveryCodes } from './factors.store.js';
 
 /**
  * Ten single-use codes for a lost phone or key, shown once: 10 characters of Crockford's base32
@@ -22,34 +21,17 @@ function newCode(): string {
 /** New codes replace every earlier one (used or not). Runs inside the caller's transaction. */
 export async function issueRecoveryCodes(tx: Executor, key: Buffer, staffId: string, now: Date): Promise<string[]> {
   const codes = Array.from({ length: STAFF_RECOVERY_CODE_COUNT }, newCode);
-  await tx.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.staffId, staffId));
-  await tx
-    .insert(staffRecoveryCodes)
-    .values(codes.map((code) => ({ staffId, codeHash: hashOf(key, code), createdAt: now })));
+  await replaceRecoveryCodes(
+    tx,
+    staffId,
+    codes.map((code) => hashOf(key, code)),
+    now,
+  );
   return codes;
 }
 
 /** Uses a code up; true when it was one of this person's and not used before (one guarded UPDATE). */
 export async function useRecoveryCode(db: Executor, key: Buffer, staffId: string, code: string, now: Date) {
   if (normalise(code).length !== 10) return false;
-  const [used] = await db
-    .update(staffRecoveryCodes)
-    .set({ usedAt: now })
-    .where(
-      and(
-        eq(staffRecoveryCodes.staffId, staffId),
-        eq(staffRecoveryCodes.codeHash, hashOf(key, code)),
-        isNull(staffRecoveryCodes.usedAt),
-      ),
-    )
-    .returning({ id: staffRecoveryCodes.id });
-  return !!used;
-}
-
-export async function recoveryCodesLeft(db: Executor, staffId: string): Promise<number> {
-  const [row] = await db
-    .select({ left: count() })
-    .from(staffRecoveryCodes)
-    .where(and(eq(staffRecoveryCodes.staffId, staffId), isNull(staffRecoveryCodes.usedAt)));
-  return row?.left ?? 0;
+  return markRecoveryCodeUsed(db, staffId, hashOf(key, code), now);
 }

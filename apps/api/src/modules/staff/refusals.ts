@@ -1,15 +1,6 @@
-import { AppError, errorResponseSchema } from '../../errors.js';
+import { AppError } from '../../errors.js';
 
-/** The refusals the staff routes share, and the error statuses they document. */
-export const staffErrors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-  429: errorResponseSchema,
-};
-
+// The refusals the staff routes share (the statuses they document come with their calls: contract/staff.ts).
 export const PASSWORD_LOGIN_OFF = (ssoName: string) =>
   new AppError(
     403,

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, staff } from '../../db/schema.js';
 import { authenticatorCode, createStaffMember, STAFF_PASSWORD, staffLogin, staffSession } from '../../test/staff.js';
 import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
-import { staffSessionStore } from './session-store.js';
+import { staffSessionStore } from './session-adapter.js';
 
 /**
  * Issue 26's adversarial review of the staff logins (each failed before its fix): an enrolment

@@ -1,14 +1,10 @@
-import {
-  STAFF_SESSION_ABSOLUTE_HOURS,
-  STAFF_SESSION_IDLE_MINUTES,
-  type StaffFactorMethod,
-  type StaffSessionView,
-} from '@provee/domain';
-import { and, eq, lte, or } from 'drizzle-orm';
+import type { StaffFactorMethod, StaffSessionView } from '@provee/domain';
 import type { FastifyRequest } from 'fastify';
-import { staff, staffSessions } from '../../db/schema.js';
+import type { Config } from '../../config.js';
+import type { Executor } from '../../db/client.js';
 import { AppError } from '../../errors.js';
 import { appendAuditEvent } from '../audit/index.js';
+import { updateStaffAccount, type StaffRow } from './accounts.store.js';
 import {
   clearCounters,
   countAttempt,
@@ -21,20 +17,37 @@ import {
   recordFailure,
 } from './login-failures.js';
 import { relyingParty } from './passkeys.js';
+import { sessionLimits } from './session-adapter.js';
+import { deleteLapsedStaffSessions } from './sessions.store.js';
 import { stepUpUntil } from './staff-auth.js';
-import { describeStaff, mustEnrol, secondFactors, staffChain, type StaffRow } from './staff.service.js';
+import { describeStaff, mustEnrol, secondFactors, staffChain } from './staff.service.js';
 
 /**
  * A login's session: opened at the first factor (password or single sign-on) in the stage the
  * account calls for, then moved to 'active' by the second factor. Every move gets a new session id.
+ * The request carries the session (and the client's address); the rest comes in the deps.
  */
-const audit = (request: FastifyRequest, member: StaffRow, type: string, payload: Record<string, unknown> = {}) =>
-  appendAuditEvent(request.server.db, {
+export interface SessionDeps {
+  db: Executor;
+  clock: () => Date;
+  /** The key of the e-mail's lock-out counters (login-failures.ts). */
+  loginKey: Buffer;
+  config: Pick<Config, 'PUBLIC_BASE_URL' | 'NODE_ENV' | 'APP_NAME' | 'STAFF_STEP_UP_SECONDS'>;
+}
+
+const audit = (
+  deps: Pick<SessionDeps, 'db' | 'clock'>,
+  request: FastifyRequest,
+  member: StaffRow,
+  type: string,
+  payload: Record<string, unknown> = {},
+) =>
+  appendAuditEvent(deps.db, {
     applicationId: staffChain(member.id),
     actor: staffChain(member.id),
     type,
     payload: { ip: request.ip, user_agent: request.headers['user-agent']?.slice(0, 300) ?? null, ...payload },
-    at: request.server.clock(),
+    at: deps.clock(),
   });
 
 async function renewSession(request: FastifyRequest, state: Partial<FastifyRequest['session']>): Promise<void> {
@@ -56,33 +69,28 @@ async function renewSession(request: FastifyRequest, state: Partial<FastifyReque
   });
 }
 
-async function completeLogin(request: FastifyRequest, member: StaffRow, method: string): Promise<void> {
-  const now = request.server.clock();
-  const { db } = request.server;
-  await db.update(staff).set({ lastLoginAt: now }).where(eq(staff.id, member.id));
+async function completeLogin(
+  deps: Pick<SessionDeps, 'db' | 'clock'>,
+  request: FastifyRequest,
+  member: StaffRow,
+  method: string,
+): Promise<void> {
+  const now = deps.clock();
+  await updateStaffAccount(deps.db, member.id, { lastLoginAt: now });
   // This person's sessions that lapsed (idle or too old) go, so the table does not only grow.
-  await db
-    .delete(staffSessions)
-    .where(
-      and(
-        eq(staffSessions.staffId, member.id),
-        or(
-          lte(staffSessions.lastSeenAt, new Date(now.getTime() - STAFF_SESSION_IDLE_MINUTES * 60_000)),
-          lte(staffSessions.createdAt, new Date(now.getTime() - STAFF_SESSION_ABSOLUTE_HOURS * 3_600_000)),
-        ),
-      ),
-    );
-  await audit(request, member, 'staff.login', { method, auth_method: request.session.authMethod });
+  await deleteLapsedStaffSessions(deps.db, member.id, sessionLimits(now));
+  await audit(deps, request, member, 'staff.login', { method, auth_method: request.session.authMethod });
 }
 
 /** After the password or the identity provider: the session waits for the second factor, or for its enrolment. */
 export async function openStaffSession(
+  deps: Pick<SessionDeps, 'db' | 'clock'>,
   request: FastifyRequest,
   member: StaffRow,
   authMethod: 'password' | 'sso',
   providerFactorAt?: Date,
 ): Promise<void> {
-  const factors = await secondFactors(request.server.db, member.id);
+  const factors = await secondFactors(deps.db, member.id);
   const stage = providerFactorAt
     ? 'active'
     : factors.length > 0
@@ -97,7 +105,8 @@ export async function openStaffSession(
     authMethod,
     factorAt: providerFactorAt?.toISOString() ?? null,
   });
-  if (stage === 'active') await completeLogin(request, member, providerFactorAt ? 'identity-provider' : 'password');
+  if (stage === 'active')
+    await completeLogin(deps, request, member, providerFactorAt ? 'identity-provider' : 'password');
 }
 
 export const INVALID_FACTOR = new AppError(
@@ -113,13 +122,14 @@ export const INVALID_FACTOR = new AppError(
  * login (and starts its e-mail's failure count again) or renews the step-up time of an active session.
  */
 export async function giveSecondFactor(
+  deps: Pick<SessionDeps, 'db' | 'clock' | 'loginKey'>,
   request: FastifyRequest,
   member: StaffRow,
   method: StaffFactorMethod,
   check: () => Promise<boolean>,
 ): Promise<void> {
-  const { db } = request.server;
-  const now = request.server.clock();
+  const { db } = deps;
+  const now = deps.clock();
   const completing = request.session.stage !== 'active';
   // A login's codes count against the account (an attacker with the password may open many logins);
   // a step-up's against its session (a stolen session cannot lock the owner's factor).
@@ -131,37 +141,49 @@ export async function giveSecondFactor(
   if (!open.every(Boolean)) throw LOCKED;
   if (!(await check())) {
     await Promise.all(counters.map((counter) => recordFailure(db, counter, now)));
-    await audit(request, member, 'staff.factor_failed', { method });
+    await audit(deps, request, member, 'staff.factor_failed', { method });
     throw INVALID_FACTOR;
   }
-  const loginKey = request.server.secrets.key('staff-login');
   // The right factor clears its own count and the e-mail's; the address only forgets this attempt
   // (one client, many accounts).
-  await clearCounters(db, [counters[0]!, emailCounter(loginKey, member.email), dailyCounter(loginKey, member.email)]);
+  await clearCounters(db, [
+    counters[0]!,
+    emailCounter(deps.loginKey, member.email),
+    dailyCounter(deps.loginKey, member.email),
+  ]);
   await forgiveAttempt(db, counters[1]!);
   await renewSession(request, { stage: 'active', factorAt: now.toISOString() });
-  if (completing) await completeLogin(request, member, method);
-  else await audit(request, member, 'staff.step_up', { method });
+  if (completing) await completeLogin(deps, request, member, method);
+  else await audit(deps, request, member, 'staff.step_up', { method });
 }
 
 /** After enrolling a factor: the login goes on (the enrolment proved it) with a fresh step-up time. */
-export async function factorEnrolled(request: FastifyRequest, member: StaffRow, method: StaffFactorMethod) {
+export async function factorEnrolled(
+  deps: Pick<SessionDeps, 'db' | 'clock'>,
+  request: FastifyRequest,
+  member: StaffRow,
+  method: StaffFactorMethod,
+) {
   const completing = request.session.stage !== 'active';
-  await renewSession(request, { stage: 'active', factorAt: request.server.clock().toISOString() });
-  if (completing) await completeLogin(request, member, method);
+  await renewSession(request, { stage: 'active', factorAt: deps.clock().toISOString() });
+  if (completing) await completeLogin(deps, request, member, method);
 }
 
-export async function sessionView(request: FastifyRequest, member: StaffRow): Promise<StaffSessionView> {
-  const { db } = request.server;
+export async function sessionView(
+  deps: SessionDeps,
+  request: FastifyRequest,
+  member: StaffRow,
+): Promise<StaffSessionView> {
+  const { db } = deps;
   const [view, factors] = await Promise.all([
-    describeStaff(db, request.server.secrets.key('staff-login'), member, request.server.clock()),
+    describeStaff(db, deps.loginKey, member, deps.clock()),
     secondFactors(db, member.id),
   ]);
   return {
     stage: request.session.stage ?? 'active',
     staff: view,
     auth_method: request.session.authMethod ?? 'password',
-    factors: factors.filter((method) => method !== 'passkey' || relyingParty(request.server.config, request) !== null),
-    step_up_until: stepUpUntil(request)?.toISOString() ?? null,
+    factors: factors.filter((method) => method !== 'passkey' || relyingParty(deps.config, request) !== null),
+    step_up_until: stepUpUntil(request, deps.config.STAFF_STEP_UP_SECONDS)?.toISOString() ?? null,
   };
 }

@@ -1,12 +1,10 @@
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { staff } from '../../db/schema.js';
 import type { App } from '../../types.js';
-import { appendAuditEvent } from '../audit/index.js';
 import { openStaffSession } from './session.js';
-import { createSsoClient, providerGaveSecondFactor, SSO_COOKIE, SsoError } from './sso.js';
+import { ssoLogin } from './sso-login.js';
+import { createSsoClient, SSO_COOKIE, SsoError } from './sso.js';
 import { BACKOFFICE_API_PREFIX } from './staff-auth.js';
-import { staffChain } from './staff.service.js';
+import { staffDepsOf } from './staff-deps.js';
 
 const CALLBACK = '/sso/callback';
 
@@ -18,6 +16,7 @@ const CALLBACK = '/sso/callback';
 export async function ssoRoutes(app: App): Promise<void> {
   const { config } = app;
   if (!config.OIDC_ISSUER || !config.OIDC_CLIENT_ID || !config.PUBLIC_BASE_URL) return;
+  const deps = { ...staffDepsOf(app), acceptProviderSecondFactor: config.OIDC_ACCEPT_IDP_MFA };
   const client = createSsoClient(
     {
       issuer: config.OIDC_ISSUER,
@@ -66,25 +65,12 @@ export async function ssoRoutes(app: App): Promise<void> {
         request.log.warn({ reason }, 'single sign-on refused');
         return reply.redirect(toLogin(reason), 303);
       }
-      const [member] = await app.db
-        .select()
-        .from(staff)
-        .where(and(eq(staff.email, identity.email), eq(staff.active, true)))
-        .limit(1);
-      if (!member) {
+      const accepted = await ssoLogin(deps, identity, { ip: request.ip });
+      if (!accepted) {
         request.log.warn('single sign-on: no active account for this e-mail');
         return reply.redirect(toLogin('unknown'), 303);
       }
-      // The provider's own second factor counts from when it was given (auth_time); without one, not at all.
-      const trusted = config.OIDC_ACCEPT_IDP_MFA && providerGaveSecondFactor(identity) && identity.authTime !== null;
-      await appendAuditEvent(app.db, {
-        applicationId: staffChain(member.id),
-        actor: staffChain(member.id),
-        type: 'staff.sso_accepted',
-        payload: { ip: request.ip, amr: identity.amr, provider_second_factor: trusted },
-        at: app.clock(),
-      });
-      await openStaffSession(request, member, 'sso', trusted ? identity.authTime! : undefined);
+      await openStaffSession(deps, request, accepted.member, 'sso', accepted.providerFactorAt);
       return reply.redirect('/backoffice', 303);
     },
   );

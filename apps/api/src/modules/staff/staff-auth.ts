@@ -1,15 +1,13 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
 import { staffMay, type StaffLoginStage, type StaffPermission, type StaffRole } from '@provee/domain';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { staff } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
-import { staffSessionStore, type StoredSession } from './session-store.js';
-import type { StaffRow } from './staff.service.js';
+import { findStaffById, type StaffRow } from './accounts.store.js';
+import { staffSessionStore, type StoredSession } from './session-adapter.js';
 
 declare module 'fastify' {
-  // The session keeps what session-store.ts stores.
+  // The session keeps what session-adapter.ts stores.
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface Session extends StoredSession {}
   interface FastifyRequest {
@@ -63,8 +61,7 @@ export const STEP_UP_REQUIRED = new AppError(
 async function sessionMember(request: FastifyRequest): Promise<StaffRow> {
   const staffId = request.session?.staffId;
   if (!staffId) throw UNAUTHENTICATED;
-  const member =
-    request.staffMember ?? (await request.server.db.select().from(staff).where(eq(staff.id, staffId)).limit(1))[0];
+  const member = request.staffMember ?? (await findStaffById(request.server.db, staffId));
   if (!member?.active) throw UNAUTHENTICATED;
   request.staffMember = member;
   return member;
@@ -98,14 +95,14 @@ export const staffInStage = (stages: StaffLoginStage[]) => async (request: Fasti
   await requireStaffInStage(request, stages);
 };
 
-/** Until when the session's last second factor counts for step-up; null when none was given. */
-export function stepUpUntil(request: FastifyRequest): Date | null {
+/** Until when the session's last second factor counts for step-up (STAFF_STEP_UP_SECONDS); null when none was given. */
+export function stepUpUntil(request: FastifyRequest, stepUpSeconds: number): Date | null {
   const at = request.session?.factorAt;
-  return at ? new Date(new Date(at).getTime() + request.server.config.STAFF_STEP_UP_SECONDS * 1000) : null;
+  return at ? new Date(new Date(at).getTime() + stepUpSeconds * 1000) : null;
 }
 
 const stepUpFresh = (request: FastifyRequest) => {
-  const until = stepUpUntil(request);
+  const until = stepUpUntil(request, request.server.config.STAFF_STEP_UP_SECONDS);
   return !!until && until > request.server.clock();
 };
 

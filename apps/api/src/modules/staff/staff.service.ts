@@ -5,17 +5,23 @@ import {
   type StaffRole,
   type StaffView,
 } from '@provee/domain';
-import { and, asc, count, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { staff, staffPasskeys, staffRecoveryCodes, staffSessions, staffTotp } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { appendAuditEvent } from '../audit/index.js';
 import type { PasswordHasher } from '../credit/index.js';
+import {
+  insertStaffAccount,
+  listStaffByEmail,
+  lockStaffById,
+  updateStaffAccount,
+  type StaffRow,
+} from './accounts.store.js';
+import { countSecondFactors, deletePasskeys, deleteRecoveryCodes, deleteTotp } from './factors.store.js';
 import { emailCounter, lockedUntil } from './login-failures.js';
 import { staffPasswordProblem } from './password-rules.js';
+import { deleteStaffSessionsOf } from './sessions.store.js';
 
-export type StaffRow = typeof staff.$inferSelect;
-
+/** What the account services use. */
 export interface StaffDeps {
   db: Executor;
   clock: () => Date;
@@ -58,11 +64,14 @@ export async function createStaff(
   }
   const now = deps.clock();
   return deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(staff)
-      .values({ email, name: input.name.trim(), role: input.role, passwordHash, createdAt: now, updatedAt: now })
-      .onConflictDoNothing({ target: staff.email })
-      .returning();
+    const row = await insertStaffAccount(tx, {
+      email,
+      name: input.name.trim(),
+      role: input.role,
+      passwordHash,
+      createdAt: now,
+      updatedAt: now,
+    });
     if (!row) throw EMAIL_TAKEN;
     await appendAuditEvent(tx, {
       applicationId: staffChain(row.id),
@@ -75,28 +84,14 @@ export async function createStaff(
   });
 }
 
-export async function findStaff(db: Executor, id: string): Promise<StaffRow | undefined> {
-  return (await db.select().from(staff).where(eq(staff.id, id)).limit(1))[0];
-}
-
 /** The second factors a person has enrolled (an unconfirmed app secret is none). */
 export async function secondFactors(db: Executor, staffId: string): Promise<StaffFactorMethod[]> {
-  const [[totp], [passkeys], [codes]] = await Promise.all([
-    db
-      .select({ n: count() })
-      .from(staffTotp)
-      .where(and(eq(staffTotp.staffId, staffId), isNotNull(staffTotp.confirmedAt))),
-    db.select({ n: count() }).from(staffPasskeys).where(eq(staffPasskeys.staffId, staffId)),
-    db
-      .select({ n: count() })
-      .from(staffRecoveryCodes)
-      .where(and(eq(staffRecoveryCodes.staffId, staffId), isNull(staffRecoveryCodes.usedAt))),
-  ]);
+  const counts = await countSecondFactors(db, staffId);
   const methods: StaffFactorMethod[] = [];
-  if (totp!.n > 0) methods.push('totp');
-  if (passkeys!.n > 0) methods.push('passkey');
+  if (counts.confirmedTotp > 0) methods.push('totp');
+  if (counts.passkeys > 0) methods.push('passkey');
   // Recovery codes stand in for a lost factor; with no factor left they open nothing.
-  if (methods.length > 0 && codes!.n > 0) methods.push('recovery_code');
+  if (methods.length > 0 && counts.unusedRecoveryCodes > 0) methods.push('recovery_code');
   return methods;
 }
 
@@ -130,7 +125,7 @@ export async function describeStaff(db: Executor, loginKey: Buffer, row: StaffRo
 }
 
 export async function listStaff(db: Executor, loginKey: Buffer, now: Date): Promise<StaffView[]> {
-  const rows = await db.select().from(staff).orderBy(asc(staff.email));
+  const rows = await listStaffByEmail(db);
   return Promise.all(rows.map((row) => describeStaff(db, loginKey, row, now)));
 }
 
@@ -143,15 +138,11 @@ export async function updateStaff(
 ): Promise<StaffRow> {
   const now = deps.clock();
   return deps.db.transaction(async (tx) => {
-    const [before] = await tx.select().from(staff).where(eq(staff.id, id)).for('update');
+    const before = await lockStaffById(tx, id);
     if (!before) throw STAFF_NOT_FOUND;
     const endsSessions = change.active === false || (change.role !== undefined && change.role !== before.role);
-    const [row] = await tx
-      .update(staff)
-      .set({ ...change, updatedAt: now, ...(endsSessions ? { sessionEpoch: sql`${staff.sessionEpoch} + 1` } : {}) })
-      .where(eq(staff.id, id))
-      .returning();
-    if (endsSessions) await tx.delete(staffSessions).where(eq(staffSessions.staffId, id));
+    const row = await updateStaffAccount(tx, id, { ...change, updatedAt: now }, { moveSessionEpoch: endsSessions });
+    if (endsSessions) await deleteStaffSessionsOf(tx, id);
     await appendAuditEvent(tx, {
       applicationId: staffChain(id),
       actor: by,
@@ -170,19 +161,14 @@ export async function updateStaff(
 export async function resetFactors(deps: { db: Executor; clock: () => Date }, id: string, by: string) {
   const now = deps.clock();
   return deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(staff)
-      .set({ enrolRequired: true, sessionEpoch: sql`${staff.sessionEpoch} + 1`, updatedAt: now })
-      .where(eq(staff.id, id))
-      .returning();
+    const row = await updateStaffAccount(tx, id, { enrolRequired: true, updatedAt: now }, { moveSessionEpoch: true });
     if (!row) throw STAFF_NOT_FOUND;
     const removed = {
-      totp: (await tx.delete(staffTotp).where(eq(staffTotp.staffId, id)).returning()).length,
-      passkeys: (await tx.delete(staffPasskeys).where(eq(staffPasskeys.staffId, id)).returning()).length,
-      recovery_codes: (await tx.delete(staffRecoveryCodes).where(eq(staffRecoveryCodes.staffId, id)).returning())
-        .length,
+      totp: await deleteTotp(tx, id),
+      passkeys: await deletePasskeys(tx, id),
+      recovery_codes: await deleteRecoveryCodes(tx, id),
     };
-    await tx.delete(staffSessions).where(eq(staffSessions.staffId, id));
+    await deleteStaffSessionsOf(tx, id);
     await appendAuditEvent(tx, {
       applicationId: staffChain(id),
       actor: by,

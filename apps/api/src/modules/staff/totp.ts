@@ -1,9 +1,8 @@
-import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import type { FieldCipher } from '../../crypto.js';
 import type { Executor } from '../../db/client.js';
-import { staffTotp } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
+import { findTotp, storeUnconfirmedTotp, useTotpStep } from './factors.store.js';
 
 /**
  * Authenticator apps (RFC 6238 through `otpauth`): SHA-1, 6 digits, 30 s, the defaults every app
@@ -13,7 +12,7 @@ import { AppError } from '../../errors.js';
  */
 const PERIOD_SECONDS = 30;
 
-interface TotpDeps {
+export interface TotpDeps {
   db: Executor;
   cipher: FieldCipher;
   clock: () => Date;
@@ -38,16 +37,7 @@ export async function startTotpEnrolment(
   const secret = new Secret({ size: 20 }).base32;
   const now = deps.clock();
   const stored = deps.cipher.encryptBytes(Buffer.from(secret));
-  const [row] = await deps.db
-    .insert(staffTotp)
-    .values({ staffId: member.id, secretEncrypted: stored, createdAt: now })
-    .onConflictDoUpdate({
-      target: staffTotp.staffId,
-      set: { secretEncrypted: stored, createdAt: now, lastStep: null },
-      setWhere: isNull(staffTotp.confirmedAt),
-    })
-    .returning({ staffId: staffTotp.staffId });
-  if (!row) throw TOTP_ALREADY_ENROLLED;
+  if (!(await storeUnconfirmedTotp(deps.db, member.id, stored, now))) throw TOTP_ALREADY_ENROLLED;
   return { secret, otpauthUri: totpOf(secret, member.email, issuer).toString() };
 }
 
@@ -70,32 +60,17 @@ export async function useTotpCode(
   code: string,
   which: 'confirmed' | 'enrolling',
 ): Promise<boolean> {
-  const [row] = await deps.db.select().from(staffTotp).where(eq(staffTotp.staffId, staffId)).limit(1);
+  const row = await findTotp(deps.db, staffId);
   if (!row || (which === 'confirmed') !== (row.confirmedAt !== null)) return false;
   const now = deps.clock();
   const step = stepOf(deps.cipher.decryptBytes(row.secretEncrypted).toString(), code, now);
   if (step === null) return false;
-  const [used] = await deps.db
-    .update(staffTotp)
-    .set({ lastStep: step, ...(which === 'enrolling' ? { confirmedAt: now } : {}) })
-    .where(
-      and(
-        eq(staffTotp.staffId, staffId),
-        which === 'confirmed' ? isNotNull(staffTotp.confirmedAt) : isNull(staffTotp.confirmedAt),
-        // The same secret still (an enrolment restarted meanwhile has another).
-        eq(staffTotp.createdAt, row.createdAt),
-        or(isNull(staffTotp.lastStep), lt(staffTotp.lastStep, step)),
-      ),
-    )
-    .returning({ staffId: staffTotp.staffId });
-  return !!used;
-}
-
-export async function hasConfirmedTotp(db: Executor, staffId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ staffId: staffTotp.staffId })
-    .from(staffTotp)
-    .where(and(eq(staffTotp.staffId, staffId), isNotNull(staffTotp.confirmedAt)))
-    .limit(1);
-  return !!row;
+  return useTotpStep(deps.db, {
+    staffId,
+    confirmed: which === 'confirmed',
+    // The same secret still (an enrolment restarted meanwhile has another).
+    createdAt: row.createdAt,
+    step,
+    ...(which === 'enrolling' ? { confirmAt: now } : {}),
+  });
 }

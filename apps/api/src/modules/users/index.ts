@@ -1,3 +1,27 @@
-// What other modules use of users.
+// What other modules use of users: the application row, and the applicant read model over it.
 export { ownedUser, stepAnswerSchema, userParams } from './owned-user.js';
-export { findUserById, findUserByPhone, taxIdSuggestion, userResponse, type UserRow } from './users.service.js';
+export { taxIdSuggestion, userResponse } from './users.service.js';
+export {
+  applicantPerson,
+  applicantTaxId,
+  birthDateColumn,
+  describeApplicant,
+  taxIdColumns,
+  taxIdLookupHash,
+  type Applicant,
+  type ApplicantDeps,
+  type ApplicantPerson,
+  type TaxIdForms,
+} from './applicant.js';
+export {
+  findOtherApplicationWithTaxId,
+  findUserById,
+  findUserByPhone,
+  lockBusinessAddress,
+  recordAddressReview,
+  upsertBusiness,
+  upsertBusinessAddress,
+  type BusinessAddressValues,
+  type BusinessValues,
+  type UserRow,
+} from './users.store.js';

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { requireUserAccess } from '../auth/index.js';
-import { findUserById, type UserRow } from './users.service.js';
+import { findUserById, type UserRow } from './users.store.js';
 
 /** Route params of every `/v1/users/:id/:type/...` route and what a saved step answers (the contract's). */
 export { stepAnswerSchema, userParams } from '@provee/domain';

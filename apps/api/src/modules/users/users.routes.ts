@@ -1,28 +1,22 @@
-import { lookupUserQuery, lookupUserResponse, userDetailResponse, userParams } from '@provee/domain';
-import { AppError, errorResponseSchema } from '../../errors.js';
+import { lookupUserCall, userDetailCall } from '@provee/domain';
+import { register } from '../../contract/register.js';
+import { AppError } from '../../errors.js';
 import type { App } from '../../types.js';
 import { requirePhoneAccess, requireToken, requireUserAccess } from '../auth/index.js';
-import { parsePhone } from '../phone-proof/index.js';
-import { findUserByPhone, findUserDetail, taxIdSuggestion, userAnswer, userResponse } from './users.service.js';
+import { parsePhone } from '../../phone.js';
+import { taxIdSuggestion, userAnswer, userResponse } from './users.service.js';
+import { findUserByPhone, findUserDetail } from './users.store.js';
 
 export async function userRoutes(app: App): Promise<void> {
   const country = app.config.COUNTRY;
 
-  app.get(
-    '/v1/users',
+  register(
+    app,
+    lookupUserCall,
     {
       preParsing: requireToken,
-      schema: {
-        summary: 'Busca al usuario del teléfono verificado; 404 si es nuevo',
-        security: [{ bearer: [] }],
-        querystring: lookupUserQuery,
-        response: {
-          200: lookupUserResponse,
-          401: errorResponseSchema,
-          403: errorResponseSchema,
-          404: errorResponseSchema,
-        },
-      },
+      summary: 'Busca al usuario del teléfono verificado; 404 si es nuevo',
+      security: [{ bearer: [] }],
     },
     async (request) => {
       const phoneE164 = parsePhone(country, request.query.phone_number, 'querystring.phone_number');
@@ -33,20 +27,13 @@ export async function userRoutes(app: App): Promise<void> {
     },
   );
 
-  app.get(
-    '/v1/users/:id/:type',
+  register(
+    app,
+    userDetailCall,
     {
       preParsing: requireToken,
-      schema: {
-        summary: 'Detalle del usuario (solo con su propio token)',
-        security: [{ bearer: [] }],
-        params: userParams,
-        response: {
-          200: userDetailResponse,
-          401: errorResponseSchema,
-          403: errorResponseSchema,
-        },
-      },
+      summary: 'Detalle del usuario (solo con su propio token)',
+      security: [{ bearer: [] }],
     },
     async (request) => {
       const detail = await findUserDetail(app.db, request.params.id);

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { webhookDeliveries } from '../../db/schema.js';
+import { recordDelivery } from './deliveries.store.js';
 
 /**
  * Vendors' webhook deliveries, recorded by (provider, the vendor's id for the delivery) under a
@@ -18,25 +17,6 @@ export class ReplayedDelivery extends Error {
 
 /** The id of a delivery the vendor names none for: the SHA-256 of the body it signed. */
 export const bodyDigest = (raw: string | Buffer) => createHash('sha256').update(raw).digest('hex');
-
-export async function deliverySeen(db: Executor, provider: string, deliveryId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ provider: webhookDeliveries.provider })
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.provider, provider), eq(webhookDeliveries.deliveryId, deliveryId)))
-    .limit(1);
-  return Boolean(row);
-}
-
-/** Records the delivery; false when it was recorded already (by an earlier or a concurrent call). */
-export async function recordDelivery(db: Executor, provider: string, deliveryId: string, at: Date): Promise<boolean> {
-  const inserted = await db
-    .insert(webhookDeliveries)
-    .values({ provider, deliveryId, receivedAt: at })
-    .onConflictDoNothing()
-    .returning({ provider: webhookDeliveries.provider });
-  return inserted.length > 0;
-}
 
 /** In an effect's transaction: records the delivery, or throws ReplayedDelivery so the effect rolls back. */
 export async function claimDelivery(tx: Executor, provider: string, deliveryId: string, at: Date): Promise<void> {

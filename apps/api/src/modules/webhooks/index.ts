@@ -1,2 +1,3 @@
 // Vendors' webhook deliveries seen: what other modules use to recognise a replay.
-export { bodyDigest, claimDelivery, deliverySeen, recordDelivery, ReplayedDelivery } from './deliveries.js';
+export { bodyDigest, claimDelivery, ReplayedDelivery } from './deliveries.js';
+export { deliverySeen, recordDelivery } from './deliveries.store.js';

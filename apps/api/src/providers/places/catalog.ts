@@ -1,8 +1,7 @@
 import { searchKey, type CountryCode } from '@provee/domain';
-import { and, eq } from 'drizzle-orm';
 import type { CatalogRevision } from '../../db/catalog-revision.js';
 import type { Db } from '../../db/client.js';
-import { catalogMunicipalities, catalogNeighborhoods, catalogStates } from '../../db/schema.js';
+import { findCountryPlace, listCountryPlaces } from './catalog.store.js';
 import type { AddressSearchProvider } from './index.js';
 
 interface IndexedPlace {
@@ -56,20 +55,7 @@ export function createCatalogPlaces(db: Db, country: CountryCode, catalog: Catal
   let loading: Promise<AddressIndex> | undefined;
 
   const load = async (revision: number): Promise<AddressIndex> => {
-    const rows = await db
-      .select({
-        id: catalogNeighborhoods.id,
-        name: catalogNeighborhoods.name,
-        nameKey: catalogNeighborhoods.nameKey,
-        searchText: catalogNeighborhoods.searchText,
-        city: catalogMunicipalities.name,
-        allowed: catalogMunicipalities.allowed,
-        state: catalogStates.name,
-      })
-      .from(catalogNeighborhoods)
-      .innerJoin(catalogMunicipalities, eq(catalogMunicipalities.id, catalogNeighborhoods.municipalityId))
-      .innerJoin(catalogStates, eq(catalogStates.id, catalogMunicipalities.stateId))
-      .where(eq(catalogStates.country, country));
+    const rows = await listCountryPlaces(db, country);
     return {
       revision,
       byPrefix: indexPlaces(
@@ -130,18 +116,7 @@ export function createCatalogPlaces(db: Db, country: CountryCode, catalog: Catal
       const id = /^catalog:(\d{1,10})$/.exec(placeId)?.[1];
       // Ten digits may exceed the integer column (2147483648 made the query fail): no such place.
       if (!id || Number(id) > 2_147_483_647) return null;
-      const [row] = await db
-        .select({
-          name: catalogNeighborhoods.name,
-          zip: catalogNeighborhoods.zipCode,
-          city: catalogMunicipalities.name,
-          state: catalogStates.name,
-        })
-        .from(catalogNeighborhoods)
-        .innerJoin(catalogMunicipalities, eq(catalogMunicipalities.id, catalogNeighborhoods.municipalityId))
-        .innerJoin(catalogStates, eq(catalogStates.id, catalogMunicipalities.stateId))
-        .where(and(eq(catalogNeighborhoods.id, Number(id)), eq(catalogStates.country, country)))
-        .limit(1);
+      const row = await findCountryPlace(db, country, Number(id));
       if (!row) return null;
       return {
         zip_code: row.zip ?? '',

@@ -1,19 +1,40 @@
 import type {
-  ActionResponse,
   AddressReviewBody,
-  AdvisorQueueResponse,
   AdvisorTaskView,
-  ApplicationDetail,
+  AnyCall,
   ApplicationsQuery,
-  ApplicationsResponse,
+  CallAnswer,
+  CallOf,
+  CallRequest,
   ExtraAttemptBody,
-  FunnelResponse,
   IssueContractLinkBody,
-  Neighborhood,
   RegisterGuarantorBody,
   ReportQuery,
   ReviewDecisionBody,
+  Route,
 } from '@provee/domain';
+import {
+  advisorQueueRoute,
+  applicationContractEvidenceRoute,
+  applicationContractRoute,
+  applicationDetailRoute,
+  claimAdvisorTaskRoute,
+  decideVerificationRoute,
+  exportApplicationsRoute,
+  exportConsentsRoute,
+  finishAdvisorTaskRoute,
+  funnelRoute,
+  grantExtraAttemptRoute,
+  identityDocumentImageRoute,
+  issueContractLinkRoute,
+  listApplicationsRoute,
+  neighborhoodsRoute,
+  registerGuarantorRoute,
+  resendInvitationRoute,
+  retryBureauRoute,
+  reviewAddressRoute,
+} from '@provee/domain';
+import { urlOf } from '../../shared/lib/api-request.js';
 
 // The back office talks to its own API with its session cookie; the shopkeeper's client
 // (shared/lib/api-client.ts) maps errors to SPEC §8 screens, which mean nothing to staff.
@@ -119,8 +140,30 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** What a back-office call takes: its params, query and body as the call's schemas say, and how to send it. */
+type CallOptions<C extends AnyCall> = Omit<Options, 'body'> & CallRequest<C>;
+type Arguments<C extends AnyCall> =
+  object extends CallRequest<C> ? [options?: CallOptions<C>] : [options: CallOptions<C>];
+
+/**
+ * A call of the contract (a route of `@provee/domain`), typed by it, with the back office's
+ * session and errors (`request`). A POST whose call takes no body still sends `{}`, as every
+ * back-office write always has: JSON, never a form a cross-site page could post.
+ */
+export function backofficeRequest<R extends Route>(
+  route: R,
+  ...[options]: Arguments<CallOf<R>>
+): Promise<CallAnswer<CallOf<R>>> {
+  const given = options as unknown as (Options & { params?: object; query?: Query }) | undefined;
+  const { params, query, body, ...rest } = given ?? {};
+  const sent = body ?? (route.method === 'POST' ? {} : undefined);
+  return request(route.method, urlOf(route, { params }) + toQuery(query ?? {}), { ...rest, body: sent });
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
 /** `?a=1&b=2` from the filled values only ('' and undefined are left out). */
-export function toQuery(params: Record<string, string | number | boolean | undefined>): string {
+export function toQuery(params: Query): string {
   const query = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
     if (value !== undefined && value !== '') query.set(key, String(value));
@@ -129,58 +172,62 @@ export function toQuery(params: Record<string, string | number | boolean | undef
   return text ? `?${text}` : '';
 }
 
-const app = (id: string, rest = '') => `/applications/${encodeURIComponent(id)}${rest}`;
-const post = (path: string, body: unknown = {}) => request<ActionResponse>('POST', path, { body });
-
 /** The list's filters as the address bar holds them: every value a string. */
 export type ApplicationFilters = Partial<Record<keyof ApplicationsQuery, string>>;
 
 export const applications = {
   list: (filters: ApplicationFilters) =>
-    request<ApplicationsResponse>('GET', `/applications${toQuery(filters)}`).then((r) => r.data),
-  detail: (id: string) => request<{ data: ApplicationDetail }>('GET', app(id)).then((r) => r.data),
+    // The address bar's strings go as they are: the server checks and converts them.
+    backofficeRequest(listApplicationsRoute, { query: filters as ApplicationsQuery }).then((r) => r.data),
+  detail: (id: string) =>
+    backofficeRequest(applicationDetailRoute, { params: { applicationId: id } }).then((r) => r.data),
 };
 
+const ofApplication = (id: string) => ({ applicationId: id });
 export const actions = {
-  registerGuarantor: (id: string, body: RegisterGuarantorBody) => post(app(id, '/guarantors'), body),
+  registerGuarantor: (id: string, body: RegisterGuarantorBody) =>
+    backofficeRequest(registerGuarantorRoute, { params: ofApplication(id), body }),
   resendInvitation: (id: string, avalId: string) =>
-    post(app(id, `/guarantors/${encodeURIComponent(avalId)}/invitation`)),
-  retryBureau: (id: string) => post(app(id, '/bureau-retry')),
-  reviewAddress: (id: string, body: AddressReviewBody) => post(app(id, '/address'), body),
-  issueContractLink: (id: string, body: IssueContractLinkBody) => post(app(id, '/contract-links'), body),
+    backofficeRequest(resendInvitationRoute, { params: { ...ofApplication(id), avalId } }),
+  retryBureau: (id: string) => backofficeRequest(retryBureauRoute, { params: ofApplication(id) }),
+  reviewAddress: (id: string, body: AddressReviewBody) =>
+    backofficeRequest(reviewAddressRoute, { params: ofApplication(id), body }),
+  issueContractLink: (id: string, body: IssueContractLinkBody) =>
+    backofficeRequest(issueContractLinkRoute, { params: ofApplication(id), body }),
   decideVerification: (id: string, verificationId: string, body: ReviewDecisionBody) =>
-    post(app(id, `/verifications/${encodeURIComponent(verificationId)}/decision`), body),
+    backofficeRequest(decideVerificationRoute, { params: { ...ofApplication(id), verificationId }, body }),
   extraAttempt: (id: string, signerId: string, body: ExtraAttemptBody) =>
-    post(app(id, `/signers/${encodeURIComponent(signerId)}/extra-attempt`), body),
+    backofficeRequest(grantExtraAttemptRoute, { params: { ...ofApplication(id), signerId }, body }),
 };
 
 /** Where the browser opens files itself (the cookie goes along on same-origin requests). */
 export const files = {
   identityDocument: (id: string, documentId: string) =>
-    `${API}${app(id, `/identity-documents/${encodeURIComponent(documentId)}`)}`,
-  contract: (id: string) => `${API}${app(id, '/contract')}`,
-  contractEvidence: (id: string) => `${API}${app(id, '/contract/evidence')}`,
+    urlOf(identityDocumentImageRoute, { params: { ...ofApplication(id), documentId } }),
+  contract: (id: string) => urlOf(applicationContractRoute, { params: ofApplication(id) }),
+  contractEvidence: (id: string) => urlOf(applicationContractEvidenceRoute, { params: ofApplication(id) }),
   export: (kind: 'applications' | 'consents', from: string, to: string) =>
-    `${API}/exports/${kind}.csv${toQuery({ from, to })}`,
+    urlOf(kind === 'applications' ? exportApplicationsRoute : exportConsentsRoute) + toQuery({ from, to }),
 };
 
 export type TaskSource = AdvisorTaskView['source'];
-const task = (source: TaskSource, sourceId: string, action: string) =>
-  `/advisor-queue/${source}/${encodeURIComponent(sourceId)}/${action}`;
+const task = (source: TaskSource, sourceId: string) => ({ source, sourceId });
 
 export const advisorQueue = {
   list: (includeDone: boolean) =>
-    request<AdvisorQueueResponse>('GET', `/advisor-queue${toQuery({ include_done: includeDone })}`).then((r) => r.data),
+    backofficeRequest(advisorQueueRoute, { query: { include_done: includeDone ? 'true' : 'false' } }).then(
+      (r) => r.data,
+    ),
   claim: (source: TaskSource, sourceId: string) =>
-    request<unknown>('POST', task(source, sourceId, 'claim'), { body: {} }),
+    backofficeRequest(claimAdvisorTaskRoute, { params: task(source, sourceId) }),
   done: (source: TaskSource, sourceId: string, note?: string) =>
-    request<unknown>('POST', task(source, sourceId, 'done'), { body: note ? { note } : {} }),
+    backofficeRequest(finishAdvisorTaskRoute, { params: task(source, sourceId), body: note ? { note } : {} }),
 };
 
 export const reports = {
-  funnel: (query: ReportQuery) => request<FunnelResponse>('GET', `/funnel${toQuery(query)}`).then((r) => r.data),
+  funnel: (query: ReportQuery) => backofficeRequest(funnelRoute, { query }).then((r) => r.data),
 };
 
 /** The public catalogue (no session needed): a city's neighbourhoods, to correct a typed one. */
 export const neighborhoods = (cityId: number) =>
-  request<{ data: Neighborhood[] }>('GET', `/api/v1/cities/${cityId}/neighborhoods`).then((r) => r.data);
+  backofficeRequest(neighborhoodsRoute, { params: { id: cityId } }).then((r) => r.data);

@@ -1,6 +1,14 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createStaff, createSummary, envelope, json, renderBackoffice, stubFetch, stubSignedIn } from './testing.js';
+import {
+  createStaff,
+  createSummary,
+  envelope,
+  json,
+  renderBackoffice,
+  stubFetch,
+  stubSignedIn,
+} from '../../test/backoffice.js';
 
 const where = () => screen.getByTestId('where').textContent;
 const EXPIRED = () => envelope(401, 'STAFF_SESSION_REQUIRED', 'Inicia sesión para continuar.');

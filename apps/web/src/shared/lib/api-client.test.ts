@@ -1,5 +1,16 @@
+import {
+  lookupUserRoute,
+  placeRoute,
+  pollReverseOtpRoute,
+  saveTaxIdRoute,
+  sendAvalNipRoute,
+  sendCodeRoute,
+  statesRoute,
+  userDetailRoute,
+} from '@provee/domain';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiRequest } from './api-client.js';
+import { ApiError } from './api-client.js';
+import { apiRequest, urlOf } from './api-request.js';
 import { uiState } from './ui-state.js';
 
 function reply(status: number, body: unknown) {
@@ -18,7 +29,7 @@ describe('apiRequest', () => {
     sessionStorage.setItem('clientToken', 'Bearer abc');
     const fetchMock = reply(200, { data: { ok: true } });
     vi.stubGlobal('fetch', fetchMock);
-    await expect(apiRequest('POST', '/api/v1/x', { body: { a: 1 } })).resolves.toEqual({ data: { ok: true } });
+    await expect(apiRequest(sendCodeRoute, { body: { a: 1 } as never })).resolves.toEqual({ data: { ok: true } });
     const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(init.headers).toMatchObject({ authorization: 'Bearer abc', 'content-type': 'application/json' });
     expect(init.body).toBe('{"a":1}');
@@ -30,7 +41,7 @@ describe('apiRequest', () => {
     const form = new FormData();
     form.append('person_type', 'titular');
     form.append('selfie', new Blob(['jpeg'], { type: 'image/jpeg' }), 'selfie.jpg');
-    await apiRequest('POST', '/api/v1/x', { body: form, headers: { authorization: 'Bearer link' } });
+    await apiRequest(sendCodeRoute, { body: form as never, headers: { authorization: 'Bearer link' } });
     const [, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(init.body).toBe(form);
     expect(init.headers).toEqual({ accept: 'application/json', authorization: 'Bearer link' });
@@ -38,7 +49,7 @@ describe('apiRequest', () => {
 
   it('turns the error envelope into an ApiError', async () => {
     vi.stubGlobal('fetch', reply(422, { code: 'NOT_ELIGIBLE', message: 'm', readable_message: 'No cumples' }));
-    const error = await apiRequest('GET', '/api/v1/x').catch((e: unknown) => e);
+    const error = await apiRequest(statesRoute).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 422, code: 'NOT_ELIGIBLE', readableMessage: 'No cumples' });
   });
@@ -51,7 +62,10 @@ describe('apiRequest', () => {
     sessionStorage.setItem('draft_tax_id', '{"value":"001"}');
     const expired = { code: 'UNAUTHENTICATED', message: 'unauthenticated', readable_message: 'Tu sesión…' };
     vi.stubGlobal('fetch', reply(401, expired));
-    const error = await apiRequest('POST', '/api/v1/users/u1/SK/tax_info').catch((e: unknown) => e);
+    const error = await apiRequest(saveTaxIdRoute, {
+      params: { id: 'u1', type: 'SK' },
+      body: { tax_payer_id: '001' },
+    }).catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 401, reprove: '/home/8095551234/verify' });
     expect(sessionStorage.getItem('clientToken')).toBeNull();
     // What was typed stays for the return.
@@ -61,7 +75,7 @@ describe('apiRequest', () => {
 
     // A call with its own credentials (a guarantor's or a signing link) leaves the session alone.
     sessionStorage.setItem('clientToken', 'Bearer del-comerciante');
-    const other = await apiRequest('GET', '/api/v1/x', { headers: { authorization: 'Bearer enlace' } }).catch(
+    const other = await apiRequest(statesRoute, { headers: { authorization: 'Bearer enlace' } }).catch(
       (e: unknown) => e,
     );
     expect(other).toMatchObject({ status: 401 });
@@ -74,7 +88,7 @@ describe('apiRequest', () => {
       'fetch',
       vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
     );
-    await expect(apiRequest('GET', '/api/v1/x')).rejects.toMatchObject({
+    await expect(apiRequest(statesRoute)).rejects.toMatchObject({
       status: 0,
       readableMessage: expect.stringMatching(/conexión/),
     });
@@ -86,11 +100,35 @@ describe('apiRequest', () => {
       'fetch',
       vi.fn(() => new Promise<Response>((resolve) => (release = resolve))),
     );
-    const call = apiRequest('GET', '/api/v1/x');
+    const call = apiRequest(statesRoute);
     expect(uiState.get().pending).toBe(1);
     release(new Response('{}', { status: 200 }));
     await call;
     expect(uiState.get().pending).toBe(0);
+  });
+});
+
+describe('a call is its route of the contract', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('fills the path params (encoded) and adds the query, leaving out what is absent', () => {
+    expect(urlOf(placeRoute, { params: { placeId: 'a b/c' } })).toBe('/api/v1/addresses/a%20b%2Fc');
+    expect(urlOf(sendAvalNipRoute, { params: { id: 'u1', type: 'SK' }, query: { to: '8095551234' } })).toBe(
+      '/api/v1/users/u1/SK/aval/nip?to=8095551234',
+    );
+    expect(urlOf(lookupUserRoute, { query: { phone_number: '8095551234', anonymous_id: undefined } })).toBe(
+      '/api/v1/users?phone_number=8095551234',
+    );
+    expect(urlOf(statesRoute)).toBe('/api/v1/states');
+  });
+
+  it('sends the route’s method to its URL', async () => {
+    const fetchMock = reply(200, { data: {} });
+    vi.stubGlobal('fetch', fetchMock);
+    await apiRequest(userDetailRoute, { params: { id: 'u1', type: 'SK' } });
+    const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/v1/users/u1/SK');
+    expect(init.method).toBe('GET');
   });
 });
 
@@ -115,24 +153,24 @@ describe('failed-call reporting (SPEC §8)', () => {
 
   it('skips the expected 404 of the user lookup', async () => {
     const reports = stub(404);
-    await apiRequest('GET', '/api/v1/users?phone_number=8095551234').catch(() => {});
+    await apiRequest(lookupUserRoute, { query: { phone_number: '8095551234' } }).catch(() => {});
     expect(reports()).toEqual([]);
   });
 
   it('reports other 4xx as warnings and 5xx as errors, with the request id', async () => {
     let reports = stub(403);
-    await apiRequest('GET', '/api/v1/users/u1/SK').catch(() => {});
+    await apiRequest(userDetailRoute, { params: { id: 'u1', type: 'SK' } }).catch(() => {});
     expect(reports()).toEqual([
       expect.objectContaining({ level: 'warning', status: 403, method: 'GET', request_id: 'req-9' }),
     ]);
     reports = stub(502);
-    await apiRequest('POST', '/api/v1/users/code').catch(() => {});
+    await apiRequest(sendCodeRoute, { body: { phone_number: '8095551234' } }).catch(() => {});
     expect(reports()).toEqual([expect.objectContaining({ level: 'error', status: 502 })]);
   });
 
   it('reports nothing when the caller says so', async () => {
     const reports = stub(500);
-    await apiRequest('PUT', '/api/v1/users/reverse-otp', { report: false }).catch(() => {});
+    await apiRequest(pollReverseOtpRoute, { body: { session_id: 's' }, report: false }).catch(() => {});
     expect(reports()).toEqual([]);
   });
 });

@@ -1,4 +1,10 @@
-import { REQUEST_TIMEOUT_MS, SESSION_KEYS, classifyFailedCall, isErrorEnvelope } from '@provee/domain';
+import {
+  REQUEST_TIMEOUT_MS,
+  SESSION_KEYS,
+  classifyFailedCall,
+  isErrorEnvelope,
+  reportClientErrorRoute,
+} from '@provee/domain';
 import type { ClientErrorReport } from '@provee/domain';
 import { reproveTarget } from './proven-phone.js';
 import { session } from './session.js';
@@ -38,8 +44,12 @@ export interface RequestOptions {
 
 const NETWORK_MESSAGE = 'No pudimos conectarnos. Revisa tu conexión a internet e intenta de nuevo.';
 
-/** The one way the web app calls its API: JSON, the stored token, the SPEC §7 timeout. */
-export async function apiRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+/**
+ * How every request to our API goes: JSON, the stored token, the SPEC §7 timeout, the spinner, the
+ * failed-call report. Screens call through `apiRequest` (api-request.ts: a route of the contract,
+ * typed by it); this file is what the landing loads, so it stays this small.
+ */
+export async function sendRequest<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   const token = session.get(SESSION_KEYS.clientToken);
   // A caller's own Authorization (a guarantor's invitation link) wins over the stored session token.
@@ -112,8 +122,8 @@ function reportFailedCall(method: string, path: string, error: ApiError): void {
     message: error.message.slice(0, 1000),
     ...(error.requestId ? { request_id: error.requestId } : {}),
   } satisfies ClientErrorReport;
-  fetch('/api/v1/client-errors', {
-    method: 'POST',
+  fetch(reportClientErrorRoute.path, {
+    method: reportClientErrorRoute.method,
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
     keepalive: true,

@@ -1,10 +1,11 @@
+import type { ApplicationStatus, NextStep } from '@provee/domain';
 import { describe, expect, it } from 'vitest';
 import { applicationState, routeAfterSave, screenAllows, screenView, type StepScreen } from './application-state.js';
 
-const at = (next_step: string, status = 'IN_PROGRESS') => ({ user_id: 'u1', next_step, status });
+const at = (next_step: NextStep, status: ApplicationStatus = 'IN_PROGRESS') => ({ user_id: 'u1', next_step, status });
 
 describe('application state: which screen each state allows', () => {
-  it.each<[StepScreen, string, string, boolean]>([
+  it.each<[StepScreen, NextStep, ApplicationStatus, boolean]>([
     ['additional-data', 'TAX_ACCOUNT', 'IN_PROGRESS', true],
     ['additional-data', 'BUSINESS_ADDRESS', 'IN_PROGRESS', false],
     ['search-address', 'BUSINESS_ADDRESS', 'IN_PROGRESS', true],
@@ -49,7 +50,7 @@ describe('application state: which screen each state allows', () => {
 });
 
 describe('application state: an earlier registration screen shows what was saved (issue 27)', () => {
-  it.each<[StepScreen, string, string, ReturnType<typeof screenView>]>([
+  it.each<[StepScreen, NextStep, ApplicationStatus, ReturnType<typeof screenView>]>([
     ['additional-data', 'TAX_ACCOUNT', 'IN_PROGRESS', { saved: false }],
     ['additional-data', 'BUSINESS_ADDRESS', 'IN_PROGRESS', { saved: true, editable: true }],
     ['additional-data', 'ACCOUNT_NIP', 'IN_PROGRESS', { saved: true, editable: false }],

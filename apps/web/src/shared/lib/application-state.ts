@@ -3,23 +3,23 @@ import {
   isPastPassword,
   isStepSaved,
   routeAfterLookup,
-  type ApplicationState as EngineState,
-  type LookupUser,
+  type FoundUser,
   type PreApproval,
   type RegistrationStep,
+  type StepAnswer,
 } from '@provee/domain';
 
-/** Where one application stands, as the last step answer or user fetch of this tab said. */
-export interface ApplicationState {
-  user_id: string;
-  next_step: string;
-  status: string;
+/**
+ * Where one application stands, as the last step answer or user fetch of this tab said: the
+ * contract's step answer (the step engine's step and status), and what came with it.
+ */
+export type ApplicationState = Pick<StepAnswer, 'user_id' | 'next_step' | 'status'> & {
   phone?: string | undefined;
-  avals?: LookupUser['avals'];
+  avals?: FoundUser['avals'];
   /** What the next screen shows, when the answer that led there carried it (no second request). */
   tax_id_suggestion?: string | null;
   pre_approval?: PreApproval | null;
-}
+};
 
 /** The fields of an answer the store keeps besides the state itself. */
 function extras(answer: { tax_id_suggestion?: string | null; pre_approval?: PreApproval | null }) {
@@ -55,12 +55,12 @@ export const applicationState = {
   },
   /** From a user fetch (GET /users or /users/:id): every answer updates the store. */
   fromUser(
-    user: LookupUser & { phone_number?: string; tax_id_suggestion?: string | null; pre_approval?: PreApproval | null },
+    user: FoundUser & { tax_id_suggestion?: string | null; pre_approval?: PreApproval | null },
   ): ApplicationState {
     const state: ApplicationState = {
-      user_id: String(user.user_id ?? user.id ?? ''),
-      next_step: user.next_step ?? user.request?.next_step ?? '',
-      status: user.status ?? user.request?.status ?? '',
+      user_id: user.user_id,
+      next_step: user.next_step,
+      status: user.status,
       ...(user.phone_number ? { phone: user.phone_number } : {}),
       ...(user.avals ? { avals: user.avals } : {}),
       ...extras(user),
@@ -85,10 +85,7 @@ export function routeForState(phone: string, state: ApplicationState): string {
  */
 export function routeAfterSave(
   phone: string,
-  answer: {
-    user_id: string;
-    next_step: string;
-    status: string;
+  answer: Omit<StepAnswer, 'path'> & {
     path?: string | undefined;
     tax_id_suggestion?: string | null;
     pre_approval?: PreApproval | null;
@@ -155,7 +152,7 @@ const SCREEN_STEPS: Partial<Record<StepScreen, RegistrationStep>> = {
 export function screenView(screen: StepScreen, state: ApplicationState): StepView | null {
   if (screenAllows(screen, state)) return { saved: false };
   const step = SCREEN_STEPS[screen];
-  const engine = { step: state.next_step, status: state.status } as EngineState;
+  const engine = { step: state.next_step, status: state.status };
   if (step && isStepSaved(step, engine)) return { saved: true, editable: canAmend(step, engine) };
   return null;
 }

@@ -1,4 +1,4 @@
-import type { PublicConfig } from '@provee/domain';
+import { publicConfigRoute, type PublicConfig } from '@provee/domain';
 import { createContext, useContext } from 'react';
 
 /**
@@ -9,7 +9,7 @@ import { createContext, useContext } from 'react';
 export async function loadPublicConfig(): Promise<PublicConfig> {
   const meta = document.querySelector<HTMLMetaElement>('meta[name="app-config"]');
   if (meta?.content) return JSON.parse(meta.content) as PublicConfig;
-  const response = await fetch('/api/v1/config');
+  const response = await fetch(publicConfigRoute.path);
   if (!response.ok) throw new Error(`config ${response.status}`);
   return (await response.json()) as PublicConfig;
 }

@@ -1,15 +1,17 @@
-import { anonymousId, routeAfterLookup } from '@provee/domain';
-import type { FoundUser, LookupUserQuery, UserDetail } from '@provee/domain';
-import { ApiError, apiRequest } from './api-client.js';
+import { anonymousId, lookupUserRoute, routeAfterLookup, userDetailRoute } from '@provee/domain';
+import type { UserDetail } from '@provee/domain';
+import { ApiError } from './api-client.js';
+import { apiRequest } from './api-request.js';
 import { applicationState, routeAfterSave } from './application-state.js';
 import { rememberRejection } from './rejection.js';
 
+/** The shopkeeper's application in the path of its calls (`/users/:id/:type`; the only user type: SK). */
+export const shopkeeper = (userId: string) => ({ params: { id: userId, type: 'SK' as const } });
+
 export const lookupUser = async (phone: string) => {
-  const query = { phone_number: phone, anonymous_id: anonymousId(phone) } satisfies LookupUserQuery;
-  const answer = await apiRequest<{ data: FoundUser }>(
-    'GET',
-    `/api/v1/users?phone_number=${query.phone_number}&anonymous_id=${query.anonymous_id}`,
-  );
+  const answer = await apiRequest(lookupUserRoute, {
+    query: { phone_number: phone, anonymous_id: anonymousId(phone) },
+  });
   // The answer carries the phone_number it was looked up by.
   applicationState.fromUser(answer.data);
   return answer;
@@ -19,7 +21,7 @@ export type { UserDetail };
 
 /** The user's detail; every fetch updates the tab's application state. */
 export const getUser = async (userId: string, options: { spinner?: boolean } = {}) => {
-  const answer = await apiRequest<{ data: UserDetail }>('GET', `/api/v1/users/${userId}/SK`, options);
+  const answer = await apiRequest(userDetailRoute, { ...shopkeeper(userId), ...options });
   applicationState.fromUser(answer.data);
   return answer;
 };

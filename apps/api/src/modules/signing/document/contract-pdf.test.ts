@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
-import { createPng } from '../test-images.js';
+import { createPng } from '../../../test/test-images.js';
 import {
   CONTRACT_TEMPLATE_VERSIONS,
   renderSignedContract,

@@ -1,9 +1,12 @@
-import type { AdvisorEvent, AdvisorEventPayload, ContactType } from '@provee/domain';
-import { apiRequest } from '../../../shared/lib/api-client.js';
+import { recordAdvisorEventRoute } from '@provee/domain';
+import type { ContactType } from '@provee/domain';
+import { apiRequest } from '../../../shared/lib/api-request.js';
+import { shopkeeper } from '../../../shared/lib/users-api.js';
 
 export type { ContactType };
 
 export const recordAdvisorContact = (userId: string, contactType: ContactType) =>
-  apiRequest<AdvisorEvent>('POST', `/api/v1/users/${userId}/SK/advisor-events`, {
-    body: { contact_type: contactType } satisfies AdvisorEventPayload,
+  apiRequest(recordAdvisorEventRoute, {
+    ...shopkeeper(userId),
+    body: { contact_type: contactType },
   });

@@ -8,7 +8,7 @@ import {
   json,
   renderBackoffice,
   stubSignedIn,
-} from '../testing.js';
+} from '../../../test/backoffice.js';
 
 const admin = createStaff({ role: 'admin', name: 'Adela Admin' });
 const stale = createSession({ staff: admin, step_up_until: new Date(Date.now() - 60_000).toISOString() });

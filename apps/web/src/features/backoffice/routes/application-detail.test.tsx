@@ -10,7 +10,7 @@ import {
   renderBackoffice,
   stubSignedIn,
   type Call,
-} from '../testing.js';
+} from '../../../test/backoffice.js';
 import type { ApplicationDetail, StaffView } from '@provee/domain';
 
 const DETAIL = `/api/backoffice/applications/${APPLICATION_ID}`;

@@ -1,6 +1,13 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createStaff, createSummary, json, renderBackoffice, stubSignedIn, type Call } from '../testing.js';
+import {
+  createStaff,
+  createSummary,
+  json,
+  renderBackoffice,
+  stubSignedIn,
+  type Call,
+} from '../../../test/backoffice.js';
 
 const LIST = '/api/backoffice/applications';
 const listCalls = (calls: Call[]) => calls.filter((call) => call.url.startsWith(LIST)).map((call) => call.url);

@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createFunnelStep, createStaff, json, renderBackoffice, stubSignedIn } from '../testing.js';
+import { createFunnelStep, createStaff, json, renderBackoffice, stubSignedIn } from '../../../test/backoffice.js';
 
 const steps = [
   createFunnelStep({ key: 'started', label: 'Inicio', reached: 400 }),

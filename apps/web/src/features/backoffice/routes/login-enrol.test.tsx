@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createSession, createStaff, envelope, json, renderBackoffice, stubFetch } from '../testing.js';
+import { createSession, createStaff, envelope, json, renderBackoffice, stubFetch } from '../../../test/backoffice.js';
 
 const where = () => screen.getByTestId('where').textContent;
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';

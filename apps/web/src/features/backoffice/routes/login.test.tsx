@@ -1,7 +1,15 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { safeNext } from '../lib/login-steps.js';
-import { createSession, createStaff, envelope, json, renderBackoffice, stubFetch, type Call } from '../testing.js';
+import {
+  createSession,
+  createStaff,
+  envelope,
+  json,
+  renderBackoffice,
+  stubFetch,
+  type Call,
+} from '../../../test/backoffice.js';
 
 const where = () => screen.getByTestId('where').textContent;
 const OPTIONS = (call: Call, sso: { name: string } | null = null, password = true) =>

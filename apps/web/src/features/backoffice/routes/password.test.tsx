@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { envelope, json, renderBackoffice, stubFetch } from '../testing.js';
+import { envelope, json, renderBackoffice, stubFetch } from '../../../test/backoffice.js';
 
 const where = () => screen.getByTestId('where').textContent;
 const TOKEN = 'pl_4f8a0c2e9b7d1a3c5e7f9b0d2a4c6e8f';

@@ -1,7 +1,7 @@
 import type { AdvisorTaskView } from '@provee/domain';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createStaff, json, renderBackoffice, stubSignedIn } from '../testing.js';
+import { createStaff, json, renderBackoffice, stubSignedIn } from '../../../test/backoffice.js';
 
 const task = (overrides: Partial<AdvisorTaskView>): AdvisorTaskView => ({
   source: 'contact',

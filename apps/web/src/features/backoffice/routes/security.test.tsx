@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createSession, createStaff, json, renderBackoffice, stubSignedIn } from '../testing.js';
+import { createSession, createStaff, json, renderBackoffice, stubSignedIn } from '../../../test/backoffice.js';
 
 const CODES = Array.from({ length: 10 }, (_, i) => `KLMNP-${String(20000 + i)}`);
 

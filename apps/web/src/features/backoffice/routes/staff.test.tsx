@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createSession, createStaff, json, renderBackoffice, stubSignedIn } from '../testing.js';
+import { createSession, createStaff, json, renderBackoffice, stubSignedIn } from '../../../test/backoffice.js';
 
 const admin = createStaff({ role: 'admin', name: 'Adela Admin' });
 const analyst = createStaff({ role: 'analyst', name: 'Ana Analista', email: 'ana@prestamista.test' });

@@ -1,7 +1,8 @@
 import { NIP_LENGTH, NIP_RESENT_MESSAGE_MS, RESEND_WAIT_SECONDS } from '@provee/domain';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
+import { useResend } from '../../../shared/hooks/use-resend.js';
 import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
 import { ApiError } from '../../../shared/lib/api-client.js';
 import { routeAfterSave } from '../../../shared/lib/application-state.js';
@@ -12,9 +13,7 @@ import { formatPhone } from '../../../shared/lib/format.js';
 import { retryAfterSeconds } from '../../../shared/lib/retry-after.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { routeAfterConflict } from '../../../shared/lib/users-api.js';
-import { Button } from '../../../shared/ui/button.js';
-import { CodeInput } from '../../../shared/ui/code-input.js';
-import { Countdown } from '../../../shared/ui/countdown.js';
+import { CodeForm } from '../../../shared/ui/code-form.js';
 import { Page } from '../../../shared/ui/page.js';
 import { Stepper } from '../../../shared/ui/stepper.js';
 import { confirmNip, consentText, isApproval, sendNip } from '../api/credit.js';
@@ -37,12 +36,7 @@ function SendNipScreen() {
   const [nip, setNip] = useState('');
   const [error, setError] = useState('');
   const [consent, setConsent] = useState<{ text: string; sha256: string }>();
-  const [resend, setResend] = useState({
-    key: 0,
-    seconds: alreadySent ? 0 : RESEND_WAIT_SECONDS,
-    waiting: !alreadySent,
-  });
-  const [resent, setResent] = useState(false);
+  const resend = useResend(() => ({ seconds: alreadySent ? 0 : RESEND_WAIT_SECONDS, waiting: !alreadySent }));
   const sentOnArrival = useRef(false);
 
   const goToCurrentStep = async (conflict: ApiError) =>
@@ -56,19 +50,18 @@ function SendNipScreen() {
     try {
       const sent = await sendNip(userId);
       if (sent.default_nip) setNip(sent.default_nip);
-      setResend((current) => ({ key: current.key + 1, seconds: sent.resend_after_seconds, waiting: true }));
+      resend.restart(sent.resend_after_seconds);
       if (isResend) {
         // A new PIN makes the message about the previous wrong one stale.
         setError('');
-        setResent(true);
-        setTimeout(() => setResent(false), NIP_RESENT_MESSAGE_MS);
+        resend.showSent(NIP_RESENT_MESSAGE_MS);
       }
     } catch (failure) {
       if (failure instanceof ApiError && failure.status === 409)
         return void goToCurrentStep(failure).catch(uiState.showError);
       if (failure instanceof ApiError && failure.status === 422) return goToRejected(failure);
       const wait = retryAfterSeconds(failure);
-      if (wait !== null) setResend((current) => ({ key: current.key + 1, seconds: wait, waiting: true }));
+      if (wait !== null) resend.restart(wait);
       if (isResend || wait === null) uiState.showError(failure);
     }
   };
@@ -83,9 +76,7 @@ function SendNipScreen() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (nip.length !== NIP_LENGTH) return;
+  const onSubmit = async () => {
     try {
       const { data } = await confirmNip(userId, nip, consent?.sha256);
       const next = routeAfterSave(phoneNumber, data);
@@ -106,47 +97,23 @@ function SendNipScreen() {
     <Page title={t('nip.title')} heading={t('nip.title')}>
       <Stepper phase="registration" screen="send-nip" />
       <p className="page-subtitle">{t('nip.subtitle', { phone: formatPhone(config.country, phoneNumber) })}</p>
-      <form className="stack" onSubmit={onSubmit} noValidate>
-        <CodeInput
-          length={NIP_LENGTH}
-          value={nip}
-          onChange={(value) => {
-            setNip(value);
-            setError('');
-          }}
-          label={t('nip.label')}
-          autoFocus
-        />
-        {error && (
-          <p className="field-error center" role="alert">
-            {error}
-          </p>
-        )}
+      <CodeForm
+        length={NIP_LENGTH}
+        label={t('nip.label')}
+        value={nip}
+        onChange={(value) => {
+          setNip(value);
+          setError('');
+        }}
+        error={error}
+        onSubmit={onSubmit}
+        submitLabel={t('nip.accept')}
+        resend={resend}
+        onResend={() => void send(true)}
+        resendCopy={{ button: t('nip.resend'), waiting: t('nip.resendIn'), sent: t('nip.resent') }}
+      >
         {consent && <p className="consent-text">{consent.text}</p>}
-        <Button type="submit" disabled={nip.length !== NIP_LENGTH}>
-          {t('nip.accept')}
-        </Button>
-      </form>
-      <div className="resend">
-        <Button variant="secondary" disabled={resend.waiting} onClick={() => void send(true)}>
-          {t('nip.resend')}
-        </Button>
-        {resend.waiting && (
-          <p className="resend-wait">
-            {t('nip.resendIn')}{' '}
-            <Countdown
-              key={resend.key}
-              seconds={resend.seconds}
-              onDone={() => setResend((current) => ({ ...current, waiting: false }))}
-            />
-          </p>
-        )}
-        {resent && (
-          <p className="resend-done" role="status">
-            {t('nip.resent')}
-          </p>
-        )}
-      </div>
+      </CodeForm>
     </Page>
   );
 }

@@ -1,43 +1,32 @@
-import { FALLBACK_IP, anonymousId } from '@provee/domain';
-import type {
-  CodeSent,
-  ConfirmCodeBody,
-  LeadPayload,
-  PhoneAuthentication,
-  PollReverseOtpBody,
-  ReverseOtpPending,
-  ReverseOtpSession,
-  ReverseOtpStarted,
-  SendCodeBody,
-  StartReverseOtpBody,
+import {
+  FALLBACK_IP,
+  anonymousId,
+  assignLeadRoute,
+  confirmCodeRoute,
+  pollReverseOtpRoute,
+  sendCodeRoute,
+  startReverseOtpRoute,
 } from '@provee/domain';
-import { apiRequest } from '../../../shared/lib/api-client.js';
+import type { PhoneAuthentication, ReverseOtpSession } from '@provee/domain';
+import { apiRequest } from '../../../shared/lib/api-request.js';
 
 export type Authentication = PhoneAuthentication;
 export type { ReverseOtpSession };
 
 export const requestCode = (phone: string) =>
-  apiRequest<CodeSent>('POST', '/api/v1/users/code', {
-    body: { anonymous_id: anonymousId(phone), phone_number: phone } satisfies SendCodeBody,
-  });
+  apiRequest(sendCodeRoute, { body: { anonymous_id: anonymousId(phone), phone_number: phone } });
 
 export const confirmCode = (phone: string, code: string) =>
-  apiRequest<Authentication>('PUT', '/api/v1/users/code', {
-    body: { code, phone_number: phone, anonymous_id: anonymousId(phone) } satisfies ConfirmCodeBody,
-  });
+  apiRequest(confirmCodeRoute, { body: { code, phone_number: phone, anonymous_id: anonymousId(phone) } });
 
 export const startReverseOtp = (phone: string, ip: string) =>
-  apiRequest<ReverseOtpStarted>('POST', '/api/v1/users/reverse-otp', {
-    body: { phone_number: phone, anonymous_id: anonymousId(phone), ip_address: ip } satisfies StartReverseOtpBody,
+  apiRequest(startReverseOtpRoute, {
+    body: { phone_number: phone, anonymous_id: anonymousId(phone), ip_address: ip },
   });
 
 /** 202 pending (with the session), 200 verified; 401, 404 and 410 are outcomes the screen shows. */
 export const pollReverseOtp = (sessionId: string) =>
-  apiRequest<PhoneAuthentication | ReverseOtpPending>('PUT', '/api/v1/users/reverse-otp', {
-    body: { session_id: sessionId } satisfies PollReverseOtpBody,
-    spinner: false,
-    report: false,
-  });
+  apiRequest(pollReverseOtpRoute, { body: { session_id: sessionId }, spinner: false, report: false });
 
 /** SPEC §4: the client's public IP, as the configured lookup sees it; '{ip}' when it cannot tell. */
 export async function lookupPublicIp(url: string): Promise<string> {
@@ -60,7 +49,7 @@ export interface LeadInput {
 
 export const assignLead = (apiKey: string, lead: LeadInput) => {
   const now = new Date().toISOString();
-  return apiRequest<{ data: LeadPayload }>('POST', '/ops/v1/lead-assignment', {
+  return apiRequest(assignLeadRoute, {
     headers: { 'x-api-key': apiKey },
     spinner: false,
     body: {
@@ -72,6 +61,6 @@ export const assignLead = (apiKey: string, lead: LeadInput) => {
       utm_campaign: lead.utmCampaign,
       created_at: now,
       updated_at: now,
-    } satisfies LeadPayload,
+    },
   });
 };

@@ -1,15 +1,16 @@
 import { RESEND_WAIT_SECONDS, SECURITY_CODE_LENGTH } from '@provee/domain';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
 import { formatPhone } from '../../../shared/lib/format.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { Button } from '../../../shared/ui/button.js';
-import { CodeInput } from '../../../shared/ui/code-input.js';
+import { CodeForm } from '../../../shared/ui/code-form.js';
 import { Countdown } from '../../../shared/ui/countdown.js';
 import { Page } from '../../../shared/ui/page.js';
 import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
+import { useResend } from '../../../shared/hooks/use-resend.js';
 import { confirmCode, requestCode } from '../api/phone-proof.js';
 import { changePhone } from '../lib/change-phone.js';
 import { codeScreenState, type CodeRequestOutcome } from '../lib/code-state.js';
@@ -35,9 +36,7 @@ export function CodeRoute({ next }: NextProps) {
     codeScreenState(location.state as CodeRequestOutcome | null, Date.now(), RESEND_WAIT_SECONDS),
   );
   const [code, setCode] = useState('');
-  // Each (re)start of the resend countdown gets a new key and length.
-  const [resend, setResend] = useState(() => ({ key: 0, seconds: secondsUntil(arrived.resendAt), waiting: true }));
-  const [resent, setResent] = useState(false);
+  const resend = useResend(() => ({ seconds: secondsUntil(arrived.resendAt), waiting: true }));
   // No code sent on arrival: the last one, while it works (null: none works, ask for a new one).
   const [lastCode, setLastCode] = useState(() =>
     arrived.sentNow ? undefined : arrived.expiresAt ? { seconds: secondsUntil(arrived.expiresAt) } : null,
@@ -50,9 +49,7 @@ export function CodeRoute({ next }: NextProps) {
   // Back or reload onto the code of a number this tab already proved: no new code.
   if (alreadyProven) return <GoWhereItStands phone={phoneNumber} />;
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (code.length !== SECURITY_CODE_LENGTH) return;
+  const onSubmit = async () => {
     try {
       const { data } = await confirmCode(phoneNumber, code);
       navigate(completeProof(data, phoneNumber, config.webLeadApiKey), { replace: true });
@@ -63,15 +60,15 @@ export function CodeRoute({ next }: NextProps) {
   };
 
   const onResend = async () => {
-    setResent(false);
+    resend.hideSent();
     try {
       const { data } = await requestCode(phoneNumber);
-      setResend((current) => ({ key: current.key + 1, seconds: data.resend_after_seconds, waiting: true }));
+      resend.restart(data.resend_after_seconds);
       setLastCode(undefined);
-      setResent(true);
+      resend.showSent();
     } catch (error) {
       const wait = retryAfterSeconds(error);
-      if (wait !== null) setResend((current) => ({ key: current.key + 1, seconds: wait, waiting: true }));
+      if (wait !== null) resend.restart(wait);
       uiState.showError(error);
     }
   };
@@ -99,32 +96,17 @@ export function CodeRoute({ next }: NextProps) {
           )}
         </p>
       )}
-      <form className="stack" onSubmit={onSubmit} noValidate>
-        <CodeInput length={SECURITY_CODE_LENGTH} value={code} onChange={setCode} label={t('code.title')} autoFocus />
-        <Button type="submit" disabled={code.length !== SECURITY_CODE_LENGTH}>
-          {t('common.continue')}
-        </Button>
-      </form>
-      <div className="resend">
-        <Button variant="secondary" disabled={resend.waiting} onClick={onResend}>
-          {t('code.resend')}
-        </Button>
-        {resend.waiting && (
-          <p className="resend-wait">
-            {t('code.resendIn')}{' '}
-            <Countdown
-              key={resend.key}
-              seconds={resend.seconds}
-              onDone={() => setResend((current) => ({ ...current, waiting: false }))}
-            />
-          </p>
-        )}
-        {resent && (
-          <p className="resend-done" role="status">
-            {t('code.resent')}
-          </p>
-        )}
-      </div>
+      <CodeForm
+        length={SECURITY_CODE_LENGTH}
+        label={t('code.title')}
+        value={code}
+        onChange={setCode}
+        onSubmit={onSubmit}
+        submitLabel={t('common.continue')}
+        resend={resend}
+        onResend={() => void onResend()}
+        resendCopy={{ button: t('code.resend'), waiting: t('code.resendIn'), sent: t('code.resent') }}
+      />
       <Button variant="link" onClick={() => changePhone(navigate)}>
         {t('code.changePhone')}
       </Button>

@@ -1,17 +1,23 @@
-import { FALLBACK_IP } from '@provee/domain';
+import {
+  FALLBACK_IP,
+  avalInvitationRoute,
+  changeAvalPhoneRoute,
+  confirmAvalNipRoute,
+  consentTextRoute,
+  pollAvalConsentRoute,
+  sendAvalNipRoute,
+  startAvalConsentRoute,
+} from '@provee/domain';
 import type {
-  AvalConsentAnswer,
   AvalConsentPayload,
   AvalConsentStarted,
   AvalInvitation,
-  AvalNipPayload,
   AvalNipSent,
   AvalPhoneChangePayload,
-  AvalValidation,
-  ConsentText,
+  UserParams,
 } from '@provee/domain';
 import { loadOnce } from '../../../shared/hooks/use-api-data.js';
-import { apiRequest } from '../../../shared/lib/api-client.js';
+import { apiRequest, urlOf } from '../../../shared/lib/api-request.js';
 
 export type { AvalConsentStarted, AvalInvitation, AvalNipSent };
 
@@ -28,51 +34,48 @@ export interface AvalOwner {
 const authorizedBy = (token: string | null | undefined) =>
   token ? { headers: { authorization: `Bearer ${token}` } } : {};
 
-const avalPath = (owner: AvalOwner, rest: string) =>
-  `/api/v1/users/${encodeURIComponent(owner.userId)}/${encodeURIComponent(owner.userTypeId)}/aval/${rest}`;
+/** The shopkeeper in the path of the call (the server refuses a user type it does not know). */
+const ownerParams = (owner: AvalOwner) => ({
+  params: { id: owner.userId, type: owner.userTypeId as UserParams['type'] },
+});
 
 /** POST …/aval/nip?to={phone}: the guarantor's 4-digit PIN by SMS. */
 export const sendAvalNip = (owner: AvalOwner, phone: string, token?: string | null) =>
-  apiRequest<{ data: AvalNipSent }>('POST', avalPath(owner, `nip?to=${encodeURIComponent(phone)}`), {
-    ...authorizedBy(token),
-  }).then((r) => r.data);
+  apiRequest(sendAvalNipRoute, { ...ownerParams(owner), query: { to: phone }, ...authorizedBy(token) }).then(
+    (r) => r.data,
+  );
 
 /** PUT …/aval/nip?to={phone} {nip}: the PIN is the guarantor's consent. */
 export const confirmAvalNip = (owner: AvalOwner, phone: string, nip: string, token?: string | null) =>
-  apiRequest<{ data: AvalConsentAnswer }>('PUT', avalPath(owner, `nip?to=${encodeURIComponent(phone)}`), {
+  apiRequest(confirmAvalNipRoute, {
+    ...ownerParams(owner),
+    query: { to: phone },
     ...authorizedBy(token),
-    body: { nip } satisfies AvalNipPayload,
+    body: { nip },
   }).then((r) => r.data);
 
 /** PUT …/aval/phone-number: another number for the guarantor; the new PIN goes there. */
 export const changeAvalPhone = (owner: AvalOwner, payload: AvalPhoneChangePayload, token?: string | null) =>
-  apiRequest<{ data: AvalNipSent }>('PUT', avalPath(owner, 'phone-number'), {
-    ...authorizedBy(token),
-    body: payload,
-  }).then((r) => r.data);
+  apiRequest(changeAvalPhoneRoute, { ...ownerParams(owner), ...authorizedBy(token), body: payload }).then(
+    (r) => r.data,
+  );
 
 /** GET /v1/users/aval/invitation: who is asked, by whom (the invitation token). */
 export const getAvalInvitation = (token: string | null) =>
-  apiRequest<{ data: AvalInvitation }>('GET', '/api/v1/users/aval/invitation', authorizedBy(token)).then((r) => r.data);
+  apiRequest(avalInvitationRoute, authorizedBy(token)).then((r) => r.data);
 
 /** POST /v1/users/aval/consent: the remote consent starts (a message from the guarantor's phone). */
 export const startAvalConsent = (token: string | null, payload: AvalConsentPayload) =>
-  apiRequest<{ data: AvalConsentStarted }>('POST', '/api/v1/users/aval/consent', {
-    ...authorizedBy(token),
-    body: payload,
-  }).then((r) => r.data);
+  apiRequest(startAvalConsentRoute, { ...authorizedBy(token), body: payload }).then((r) => r.data);
 
 /** PUT /v1/users/aval/reverse-otp: where the remote consent stands (no token; the session id is the secret). */
 export const pollAvalValidation = (sessionId: string) =>
-  apiRequest<{ data: AvalValidation }>('PUT', '/api/v1/users/aval/reverse-otp', {
-    body: { session_id: sessionId },
-    spinner: false,
-  }).then((r) => r.data.validation);
+  apiRequest(pollAvalConsentRoute, { body: { session_id: sessionId }, spinner: false }).then((r) => r.data.validation);
 
 /** The guarantor's consent text, which the server records with their PIN or message: one fetch per page. */
-const CONSENT_TEXT_URL = '/api/v1/consents/text?person_type=collateral';
+const collateralText = { query: { person_type: 'collateral' as const }, spinner: false };
 export const consentText = () =>
-  loadOnce(CONSENT_TEXT_URL, () => apiRequest<{ data: ConsentText }>('GET', CONSENT_TEXT_URL, { spinner: false })).then(
+  loadOnce(urlOf(consentTextRoute, collateralText), () => apiRequest(consentTextRoute, collateralText)).then(
     (r) => r.data,
   );
 

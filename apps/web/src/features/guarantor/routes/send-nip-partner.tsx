@@ -1,7 +1,8 @@
 import { NIP_LENGTH, NIP_RESENT_MESSAGE_MS, RESEND_WAIT_SECONDS } from '@provee/domain';
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
+import { useResend } from '../../../shared/hooks/use-resend.js';
 import { ApiError } from '../../../shared/lib/api-client.js';
 import { applicationState } from '../../../shared/lib/application-state.js';
 import { useConfig } from '../../../shared/lib/config.js';
@@ -13,8 +14,7 @@ import { retryAfterSeconds } from '../../../shared/lib/retry-after.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { routeAfterConflict } from '../../../shared/lib/users-api.js';
 import { Button } from '../../../shared/ui/button.js';
-import { CodeInput } from '../../../shared/ui/code-input.js';
-import { Countdown } from '../../../shared/ui/countdown.js';
+import { CodeForm } from '../../../shared/ui/code-form.js';
 import { Page } from '../../../shared/ui/page.js';
 import {
   changeAvalPhone,
@@ -100,12 +100,11 @@ function SendNipPartnerScreen({ kind, owner, phone, phoneInPath }: ScreenProps) 
   const [nip, setNip] = useState(handedOver?.default_nip ?? '');
   const [error, setError] = useState('');
   const [consent, setConsent] = useState<string>();
-  const [resend, setResend] = useState(() =>
+  const resend = useResend(() =>
     handedOver
-      ? { key: 0, seconds: handedOver.resend_after_seconds, waiting: handedOver.resend_after_seconds > 0 }
-      : { key: 0, seconds: alreadySent ? 0 : RESEND_WAIT_SECONDS, waiting: !alreadySent },
+      ? { seconds: handedOver.resend_after_seconds, waiting: handedOver.resend_after_seconds > 0 }
+      : { seconds: alreadySent ? 0 : RESEND_WAIT_SECONDS, waiting: !alreadySent },
   );
-  const [resent, setResent] = useState(false);
   const [changing, setChanging] = useState(false);
   const arrived = useRef(false);
 
@@ -133,16 +132,12 @@ function SendNipPartnerScreen({ kind, owner, phone, phoneInPath }: ScreenProps) 
     setNames({ collateralName: sent.collateralName, shopkeeperName: sent.shopkeeperName });
     setAvalType(sent.aval_type);
     if (sent.default_nip) setNip(sent.default_nip);
-    setResend((current) => ({
-      key: current.key + 1,
-      seconds: sent.resend_after_seconds,
-      waiting: sent.resend_after_seconds > 0,
-    }));
+    resend.restart(sent.resend_after_seconds, sent.resend_after_seconds > 0);
   };
 
   const onSendFailed = (failure: unknown, isResend: boolean) => {
     const wait = retryAfterSeconds(failure);
-    if (wait !== null) setResend((current) => ({ key: current.key + 1, seconds: wait, waiting: wait > 0 }));
+    if (wait !== null) resend.restart(wait, wait > 0);
     // Too soon on arrival (a reload): the PIN sent a moment ago is still good, the countdown says when.
     if (failure instanceof ApiError && failure.status === 429 && wait !== null && !isResend) return;
     onFailure(failure);
@@ -154,8 +149,7 @@ function SendNipPartnerScreen({ kind, owner, phone, phoneInPath }: ScreenProps) 
         onSent(sent);
         // A new PIN makes the message about the previous wrong one stale.
         setError('');
-        setResent(true);
-        setTimeout(() => setResent(false), NIP_RESENT_MESSAGE_MS);
+        resend.showSent(NIP_RESENT_MESSAGE_MS);
       },
       (failure: unknown) => onSendFailed(failure, true),
     );
@@ -180,9 +174,7 @@ function SendNipPartnerScreen({ kind, owner, phone, phoneInPath }: ScreenProps) 
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (nip.length !== NIP_LENGTH) return;
+  const onSubmit = async () => {
     try {
       const answer = await confirmAvalNip(owner, phone, nip, token);
       // The shopkeeper's tab: the application moved on (the guarantor's bureau step).
@@ -236,50 +228,28 @@ function SendNipPartnerScreen({ kind, owner, phone, phoneInPath }: ScreenProps) 
         {names.shopkeeperName ? g('nip.named', { shopkeeper: names.shopkeeperName }) : g('nip.namedUnnamed')}
       </p>
       <p className="page-subtitle">{g('nip.sentTo', { phone: formatPhone(config.country, phone) })}</p>
-      <form className="stack" onSubmit={onSubmit} noValidate>
-        <CodeInput
-          length={NIP_LENGTH}
-          value={nip}
-          onChange={(value) => {
-            setNip(value);
-            setError('');
-          }}
-          label={g('nip.label')}
-          autoFocus
-        />
-        {error && (
-          <p className="field-error center" role="alert">
-            {error}
-          </p>
-        )}
+      <CodeForm
+        length={NIP_LENGTH}
+        label={g('nip.label')}
+        value={nip}
+        onChange={(value) => {
+          setNip(value);
+          setError('');
+        }}
+        error={error}
+        onSubmit={onSubmit}
+        submitLabel={g('nip.accept')}
+        resend={resend}
+        onResend={() => void resendNip()}
+        resendCopy={{ button: g('nip.resend'), waiting: g('nip.resendIn'), sent: t('nip.resent') }}
+        resendExtra={
+          <Button variant="link" onClick={() => setChanging(true)}>
+            {g('nip.changePhone')}
+          </Button>
+        }
+      >
         {consent && <p className="consent-text">{consent}</p>}
-        <Button type="submit" disabled={nip.length !== NIP_LENGTH}>
-          {g('nip.accept')}
-        </Button>
-      </form>
-      <div className="resend">
-        <Button variant="secondary" disabled={resend.waiting} onClick={() => void resendNip()}>
-          {g('nip.resend')}
-        </Button>
-        {resend.waiting && (
-          <p className="resend-wait">
-            {g('nip.resendIn')}{' '}
-            <Countdown
-              key={resend.key}
-              seconds={resend.seconds}
-              onDone={() => setResend((current) => ({ ...current, waiting: false }))}
-            />
-          </p>
-        )}
-        {resent && (
-          <p className="resend-done" role="status">
-            {t('nip.resent')}
-          </p>
-        )}
-        <Button variant="link" onClick={() => setChanging(true)}>
-          {g('nip.changePhone')}
-        </Button>
-      </div>
+      </CodeForm>
       {changing && <PhoneChangeModal onClose={() => setChanging(false)} onConfirm={changePhone} />}
     </Page>
   );

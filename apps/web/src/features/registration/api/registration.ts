@@ -1,43 +1,41 @@
+import {
+  amendAddressRoute,
+  amendPersonalDataRoute,
+  amendTaxIdRoute,
+  businessTypesRoute,
+  neighborhoodsRoute,
+  placeRoute,
+  registerUserRoute,
+  saveAddressRoute,
+  saveBusinessRoute,
+  savedRegistrationRoute,
+  saveTaxIdRoute,
+  salesRangesRoute,
+  searchAddressesRoute,
+  stateCitiesRoute,
+  statesRoute,
+  zipCodeRoute,
+} from '@provee/domain';
 import type {
   AddressPayload,
-  AddressSuggestion,
   BusinessPayload,
-  CreatedUser,
   Named,
-  Neighborhood,
-  PersonalDataAmended,
   PersonalDataPayload,
-  PlaceDetail,
   RegisterUserPayload,
-  SalesRange,
   SavedRegistration,
-  StateCity,
-  StepAnswer,
-  TaxInfoPayload,
-  ZipCodeItem,
 } from '@provee/domain';
-import { apiRequest } from '../../../shared/lib/api-client.js';
+import { apiRequest, urlOf } from '../../../shared/lib/api-request.js';
+import { shopkeeper } from '../../../shared/lib/users-api.js';
 import { loadOnce, remember } from '../../../shared/hooks/use-api-data.js';
 
-export type {
-  AddressPayload,
-  BusinessPayload,
-  CreatedUser,
-  Named,
-  PersonalDataPayload,
-  RegisterUserPayload,
-  SavedRegistration,
-  StepAnswer,
-};
+export type { Named, SavedRegistration };
 
 /** What the steps saved, read once per change (issue 27: going back shows a step with its data). */
 let saved: { userId: string; answer: Promise<SavedRegistration> } | null = null;
 
 export function savedRegistration(userId: string): Promise<SavedRegistration> {
   if (saved?.userId !== userId) {
-    const answer = apiRequest<{ data: SavedRegistration }>('GET', `/api/v1/users/${userId}/SK/registration`).then(
-      (r) => r.data,
-    );
+    const answer = apiRequest(savedRegistrationRoute, shopkeeper(userId)).then((r) => r.data);
     saved = { userId, answer };
     answer.catch(() => {
       if (saved?.answer === answer) saved = null;
@@ -53,35 +51,26 @@ const saving = <T>(request: Promise<T>) =>
     return answer;
   });
 
-export const createUser = (payload: RegisterUserPayload) =>
-  saving(apiRequest<CreatedUser>('POST', '/api/v2/users', { body: payload }));
+export const createUser = (payload: RegisterUserPayload) => saving(apiRequest(registerUserRoute, { body: payload }));
 
 export const saveTaxId = (userId: string, taxPayerId: string) =>
-  saving(
-    apiRequest<StepAnswer>('POST', `/api/v1/users/${userId}/SK/tax_info`, {
-      body: { tax_payer_id: taxPayerId } satisfies TaxInfoPayload,
-    }),
-  );
+  saving(apiRequest(saveTaxIdRoute, { ...shopkeeper(userId), body: { tax_payer_id: taxPayerId } }));
 
 export const saveAddress = (userId: string, address: AddressPayload) =>
-  saving(apiRequest<StepAnswer>('POST', `/api/v1/users/${userId}/SK/businesses/address`, { body: address }));
+  saving(apiRequest(saveAddressRoute, { ...shopkeeper(userId), body: address }));
 
 export const saveBusiness = (userId: string, business: BusinessPayload) =>
-  saving(apiRequest<StepAnswer>('POST', `/api/v1/users/${userId}/SK/businesses`, { body: business }));
+  saving(apiRequest(saveBusinessRoute, { ...shopkeeper(userId), body: business }));
 
 /** Corrections of saved steps, while the step engine allows them (409 with where it stands after). */
 export const amendPersonalData = (userId: string, payload: PersonalDataPayload) =>
-  saving(apiRequest<PersonalDataAmended>('PUT', `/api/v1/users/${userId}/SK/personal-data`, { body: payload }));
+  saving(apiRequest(amendPersonalDataRoute, { ...shopkeeper(userId), body: payload }));
 
 export const amendTaxId = (userId: string, taxPayerId: string) =>
-  saving(
-    apiRequest<StepAnswer>('PUT', `/api/v1/users/${userId}/SK/tax_info`, {
-      body: { tax_payer_id: taxPayerId } satisfies TaxInfoPayload,
-    }),
-  );
+  saving(apiRequest(amendTaxIdRoute, { ...shopkeeper(userId), body: { tax_payer_id: taxPayerId } }));
 
 export const amendAddress = (userId: string, address: AddressPayload) =>
-  saving(apiRequest<StepAnswer>('PUT', `/api/v1/users/${userId}/SK/businesses/address`, { body: address }));
+  saving(apiRequest(amendAddressRoute, { ...shopkeeper(userId), body: address }));
 
 /** `spinner: false` for a load the user did not ask for (app/prefetch.ts warms the next screen). */
 type Quiet = { spinner?: boolean };
@@ -89,38 +78,30 @@ type Quiet = { spinner?: boolean };
 /** Catalogues: cached for the page's life (they change only when an operator imports). */
 export const catalog = {
   states: (options: Quiet = {}) =>
-    loadOnce('/api/v1/states', () => apiRequest<{ data: Named[] }>('GET', '/api/v1/states', options)).then(
-      (r) => r.data,
-    ),
-  cities: (stateId: number, options: Quiet = {}) =>
-    loadOnce(`/api/v1/states/${stateId}/cities`, () =>
-      apiRequest<{ data: StateCity[] }>('GET', `/api/v1/states/${stateId}/cities`, options),
-    ).then((r) => r.data),
-  neighborhoods: (cityId: number, options: Quiet = {}) =>
-    loadOnce(`/api/v1/cities/${cityId}/neighborhoods`, () =>
-      apiRequest<{ data: Neighborhood[] }>('GET', `/api/v1/cities/${cityId}/neighborhoods`, options),
-    ).then((r) => r.data),
-  zipCode: (zip: string) => apiRequest<{ data: ZipCodeItem[] }>('GET', `/api/v1/zip-codes/${zip}`).then((r) => r.data),
+    loadOnce(urlOf(statesRoute), () => apiRequest(statesRoute, options)).then((r) => r.data),
+  cities: (stateId: number, options: Quiet = {}) => {
+    const call = { params: { id: stateId }, ...options };
+    return loadOnce(urlOf(stateCitiesRoute, call), () => apiRequest(stateCitiesRoute, call)).then((r) => r.data);
+  },
+  neighborhoods: (cityId: number, options: Quiet = {}) => {
+    const call = { params: { id: cityId }, ...options };
+    return loadOnce(urlOf(neighborhoodsRoute, call), () => apiRequest(neighborhoodsRoute, call)).then((r) => r.data);
+  },
+  zipCode: (zip: string) => apiRequest(zipCodeRoute, { params: { code: zip } }).then((r) => r.data),
   businessTypes: (options: Quiet = {}) =>
-    loadOnce('/api/v1/business-types', () =>
-      apiRequest<{ data: string[] }>('GET', '/api/v1/business-types', options),
-    ).then((r) => r.data),
+    loadOnce(urlOf(businessTypesRoute), () => apiRequest(businessTypesRoute, options)).then((r) => r.data),
   salesRanges: (options: Quiet = {}) =>
-    loadOnce('/api/v1/sales-ranges', () =>
-      apiRequest<{ data: { ranges: SalesRange[] } }>('GET', '/api/v1/sales-ranges', options),
-    ).then((r) => r.data.ranges),
+    loadOnce(urlOf(salesRangesRoute), () => apiRequest(salesRangesRoute, options)).then((r) => r.data.ranges),
 };
 
 export const searchAddresses = (query: string) =>
-  apiRequest<{ data: AddressSuggestion[] }>('GET', `/api/v1/addresses/search?q=${encodeURIComponent(query)}`, {
-    spinner: false,
-  }).then((r) => r.data);
+  apiRequest(searchAddressesRoute, { query: { q: query }, spinner: false }).then((r) => r.data);
 
 /** One place's details, fetched once per page: the search warms them, the address form reuses them. */
-export const placeDetails = (placeId: string, options: Quiet = {}) =>
-  loadOnce(`/api/v1/addresses/${placeId}`, () =>
-    apiRequest<{ data: PlaceDetail }>('GET', `/api/v1/addresses/${encodeURIComponent(placeId)}`, options),
-  ).then((r) => r.data);
+export const placeDetails = (placeId: string, options: Quiet = {}) => {
+  const call = { params: { placeId }, ...options };
+  return loadOnce(urlOf(placeRoute, call), () => apiRequest(placeRoute, call)).then((r) => r.data);
+};
 
 /**
  * The address form's prefill from a chosen place: one call. Its answer has the place's province,
@@ -133,7 +114,7 @@ export async function prefillFromPlace(placeId: string, options: Quiet = {}) {
   // `?? null`: an answer without the ids (a replica not yet updated) prefills only the street.
   const stateId = place.state_id ?? null;
   const cityId = place.city_id ?? null;
-  if (stateId !== null) remember(`/api/v1/states/${stateId}/cities`, { data: place.cities });
-  if (cityId !== null) remember(`/api/v1/cities/${cityId}/neighborhoods`, { data: place.neighborhoods });
+  if (stateId !== null) remember(urlOf(stateCitiesRoute, { params: { id: stateId } }), { data: place.cities });
+  if (cityId !== null) remember(urlOf(neighborhoodsRoute, { params: { id: cityId } }), { data: place.neighborhoods });
   return { place, stateId, cityId, neighborhoodId: place.neighborhood_id ?? null };
 }

@@ -1,12 +1,14 @@
-import type {
-  IdentityCheckPayload,
-  IdentityDocumentKind,
-  IdentityDocumentsAnswer,
-  IdentityPhotosAnswer,
+import type { IdentityCheckPayload, IdentityDocumentKind } from '@provee/domain';
+import {
+  identityCheckRoute,
+  identityPhotoRoute,
+  identityPhotosRoute,
+  isErrorEnvelope,
+  REQUEST_TIMEOUT_MS,
 } from '@provee/domain';
-import { isErrorEnvelope, REQUEST_TIMEOUT_MS } from '@provee/domain';
-import { ApiError, apiRequest } from '../../../shared/lib/api-client.js';
-import type { SignerRef } from './signing.js';
+import { ApiError } from '../../../shared/lib/api-client.js';
+import { apiRequest, urlOf } from '../../../shared/lib/api-request.js';
+import { signerPath, type SignerRef } from './signing.js';
 
 /**
  * The built-in widget's photos one at a time (issue 27, docs/decisions/024): each goes up as soon
@@ -14,8 +16,6 @@ import type { SignerRef } from './signing.js';
  * the three the server holds.
  */
 
-const base = (signer: SignerRef) =>
-  `/api/v1/users/${encodeURIComponent(signer.userTypeId)}/${encodeURIComponent(signer.userId)}`;
 const authorizedBy = (token: string | null) => ({ authorization: `Bearer ${token ?? ''}` });
 
 /** The SHA-256 of a photo's bytes (hex): the key the server knows it by. */
@@ -39,7 +39,8 @@ export function putPhoto(
 ): { done: Promise<void>; abort: () => void } {
   const request = new XMLHttpRequest();
   const done = new Promise<void>((resolve, reject) => {
-    request.open('PUT', `${base(signer)}/identity-photos/${photo.kind}/${photo.sha256}`);
+    const params = { ...signerPath(signer), kind: photo.kind, sha256: photo.sha256 };
+    request.open(identityPhotoRoute.method, urlOf(identityPhotoRoute, { params }));
     request.setRequestHeader('authorization', authorizedBy(token).authorization);
     request.setRequestHeader('content-type', photo.blob.type || 'image/jpeg');
     request.setRequestHeader('accept', 'application/json');
@@ -70,7 +71,8 @@ export function putPhoto(
 
 /** GET …/identity-photos: what the server holds (asked before sending a photo again). */
 export const heldPhotos = (signer: SignerRef, token: string | null) =>
-  apiRequest<{ data: IdentityPhotosAnswer }>('GET', `${base(signer)}/identity-photos`, {
+  apiRequest(identityPhotosRoute, {
+    params: signerPath(signer),
     headers: authorizedBy(token),
     spinner: false,
     report: false,
@@ -78,7 +80,8 @@ export const heldPhotos = (signer: SignerRef, token: string | null) =>
 
 /** POST …/identity-checks: the check starts with the three photos the server holds. */
 export const submitIdentityCheck = (signer: SignerRef, payload: IdentityCheckPayload, token: string | null) =>
-  apiRequest<{ data: IdentityDocumentsAnswer }>('POST', `${base(signer)}/identity-checks`, {
+  apiRequest(identityCheckRoute, {
+    params: signerPath(signer),
     headers: authorizedBy(token),
     body: payload,
   }).then((r) => r.data);

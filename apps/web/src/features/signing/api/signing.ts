@@ -1,12 +1,19 @@
 import type {
-  SignContractAnswer,
   SignContractPayload,
+  SignerParams,
   SigningLink,
   VerificationStatusAnswer,
   VerificationType,
 } from '@provee/domain';
-import { REQUEST_TIMEOUT_SHORT_MS } from '@provee/domain';
-import { ApiError, apiRequest } from '../../../shared/lib/api-client.js';
+import {
+  contractPdfRoute,
+  REQUEST_TIMEOUT_SHORT_MS,
+  signContractRoute,
+  signingLinkRoute,
+  verificationStatusRoute,
+} from '@provee/domain';
+import { ApiError } from '../../../shared/lib/api-client.js';
+import { apiRequest, urlOf } from '../../../shared/lib/api-request.js';
 
 export type { SigningLink, VerificationStatusAnswer };
 
@@ -19,12 +26,15 @@ export interface SignerRef {
 /** The signing link's token is the Bearer of these calls, never the shopkeeper's session token. */
 const authorizedBy = (token: string | null) => ({ headers: { authorization: `Bearer ${token ?? ''}` } });
 
-const userPath = (signer: SignerRef, rest: string) =>
-  `/api/v1/users/${encodeURIComponent(signer.userTypeId)}/${encodeURIComponent(signer.userId)}/${rest}`;
+/** The path params of every signing call; the user type comes from the link as it is (the server checks it). */
+export const signerPath = (signer: SignerRef): SignerParams => ({
+  type: signer.userTypeId as SignerParams['type'],
+  id: signer.userId,
+});
 
 /** GET …/contract-link: whose link it is and where the signer stands. 401/403/409: the link is no longer good. */
 export const getSigningLink = (signer: SignerRef, token: string | null) =>
-  apiRequest<{ data: SigningLink }>('GET', userPath(signer, 'contract-link'), authorizedBy(token)).then((r) => r.data);
+  apiRequest(signingLinkRoute, { params: signerPath(signer), ...authorizedBy(token) }).then((r) => r.data);
 
 /**
  * GET …/mati-status: the verifier's answer so far (status null: none yet). With `wait` (seconds)
@@ -37,10 +47,14 @@ export const getVerificationStatus = (
   token: string | null,
   signal?: AbortSignal,
 ) => {
-  const params = new URLSearchParams({ verification_type: query.verificationType, person_type: query.personType });
-  if (query.wait !== undefined) params.set('wait', String(query.wait));
-  if (query.previous) params.set('previous', query.previous);
-  return apiRequest<{ data: VerificationStatusAnswer }>('GET', userPath(signer, `mati-status?${params.toString()}`), {
+  return apiRequest(verificationStatusRoute, {
+    params: signerPath(signer),
+    query: {
+      verification_type: query.verificationType,
+      person_type: query.personType as SigningLink['person_type'],
+      wait: query.wait,
+      previous: query.previous || undefined,
+    },
     ...authorizedBy(token),
     // The screens wait on their own countdown; a request must not hang past the next one (a
     // waiting one answers within its `wait`). Those that wait fail on a bad connection and are
@@ -54,14 +68,13 @@ export const getVerificationStatus = (
 
 /** PUT …/contract: the handwritten signature. */
 export const signContract = (signer: SignerRef, payload: SignContractPayload, token: string | null) =>
-  apiRequest<{ data: SignContractAnswer }>('PUT', userPath(signer, 'contract'), {
-    ...authorizedBy(token),
-    body: payload,
-  }).then((r) => r.data);
+  apiRequest(signContractRoute, { params: signerPath(signer), ...authorizedBy(token), body: payload }).then(
+    (r) => r.data,
+  );
 
 /** The contract PDF, opened in a new window (the token rides in the query: a link carries no header). */
 export const contractDocumentUrl = (signer: SignerRef, token: string | null) =>
-  `${userPath(signer, 'contract')}?token=${encodeURIComponent(token ?? '')}`;
+  urlOf(contractPdfRoute, { params: signerPath(signer), query: { token: token ?? '' } });
 
 /** The contract must be signed from a new link: 401 (expired, altered), 403, 409 LINK_USED (used, replaced). */
 export const isLinkRefused = (error: unknown) =>

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigContext } from '../../../shared/lib/config.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { createPublicConfig } from '../../../test/public-config.js';
-import { TOKEN, USER_ID, json, renderRoutes, stubApi } from '../testing.js';
+import { TOKEN, USER_ID, json, renderRoutes, stubApi } from '../../../test/signing.js';
 import { ApprovedDocumentsRoute } from './approved-documents.js';
 import { ErrorDocumentsRoute } from './error-documents.js';
 import { ManualVerificationRoute } from './manual-verification.js';

@@ -1,7 +1,7 @@
 import { act, screen } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TOKEN, USER_ID, envelope, json, renderRoutes, stubApi } from '../testing.js';
+import { TOKEN, USER_ID, envelope, json, renderRoutes, stubApi } from '../../../test/signing.js';
 import { ReviewDocumentsRoute } from './review-documents.js';
 
 const PREFIX = `/SK/${USER_ID}/${encodeURIComponent('Juana Gómez')}/collateral/${encodeURIComponent('Ramón Pérez')}`;

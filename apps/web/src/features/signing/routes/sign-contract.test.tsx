@@ -3,7 +3,7 @@ import { Route } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import type { Stroke } from '../lib/signature.js';
-import { TOKEN, USER_ID, envelope, json, renderRoutes, stubApi } from '../testing.js';
+import { TOKEN, USER_ID, envelope, json, renderRoutes, stubApi } from '../../../test/signing.js';
 import { SignContractRoute } from './sign-contract.js';
 
 /** jsdom draws nothing: the pad is a stand-in whose strokes each test sets. */

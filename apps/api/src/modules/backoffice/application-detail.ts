@@ -1,0 +1,221 @@
+import { staffMay, type ApplicationDetail, type StaffRole } from '@provee/domain';
+import type { FastifyInstance } from 'fastify';
+import { listAuditEvents, phoneAuditId, verifyEvents } from '../audit/index.js';
+import type { StaffRow } from '../staff/index.js';
+import { applicantPerson, applicantTaxId } from '../users/index.js';
+import { applicationRecords, otherApplicationsNaming, staffNames } from './applications.store.js';
+import { MASKED_DATE, MASKED_TAX_ID, NOT_FOUND } from './applications.service.js';
+
+const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+
+/** Audit payload fields that hold where a person connected from: evidence for analysts only. */
+const ADDRESS_FIELDS = new Set(['ip', 'peer_ip', 'forwarded_for', 'observed_ip', 'client_ip']);
+const withoutAddresses = (payload: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(payload).filter(([key]) => !ADDRESS_FIELDS.has(key)));
+
+const ROLE_NAMES: Record<string, string> = { advisor: 'asesor', analyst: 'analista', admin: 'administrador' };
+
+/** Actors in words: a staff member by name and role (a compliance reader should not need ids). */
+async function actorNames(app: FastifyInstance, actors: string[]): Promise<(actor: string) => string> {
+  const staffIds = [...new Set(actors.map((actor) => /^staff:([0-9a-f-]{36})$/.exec(actor)?.[1]).filter(Boolean))];
+  const members = await staffNames(app.db, staffIds as string[]);
+  const names = new Map(members.map((m) => [`staff:${m.id}`, `${m.name} (${ROLE_NAMES[m.role] ?? m.role})`]));
+  return (actor) => {
+    if (names.has(actor)) return names.get(actor)!;
+    if (actor.startsWith('user:') || actor === 'user') return 'Solicitante';
+    if (actor.startsWith('aval:') || actor.startsWith('signer:')) return 'Firmante o aval';
+    if (actor.startsWith('provider:')) return `Proveedor (${actor.slice('provider:'.length)})`;
+    if (actor === 'system') return 'Sistema';
+    if (actor === 'cli') return 'Consola (staff:create)';
+    return actor;
+  };
+}
+
+async function timeline(
+  app: FastifyInstance,
+  chains: { chain: 'application' | 'phone'; id: string }[],
+  sensitive: boolean,
+) {
+  const read = await Promise.all(
+    chains.map(async ({ chain, id }) => {
+      // Read once: the same rows are verified and shown.
+      const events = await listAuditEvents(app.db, id);
+      return { chain, verification: verifyEvents(events), events };
+    }),
+  );
+  const nameOf = await actorNames(
+    app,
+    read.flatMap(({ events }) => events.map((event) => event.actor)),
+  );
+  return read.map(({ chain, verification, events }) => ({
+    chain,
+    valid: verification.valid,
+    broken_at: verification.valid ? null : verification.brokenAt,
+    reason: verification.valid ? null : verification.reason,
+    events: events.map((event) => ({
+      id: event.id,
+      type: event.type,
+      actor: event.actor,
+      actor_name: nameOf(event.actor),
+      at: event.createdAt.toISOString(),
+      // The chain is verified above on the events as stored; advisors see them without addresses.
+      payload: sensitive ? event.payload : withoutAddresses(event.payload),
+    })),
+  }));
+}
+
+/** Everything recorded about one application, masked for the staff member's role. */
+export async function applicationDetail(
+  app: FastifyInstance,
+  member: StaffRow,
+  applicationId: string,
+): Promise<ApplicationDetail> {
+  const records = await applicationRecords(app.db, applicationId);
+  if (!records) throw NOT_FOUND;
+  const { user, business, address, consents, queries, decisions, guarantors, signers, contract, contacts } = records;
+  const { checks, documents } = records;
+  const sensitive = staffMay(member.role as StaffRole, 'readSensitive');
+  const sharedPhones = await otherApplicationsNaming(app.db, user.id, [
+    ...new Set(guarantors.map((aval) => aval.phoneE164).filter((phone): phone is string => Boolean(phone))),
+  ]);
+  const taxId = applicantTaxId(app, user)?.canonical ?? null;
+  const dob = applicantPerson(app, user).birthDate;
+  const maxAttempts = app.config.IDENTITY_MAX_ATTEMPTS;
+  const [b, a, c] = [business, address, contract];
+  return {
+    id: user.id,
+    phone: user.phoneE164,
+    next_step: user.nextStep,
+    status: user.status,
+    country: app.config.COUNTRY,
+    created_at: user.createdAt.toISOString(),
+    updated_at: user.updatedAt.toISOString(),
+    sensitive_visible: sensitive,
+    person: {
+      name: user.name,
+      lastname: user.lastname,
+      maternal_lastname: user.maternalLastname,
+      tax_id: taxId === null ? null : sensitive ? taxId : MASKED_TAX_ID,
+      birth_date: dob === null ? null : sensitive ? dob : MASKED_DATE,
+      marital_status: user.maritalStatus,
+      length_of_residency_in_years: user.lengthOfResidencyInYears,
+    },
+    utm: { source: user.utmSource, medium: user.utmMedium, campaign: user.utmName },
+    business: b
+      ? {
+          name: b.name,
+          business_type: b.businessTypeOther ? `${b.businessType}: ${b.businessTypeOther}` : b.businessType,
+          sales_range_id: b.salesRangeId,
+          business_age_years: b.businessAgeYears,
+        }
+      : null,
+    address: a
+      ? {
+          zip_code: a.zipCode,
+          state: a.state,
+          city: a.city,
+          neighborhood: a.neighborhood,
+          street_name: a.streetName,
+          street_number: a.streetNumber,
+          apartment_number: a.apartmentNumber,
+          municipality_id: a.municipalityId,
+          neighborhood_typed: a.neighborhoodTyped,
+          neighborhood_reviewed_at: iso(a.neighborhoodReviewedAt),
+        }
+      : null,
+    consents: consents.map((consent) => ({
+      id: consent.id,
+      person_type: consent.personType,
+      aval_id: consent.avalId,
+      created_at: consent.createdAt.toISOString(),
+      // Where the consent was given from is evidence for analysts; an advisor calls, and needs it not.
+      ip: sensitive ? consent.ip : null,
+      user_agent: consent.userAgent,
+      pin_verified: consent.pinVerified,
+      bureau_folio: consent.bureauFolio,
+      consent_version: consent.consentVersion,
+      consent_text_sha256: consent.consentTextSha256,
+      authorized_until: consent.authorizedUntil.toISOString(),
+    })),
+    bureau_queries: queries.map((query) => ({
+      id: query.id,
+      consent_id: query.consentId,
+      status: query.status,
+      attempts: query.attempts,
+      last_error: query.lastError,
+      // The bureau's report is credit data: analysts only.
+      report: sensitive ? (query.report ?? null) : null,
+      created_at: query.createdAt.toISOString(),
+      updated_at: query.updatedAt.toISOString(),
+    })),
+    decisions: decisions.map((decision) => ({
+      id: decision.id,
+      consent_id: decision.consentId,
+      aval_id: decision.avalId,
+      result: decision.result,
+      amount: decision.amount,
+      currency: decision.currency,
+      policy_version: decision.policyVersion,
+      // Each rule's value is the applicant's data (age, score, late accounts): the outcome only for advisors.
+      rules: sensitive ? decision.rules : decision.rules.map((rule) => ({ ...rule, value: null })),
+      created_at: decision.createdAt.toISOString(),
+    })),
+    guarantors: guarantors.map((aval) => ({
+      id: aval.id,
+      aval_type: aval.avalType,
+      name: aval.name,
+      phone: aval.phoneE164,
+      status: aval.status,
+      created_at: aval.createdAt.toISOString(),
+      phone_other_applications: aval.phoneE164 ? (sharedPhones.get(aval.phoneE164) ?? 0) : 0,
+    })),
+    signers: signers.map((signer) => ({
+      id: signer.id,
+      person_type: signer.personType as 'titular' | 'collateral',
+      aval_id: signer.avalId,
+      name: signer.name,
+      state: signer.state,
+      attempts_used: signer.verificationAttempts,
+      attempts_left: maxAttempts + signer.extraAttempts - signer.verificationAttempts,
+      extra_attempts: signer.extraAttempts,
+      signed_at: iso(signer.signedAt),
+      verifications: checks
+        .filter((check) => check.signerId === signer.id)
+        .map((check) => ({
+          id: check.id,
+          verification_type: check.verificationType,
+          provider: check.provider,
+          status: check.status,
+          created_at: check.createdAt.toISOString(),
+          answered_at: iso(check.answeredAt),
+          answered_by: check.answeredBy,
+          note: typeof check.answer?.note === 'string' ? check.answer.note : null,
+          documents: documents
+            .filter((doc) => doc.verificationId === check.id)
+            .map((doc) => ({ id: doc.id, kind: doc.kind, format: doc.format, bytes: doc.bytes })),
+        })),
+    })),
+    contract: c
+      ? {
+          id: c.id,
+          template_version: c.templateVersion,
+          unsigned_sha256: c.unsignedSha256,
+          signed_sha256: c.signedSha256,
+          created_at: c.createdAt.toISOString(),
+        }
+      : null,
+    advisor_contacts: contacts.map((contact) => ({
+      id: contact.id,
+      contact_type: contact.contactType,
+      created_at: contact.createdAt.toISOString(),
+    })),
+    timeline: await timeline(
+      app,
+      [
+        { chain: 'phone', id: phoneAuditId(app, user.phoneE164) },
+        { chain: 'application', id: user.id },
+      ],
+      sensitive,
+    ),
+  };
+}

@@ -1,0 +1,192 @@
+import type { ApplicationsFilter } from '@provee/domain';
+import { and, asc, desc, eq, gte, ilike, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import {
+  advisorEvents,
+  avals,
+  bureauConsents,
+  bureauQueries,
+  businessAddresses,
+  businesses,
+  contracts,
+  contractSigners,
+  creditDecisions,
+  identityDocuments,
+  identityVerifications,
+  staff,
+  users,
+} from '../../db/schema.js';
+
+// What the back office reads of an application across the modules' tables: the list with its
+// filters, and every record of one application. The back office is the one read side across
+// modules (docs/decisions/026); what it changes goes through each module's own code.
+
+/** What a search box text was read as (service: applications.service.ts `searchTerms`). */
+export interface SearchTerms {
+  phoneE164?: string;
+  /** The keyed hash of an exact tax id (never a decrypted comparison). */
+  taxIdHash?: string;
+  /** Part of a name, without LIKE's wildcards. */
+  words?: string;
+}
+
+export type ApplicationsWhere = Pick<ApplicationsFilter, 'next_step' | 'status' | 'utm_source' | 'utm_campaign'> & {
+  search?: SearchTerms;
+  start?: Date;
+  end?: Date;
+};
+
+function searchCondition(search: SearchTerms): SQL {
+  const conditions: SQL[] = [];
+  if (search.phoneE164) conditions.push(eq(users.phoneE164, search.phoneE164));
+  if (search.taxIdHash) conditions.push(eq(users.taxIdHash, search.taxIdHash));
+  if (search.words) {
+    const name = sql`concat_ws(' ', ${users.name}, ${users.lastname}, ${users.maternalLastname})`;
+    conditions.push(ilike(name, `%${search.words}%`));
+  }
+  return conditions.length > 0 ? or(...conditions)! : sql`false`;
+}
+
+export function applicationsWhere(filter: ApplicationsWhere): SQL | undefined {
+  return and(
+    filter.search ? searchCondition(filter.search) : undefined,
+    filter.next_step ? eq(users.nextStep, filter.next_step) : undefined,
+    filter.status ? eq(users.status, filter.status) : undefined,
+    filter.utm_source ? eq(users.utmSource, filter.utm_source) : undefined,
+    filter.utm_campaign ? eq(users.utmName, filter.utm_campaign) : undefined,
+    filter.start ? gte(users.createdAt, filter.start) : undefined,
+    filter.end ? lt(users.createdAt, filter.end) : undefined,
+  );
+}
+
+/**
+ * Whether a guarantor phone of the row's application is named on another application too (issue
+ * 26): one person guaranteeing several shopkeepers, or a number made up more than once. An EXISTS
+ * per listed row, on the avals' phone index.
+ */
+const guarantorPhoneShared = () =>
+  sql<boolean>`exists (
+    select 1 from ${avals} mine join ${avals} theirs
+      on theirs.phone_e164 = mine.phone_e164 and theirs.user_id <> mine.user_id
+    where mine.user_id = ${users.id}
+  )`.mapWith(Boolean);
+
+/** One page of the list, newest change first, and how many match. */
+export async function applicationsPage(db: Db, where: SQL | undefined, page: number, pageSize: number) {
+  const [rows, [count]] = await Promise.all([
+    db
+      .select({ user: users, businessName: businesses.name, guarantorPhoneShared: guarantorPhoneShared() })
+      .from(users)
+      .leftJoin(businesses, eq(businesses.userId, users.id))
+      .where(where)
+      .orderBy(desc(users.updatedAt), desc(users.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(users)
+      .where(where),
+  ]);
+  return { rows, total: count?.total ?? 0 };
+}
+
+/** How many other applications name each of these phones as a guarantor's. */
+export async function otherApplicationsNaming(db: Db, userId: string, phones: string[]): Promise<Map<string, number>> {
+  if (phones.length === 0) return new Map();
+  const rows = await db
+    .select({ phone: avals.phoneE164, applications: sql<number>`count(distinct ${avals.userId})::int` })
+    .from(avals)
+    .where(and(inArray(avals.phoneE164, phones), ne(avals.userId, userId)))
+    .groupBy(avals.phoneE164);
+  return new Map(rows.map((row) => [row.phone!, row.applications]));
+}
+
+/** Staff members' names and roles, by id (the timeline names its actors). */
+export async function staffNames(db: Db, ids: string[]) {
+  if (ids.length === 0) return [];
+  return db.select({ id: staff.id, name: staff.name, role: staff.role }).from(staff).where(inArray(staff.id, ids));
+}
+
+/** Every record of one application, oldest first in each list; undefined when there is none. */
+export async function applicationRecords(db: Db, applicationId: string) {
+  const [user] = await db.select().from(users).where(eq(users.id, applicationId)).limit(1);
+  if (!user) return undefined;
+  const byUser = <T extends { userId: unknown }>(table: T) => eq(table.userId as never, user.id);
+  const [business, address, consents, queries, decisions, guarantors, signers, contract, contacts] = await Promise.all([
+    db.select().from(businesses).where(byUser(businesses)).limit(1),
+    db.select().from(businessAddresses).where(byUser(businessAddresses)).limit(1),
+    db.select().from(bureauConsents).where(byUser(bureauConsents)).orderBy(asc(bureauConsents.createdAt)),
+    db.select().from(bureauQueries).where(byUser(bureauQueries)).orderBy(asc(bureauQueries.createdAt)),
+    db.select().from(creditDecisions).where(byUser(creditDecisions)).orderBy(asc(creditDecisions.createdAt)),
+    db.select().from(avals).where(byUser(avals)).orderBy(asc(avals.createdAt)),
+    db.select().from(contractSigners).where(byUser(contractSigners)).orderBy(asc(contractSigners.createdAt)),
+    db
+      .select({
+        id: contracts.id,
+        templateVersion: contracts.templateVersion,
+        unsignedSha256: contracts.unsignedSha256,
+        signedSha256: contracts.signedSha256,
+        createdAt: contracts.createdAt,
+      })
+      .from(contracts)
+      .where(byUser(contracts))
+      .limit(1),
+    db.select().from(advisorEvents).where(byUser(advisorEvents)).orderBy(asc(advisorEvents.createdAt)),
+  ]);
+  const signerIds = signers.map((signer) => signer.id);
+  const checks = signerIds.length
+    ? await db
+        .select()
+        .from(identityVerifications)
+        .where(inArray(identityVerifications.signerId, signerIds))
+        .orderBy(asc(identityVerifications.createdAt))
+    : [];
+  const documents = checks.length
+    ? await db
+        .select({
+          id: identityDocuments.id,
+          verificationId: identityDocuments.verificationId,
+          kind: identityDocuments.kind,
+          format: identityDocuments.format,
+          bytes: identityDocuments.bytes,
+        })
+        .from(identityDocuments)
+        .where(
+          inArray(
+            identityDocuments.verificationId,
+            checks.map((check) => check.id),
+          ),
+        )
+    : [];
+  return {
+    user,
+    business: business[0],
+    address: address[0],
+    consents,
+    queries,
+    decisions,
+    guarantors,
+    signers,
+    contract: contract[0],
+    contacts,
+    checks,
+    documents,
+  };
+}
+
+/** One identity image of the application's signers (still encrypted). */
+export async function identityDocument(db: Db, applicationId: string, documentId: string) {
+  const [row] = await db
+    .select({ format: identityDocuments.format, data: identityDocuments.dataEncrypted })
+    .from(identityDocuments)
+    .innerJoin(identityVerifications, eq(identityVerifications.id, identityDocuments.verificationId))
+    .innerJoin(contractSigners, eq(contractSigners.id, identityVerifications.signerId))
+    .where(and(eq(identityDocuments.id, documentId), eq(contractSigners.userId, applicationId)))
+    .limit(1);
+  return row;
+}
+
+export async function contractOf(db: Db, applicationId: string) {
+  const [row] = await db.select().from(contracts).where(eq(contracts.userId, applicationId)).limit(1);
+  return row;
+}

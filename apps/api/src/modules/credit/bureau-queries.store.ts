@@ -1,0 +1,139 @@
+import {
+  BUREAU_QUERY_INITIAL_STATUS,
+  BUREAU_QUERY_TRANSITIONS,
+  type BureauQueryStatus,
+  type BureauQueryTransitionName,
+} from '@provee/domain';
+import { and, eq, inArray, lt, lte, or } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { bureauQueries } from '../../db/schema.js';
+
+/**
+ * One bureau query per consent, retried with back-off until it answers. Its status moves only here,
+ * through a row of BUREAU_QUERY_TRANSITIONS (packages/domain), each a guarded update from the
+ * transition's starting statuses: zero rows means another process moved it first.
+ */
+export type BureauQueryRow = typeof bureauQueries.$inferSelect;
+
+/** The status change of `transition` ending in `to`, or an error for a move the table does not have. */
+function move(transition: BureauQueryTransitionName, to: BureauQueryStatus) {
+  const { from, to: targets } = BUREAU_QUERY_TRANSITIONS[transition];
+  if (!(targets as readonly BureauQueryStatus[]).includes(to))
+    throw new Error(`bureau query transition ${transition} cannot end in ${to}`);
+  return { status: to, guard: inArray(bureauQueries.status, [...from]) };
+}
+
+/** A new query with its consent, due at once. */
+export async function insertBureauQuery(
+  tx: Executor,
+  values: { userId: string; consentId: string; at: Date },
+): Promise<string> {
+  const [row] = await tx
+    .insert(bureauQueries)
+    .values({
+      userId: values.userId,
+      consentId: values.consentId,
+      status: BUREAU_QUERY_INITIAL_STATUS,
+      nextAttemptAt: values.at,
+      createdAt: values.at,
+      updatedAt: values.at,
+    })
+    .returning({ id: bureauQueries.id });
+  return row!.id;
+}
+
+/** Due now: waiting with its next try past, or running with its runner's lease run out. */
+const due = (now: Date) =>
+  or(
+    and(eq(bureauQueries.status, 'PENDING'), lte(bureauQueries.nextAttemptAt, now)),
+    and(eq(bureauQueries.status, 'RUNNING'), lt(bureauQueries.lockedUntil, now)),
+  );
+
+/** Takes the query for one attempt if it is due, leased until `lockedUntil`; undefined when it is not. */
+export async function claimBureauQuery(
+  db: Executor,
+  id: string,
+  now: Date,
+  lockedUntil: Date,
+): Promise<BureauQueryRow | undefined> {
+  const { status, guard } = move('claimed', 'RUNNING');
+  const [claimed] = await db
+    .update(bureauQueries)
+    .set({ status, lockedUntil, updatedAt: now })
+    .where(and(eq(bureauQueries.id, id), guard, due(now)))
+    .returning();
+  return claimed;
+}
+
+/** The queries due now, the longest waiting first: what the background worker picks up. */
+export async function listDueBureauQueries(db: Executor, now: Date, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: bureauQueries.id })
+    .from(bureauQueries)
+    .where(due(now))
+    .orderBy(bureauQueries.nextAttemptAt)
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+/** The bureau answered: the report is kept and the query ends. False when it was not running any more. */
+export async function markBureauQueryAnswered(
+  tx: Executor,
+  id: string,
+  values: { attempts: number; report: Record<string, unknown>; at: Date },
+): Promise<boolean> {
+  const { status, guard } = move('answered', 'DONE');
+  const rows = await tx
+    .update(bureauQueries)
+    .set({
+      status,
+      attempts: values.attempts,
+      report: values.report,
+      lockedUntil: null,
+      lastError: null,
+      updatedAt: values.at,
+    })
+    .where(and(eq(bureauQueries.id, id), guard))
+    .returning({ id: bureauQueries.id });
+  return rows.length > 0;
+}
+
+/** The attempt failed: tried again at `nextAttemptAt`, or given up (FAILED). False when it was not running. */
+export async function markBureauQueryFailed(
+  tx: Executor,
+  id: string,
+  values: { givenUp: boolean; attempts: number; nextAttemptAt: Date; lastError: string; at: Date },
+): Promise<boolean> {
+  const { status, guard } = move('failed', values.givenUp ? 'FAILED' : 'PENDING');
+  const rows = await tx
+    .update(bureauQueries)
+    .set({
+      status,
+      attempts: values.attempts,
+      nextAttemptAt: values.nextAttemptAt,
+      lockedUntil: null,
+      lastError: values.lastError,
+      updatedAt: values.at,
+    })
+    .where(and(eq(bureauQueries.id, id), guard))
+    .returning({ id: bureauQueries.id });
+  return rows.length > 0;
+}
+
+/**
+ * The application's query given up after its attempts, due again at once (the attempt count goes
+ * on); undefined when none is given up.
+ */
+export async function retryGivenUpBureauQuery(
+  tx: Executor,
+  userId: string,
+  now: Date,
+): Promise<Pick<BureauQueryRow, 'id' | 'lastError'> | undefined> {
+  const { status, guard } = move('retried', 'PENDING');
+  const [row] = await tx
+    .update(bureauQueries)
+    .set({ status, nextAttemptAt: now, lockedUntil: null, updatedAt: now })
+    .where(and(eq(bureauQueries.userId, userId), guard))
+    .returning({ id: bureauQueries.id, lastError: bureauQueries.lastError });
+  return row;
+}

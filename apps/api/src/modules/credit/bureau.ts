@@ -1,0 +1,119 @@
+import type { AvalType } from '@provee/domain';
+import { BureauError, type BureauSubject } from '../../providers/bureau/index.js';
+import { appendAuditEvent } from '../audit/index.js';
+import { describeApplicant, type Applicant } from '../users/index.js';
+import {
+  claimBureauQuery,
+  listDueBureauQueries,
+  markBureauQueryFailed,
+  type BureauQueryRow,
+} from './bureau-queries.store.js';
+import { findConsent } from './consents.store.js';
+import { decideApplicant, decideGuarantor } from './decision.js';
+import type { BureauDeps } from './deps.js';
+
+/** Who a query asks about: the shopkeeper (with what the decision reads of them) or a guarantor. */
+export type BureauParty =
+  | { kind: 'applicant'; subject: BureauSubject; applicant: Applicant }
+  | { kind: 'guarantor'; subject: BureauSubject; avalId: string; avalType: AvalType };
+
+/** One bureau attempt while the caller waits up to BUREAU_SYNC_WAIT_MS; the worker finishes otherwise. */
+export async function queryBureauBriefly(deps: BureauDeps, queryId: string): Promise<void> {
+  const attempt = runBureauAttempt(deps, queryId);
+  await Promise.race([attempt, new Promise((resolve) => setTimeout(resolve, deps.config.BUREAU_SYNC_WAIT_MS))]);
+}
+
+/**
+ * One try at the bureau for a due query. The claim (an UPDATE with a lease) makes sure two
+ * processes never query twice at once; a failure schedules the next try with back-off.
+ */
+export async function runBureauAttempt(deps: BureauDeps, queryId: string): Promise<void> {
+  const { config } = deps;
+  const now = deps.clock();
+  const claimed = await claimBureauQuery(
+    deps.db,
+    queryId,
+    now,
+    new Date(now.getTime() + config.BUREAU_TIMEOUT_MS + 5_000),
+  );
+  if (!claimed) return;
+  const attempt = claimed.attempts + 1;
+  // Every bureau call is logged (ids only): a query costs the lender, and the logs of all the
+  // processes together show that no query ran twice (npm run scale-test).
+  deps.log.info({ queryId, attempt }, 'bureau attempt started');
+  try {
+    const party = await bureauParty(deps, claimed, attempt);
+    const report = await deps.bureau.query(party.subject, AbortSignal.timeout(config.BUREAU_TIMEOUT_MS));
+    const answered = { query: claimed, attempt, report };
+    if (party.kind === 'guarantor') await decideGuarantor(deps, { ...answered, ...party });
+    else await decideApplicant(deps, { ...answered, applicant: party.applicant });
+    deps.log.info({ queryId, attempt }, 'bureau answered');
+  } catch (error) {
+    await recordFailure(deps, claimed, attempt, error);
+  }
+}
+
+/** The attempt's failure: tried again after a pause that doubles, or given up after the last attempt. */
+async function recordFailure(deps: BureauDeps, query: BureauQueryRow, attempt: number, error: unknown) {
+  const { config } = deps;
+  const exhausted = attempt >= config.BUREAU_MAX_ATTEMPTS;
+  const delay = Math.min(config.BUREAU_RETRY_MAX_MS, config.BUREAU_RETRY_BASE_MS * 2 ** (attempt - 1));
+  const message = error instanceof Error ? error.message : String(error);
+  const failedAt = deps.clock();
+  const queryId = query.id;
+  // Logged before the claim is released: no other process's attempt can start before this line.
+  if (error instanceof BureauError) deps.log.warn({ queryId, attempt, exhausted }, 'bureau query failed');
+  else deps.log.error({ err: error, queryId, attempt }, 'bureau attempt failed unexpectedly');
+  await deps.db.transaction(async (tx) => {
+    const moved = await markBureauQueryFailed(tx, queryId, {
+      givenUp: exhausted,
+      attempts: attempt,
+      nextAttemptAt: new Date(failedAt.getTime() + delay),
+      lastError: message.slice(0, 500),
+      at: failedAt,
+    });
+    if (moved && exhausted) {
+      const payload = { query_id: queryId, attempts: attempt, last_error: message.slice(0, 200) };
+      await appendAuditEvent(tx, {
+        applicationId: query.userId,
+        actor: 'system',
+        type: 'bureau.gave_up',
+        payload,
+        at: failedAt,
+      });
+    }
+  });
+}
+
+/** Who the query asks about, under the folio of its consent. */
+async function bureauParty(deps: BureauDeps, query: BureauQueryRow, attempt: number): Promise<BureauParty> {
+  const consent = await findConsent(deps.db, query.consentId);
+  if (!consent) throw new Error('bureau query without consent');
+  const asked = { country: deps.config.COUNTRY, consentFolio: consent.bureauFolio, attempt };
+  if (consent.avalId) {
+    // A guarantor: asked under their own tax id and name (the bureau keys on the tax id).
+    const aval = await deps.guarantorBureau.subject(deps, consent.avalId);
+    if (!aval?.taxId) throw new Error('guarantor without tax id');
+    const subject = { ...asked, taxId: aval.taxId, name: aval.name, lastname: '', maternalLastname: null, dob: '' };
+    return { kind: 'guarantor', subject, avalId: consent.avalId, avalType: aval.avalType };
+  }
+  const applicant = await describeApplicant(deps, query.userId);
+  const { person } = applicant ?? {};
+  if (!applicant?.taxId || !person?.birthDate) throw new Error('application without tax id or birth date');
+  const subject = {
+    ...asked,
+    taxId: applicant.taxId.canonical,
+    name: person.name ?? '',
+    lastname: person.lastname ?? '',
+    maternalLastname: person.maternalLastname,
+    dob: person.birthDate,
+  };
+  return { kind: 'applicant', subject, applicant };
+}
+
+/** Queries whose next try is due (or whose runner died): what the background worker picks up. */
+export async function processDueBureauQueries(deps: BureauDeps, limit = 10): Promise<number> {
+  const due = await listDueBureauQueries(deps.db, deps.clock(), limit);
+  for (const id of due) await runBureauAttempt(deps, id);
+  return due.length;
+}

@@ -1,0 +1,55 @@
+import type { AvalType } from '@provee/domain';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
+import type { FieldCipher } from '../../crypto.js';
+import type { Db, Executor, Tx } from '../../db/client.js';
+import type { BureauProvider } from '../../providers/bureau/index.js';
+import type { Secrets } from '../../secrets.js';
+import type { consumeCode, issueCode } from '../one-time-codes/index.js';
+import type { sendSms } from '../sms/index.js';
+import type { PasswordHasher } from './password.js';
+import type { CreditPolicy } from './policy.js';
+
+/**
+ * What the credit use cases use. Each function takes the part it needs (`Pick<CreditDeps, …>`);
+ * routes and workers pass the app, which has all of it (`guarantorBureau` is decorated by app.ts).
+ */
+export interface CreditDeps {
+  db: Db;
+  clock: () => Date;
+  config: Config;
+  cipher: FieldCipher;
+  secrets: Secrets;
+  policy: CreditPolicy;
+  passwords: PasswordHasher;
+  bureau: BureauProvider;
+  log: FastifyBaseLogger;
+  guarantorBureau: GuarantorBureau;
+}
+
+/**
+ * Codes and texts: modules/one-time-codes and modules/sms still take (part of) the app. These are
+ * their own parameter types, so they narrow here when those modules take smaller deps.
+ */
+/** What a bureau attempt uses: the query, the bureau, the policy that decides on its answer. */
+export type BureauDeps = Pick<
+  CreditDeps,
+  'db' | 'clock' | 'config' | 'cipher' | 'policy' | 'bureau' | 'log' | 'guarantorBureau'
+>;
+
+export type CodeDeps = Parameters<typeof issueCode>[0] & Parameters<typeof consumeCode>[0];
+export type SmsDeps = Parameters<typeof sendSms>[0];
+
+/**
+ * The guarantor's side of their bureau query. modules/guarantors provides it: it records its
+ * consents through this module, so this module cannot import it (the loop would make the two one).
+ */
+export interface GuarantorBureau {
+  /** Who the bureau is asked about: the guarantor's type, name and tax id (as stored). */
+  subject(
+    deps: { db: Executor; cipher: FieldCipher; config: Pick<Config, 'COUNTRY'> },
+    avalId: string,
+  ): Promise<{ avalType: AvalType; name: string; taxId: string | null } | undefined>;
+  /** The policy's guarantor rules decided (in the decision's transaction): their status follows. */
+  decided(tx: Tx, avalId: string, approved: boolean, at: Date): Promise<void>;
+}

@@ -1,0 +1,86 @@
+import { formatTaxId, fromE164, getCountry, type AvalStatus, type AvalType, type CountryCode } from '@provee/domain';
+import type { FieldCipher } from '../../crypto.js';
+import type { Executor } from '../../db/client.js';
+import { AppError } from '../../errors.js';
+import type { GuarantorBureau } from '../credit/index.js';
+import type { UserRow } from '../users/index.js';
+import { findAval, markAvalDecided, type AvalRow } from './guarantors.store.js';
+
+/**
+ * A guarantor as the other modules read them. Their tax id is stored encrypted; this file is the
+ * one place that seals and opens it (docs/CONVENTIONS.md).
+ */
+export interface Guarantor {
+  id: string;
+  /** The application that named them. */
+  userId: string;
+  avalType: AvalType;
+  name: string;
+  phone: { e164: string; national: string } | null;
+  taxId: { canonical: string; shown: string } | null;
+  status: AvalStatus;
+}
+
+type CipherDeps = { cipher: FieldCipher; config: { COUNTRY: CountryCode } };
+
+export const NOT_FOUND = new AppError(404, 'AVAL_NOT_FOUND', 'guarantor not found', 'No encontramos a este aval.');
+
+/** The guarantor as the screens show them (SPEC §7). */
+export function avalView(deps: { config: { COUNTRY: CountryCode } }, aval: AvalRow) {
+  return {
+    id: aval.id,
+    aval_type: aval.avalType as AvalType,
+    name: aval.name ?? '',
+    phone: aval.phoneE164 ? fromE164(deps.config.COUNTRY, aval.phoneE164) : null,
+    status: aval.status as 'PENDING' | 'CONSENTED' | 'APPROVED' | 'REFUSED',
+  };
+}
+
+/** A guarantor by id, their tax id decrypted once; undefined when there is none. */
+export async function describeGuarantor(
+  deps: CipherDeps & { db: Executor },
+  avalId: string,
+): Promise<Guarantor | undefined> {
+  const aval = await findAval(deps.db, avalId);
+  if (!aval) return undefined;
+  return {
+    id: aval.id,
+    userId: aval.userId,
+    avalType: aval.avalType as AvalType,
+    name: aval.name ?? '',
+    phone: aval.phoneE164 ? { e164: aval.phoneE164, national: fromE164(deps.config.COUNTRY, aval.phoneE164) } : null,
+    taxId: guarantorTaxId(deps, aval),
+    status: aval.status as AvalStatus,
+  };
+}
+
+/** The tax id of a guarantor row a caller already holds, or null. */
+export function guarantorTaxId(deps: CipherDeps, aval: Pick<AvalRow, 'taxIdEncrypted'>) {
+  if (!aval.taxIdEncrypted) return null;
+  const canonical = deps.cipher.decrypt(aval.taxIdEncrypted);
+  return { canonical, shown: formatTaxId(getCountry(deps.config.COUNTRY), canonical) };
+}
+
+/** The tax id's column as stored (canonical: normalizeTaxId). */
+export function taxIdColumn(deps: { cipher: FieldCipher }, canonical: string): Pick<AvalRow, 'taxIdEncrypted'> {
+  return { taxIdEncrypted: deps.cipher.encrypt(canonical) };
+}
+
+/** How the guarantor's messages name the shopkeeper who chose them. */
+export function shopkeeperName(user: Pick<UserRow, 'name' | 'lastname'>): string {
+  return [user.name, user.lastname].filter(Boolean).join(' ');
+}
+
+/** The guarantor's side of their bureau query, for modules/credit (app.ts decorates `guarantorBureau` with it). */
+export const guarantorBureau: GuarantorBureau = {
+  async subject(deps, avalId) {
+    const guarantor = await describeGuarantor(deps, avalId);
+    return (
+      guarantor && { avalType: guarantor.avalType, name: guarantor.name, taxId: guarantor.taxId?.canonical ?? null }
+    );
+  },
+  async decided(tx, avalId, approved, at) {
+    if (!(await markAvalDecided(tx, avalId, approved, at)))
+      throw new Error(`guarantor ${avalId} is not waiting for a decision`);
+  },
+};

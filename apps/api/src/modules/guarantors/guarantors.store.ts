@@ -1,0 +1,166 @@
+import {
+  AVAL_INITIAL_STATUS,
+  AVAL_TRANSITIONS,
+  type AvalStatus,
+  type AvalTransitionName,
+  type AvalType,
+} from '@provee/domain';
+import { and, asc, desc, eq, gte, inArray, ne, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { avals, reverseOtpSessions } from '../../db/schema.js';
+
+/**
+ * The guarantors (avals) of each application. Their status moves only here, through a row of
+ * AVAL_TRANSITIONS (packages/domain), each a guarded update from the transition's starting
+ * statuses: zero rows means another request moved it first.
+ */
+export type AvalRow = typeof avals.$inferSelect;
+
+/** The status change of `transition` ending in `to`, or an error for a move the table does not have. */
+function move(transition: AvalTransitionName, to: AvalStatus) {
+  const { from, to: targets } = AVAL_TRANSITIONS[transition];
+  if (!(targets as readonly AvalStatus[]).includes(to))
+    throw new Error(`guarantor transition ${transition} cannot end in ${to}`);
+  return { status: to, guard: inArray(avals.status, [...from]) };
+}
+
+export async function findAval(db: Executor, id: string): Promise<AvalRow | undefined> {
+  const [aval] = await db.select().from(avals).where(eq(avals.id, id)).limit(1);
+  return aval;
+}
+
+/** The guarantor of `type` the application has now (a replaced one is kept only for the record). */
+export async function findActiveAval(db: Executor, userId: string, type: AvalType): Promise<AvalRow | undefined> {
+  const [aval] = await db
+    .select()
+    .from(avals)
+    .where(and(eq(avals.userId, userId), eq(avals.avalType, type), ne(avals.status, 'REPLACED')))
+    .limit(1);
+  return aval;
+}
+
+/** The application's guarantors the policy approved, oldest first (the contract's parties). */
+export function listApprovedAvals(db: Executor, userId: string): Promise<AvalRow[]> {
+  return db
+    .select()
+    .from(avals)
+    .where(and(eq(avals.userId, userId), eq(avals.status, 'APPROVED')))
+    .orderBy(asc(avals.createdAt));
+}
+
+/** A newly named guarantor, waiting for their consent. */
+export async function insertAval(
+  tx: Executor,
+  values: Pick<AvalRow, 'userId' | 'avalType' | 'name' | 'phoneE164' | 'taxIdEncrypted'> & { at: Date },
+): Promise<AvalRow> {
+  const { at, ...columns } = values;
+  const [created] = await tx
+    .insert(avals)
+    .values({ ...columns, status: AVAL_INITIAL_STATUS, createdAt: at, updatedAt: at })
+    .returning();
+  return created!;
+}
+
+/** The application's guarantor of `type`, if any, makes room for a new one. */
+export async function replaceActiveAvals(tx: Executor, userId: string, type: AvalType, at: Date): Promise<void> {
+  const { status, guard } = move('replaced', 'REPLACED');
+  await tx
+    .update(avals)
+    .set({ status, updatedAt: at })
+    .where(and(eq(avals.userId, userId), eq(avals.avalType, type), guard));
+}
+
+/** Their consent is recorded. False when they were not waiting for it any more. */
+export async function markAvalConsented(tx: Executor, id: string, at: Date): Promise<boolean> {
+  const { status, guard } = move('consented', 'CONSENTED');
+  const rows = await tx
+    .update(avals)
+    .set({ status, updatedAt: at })
+    .where(and(eq(avals.id, id), guard))
+    .returning({ id: avals.id });
+  return rows.length > 0;
+}
+
+/** The policy's guarantor rules decided. False when they were not consented (decided already). */
+export async function markAvalDecided(tx: Executor, id: string, approved: boolean, at: Date): Promise<boolean> {
+  const { status, guard } = move('decided', approved ? 'APPROVED' : 'REFUSED');
+  const rows = await tx
+    .update(avals)
+    .set({ status, updatedAt: at })
+    .where(and(eq(avals.id, id), guard))
+    .returning({ id: avals.id });
+  return rows.length > 0;
+}
+
+/**
+ * Another number for a guarantor still waiting for their consent, guarded on the number it had:
+ * two changes at once cannot both win. Undefined when it changed meanwhile.
+ */
+export async function changePendingAvalPhone(
+  tx: Executor,
+  id: string,
+  change: { from: string; to: string; at: Date },
+): Promise<AvalRow | undefined> {
+  const [changed] = await tx
+    .update(avals)
+    .set({ phoneE164: change.to, updatedAt: change.at })
+    .where(and(eq(avals.id, id), eq(avals.phoneE164, change.from), eq(avals.status, 'PENDING')))
+    .returning();
+  return changed;
+}
+
+// Remote consent joins the guarantor with the reverse-OTP session of their number in one query.
+// The sessions are modules/phone-proof's, which exports no read of them by guarantor (yet).
+
+/**
+ * A session whose message came from the guarantor's phone (VERIFIED) and whose guarantor's
+ * consent is recorded (CONSENTED, or decided since).
+ */
+export async function isConsentedThroughSession(
+  db: Executor,
+  session: { keyHash: string } | { id: string },
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: reverseOtpSessions.id })
+    .from(reverseOtpSessions)
+    .innerJoin(avals, eq(avals.id, reverseOtpSessions.avalId))
+    .where(
+      and(
+        'keyHash' in session ? eq(reverseOtpSessions.keyHash, session.keyHash) : eq(reverseOtpSessions.id, session.id),
+        eq(reverseOtpSessions.status, 'VERIFIED'),
+        eq(avals.phoneE164, reverseOtpSessions.phoneE164),
+        inArray(avals.status, ['CONSENTED', 'APPROVED', 'REFUSED']),
+      ),
+    )
+    .limit(1);
+  return !!row;
+}
+
+/** Verified sessions, resolved since `since`, of guarantors still waiting for their consent; newest first. */
+export async function listVerifiedSessionsOfPendingAvals(
+  db: Executor,
+  since: Date,
+  limit: number,
+): Promise<{ id: string; ip: string }[]> {
+  return db
+    .select({ id: reverseOtpSessions.id, ip: reverseOtpSessions.observedIp })
+    .from(reverseOtpSessions)
+    .innerJoin(avals, eq(avals.id, reverseOtpSessions.avalId))
+    .where(
+      and(
+        eq(reverseOtpSessions.status, 'VERIFIED'),
+        eq(avals.status, 'PENDING'),
+        gte(reverseOtpSessions.resolvedAt, since),
+      ),
+    )
+    .orderBy(desc(reverseOtpSessions.resolvedAt))
+    .limit(limit);
+}
+
+/**
+ * Until the transaction ends, no event is appended to the application's audit chain: the advisory
+ * lock modules/audit takes for each append, so a count of events and the event it leads to are one.
+ */
+export async function lockAuditChain(tx: Executor, applicationId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${applicationId}))`);
+}

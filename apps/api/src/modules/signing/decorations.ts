@@ -1,0 +1,9 @@
+import type { ContractRenderer } from './contract-renderer.js';
+
+// What app.ts decorates the Fastify instance with for this module (`images`: modules/identity/decorations.ts).
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The contract PDFs, built on worker threads (contract-renderer.ts). */
+    pdfRenderer: ContractRenderer;
+  }
+}

@@ -1,0 +1,174 @@
+import type { PersonType, SignerState, SigningLink } from '@provee/domain';
+import { AppError, invalidFields } from '../../errors.js';
+import type { SignerRow } from '../application/index.js';
+import { appendAuditEvent } from '../audit/index.js';
+import { latestApprovedDecision } from '../credit/index.js';
+import { findAval, type AvalRow } from '../guarantors/index.js';
+import { ALREADY_SIGNED, signerWidget, verificationStatus } from '../identity/index.js';
+import { findUserById, type UserRow } from '../users/index.js';
+import { ensureContract, ensureSigner, fullName } from './contract.js';
+import type { SigningDeps } from './deps.js';
+import { newLinkToken } from './link-token.js';
+import type { SignerAccess } from './signer-access.js';
+import { insertLink, lockSigner, revokeOpenSigningLinks, unsignedSha256Of } from './signing.store.js';
+
+/**
+ * The signing links (SPEC §2.4): one per signer, sent by SMS, its token stored hashed
+ * (link-token.ts); the signed copy's link; and what the signing page shows of its link.
+ */
+
+const baseUrl = (deps: Pick<SigningDeps, 'config'>) =>
+  deps.config.PUBLIC_BASE_URL ?? `http://localhost:${deps.config.PORT}`;
+
+export interface LinkRequest {
+  person_type: PersonType;
+  aval_id?: string | undefined;
+}
+
+/**
+ * A signing link for the shopkeeper or an approved guarantor, sent by SMS. A new link replaces the
+ * signer's earlier ones (they stop working at once); the issue is in the audit trail.
+ */
+export async function issueContractLink(deps: SigningDeps, user: UserRow, input: LinkRequest, actor: string) {
+  const credit = await latestApprovedDecision(deps, user.id);
+  if (!credit || user.status === 'REJECTED')
+    throw new AppError(
+      409,
+      'CONTRACT_NOT_READY',
+      'no approved credit',
+      'Este comercio aún no tiene un crédito aprobado para firmar.',
+    );
+  const aval = input.person_type === 'collateral' ? await approvedAvalNamed(deps, user, input.aval_id) : null;
+  const contract = await ensureContract(deps, user, credit, aval?.id ?? null);
+  const signer = await ensureSigner(deps, contract, {
+    personType: input.person_type,
+    aval,
+    name: aval ? (aval.name ?? '') : fullName(user),
+    phoneE164: aval ? aval.phoneE164! : user.phoneE164,
+  });
+  if (signer.state === 'SIGNED') throw ALREADY_SIGNED();
+  const { link, token, expiresAt } = await replaceSigningLink(deps, signer, actor);
+  const query = new URLSearchParams({
+    user_type_id: 'SK',
+    user_id: user.id,
+    titular_full_name: fullName(user),
+    type: signer.personType,
+    collateral_full_name: signer.personType === 'collateral' ? signer.name : '',
+    token,
+  });
+  const url = `${baseUrl(deps)}/send-contract-sign?${query.toString()}`;
+  await deps.sendSms(
+    signer.phoneE164,
+    `${deps.config.APP_NAME}: tu contrato de crédito está listo para firmar. Verifica tu identidad y firma aquí: ${url}`,
+  );
+  return {
+    link_id: link.id,
+    signer_id: signer.id,
+    person_type: signer.personType as PersonType,
+    url,
+    expires_at: expiresAt.toISOString(),
+  };
+}
+
+/** The guarantor a collateral link is for: theirs, approved and with a phone. */
+async function approvedAvalNamed(deps: Pick<SigningDeps, 'db'>, user: UserRow, avalId: string | undefined) {
+  if (!avalId) throw invalidFields({ aval_id: '* Indica el aval que firmará.' });
+  const found = await findAval(deps.db, avalId);
+  const aval: AvalRow | undefined = found?.userId === user.id ? found : undefined;
+  if (!aval) throw new AppError(404, 'AVAL_NOT_FOUND', 'guarantor not found', 'No encontramos a este aval.');
+  if (aval.status !== 'APPROVED' || !aval.phoneE164)
+    throw new AppError(409, 'AVAL_NOT_APPROVED', 'guarantor not approved', 'Este aval aún no ha sido aprobado.');
+  return aval;
+}
+
+/** The signer's new signing link, replacing their open ones, with its audit event; its token leaves only here. */
+async function replaceSigningLink(
+  deps: Pick<SigningDeps, 'db' | 'clock' | 'config'>,
+  signer: SignerRow,
+  actor: string,
+) {
+  const now = deps.clock();
+  const expiresAt = new Date(now.getTime() + deps.config.CONTRACT_LINK_TTL_SECONDS * 1000);
+  // Opaque and stored hashed (link-token.ts): the SMS is the only place the token is ever written.
+  const token = newLinkToken();
+  const link = await deps.db.transaction(async (tx) => {
+    // The signer's row first, as a signature locks it: issuing and signing at once cannot deadlock.
+    const locked = await lockSigner(tx, signer.id);
+    if (locked?.state === 'SIGNED') throw ALREADY_SIGNED();
+    await revokeOpenSigningLinks(tx, signer.id, now);
+    const row = await insertLink(tx, {
+      signerId: signer.id,
+      issuedBy: actor,
+      tokenSha256: token.sha256,
+      expiresAt,
+      createdAt: now,
+    });
+    await appendAuditEvent(tx, {
+      applicationId: signer.userId,
+      actor,
+      type: 'contract.link_issued',
+      payload: {
+        link_id: row.id,
+        signer_id: signer.id,
+        person_type: signer.personType,
+        aval_id: signer.avalId,
+        expires_at: expiresAt.toISOString(),
+      },
+      at: now,
+    });
+    return row;
+  });
+  return { link, token: token.token, expiresAt };
+}
+
+/**
+ * SPEC §2.4: "a copy of the digital contract will be sent to the phone": an SMS with the PDF's link,
+ * a link of its own (purpose 'copy': it reads, never signs) that lasts CONTRACT_COPY_TTL_SECONDS.
+ */
+export async function sendCopy(
+  deps: Pick<SigningDeps, 'db' | 'clock' | 'config' | 'sendSms'>,
+  signer: SignerRow,
+): Promise<void> {
+  const now = deps.clock();
+  const token = newLinkToken();
+  const expiresAt = new Date(now.getTime() + deps.config.CONTRACT_COPY_TTL_SECONDS * 1000);
+  await deps.db.transaction(async (tx) => {
+    const link = await insertLink(tx, {
+      signerId: signer.id,
+      issuedBy: 'system',
+      tokenSha256: token.sha256,
+      purpose: 'copy',
+      expiresAt,
+      createdAt: now,
+    });
+    await appendAuditEvent(tx, {
+      applicationId: signer.userId,
+      actor: 'system',
+      type: 'contract.copy_link_issued',
+      payload: { link_id: link.id, signer_id: signer.id, expires_at: expiresAt.toISOString() },
+      at: now,
+    });
+  });
+  const url = `${baseUrl(deps)}/api/v1/users/SK/${signer.userId}/contract?token=${encodeURIComponent(token.token)}`;
+  await deps.sendSms(signer.phoneE164, `${deps.config.APP_NAME}: firmaste tu contrato de crédito. Tu copia: ${url}`);
+}
+
+/** What the signing page shows of its link: who signs, where they stand, the widget and the document's hash. */
+export async function linkView(deps: SigningDeps, access: SignerAccess): Promise<SigningLink> {
+  const { signer, link } = access;
+  const user = await findUserById(deps.db, signer.userId);
+  const documentSha256 = await unsignedSha256Of(deps.db, signer.contractId);
+  return {
+    user_id: signer.userId,
+    user_type_id: 'SK',
+    person_type: signer.personType as PersonType,
+    signer_name: signer.name,
+    titular_full_name: user ? fullName(user) : '',
+    collateral_full_name: signer.personType === 'collateral' ? signer.name : '',
+    state: signer.state as SignerState,
+    verification: await verificationStatus(deps, signer),
+    widget: signerWidget(deps, signer),
+    document_sha256: documentSha256 ?? '',
+    expires_at: link.expiresAt.toISOString(),
+  };
+}

@@ -1,0 +1,61 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { staff } from '../../db/schema.js';
+
+/** Staff accounts (the `staff` table): who they are, their role, password hash and session epoch. */
+export type StaffRow = typeof staff.$inferSelect;
+
+/** The columns a change to an account may write. */
+export type StaffChange = Partial<
+  Pick<StaffRow, 'role' | 'active' | 'passwordHash' | 'enrolRequired' | 'lastLoginAt' | 'updatedAt'>
+>;
+
+export async function findStaffById(db: Executor, id: string): Promise<StaffRow | undefined> {
+  return (await db.select().from(staff).where(eq(staff.id, id)).limit(1))[0];
+}
+
+/** The account, row-locked until the caller's transaction ends. */
+export async function lockStaffById(tx: Executor, id: string): Promise<StaffRow | undefined> {
+  return (await tx.select().from(staff).where(eq(staff.id, id)).for('update'))[0];
+}
+
+export async function findActiveStaffByEmail(db: Executor, email: string): Promise<StaffRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(staff)
+    .where(and(eq(staff.email, email), eq(staff.active, true)))
+    .limit(1);
+  return row;
+}
+
+/** Every account, by e-mail. */
+export function listStaffByEmail(db: Executor): Promise<StaffRow[]> {
+  return db.select().from(staff).orderBy(asc(staff.email));
+}
+
+/** A new account; undefined when its e-mail is taken. */
+export async function insertStaffAccount(
+  tx: Executor,
+  values: Pick<StaffRow, 'email' | 'name' | 'role' | 'passwordHash' | 'createdAt' | 'updatedAt'>,
+): Promise<StaffRow | undefined> {
+  const [row] = await tx.insert(staff).values(values).onConflictDoNothing({ target: staff.email }).returning();
+  return row;
+}
+
+/**
+ * Writes a change to an account; `moveSessionEpoch` also moves its session_epoch on, so every
+ * session opened before reads as none. Undefined when there is no such account.
+ */
+export async function updateStaffAccount(
+  tx: Executor,
+  id: string,
+  change: StaffChange,
+  options: { moveSessionEpoch?: boolean } = {},
+): Promise<StaffRow | undefined> {
+  const [row] = await tx
+    .update(staff)
+    .set({ ...change, ...(options.moveSessionEpoch ? { sessionEpoch: sql`${staff.sessionEpoch} + 1` } : {}) })
+    .where(eq(staff.id, id))
+    .returning();
+  return row;
+}

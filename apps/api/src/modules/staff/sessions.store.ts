@@ -1,0 +1,97 @@
+import { and, eq, gt, lte, or, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { staff, staffSessions } from '../../db/schema.js';
+
+/**
+ * Back-office sessions (the `staff_sessions` table), keyed by the SHA-256 of the session id
+ * (`idHash`): the caller hashes, so a copy of this table opens nothing.
+ */
+export type StaffSessionRow = typeof staffSessions.$inferSelect;
+
+/** What a login's step writes on its session. */
+export type StaffSessionState = Pick<StaffSessionRow, 'stage' | 'authMethod' | 'factorAt' | 'challenge'>;
+
+/** The limits a session must be within to be read: active since `idleSince`, begun after `bornAfter`. */
+export interface SessionLimits {
+  idleSince: Date;
+  bornAfter: Date;
+}
+
+export async function insertStaffSession(
+  db: Executor,
+  values: StaffSessionState &
+    Pick<StaffSessionRow, 'idHash' | 'staffId' | 'epoch' | 'createdAt' | 'lastSeenAt' | 'ip' | 'userAgent'>,
+): Promise<void> {
+  await db.insert(staffSessions).values(values);
+}
+
+/** Writes a login's state on this person's session (none when the row is gone: an ended session stays ended). */
+export async function updateStaffSession(
+  db: Executor,
+  idHash: string,
+  staffId: string,
+  values: StaffSessionState & Pick<StaffSessionRow, 'lastSeenAt'>,
+): Promise<void> {
+  await db
+    .update(staffSessions)
+    .set(values)
+    .where(and(eq(staffSessions.idHash, idHash), eq(staffSessions.staffId, staffId)));
+}
+
+/**
+ * Reads a live session and moves its last activity to `now`, in one statement: live is within the
+ * limits, of an active account, and begun under the account's current session_epoch.
+ */
+export async function touchLiveStaffSession(
+  db: Executor,
+  idHash: string,
+  now: Date,
+  limits: SessionLimits,
+): Promise<StaffSessionRow | undefined> {
+  const [row] = await db
+    .update(staffSessions)
+    .set({ lastSeenAt: now })
+    .where(
+      and(
+        eq(staffSessions.idHash, idHash),
+        gt(staffSessions.lastSeenAt, limits.idleSince),
+        gt(staffSessions.createdAt, limits.bornAfter),
+        // The account is active and nothing ended its sessions since this one began.
+        sql`exists (select 1 from ${staff} where ${staff.id} = ${staffSessions.staffId} and ${staff.active}
+          and ${staff.sessionEpoch} = ${staffSessions.epoch})`,
+      ),
+    )
+    .returning();
+  return row;
+}
+
+export async function deleteStaffSession(db: Executor, idHash: string): Promise<void> {
+  await db.delete(staffSessions).where(eq(staffSessions.idHash, idHash));
+}
+
+/** Every session of an account (or only those in one login stage). */
+export async function deleteStaffSessionsOf(
+  tx: Executor,
+  staffId: string,
+  options: { stage?: StaffSessionRow['stage'] } = {},
+): Promise<void> {
+  await tx
+    .delete(staffSessions)
+    .where(
+      options.stage === undefined
+        ? eq(staffSessions.staffId, staffId)
+        : and(eq(staffSessions.staffId, staffId), eq(staffSessions.stage, options.stage)),
+    );
+}
+
+/** An account's sessions past either limit. */
+export async function deleteLapsedStaffSessions(db: Executor, staffId: string, limits: SessionLimits): Promise<void> {
+  await db
+    .delete(staffSessions)
+    .where(
+      and(
+        eq(staffSessions.staffId, staffId),
+        or(lte(staffSessions.lastSeenAt, limits.idleSince), lte(staffSessions.createdAt, limits.bornAfter)),
+      ),
+    );
+}

@@ -1,0 +1,226 @@
+// Test helpers of the back office (imported by *.test.tsx only).
+import type {
+  ApplicationDetail,
+  ApplicationSummary,
+  AuditChainView,
+  FunnelResponse,
+  SignerView,
+  StaffSessionView,
+  StaffView,
+} from '@provee/domain';
+import { render } from '@testing-library/react';
+import { StrictMode } from 'react';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { vi } from 'vitest';
+import { BackofficeApp } from '../features/backoffice/app.js';
+
+export const APPLICATION_ID = '5b1f7a52-3c1e-4b8e-9a0f-2d6c1e8f4a10';
+
+let sequence = 0;
+const uuid = () => `00000000-0000-4000-8000-${String((sequence += 1)).padStart(12, '0')}`;
+
+export function createStaff(overrides: Partial<StaffView> = {}): StaffView {
+  return {
+    id: uuid(),
+    email: 'ana.nunez@provee.example',
+    name: 'Ana Núñez Peña',
+    role: 'analyst',
+    active: true,
+    locked_until: null,
+    last_login_at: '2025-05-02T13:00:00.000Z',
+    created_at: '2025-01-10T09:00:00.000Z',
+    second_factor: true,
+    must_enrol: false,
+    ...overrides,
+  };
+}
+
+/** A session view: active, with an authenticator app and recovery codes, the last factor just given. */
+export function createSession(overrides: Partial<StaffSessionView> = {}): StaffSessionView {
+  return {
+    stage: 'active',
+    staff: createStaff(),
+    auth_method: 'password',
+    factors: ['totp', 'recovery_code'],
+    step_up_until: new Date(Date.now() + 10 * 60_000).toISOString(),
+    ...overrides,
+  };
+}
+
+export function createSummary(overrides: Partial<ApplicationSummary> = {}): ApplicationSummary {
+  return {
+    id: uuid(),
+    phone: '(809) 555-0142',
+    full_name: 'José Ramírez Ortiz',
+    business_name: 'Colmado La Esquina',
+    next_step: 'ABOUT_STORE',
+    status: 'IN_PROGRESS',
+    utm_source: 'facebook',
+    utm_campaign: 'mayo',
+    created_at: '2025-05-01T14:00:00.000Z',
+    updated_at: '2025-05-02T10:30:00.000Z',
+    guarantor_phone_shared: false,
+    ...overrides,
+  };
+}
+
+export function createChain(overrides: Partial<AuditChainView> = {}): AuditChainView {
+  return {
+    chain: 'application',
+    valid: true,
+    broken_at: null,
+    reason: null,
+    events: [5, 6, 7].map((id, index) => ({
+      id,
+      type: ['user.registered', 'consent.given', 'decision.made'][index]!,
+      actor: index === 2 ? 'system' : 'user',
+      actor_name: index === 2 ? 'Sistema' : 'Solicitante',
+      at: `2025-05-01T14:0${index}:00.000Z`,
+      payload: { step: 'ACCOUNT_BUREAU', n: index },
+    })),
+    ...overrides,
+  };
+}
+
+export function createSigner(overrides: Partial<SignerView> = {}): SignerView {
+  return {
+    id: uuid(),
+    person_type: 'titular',
+    aval_id: null,
+    name: 'José Ramírez Ortiz',
+    state: 'UNDER_REVIEW',
+    attempts_used: 1,
+    attempts_left: 2,
+    extra_attempts: 0,
+    signed_at: null,
+    verifications: [
+      {
+        id: uuid(),
+        verification_type: 'VERIFICATION',
+        provider: 'builtin',
+        status: 'UNDER_REVIEW',
+        created_at: '2025-05-02T09:00:00.000Z',
+        answered_at: null,
+        answered_by: null,
+        note: null,
+        documents: [
+          { id: uuid(), kind: 'id_front', format: 'jpeg', bytes: 120_000 },
+          { id: uuid(), kind: 'selfie', format: 'jpeg', bytes: 90_000 },
+        ],
+      },
+    ],
+    ...overrides,
+  };
+}
+
+/** An application as an analyst reads it (nothing masked); any part can be replaced. */
+export function createDetail(overrides: Partial<ApplicationDetail> = {}): ApplicationDetail {
+  return {
+    id: APPLICATION_ID,
+    phone: '(809) 555-0142',
+    next_step: 'PENDING_APPROVAL',
+    status: 'IN_PROGRESS',
+    country: 'do',
+    created_at: '2025-05-01T14:00:00.000Z',
+    updated_at: '2025-05-02T10:30:00.000Z',
+    sensitive_visible: true,
+    person: {
+      name: 'José',
+      lastname: 'Ramírez',
+      maternal_lastname: 'Ortiz',
+      tax_id: '001-1234567-8',
+      birth_date: '1988-03-14',
+      marital_status: 'Casado',
+      length_of_residency_in_years: 6,
+    },
+    utm: { source: 'facebook', medium: 'cpc', campaign: 'mayo' },
+    business: { name: 'Colmado La Esquina', business_type: 'Colmado', sales_range_id: 2, business_age_years: 4 },
+    address: {
+      zip_code: '10101',
+      state: 'Distrito Nacional',
+      city: 'Santo Domingo',
+      neighborhood: 'Gazcue',
+      street_name: 'Calle Mercedes',
+      street_number: '12',
+      apartment_number: null,
+      municipality_id: null,
+      neighborhood_typed: false,
+      neighborhood_reviewed_at: null,
+    },
+    consents: [],
+    bureau_queries: [],
+    decisions: [],
+    guarantors: [],
+    signers: [createSigner()],
+    contract: null,
+    advisor_contacts: [],
+    timeline: [createChain()],
+    ...overrides,
+  };
+}
+
+type Step = FunnelResponse['data']['steps'][number];
+export const createFunnelStep = (overrides: Partial<Step> & Pick<Step, 'key' | 'label' | 'reached'>): Step => ({
+  conversion: null,
+  median_seconds_from_previous: null,
+  ...overrides,
+});
+
+export function json(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+export const envelope = (status: number, code: string, readable: string, issues?: unknown[]) =>
+  json(status, { code, message: code.toLowerCase(), readable_message: readable, ...(issues ? { issues } : {}) });
+
+export interface Call {
+  method: string;
+  url: string;
+  body: unknown;
+  credentials: RequestCredentials | undefined;
+}
+
+/** fetch answered by `answer` (undefined → 404); every call is recorded. */
+export function stubFetch(answer: (call: Call) => Response | undefined) {
+  const calls: Call[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init?: RequestInit) => {
+      const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
+      const call = { method: init?.method ?? 'GET', url, body, credentials: init?.credentials };
+      calls.push(call);
+      return answer(call) ?? envelope(404, 'NOT_FOUND', 'No encontrado');
+    }),
+  );
+  return calls;
+}
+
+/** GET /session answers `staff` signed in (or the session view given); other calls go to `answer`. */
+export function stubSignedIn(
+  staff: StaffView | StaffSessionView,
+  answer: (call: Call) => Response | undefined = () => undefined,
+) {
+  const view = 'stage' in staff ? staff : createSession({ staff });
+  return stubFetch((call) =>
+    call.method === 'GET' && call.url === '/api/backoffice/session' ? json(200, { data: view }) : answer(call),
+  );
+}
+
+function Where() {
+  const location = useLocation();
+  return <output data-testid="where">{location.pathname + location.search + location.hash}</output>;
+}
+
+/** The back office at `path`, as the app's router mounts it (`strict`: in StrictMode, as app/providers.tsx does). */
+export function renderBackoffice(path: string, { strict = false } = {}) {
+  const app = (
+    <MemoryRouter initialEntries={[path]}>
+      <Routes>
+        <Route path="/backoffice/*" element={<BackofficeApp />} />
+        <Route path="*" element={<p>Fuera del back office</p>} />
+      </Routes>
+      <Where />
+    </MemoryRouter>
+  );
+  return render(strict ? <StrictMode>{app}</StrictMode> : app);
+}
