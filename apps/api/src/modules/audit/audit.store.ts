@@ -1,4 +1,4 @@
-import { asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { auditEvents } from '../../db/schema.js';
 
@@ -30,4 +30,35 @@ export async function insertAuditEvent(tx: Executor, event: NewAuditEvent): Prom
 
 export async function listChain(db: Executor, applicationId: string): Promise<AuditEventRow[]> {
   return db.select().from(auditEvents).where(eq(auditEvents.applicationId, applicationId)).orderBy(asc(auditEvents.id));
+}
+
+/** The chain's events of one type since `since` (all of them without it), oldest first: one query, not the chain. */
+export async function eventsOfType(
+  db: Executor,
+  applicationId: string,
+  type: string,
+  since?: Date,
+): Promise<AuditEventRow[]> {
+  return db
+    .select()
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.applicationId, applicationId),
+        eq(auditEvents.type, type),
+        since ? gte(auditEvents.createdAt, since) : undefined,
+      ),
+    )
+    .orderBy(asc(auditEvents.id));
+}
+
+/** When the chain last recorded an event of this type, or null. */
+export async function lastEventAt(db: Executor, applicationId: string, type: string): Promise<Date | null> {
+  const [last] = await db
+    .select({ at: auditEvents.createdAt })
+    .from(auditEvents)
+    .where(and(eq(auditEvents.applicationId, applicationId), eq(auditEvents.type, type)))
+    .orderBy(desc(auditEvents.id))
+    .limit(1);
+  return last?.at ?? null;
 }

@@ -7,3 +7,4 @@ export {
   verifyEvents,
   type AuditEventInput,
 } from './audit.service.js';
+export { eventsOfType, lastEventAt, lockChain } from './audit.store.js';

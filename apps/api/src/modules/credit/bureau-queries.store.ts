@@ -4,9 +4,10 @@ import {
   type BureauQueryStatus,
   type BureauQueryTransitionName,
 } from '@provee/domain';
-import { and, eq, inArray, lt, lte, or } from 'drizzle-orm';
+import { and, eq, lt, lte, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { bureauQueries } from '../../db/schema.js';
+import { statusMove } from '../../db/status-move.js';
 
 /**
  * One bureau query per consent, retried with back-off until it answers. Its status moves only here,
@@ -16,12 +17,8 @@ import { bureauQueries } from '../../db/schema.js';
 export type BureauQueryRow = typeof bureauQueries.$inferSelect;
 
 /** The status change of `transition` ending in `to`, or an error for a move the table does not have. */
-function move(transition: BureauQueryTransitionName, to: BureauQueryStatus) {
-  const { from, to: targets } = BUREAU_QUERY_TRANSITIONS[transition];
-  if (!(targets as readonly BureauQueryStatus[]).includes(to))
-    throw new Error(`bureau query transition ${transition} cannot end in ${to}`);
-  return { status: to, guard: inArray(bureauQueries.status, [...from]) };
-}
+const move = (transition: BureauQueryTransitionName, to: BureauQueryStatus) =>
+  statusMove<BureauQueryStatus>(bureauQueries.status, BUREAU_QUERY_TRANSITIONS, transition, to);
 
 /** A new query with its consent, due at once. */
 export async function insertBureauQuery(

@@ -1,9 +1,8 @@
 import { isValidNationalNumber, toE164, VALIDATION_ERROR_MESSAGE } from '@provee/domain';
 import { AppError, invalidFields } from '../../errors.js';
-import { appendAuditEvent, listAuditEvents, phoneAuditId } from '../audit/index.js';
+import { appendAuditEvent, eventsOfType, lockChain, phoneAuditId } from '../audit/index.js';
 import { findUserByPhone, type UserRow } from '../users/index.js';
 import type { GuarantorDeps } from './deps.js';
-import { lockAuditChain } from './guarantors.store.js';
 
 type PhoneDeps = Pick<GuarantorDeps, 'db' | 'clock' | 'config' | 'secrets'>;
 
@@ -48,12 +47,10 @@ async function countGuarantorNumber(deps: PhoneDeps, userId: string, phoneE164: 
   const now = deps.clock();
   const since = new Date(now.getTime() - 24 * 3_600_000);
   await deps.db.transaction(async (tx) => {
-    await lockAuditChain(tx, userId);
+    await lockChain(tx, userId);
     const phone = phoneAuditId(deps, phoneE164);
     const tried = new Set(
-      (await listAuditEvents(tx, userId))
-        .filter((event) => event.type === 'guarantor.phone_tried' && event.createdAt >= since)
-        .map((event) => event.payload.phone),
+      (await eventsOfType(tx, userId, 'guarantor.phone_tried', since)).map((event) => event.payload.phone),
     );
     // The same number again (a retry, a double tap) costs nothing more.
     if (tried.has(phone)) return;

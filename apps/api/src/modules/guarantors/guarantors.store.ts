@@ -5,9 +5,10 @@ import {
   type AvalTransitionName,
   type AvalType,
 } from '@provee/domain';
-import { and, asc, desc, eq, gte, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, ne } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { avals, reverseOtpSessions } from '../../db/schema.js';
+import { statusMove } from '../../db/status-move.js';
 
 /**
  * The guarantors (avals) of each application. Their status moves only here, through a row of
@@ -17,12 +18,8 @@ import { avals, reverseOtpSessions } from '../../db/schema.js';
 export type AvalRow = typeof avals.$inferSelect;
 
 /** The status change of `transition` ending in `to`, or an error for a move the table does not have. */
-function move(transition: AvalTransitionName, to: AvalStatus) {
-  const { from, to: targets } = AVAL_TRANSITIONS[transition];
-  if (!(targets as readonly AvalStatus[]).includes(to))
-    throw new Error(`guarantor transition ${transition} cannot end in ${to}`);
-  return { status: to, guard: inArray(avals.status, [...from]) };
-}
+const move = (transition: AvalTransitionName, to: AvalStatus) =>
+  statusMove<AvalStatus>(avals.status, AVAL_TRANSITIONS, transition, to);
 
 export async function findAval(db: Executor, id: string): Promise<AvalRow | undefined> {
   const [aval] = await db.select().from(avals).where(eq(avals.id, id)).limit(1);
@@ -155,12 +152,4 @@ export async function listVerifiedSessionsOfPendingAvals(
     )
     .orderBy(desc(reverseOtpSessions.resolvedAt))
     .limit(limit);
-}
-
-/**
- * Until the transaction ends, no event is appended to the application's audit chain: the advisory
- * lock modules/audit takes for each append, so a count of events and the event it leads to are one.
- */
-export async function lockAuditChain(tx: Executor, applicationId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${applicationId}))`);
 }

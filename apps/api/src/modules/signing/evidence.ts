@@ -3,7 +3,7 @@ import type { ClientAddress } from '../../client-address.js';
 import type { Executor } from '../../db/client.js';
 import { invalidFields } from '../../errors.js';
 import type { SignerRow } from '../application/index.js';
-import { listAuditEvents, phoneAuditId } from '../audit/index.js';
+import { lastEventAt, phoneAuditId } from '../audit/index.js';
 import { latestAvalConsent, latestTitularConsentFolio } from '../credit/index.js';
 import { findCheck, findChecks, type CheckRow } from '../identity/index.js';
 import { CONTRACT_NOT_FOUND } from './contract.js';
@@ -75,10 +75,8 @@ export async function phoneProof(deps: Pick<SigningDeps, 'secrets'>, db: Executo
     const consent = await latestAvalConsent(db, signer.avalId);
     return { phoneVerifiedAt: consent?.at ?? null, consentFolio: consent?.folio ?? null };
   }
-  const events = await listAuditEvents(db, phoneAuditId(deps, signer.phoneE164));
-  const proof = events.filter((event) => event.type === 'phone.proven').at(-1);
   return {
-    phoneVerifiedAt: proof?.createdAt ?? null,
+    phoneVerifiedAt: await lastEventAt(db, phoneAuditId(deps, signer.phoneE164), 'phone.proven'),
     consentFolio: await latestTitularConsentFolio(db, signer.userId),
   };
 }
