@@ -31,9 +31,10 @@ function unique(size: number): number {
   return (SEED + serial * 104_729) % size;
 }
 
+// Never the names tests write by hand to find their own rows ('María José', 'José Ángel', 'Peña', 'Muñoz').
 const GIVEN_NAMES = [
-  'María José',
-  'José Ángel',
+  'Carmen Rosa',
+  'Luis Miguel',
   'Ana Lucía',
   'Juan Carlos',
   'Altagracia',
@@ -54,7 +55,7 @@ const GIVEN_NAMES = [
   'Begoña',
 ];
 const SURNAMES = [
-  'Peña',
+  'Vásquez',
   'Núñez',
   'Pérez',
   'Rodríguez',
@@ -63,7 +64,7 @@ const SURNAMES = [
   'Ramírez',
   'De la Cruz',
   'Santana',
-  'Muñoz',
+  'Cabrera',
   'Ortiz',
   'Güemes',
   'Hernández',

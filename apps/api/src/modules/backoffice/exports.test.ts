@@ -54,6 +54,8 @@ describe('CSV exports', () => {
   /** Every application the test created, with when. */
   const created: { id: string; createdAt: number }[] = [];
   const taxIds: string[] = [];
+  /** The applicant registered through the API with an accented name and formulas for UTM values. */
+  let registeredId = '';
   const FORMULAS = { utm_source: '=HYPERLINK("http://evil.example","ver")', utm_medium: '@SUM(1+1)', utm_name: '-2+3' };
   const SCRIPT_AGENT = "=cmd|' /C calc'!A0";
 
@@ -125,7 +127,8 @@ describe('CSV exports', () => {
       },
     });
     expect(registered.statusCode, registered.body).toBe(201);
-    created.push({ id: registered.json().data.user_id, createdAt: clock().getTime() });
+    registeredId = registered.json().data.user_id;
+    created.push({ id: registeredId, createdAt: clock().getTime() });
     await consent('2026-11-10T15:00:00.000Z');
     await guarantorConsent('2026-11-11T16:00:00.000Z');
     await application('2026-11-11T23:59:59.999Z');
@@ -198,7 +201,9 @@ describe('CSV exports', () => {
       ]);
     }
     // Accents survive, and what the applicant sent as a formula arrives as text.
-    const registered = rows.find((row) => row[2] === 'José Ángel')!;
+    // Found by id: the factories' made-up names may be 'José Ángel' too.
+    const registered = rows.find((row) => row[0] === registeredId)!;
+    expect(registered[2]).toBe('José Ángel');
     expect(registered.slice(7, 10)).toEqual([
       `'${FORMULAS.utm_source}`,
       `'${FORMULAS.utm_medium}`,
