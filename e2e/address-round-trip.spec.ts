@@ -1,6 +1,6 @@
 import type { Request } from '@playwright/test';
 import { expect, test } from './fixtures.js';
-import { proveWithSms, seedUser, uniquePhone } from './helpers.js';
+import { seedAndProve } from './helpers.js';
 
 /**
  * Issue 14: on a slow network, choosing an address and tapping Continuar at once costs one round
@@ -10,9 +10,7 @@ import { proveWithSms, seedUser, uniquePhone } from './helpers.js';
  */
 test('a chosen address: the form is ready after one call, and asks for nothing it got', async ({ page }) => {
   test.setTimeout(60_000);
-  const phone = uniquePhone();
-  const userId = await seedUser(page.request, { phone, nextStep: 'BUSINESS_ADDRESS' });
-  await proveWithSms(page, phone);
+  const { phone, userId } = await seedAndProve(page, { nextStep: 'BUSINESS_ADDRESS' });
   await expect(page).toHaveURL(new RegExp(`/${phone}/${userId}/search-address$`));
 
   // 3G as DevTools' "Slow 3G" has it: 400 ms of latency, 400 kbit/s down.

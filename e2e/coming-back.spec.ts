@@ -1,34 +1,19 @@
-import { cedulaCheckDigit } from '@provee/domain';
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, screenshot, test } from './fixtures.js';
-import { fillAboutYou, latestCode, proveWithSms, uniquePhone } from './helpers.js';
+import { enterCode, latestCode, saveTaxId, smsCount, toTaxIdStep, uniqueCedula, uniquePhone } from './helpers.js';
 
 // Issue 27, items 2 and 4: an expired session on a step, the back button, a second tab and a saved
 // step link. Each ends where the application stands, with what the shopkeeper typed.
 
-const cedula = () => {
-  const ten = `4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
-  return `${ten}${cedulaCheckDigit(ten)}`;
-};
-
-async function smsCount(page: Page, phone: string): Promise<number> {
-  const res = await page.request.get(`/dev/outbox.json?to=${encodeURIComponent(`+1${phone}`)}`);
-  return ((await res.json()) as { messages: unknown[] }).messages.length;
-}
-
 const path = (page: Page) => new URL(page.url()).pathname;
 
-/** From the landing to the address search: 'Sobre ti' and the cédula saved. */
-async function toSearchAddress(page: Page, phone: string, taxId: string): Promise<void> {
-  await proveWithSms(page, phone);
-  await expect(page).toHaveURL(`/${phone}/about-you`);
-  await fillAboutYou(page);
-  await page.getByRole('button', { name: 'Continuar' }).click();
-  await expect(page).toHaveURL(/\/additional-data$/);
-  await page.getByRole('textbox', { name: 'Cédula / RNC' }).fill(taxId);
-  await page.getByRole('checkbox', { name: 'Mi cédula es correcta' }).check();
-  await page.getByRole('button', { name: 'Continuar' }).click();
+/** A new shopkeeper from the landing to the address search ('Sobre ti' and the cédula saved): the phone and the step's path. */
+async function atAddressSearch(page: Page): Promise<{ phone: string; stepPath: string }> {
+  const phone = uniquePhone();
+  await toTaxIdStep(page, phone);
+  await saveTaxId(page, uniqueCedula());
   await expect(page).toHaveURL(/\/search-address$/);
+  return { phone, stepPath: path(page) };
 }
 
 test.describe('an expired or invalid session on a step (issue 27 item 2)', () => {
@@ -36,20 +21,16 @@ test.describe('an expired or invalid session on a step (issue 27 item 2)', () =>
     page,
   }) => {
     const phone = uniquePhone();
-    await proveWithSms(page, phone);
-    await expect(page).toHaveURL(`/${phone}/about-you`);
-    await fillAboutYou(page);
-    await page.getByRole('button', { name: 'Continuar' }).click();
-    await expect(page).toHaveURL(/\/additional-data$/);
+    await toTaxIdStep(page, phone);
     const stepPath = path(page);
     const taxId = page.getByRole('textbox', { name: 'Cédula / RNC' });
-    await taxId.fill(cedula());
+    await taxId.fill(uniqueCedula());
     const typed = await taxId.inputValue();
     await page.getByRole('checkbox', { name: 'Mi cédula es correcta' }).check();
 
     // Twelve hours went by (or the server's key changed): the stored token is refused.
     await page.evaluate(() => sessionStorage.setItem('clientToken', 'Bearer eyJleHAiOjF9.vencido'));
-    const sent = await smsCount(page, phone);
+    const sent = await smsCount(page.request, phone);
     await page.getByRole('button', { name: 'Continuar' }).click();
     const dialog = page.getByRole('dialog', { name: '¡Parece que hubo un error!' });
     await expect(dialog).toContainText('Tu sesión no es válida o ya venció. Vuelve a verificar tu número.');
@@ -60,9 +41,8 @@ test.describe('an expired or invalid session on a step (issue 27 item 2)', () =>
     // Straight to a new code for the number: no loop on the step.
     await expect(page).toHaveURL(`/home/${phone}/code`);
     await expect(page.getByRole('heading', { name: 'Código de seguridad' })).toBeVisible();
-    await expect.poll(() => smsCount(page, phone)).toBe(sent + 1);
-    await page.getByRole('textbox', { name: /dígito 1 de 6/ }).fill(await latestCode(page.request, phone));
-    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect.poll(() => smsCount(page.request, phone)).toBe(sent + 1);
+    await enterCode(page, await latestCode(page.request, phone));
 
     await expect(page).toHaveURL(stepPath);
     await expect(taxId).toHaveValue(typed);
@@ -78,12 +58,8 @@ test.describe('the back button (issue 27 item 4)', () => {
   }) => {
     test.setTimeout(90_000);
     const phone = uniquePhone();
-    const taxId = cedula();
-    await proveWithSms(page, phone);
-    await expect(page).toHaveURL(`/${phone}/about-you`);
-    await fillAboutYou(page);
-    await page.getByRole('button', { name: 'Continuar' }).click();
-    await expect(page).toHaveURL(/\/additional-data$/);
+    const taxId = uniqueCedula();
+    await toTaxIdStep(page, phone);
 
     // Back: 'Sobre ti' with what was saved, still editable; the change is saved.
     await page.goBack();
@@ -98,9 +74,7 @@ test.describe('the back button (issue 27 item 4)', () => {
     await page.getByRole('button', { name: 'Continuar' }).click();
     await expect(page).toHaveURL(/\/additional-data$/);
 
-    await page.getByRole('textbox', { name: 'Cédula / RNC' }).fill(taxId);
-    await page.getByRole('checkbox', { name: 'Mi cédula es correcta' }).check();
-    await page.getByRole('button', { name: 'Continuar' }).click();
+    await saveTaxId(page, taxId);
     await expect(page).toHaveURL(/\/search-address$/);
 
     // Two steps back: the cédula, then the corrected name, as the server has them.
@@ -170,10 +144,8 @@ test.describe('a second tab and a saved step link (issue 27 item 4)', () => {
     page,
     context,
   }) => {
-    const phone = uniquePhone();
-    await toSearchAddress(page, phone, cedula());
-    const stepPath = path(page);
-    const sent = await smsCount(page, phone);
+    const { phone, stepPath } = await atAddressSearch(page);
+    const sent = await smsCount(page.request, phone);
 
     const second = await context.newPage();
     await second.goto(stepPath);
@@ -183,7 +155,7 @@ test.describe('a second tab and a saved step link (issue 27 item 4)', () => {
     // An earlier step's link in the second tab shows that step with its data.
     await second.goto(`/${phone}/about-you`);
     await expect(second.getByLabel('Nombres')).toHaveValue('María José');
-    expect(await smsCount(page, phone)).toBe(sent);
+    expect(await smsCount(page.request, phone)).toBe(sent);
     await second.close();
   });
 
@@ -192,9 +164,7 @@ test.describe('a second tab and a saved step link (issue 27 item 4)', () => {
     browser,
     baseURL,
   }) => {
-    const phone = uniquePhone();
-    await toSearchAddress(page, phone, cedula());
-    const stepPath = path(page);
+    const { phone, stepPath } = await atAddressSearch(page);
 
     const other = await browser.newContext({ baseURL, viewport: page.viewportSize()!, locale: 'es-DO' });
     const later = await other.newPage();

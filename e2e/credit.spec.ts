@@ -1,43 +1,30 @@
-import { cedulaCheckDigit } from '@provee/domain';
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, screenshot, test } from './fixtures.js';
-import { expectStepper, latestNip, proveWithSms, seedUser, uniquePhone } from './helpers.js';
+import { cedulaFrom, enterConsultationPin, expectStepper, seedAndProve, uniqueCedula } from './helpers.js';
 
-/** Bureau-simulator identities (apps/api/src/providers/bureau/simulator.ts) and a clean one. */
-function cedula(ten: string): string {
-  return `${ten}${cedulaCheckDigit(ten)}`;
-}
-const clean = () => cedula(`4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`);
-const DELINQUENT = cedula('9990000002');
-const SLOW = cedula('9990000004');
-const FAILING = cedula('9990000005');
+/** Bureau-simulator identities (apps/api/src/providers/bureau/simulator.ts); any other is clean. */
+const DELINQUENT = cedulaFrom('9990000002');
+const SLOW = cedulaFrom('9990000004');
+const FAILING = cedulaFrom('9990000005');
 
 /** A shopkeeper who finished the five registration screens proves the phone and lands on send-nip. */
 async function atSendNip(page: Page, taxId: string): Promise<{ phone: string; userId: string }> {
-  const phone = uniquePhone();
-  const userId = await seedUser(page.request, { phone, nextStep: 'ACCOUNT_NIP', taxId });
-  await proveWithSms(page, phone);
+  const { phone, userId } = await seedAndProve(page, { nextStep: 'ACCOUNT_NIP', taxId });
   await expect(page).toHaveURL(`/${phone}/${userId}/send-nip`);
   await expect(page.getByRole('heading', { name: 'NIP de Consulta' })).toBeVisible();
   return { phone, userId };
 }
 
-async function typeNip(page: Page, phone: string) {
-  const nip = await latestNip(page.request, phone);
-  await page.getByRole('textbox', { name: /NIP de consulta, dígito 1 de 4/ }).fill(nip);
-  await page.getByRole('button', { name: 'Continuar' }).click();
-}
-
 test.describe('bureau consent and decision', () => {
   test('approval: PIN → Felicidades → password → advisor → download', async ({ page }) => {
-    const { phone, userId } = await atSendNip(page, clean());
+    const { phone, userId } = await atSendNip(page, uniqueCedula());
     await expect(page.getByText(/Por este medio autorizo expresamente a Provee/)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Continuar' })).toBeDisabled();
     // The PIN is the registration's sixth and last screen (SPEC §2.3 item 6).
     await expectStepper(page, 'Paso 6/6 Registro', 6, 6);
     await screenshot(page, 'send-nip');
     await expectAccessible(page);
-    await typeNip(page, phone);
+    await enterConsultationPin(page, phone);
 
     await expect(page).toHaveURL(`/${phone}/${userId}/congratulations`);
     await expect(page.getByRole('heading', { name: 'Felicidades' })).toBeVisible();
@@ -92,7 +79,7 @@ test.describe('bureau consent and decision', () => {
 
   test('rejection: a delinquent report ends on /rejected', async ({ page }) => {
     const { phone } = await atSendNip(page, DELINQUENT);
-    await typeNip(page, phone);
+    await enterConsultationPin(page, phone);
     await expect(page).toHaveURL(/\/rejected$/);
     await expect(page.getByRole('heading', { name: 'Lo sentimos' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Contactar a soporte' })).toHaveAttribute(
@@ -106,7 +93,7 @@ test.describe('bureau consent and decision', () => {
   test('slow bureau: /waiting until the decision lands, then Felicidades', async ({ page }) => {
     test.setTimeout(60_000);
     const { phone, userId } = await atSendNip(page, SLOW);
-    await typeNip(page, phone);
+    await enterConsultationPin(page, phone);
     // The PIN's answer waits for the bureau up to BUREAU_SYNC_WAIT_MS (4 s) before saying WAITING.
     await expect(page).toHaveURL(`/${userId}/waiting`, { timeout: 15_000 });
     await expect(page.getByText('Espera un momento estamos trabajando en su registro')).toBeVisible();
@@ -123,7 +110,7 @@ test.describe('bureau consent and decision', () => {
     // time) is still retrying the bureau.
     await page.clock.install();
     const { phone, userId } = await atSendNip(page, FAILING);
-    await typeNip(page, phone);
+    await enterConsultationPin(page, phone);
     await expect(page).toHaveURL(`/${userId}/waiting`, { timeout: 15_000 });
     const checks: string[] = [];
     page.on('response', (response) => {
@@ -158,9 +145,7 @@ test.describe('bureau consent and decision', () => {
 test('advisor welcome: the built-in video (from this server, nothing loaded before play), the call promise and the download button', async ({
   page,
 }) => {
-  const phone = uniquePhone();
-  const userId = await seedUser(page.request, { phone, nextStep: 'INVENTORY' });
-  await proveWithSms(page, phone);
+  const { phone, userId } = await seedAndProve(page, { nextStep: 'INVENTORY' });
   await expect(page).toHaveURL(`/${phone}/${userId}/download`);
   const videoRequests: string[] = [];
   page.on('request', (request) => {

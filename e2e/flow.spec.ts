@@ -1,20 +1,20 @@
-import { cedulaCheckDigit } from '@provee/domain';
-import type { Page } from '@playwright/test';
 import { expect, expectAccessible, screenshot, test } from './fixtures.js';
-import { fillAboutYou, latestCode, proveWithSms, seedUser, uniquePhone } from './helpers.js';
+import {
+  enterCode,
+  fillAboutYou,
+  latestCode,
+  proveWithSms,
+  saveTaxId,
+  seedAndProve,
+  seedUser,
+  smsCount,
+  submitPhone,
+  toTaxIdStep,
+  uniqueCedula,
+  uniquePhone,
+} from './helpers.js';
 
 // Issue 8 (first audit), items 2–4: each "Seen" of the audit as it now behaves.
-
-const cedula = () => {
-  const ten = `4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
-  return `${ten}${cedulaCheckDigit(ten)}`;
-};
-
-/** How many SMS the outbox holds for this number. */
-async function smsCount(page: Page, phone: string): Promise<number> {
-  const res = await page.request.get(`/dev/outbox.json?to=${encodeURIComponent(`+1${phone}`)}`);
-  return ((await res.json()) as { messages: unknown[] }).messages.length;
-}
 
 test.describe('the phone field (issue 8 item 2)', () => {
   test('pasted or typed with formatting or +1, the 10 national digits; check only for a number the plan accepts', async ({
@@ -63,22 +63,18 @@ test.describe('back, reload and shared phones (issue 8 item 3)', () => {
     page,
   }) => {
     const phone = uniquePhone();
-    await proveWithSms(page, phone);
-    await expect(page).toHaveURL(`/${phone}/about-you`);
-    await fillAboutYou(page);
-    await page.getByRole('button', { name: 'Continuar' }).click();
-    await expect(page).toHaveURL(/\/additional-data$/);
+    await toTaxIdStep(page, phone);
     const taxUrl = page.url();
 
     const taxId = page.getByRole('textbox', { name: 'Cédula / RNC' });
-    await taxId.fill(cedula());
+    await taxId.fill(uniqueCedula());
     await page.getByRole('checkbox', { name: 'Mi cédula es correcta' }).check();
     const typed = await taxId.inputValue();
     await page.reload();
     await expect(taxId).toHaveValue(typed);
     await expect(page.getByRole('checkbox', { name: 'Mi cédula es correcta' })).toBeChecked();
 
-    const sent = await smsCount(page, phone);
+    const sent = await smsCount(page.request, phone);
     // Back goes to the step before (issue 27), then to the landing.
     await page.goBack();
     await expect(page).toHaveURL(`/${phone}/about-you`);
@@ -90,12 +86,12 @@ test.describe('back, reload and shared phones (issue 8 item 3)', () => {
     await expectAccessible(page);
     await page.getByRole('button', { name: 'Continuar' }).click();
     await expect(page).toHaveURL(taxUrl);
-    expect(await smsCount(page, phone)).toBe(sent);
+    expect(await smsCount(page.request, phone)).toBe(sent);
 
     // The code screen of the proven number (a back or an old link) goes straight on, too.
     await page.goto(`/home/${phone}/code`);
     await expect(page).toHaveURL(taxUrl);
-    expect(await smsCount(page, phone)).toBe(sent);
+    expect(await smsCount(page.request, phone)).toBe(sent);
 
     // Saved: the draft goes.
     await page.getByRole('button', { name: 'Continuar' }).click();
@@ -106,9 +102,7 @@ test.describe('back, reload and shared phones (issue 8 item 3)', () => {
   test('a screen the application is past sends the user where it stands, on back and on a 409, without a modal', async ({
     page,
   }) => {
-    const phone = uniquePhone();
-    const userId = await seedUser(page.request, { phone, nextStep: 'BUSINESS_ADDRESS' });
-    await proveWithSms(page, phone);
+    const { phone, userId } = await seedAndProve(page, { nextStep: 'BUSINESS_ADDRESS' });
     await expect(page).toHaveURL(`/${phone}/${userId}/search-address`);
     await page.getByRole('button', { name: 'No encontre mi domicilio' }).click();
     await expect(page).toHaveURL(/\/about-living\?/);
@@ -172,12 +166,9 @@ test.describe('back, reload and shared phones (issue 8 item 3)', () => {
 
     // Someone else takes the phone and proves their own number in this tab.
     const second = uniquePhone();
-    await page.goto('/home');
-    await page.getByLabel('Teléfono celular').fill(second);
-    await page.getByRole('button', { name: 'Continuar' }).click();
+    await submitPhone(page, second, '/home');
     await expect(page.getByRole('heading', { name: 'Código de seguridad' })).toBeVisible();
-    await page.getByRole('textbox', { name: /dígito 1 de 6/ }).fill(await latestCode(page.request, second));
-    await page.getByRole('button', { name: 'Continuar' }).click();
+    await enterCode(page, await latestCode(page.request, second));
     await expect(page).toHaveURL(`/${second}/about-you`);
     await expect(page.getByLabel('Nombres')).toHaveValue('');
     await expect(page.getByLabel('Año')).toHaveValue('');
@@ -216,15 +207,13 @@ test.describe('the right reason, and no pre-approval for the rejected (issue 8 i
   });
 
   test('a tax id already used: /rejected shows the server reason', async ({ page }) => {
-    const taken = cedula();
+    const taken = uniqueCedula();
     await seedUser(page.request, { phone: uniquePhone(), nextStep: 'ACCOUNT_NIP', taxId: taken });
     const phone = uniquePhone();
     await proveWithSms(page, phone);
     await fillAboutYou(page);
     await page.getByRole('button', { name: 'Continuar' }).click();
-    await page.getByRole('textbox', { name: 'Cédula / RNC' }).fill(taken);
-    await page.getByRole('checkbox', { name: 'Mi cédula es correcta' }).check();
-    await page.getByRole('button', { name: 'Continuar' }).click();
+    await saveTaxId(page, taken);
     await expect(page).toHaveURL(/\/rejected$/);
     await expect(page.getByText('Ya existe una solicitud con esta cédula. Contacta a soporte.')).toBeVisible();
     await expect(page.getByText(/tu negocio no cumple/)).toHaveCount(0);
@@ -236,9 +225,7 @@ test.describe('the right reason, and no pre-approval for the rejected (issue 8 i
   });
 
   test('a rejected applicant opening the advisor screens by URL lands on /rejected', async ({ page }) => {
-    const phone = uniquePhone();
-    const userId = await seedUser(page.request, { phone, nextStep: 'PASSWORD', status: 'REJECTED' });
-    await proveWithSms(page, phone);
+    const { phone, userId } = await seedAndProve(page, { nextStep: 'PASSWORD', status: 'REJECTED' });
     await expect(page).toHaveURL(/\/rejected$/);
     for (const screen of ['advisor-contact', 'advisor-welcome', 'download', 'create-password', 'congratulations']) {
       await page.goto(`/${phone}/${userId}/${screen}`);

@@ -1,18 +1,27 @@
-import { cedulaCheckDigit } from '@provee/domain';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, expectAccessible, screenshot, test } from './fixtures.js';
-import { asAnalyst, latestNip, proveWithSms, seedUser, sendSigningLink, smsWith, uniquePhone } from './helpers.js';
+import {
+  asAnalyst,
+  cedulaFrom,
+  latestNip,
+  preApprovedShopkeeper,
+  proveWithSms,
+  seedUser,
+  sendSigningLink,
+  smsWith,
+  uniqueCedula,
+  uniquePhone,
+} from './helpers.js';
+import { openSigningSms } from './signing-helpers.js';
 
-const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
-const clean = () => cedula(`4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`);
 /** The bureau simulator's strong history: the guarantor is approved. */
-const GOOD_GUARANTOR = cedula('9990000001');
+const GOOD_GUARANTOR = cedulaFrom('9990000001');
 
 /** A shopkeeper past the password whose partner an analyst named in the back office (the mobile app's form does the same). */
 async function shopkeeperWithPartner(request: APIRequestContext) {
   const phone = uniquePhone();
   const partner = uniquePhone();
-  const userId = await seedUser(request, { phone, nextStep: 'INVENTORY', taxId: clean() });
+  const userId = await seedUser(request, { phone, nextStep: 'INVENTORY', taxId: uniqueCedula() });
   const named = await request.post(`/api/backoffice/applications/${userId}/guarantors`, {
     data: { aval_type: 'PARTNER', name: 'Ramón Pérez', phone_number: partner, tax_payer_id: GOOD_GUARANTOR },
     headers: asAnalyst(),
@@ -183,16 +192,8 @@ test.describe('guarantor (aval)', () => {
     test.setTimeout(60_000);
     // A pre-approved shopkeeper (the PIN screen, then the password through the tab's token) names a
     // partner who consents in person and is approved (the bureau simulator's strong history).
-    const phone = uniquePhone();
+    const { userId } = await preApprovedShopkeeper(page, uniqueCedula());
     const partner = uniquePhone();
-    const userId = await seedUser(page.request, { phone, nextStep: 'ACCOUNT_NIP', taxId: clean() });
-    await proveWithSms(page, phone);
-    await expect(page.getByRole('heading', { name: 'NIP de Consulta' })).toBeVisible();
-    await page
-      .getByRole('textbox', { name: /NIP de consulta, dígito 1 de 4/ })
-      .fill(await latestNip(page.request, phone));
-    await page.getByRole('button', { name: 'Continuar' }).click();
-    await expect(page.getByRole('heading', { name: 'Felicidades' })).toBeVisible();
     expect(
       await asShopkeeper(page, 'PUT', `/api/v1/users/${userId}/SK/password`, {
         password: '258147',
@@ -212,12 +213,7 @@ test.describe('guarantor (aval)', () => {
 
     // The analyst sends the guarantor's signing link; the guarantor opens it from the SMS, in a new tab.
     await sendSigningLink(page.request, userId, { person_type: 'collateral', aval_id: avalId });
-    const sms = await smsWith(page.request, partner, 'send-contract-sign');
-    const link = new URL(/(https?:\/\/\S+)/.exec(sms)![1]!);
-    await page.evaluate(() => sessionStorage.clear());
-    await page.clock.install();
-    await page.goto(`${link.pathname}${link.search}`);
-    await expect(page.getByRole('heading', { name: 'Firma de contrato' })).toBeVisible();
+    const link = await openSigningSms(page, partner);
     // The photos went (the identity widget replaces the page with the review screen, as here); the
     // verifier never answers within the 5:00 of SPEC §4.
     const query = link.searchParams;

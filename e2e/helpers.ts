@@ -1,6 +1,10 @@
+import { cedulaCheckDigit } from '@provee/domain';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, test } from './fixtures.js';
+import { fillAboutYou } from './about-you-form.js';
 import { enrolledStaff } from './staff-login.js';
+
+export { fillAboutYou };
 
 /** A valid Dominican mobile number nobody else in this run uses. */
 export function uniquePhone(): string {
@@ -20,22 +24,34 @@ export async function latestSms(request: APIRequestContext, phone: string): Prom
   return body;
 }
 
+/** A cédula with the right check digit after these ten digits. */
+export const cedulaFrom = (ten: string): string => `${ten}${cedulaCheckDigit(ten)}`;
+
+/** A valid cédula nobody else in this run uses (starting with 4: none of the simulators' test identities). */
+export const uniqueCedula = (): string => cedulaFrom(`4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`);
+
+/** How many SMS the outbox holds for this number. */
+export async function smsCount(request: APIRequestContext, phone: string): Promise<number> {
+  const res = await request.get(`/dev/outbox.json?to=${encodeURIComponent(`+1${phone}`)}`);
+  return ((await res.json()) as { messages: unknown[] }).messages.length;
+}
+
 export async function latestCode(request: APIRequestContext, phone: string): Promise<string> {
   return /\b(\d{6})\b/.exec(await latestSms(request, phone))![1]!;
 }
 
+/** Where a seeded user stands. */
+export interface SeededUser {
+  phone: string;
+  nextStep: string;
+  status?: string;
+  avals?: { aval_type: 'PARTNER' | 'COLLATERAL'; phone: string | null }[];
+  /** A complete registration with this cédula (11 digits). */
+  taxId?: string;
+}
+
 /** A user already at some step, through the test factory of the built server. */
-export async function seedUser(
-  request: APIRequestContext,
-  user: {
-    phone: string;
-    nextStep: string;
-    status?: string;
-    avals?: { aval_type: 'PARTNER' | 'COLLATERAL'; phone: string | null }[];
-    /** A complete registration with this cédula (11 digits). */
-    taxId?: string;
-  },
-): Promise<string> {
+export async function seedUser(request: APIRequestContext, user: SeededUser): Promise<string> {
   const res = await request.post('/dev/test/users', {
     data: {
       phone_number: user.phone,
@@ -51,20 +67,61 @@ export async function seedUser(
 
 /** Through the SMS code flow (?otp-vendor=sms) from the landing to wherever routing sends the user. */
 export async function proveWithSms(page: Page, phone: string): Promise<void> {
-  await page.goto('/home?otp-vendor=sms');
+  await submitPhone(page, phone);
+  await expect(page.getByRole('heading', { name: 'Código de seguridad' })).toBeVisible();
+  await enterCode(page, await latestCode(page.request, phone));
+}
+
+/** The landing at `landing` (the SMS code by default): types the number and presses Continuar. */
+export async function submitPhone(page: Page, phone: string, landing = '/home?otp-vendor=sms'): Promise<void> {
+  await page.goto(landing);
   await page.getByLabel('Teléfono celular').fill(phone);
   await page.getByRole('button', { name: 'Continuar' }).click();
-  await expect(page.getByRole('heading', { name: 'Código de seguridad' })).toBeVisible();
-  const code = await latestCode(page.request, phone);
+}
+
+/** The code screen: types the six digits and presses Continuar. */
+export async function enterCode(page: Page, code: string): Promise<void> {
   await page.getByRole('textbox', { name: /dígito 1 de 6/ }).fill(code);
   await page.getByRole('button', { name: 'Continuar' }).click();
 }
 
+/** A new phone's user seeded at some step proves the number through the SMS code (routing takes over from there). */
+export async function seedAndProve(
+  page: Page,
+  user: Omit<SeededUser, 'phone'>,
+): Promise<{ phone: string; userId: string }> {
+  const phone = uniquePhone();
+  const userId = await seedUser(page.request, { phone, ...user });
+  await proveWithSms(page, phone);
+  return { phone, userId };
+}
+
+/** From the landing through 'Sobre ti' (saved) to the cédula step. */
+export async function toTaxIdStep(page: Page, phone: string): Promise<void> {
+  await proveWithSms(page, phone);
+  await expect(page).toHaveURL(`/${phone}/about-you`);
+  await fillAboutYou(page);
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await expect(page).toHaveURL(/\/additional-data$/);
+}
+
+/** The cédula step: types the tax id, confirms it is right and presses Continuar. */
+export async function saveTaxId(page: Page, taxId: string): Promise<void> {
+  await page.getByRole('textbox', { name: 'Cédula / RNC' }).fill(taxId);
+  await page.getByRole('checkbox', { name: 'Mi cédula es correcta' }).check();
+  await page.getByRole('button', { name: 'Continuar' }).click();
+}
+
 /** The newest SMS to `phone` that contains `text` (a code, a PIN and an invitation may go to one phone). */
-export async function smsWith(request: APIRequestContext, phone: string, text: string): Promise<string> {
+export async function smsWith(
+  request: APIRequestContext,
+  phone: string,
+  text: string,
+  countryCode = '+1',
+): Promise<string> {
   let body = '';
   await expect(async () => {
-    const res = await request.get(`/dev/outbox.json?to=${encodeURIComponent(`+1${phone}`)}`);
+    const res = await request.get(`/dev/outbox.json?to=${encodeURIComponent(`${countryCode}${phone}`)}`);
     const messages = ((await res.json()) as { messages: { body: string }[] }).messages;
     body = messages.find((message) => message.body.includes(text))?.body ?? '';
     expect(body).not.toBe('');
@@ -77,6 +134,26 @@ export async function latestNip(request: APIRequestContext, phone: string): Prom
   return /\b(\d{4})\b/.exec(await smsWith(request, phone, 'NIP'))![1]!;
 }
 
+/** The PIN screen: types the consultation PIN from the outbox and presses Continuar. */
+export async function enterConsultationPin(page: Page, phone: string): Promise<void> {
+  await page
+    .getByRole('textbox', { name: /NIP de consulta, dígito 1 de 4/ })
+    .fill(await latestNip(page.request, phone));
+  await page.getByRole('button', { name: 'Continuar' }).click();
+}
+
+/**
+ * A shopkeeper who finished the registration screens (`taxId` on file) proves the phone and gets
+ * the pre-approval on the PIN screen: 'Felicidades'.
+ */
+export async function preApprovedShopkeeper(page: Page, taxId: string): Promise<{ phone: string; userId: string }> {
+  const { phone, userId } = await seedAndProve(page, { nextStep: 'ACCOUNT_NIP', taxId });
+  await expect(page.getByRole('heading', { name: 'NIP de Consulta' })).toBeVisible();
+  await enterConsultationPin(page, phone);
+  await expect(page.getByRole('heading', { name: 'Felicidades' })).toBeVisible();
+  return { phone, userId };
+}
+
 /**
  * The step indicator as shown: 'Paso 4/6 Registro' (six bars, one per registration screen) or
  * 'Paso 2/3 Evaluación' (five bars), and how many bars are done.
@@ -85,20 +162,6 @@ export async function expectStepper(page: Page, label: string, filled: number, b
   await expect(page.locator('.stepper-label')).toHaveText(label);
   await expect(page.locator('.stepper-bar')).toHaveCount(bars);
   await expect(page.locator('.stepper-bar.is-done')).toHaveCount(filled);
-}
-
-/** The 'Sobre ti' form of a shopkeeper born 28 February 1985 (an adult on any day of the tests). */
-export async function fillAboutYou(page: Page, name = 'María José'): Promise<void> {
-  await page.getByLabel('Nombres').fill(name);
-  await page.getByLabel('Apellido paterno').fill('Peña');
-  await page.getByLabel('Apellido materno (opcional)').fill('Núñez');
-  await page.getByLabel('Mes').selectOption({ label: 'Febrero' });
-  await page.getByLabel('Día').selectOption('28');
-  await page.getByLabel('Año').selectOption('1985');
-  await page
-    .getByLabel('¿Cuánto tiempo llevas viviendo en tu domicilio actual?')
-    .selectOption({ label: '4 o más años' });
-  await page.getByLabel('Estado civil').selectOption({ label: 'Casado(a)' });
 }
 
 /**

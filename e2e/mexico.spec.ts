@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, expectAccessible, screenshot, test } from './fixtures.js';
-import { expectStepper } from './helpers.js';
+import { expectStepper, smsWith } from './helpers.js';
 
 /**
  * The Mexican market end to end (issue 8, item 8), against the server the global setup starts
@@ -10,20 +10,8 @@ import { expectStepper } from './helpers.js';
 /** A Mexico City mobile number nobody else in this run uses. */
 const mexicanPhone = () => `55${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 
-/**
- * The newest SMS to `phone` that contains `text`: the PIN's SMS leaves when the screen asking for
- * it is already showing, so it is waited for, not taken for the code's SMS before it.
- */
-async function latestSms(request: APIRequestContext, phone: string, text: string): Promise<string> {
-  let body = '';
-  await expect(async () => {
-    const res = await request.get(`/dev/outbox.json?to=${encodeURIComponent(`+52${phone}`)}`);
-    const messages = ((await res.json()) as { messages: { body: string }[] }).messages;
-    body = messages.find((message) => message.body.includes(text))?.body ?? '';
-    expect(body).not.toBe('');
-  }).toPass({ timeout: 5_000 });
-  return body;
-}
+/** The newest SMS to this Mexican number (+52) that contains `text` (the PIN's SMS leaves after its screen shows). */
+const latestSms = (request: APIRequestContext, phone: string, text: string) => smsWith(request, phone, text, '+52');
 
 const error = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
 

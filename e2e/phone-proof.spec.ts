@@ -1,12 +1,10 @@
 import { expect, expectAccessible, screenshot, test } from './fixtures.js';
-import { latestCode, proveWithSms, uniquePhone } from './helpers.js';
+import { enterCode, latestCode, proveWithSms, smsCount, submitPhone, uniquePhone } from './helpers.js';
 
 test.describe('phone proof', () => {
   test('a new number: /home → reverse OTP sent from the simulated phone → about-you', async ({ page, context }) => {
     const phone = uniquePhone();
-    await page.goto('/home?utm_source=radio&utm_campaign=colmados');
-    await page.getByLabel('Teléfono celular').fill(phone);
-    await page.getByRole('button', { name: 'Continuar' }).click();
+    await submitPhone(page, phone, '/home?utm_source=radio&utm_campaign=colmados');
 
     await expect(page.getByRole('heading', { name: 'Confirma que este celular es tuyo' })).toBeVisible();
     await expect(page).toHaveURL(new RegExp(`/home/${phone}\\?sessionUuid=[0-9a-f-]{36}$`));
@@ -46,9 +44,7 @@ test.describe('phone proof', () => {
 
   test('with ?otp-vendor=sms: the code from the outbox → about-you', async ({ page }) => {
     const phone = uniquePhone();
-    await page.goto('/home?otp-vendor=sms');
-    await page.getByLabel('Teléfono celular').fill(phone);
-    await page.getByRole('button', { name: 'Continuar' }).click();
+    await submitPhone(page, phone);
 
     await expect(page.getByRole('heading', { name: 'Código de seguridad' })).toBeVisible();
     await expect(page.getByText('+1 809', { exact: false })).toBeVisible();
@@ -80,13 +76,10 @@ test.describe('phone proof', () => {
 
   test('a wrong code shows the error modal; "Cambiar número télefonico" clears the number', async ({ page }) => {
     const phone = uniquePhone();
-    await page.goto('/home?otp-vendor=sms');
-    await page.getByLabel('Teléfono celular').fill(phone);
-    await page.getByRole('button', { name: 'Continuar' }).click();
+    await submitPhone(page, phone);
     const code = await latestCode(page.request, phone);
     const wrong = code === '000000' ? '111111' : '000000';
-    await page.getByRole('textbox', { name: /dígito 1 de 6/ }).fill(wrong);
-    await page.getByRole('button', { name: 'Continuar' }).click();
+    await enterCode(page, wrong);
     const dialog = page.getByRole('dialog', { name: '¡Parece que hubo un error!' });
     await expect(dialog).toContainText('El código no es correcto. Te quedan 4 intentos.');
     await screenshot(page, 'code-wrong');
@@ -101,9 +94,7 @@ test.describe('phone proof', () => {
 
   test('wrong codes count down to one try left, in the singular', async ({ page }) => {
     const phone = uniquePhone();
-    await page.goto('/home?otp-vendor=sms');
-    await page.getByLabel('Teléfono celular').fill(phone);
-    await page.getByRole('button', { name: 'Continuar' }).click();
+    await submitPhone(page, phone);
     const code = await latestCode(page.request, phone);
     const wrong = code === '000000' ? '111111' : '000000';
     const dialog = page.getByRole('dialog', { name: '¡Parece que hubo un error!' });
@@ -113,8 +104,7 @@ test.describe('phone proof', () => {
       'Te quedan 2 intentos.',
       'Te queda 1 intento.',
     ]) {
-      await page.getByRole('textbox', { name: /dígito 1 de 6/ }).fill(wrong);
-      await page.getByRole('button', { name: 'Continuar' }).click();
+      await enterCode(page, wrong);
       await expect(dialog).toContainText(`El código no es correcto. ${left}`);
       await dialog.getByRole('button', { name: 'Entendido' }).click();
     }
@@ -128,24 +118,19 @@ test.describe('phone proof', () => {
     const phone = uniquePhone();
     await proveWithSms(page, phone);
     await expect(page).toHaveURL(new RegExp(`/${phone}/about-you$`));
-    const sms = async () =>
-      ((await (await page.request.get(`/dev/outbox.json?to=%2B1${phone}`)).json()) as { messages: unknown[] }).messages
-        .length;
+    const sms = () => smsCount(page.request, phone);
     const before = await sms();
 
     // The shopkeeper closes the tab and, seconds later, enters the number again elsewhere.
     const other = await browser.newContext({ baseURL, viewport: page.viewportSize()!, locale: 'es-DO' });
     const again = await other.newPage();
-    await again.goto('/home?otp-vendor=sms');
-    await again.getByLabel('Teléfono celular').fill(phone);
-    await again.getByRole('button', { name: 'Continuar' }).click();
+    await submitPhone(again, phone);
     await expect(again.getByRole('heading', { name: 'Código de seguridad' })).toBeVisible();
     // The proven code is spent: a new one goes out at once, and the screen says it was sent.
     await expect.poll(sms).toBe(before + 1);
     await expect(again.getByText('Escribe el código de 6 dígitos que enviamos por SMS al')).toBeVisible();
     await expect(again.getByRole('timer')).toHaveText(/^00 : 5\d|01 : 00$/);
-    await again.getByRole('textbox', { name: /dígito 1 de 6/ }).fill(await latestCode(again.request, phone));
-    await again.getByRole('button', { name: 'Continuar' }).click();
+    await enterCode(again, await latestCode(again.request, phone));
     await expect(again).toHaveURL(new RegExp(`/${phone}/about-you$`));
     await other.close();
   });
@@ -156,17 +141,13 @@ test.describe('phone proof', () => {
     baseURL,
   }) => {
     const phone = uniquePhone();
-    await page.goto('/home?otp-vendor=sms');
-    await page.getByLabel('Teléfono celular').fill(phone);
-    await page.getByRole('button', { name: 'Continuar' }).click();
+    await submitPhone(page, phone);
     await expect(page.getByRole('heading', { name: 'Código de seguridad' })).toBeVisible();
     const code = await latestCode(page.request, phone);
 
     const other = await browser.newContext({ baseURL, viewport: page.viewportSize()!, locale: 'es-DO' });
     const again = await other.newPage();
-    await again.goto('/home?otp-vendor=sms');
-    await again.getByLabel('Teléfono celular').fill(phone);
-    await again.getByRole('button', { name: 'Continuar' }).click();
+    await submitPhone(again, phone);
     await expect(again.getByRole('heading', { name: 'Código de seguridad' })).toBeVisible();
     // Nothing new was sent: the screen says so, how long the last code lasts and when another can be asked.
     await expect(again.getByText('Escribe el último código que te enviamos por SMS al')).toBeVisible();
@@ -174,8 +155,7 @@ test.describe('phone proof', () => {
     await expect(again.getByText(/^Ese código vence en 0\d : \d\d$/)).toBeVisible();
     await expect(again.getByText(/^Podrás pedir otro código en 00 : [0-5]\d$/)).toBeVisible();
     await screenshot(again, 'code-last-still-valid');
-    await again.getByRole('textbox', { name: /dígito 1 de 6/ }).fill(code);
-    await again.getByRole('button', { name: 'Continuar' }).click();
+    await enterCode(again, code);
     await expect(again).toHaveURL(new RegExp(`/${phone}/about-you$`));
     await other.close();
   });
@@ -184,9 +164,7 @@ test.describe('phone proof', () => {
     page,
   }) => {
     const phone = uniquePhone();
-    await page.goto('/home');
-    await page.getByLabel('Teléfono celular').fill(phone);
-    await page.getByRole('button', { name: 'Continuar' }).click();
+    await submitPhone(page, phone, '/home');
     const message = (await page.locator('.message-text').textContent())!;
     const res = await page.request.post('/dev/reverse-otp/inbound', {
       data: { from: `+1${uniquePhone()}`, text: message },
@@ -207,9 +185,7 @@ test.describe('phone proof', () => {
     baseURL,
   }) => {
     const phone = uniquePhone();
-    await page.goto('/home');
-    await page.getByLabel('Teléfono celular').fill(phone);
-    await page.getByRole('button', { name: 'Continuar' }).click();
+    await submitPhone(page, phone, '/home');
     await expect(page.locator('.message-text')).toBeVisible();
     const url = page.url();
 

@@ -1,7 +1,7 @@
 import { cedulaCheckDigit } from '@provee/domain';
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, screenshot, test } from './fixtures.js';
-import { fillAboutYou, expectStepper, proveWithSms, uniquePhone } from './helpers.js';
+import { fillAboutYou, expectStepper, proveWithSms, saveTaxId, toTaxIdStep, uniquePhone } from './helpers.js';
 
 function cedula(valid = true): string {
   const ten = String(Math.floor(Math.random() * 1e10)).padStart(10, '0');
@@ -10,6 +10,14 @@ function cedula(valid = true): string {
 }
 
 const error = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
+
+/** Continuar is refused with `message` under a field; the screen is photographed and checked for accessibility. */
+async function expectContinueRefused(page: Page, message: string, shot: string): Promise<void> {
+  await page.getByRole('button', { name: 'Continuar' }).click();
+  await expect(error(page, message)).toBeVisible();
+  await screenshot(page, shot);
+  await expectAccessible(page);
+}
 
 test.describe('shopkeeper registration', () => {
   test('a new shopkeeper goes from /home to send-nip through the five screens', async ({ page }) => {
@@ -23,10 +31,11 @@ test.describe('shopkeeper registration', () => {
     await expectStepper(page, 'Paso 1/6 Registro', 1, 6);
     await fillAboutYou(page);
     await page.getByLabel('Nombres').fill('Ju4n');
-    await page.getByRole('button', { name: 'Continuar' }).click();
-    await expect(error(page, '* El formato del nombre es inválido, solo se aceptan letras y espacios')).toBeVisible();
-    await screenshot(page, 'about-you-error');
-    await expectAccessible(page);
+    await expectContinueRefused(
+      page,
+      '* El formato del nombre es inválido, solo se aceptan letras y espacios',
+      'about-you-error',
+    );
     await page.getByLabel('Nombres').fill('  María   José ');
     await page.getByLabel('Apellido paterno').focus();
     await expect(page.getByLabel('Nombres')).toHaveValue('María José');
@@ -57,10 +66,7 @@ test.describe('shopkeeper registration', () => {
     await expect(taxId).toHaveValue(/^\d{3}-\d{7}-\d$/);
     await expect(page.getByText('13 de 13 caracteres')).toBeVisible();
     await confirm.check();
-    await page.getByRole('button', { name: 'Continuar' }).click();
-    await expect(error(page, '* La cédula no es válida, revísala.')).toBeVisible();
-    await screenshot(page, 'additional-data-error');
-    await expectAccessible(page);
+    await expectContinueRefused(page, '* La cédula no es válida, revísala.', 'additional-data-error');
     await taxId.fill(cedula());
     await expect(confirm).not.toBeChecked();
     await confirm.check();
@@ -85,10 +91,7 @@ test.describe('shopkeeper registration', () => {
     await expect(page.getByLabel('Sector').locator('option:checked')).toHaveText('Ensanche Naco');
     await expect(page.getByLabel('Municipio').locator('option:checked')).toHaveText('Santo Domingo de Guzmán');
     await page.getByLabel('Calle').fill('Calle Respaldo Los Robles');
-    await page.getByRole('button', { name: 'Continuar' }).click();
-    await expect(error(page, '* Ingresa el número exterior !')).toBeVisible();
-    await screenshot(page, 'about-living-error');
-    await expectAccessible(page);
+    await expectContinueRefused(page, '* Ingresa el número exterior !', 'about-living-error');
     await page.getByLabel('Número exterior').fill('12');
     await page.getByRole('button', { name: 'Continuar' }).click();
 
@@ -101,10 +104,7 @@ test.describe('shopkeeper registration', () => {
     await page.getByRole('button', { name: 'Continuar' }).click();
     await expect(error(page, '* Selecciona el giro de tu negocio !')).toBeVisible();
     await page.getByLabel('Giro del negocio').selectOption('Otros');
-    await page.getByRole('button', { name: 'Continuar' }).click();
-    await expect(error(page, '* Escribe a qué se dedica tu negocio !')).toBeVisible();
-    await screenshot(page, 'more-about-error');
-    await expectAccessible(page);
+    await expectContinueRefused(page, '* Escribe a qué se dedica tu negocio !', 'more-about-error');
     await page.getByLabel('¿A qué se dedica tu negocio?').fill('Venta de frutas');
     await page.getByRole('button', { name: 'Continuar' }).click();
 
@@ -143,13 +143,8 @@ test.describe('shopkeeper registration', () => {
     page,
   }) => {
     test.setTimeout(60_000);
-    const phone = uniquePhone();
-    await proveWithSms(page, phone);
-    await fillAboutYou(page);
-    await page.getByRole('button', { name: 'Continuar' }).click();
-    await page.getByRole('textbox', { name: 'Cédula / RNC' }).fill(cedula());
-    await page.getByRole('checkbox').check();
-    await page.getByRole('button', { name: 'Continuar' }).click();
+    await toTaxIdStep(page, uniquePhone());
+    await saveTaxId(page, cedula());
     await page.getByRole('button', { name: 'No encontre mi domicilio' }).click();
 
     await expect(page).toHaveURL(/\/about-living\?/);
@@ -165,10 +160,7 @@ test.describe('shopkeeper registration', () => {
     await page.getByRole('button', { name: 'Continuar' }).click();
     await expect(error(page, '* Ingresa el sector !')).toBeVisible();
     await sector.fill('Los Pinos & Co');
-    await page.getByRole('button', { name: 'Continuar' }).click();
-    await expect(error(page, '* El sector no puede contener el carácter &.')).toBeVisible();
-    await screenshot(page, 'about-living-typed-sector');
-    await expectAccessible(page);
+    await expectContinueRefused(page, '* El sector no puede contener el carácter &.', 'about-living-typed-sector');
 
     await sector.fill('Residencial Los Pinos del Este');
     await page.reload();
@@ -179,13 +171,8 @@ test.describe('shopkeeper registration', () => {
   });
 
   test('an address outside the served municipalities ends on /rejected-location', async ({ page }) => {
-    const phone = uniquePhone();
-    await proveWithSms(page, phone);
-    await fillAboutYou(page);
-    await page.getByRole('button', { name: 'Continuar' }).click();
-    await page.getByRole('textbox', { name: 'Cédula / RNC' }).fill(cedula());
-    await page.getByRole('checkbox').check();
-    await page.getByRole('button', { name: 'Continuar' }).click();
+    await toTaxIdStep(page, uniquePhone());
+    await saveTaxId(page, cedula());
     await page.getByRole('combobox').fill('los heroes bonao');
     await page.getByRole('option').first().click();
     await page.getByRole('button', { name: 'Continuar' }).click();

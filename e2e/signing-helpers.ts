@@ -1,15 +1,13 @@
-import { cedulaCheckDigit } from '@provee/domain';
 import type { Page } from '@playwright/test';
 import { expect } from './fixtures.js';
-import { latestNip, proveWithSms, seedUser, sendSigningLink, smsWith, uniquePhone } from './helpers.js';
+import { cedulaFrom, preApprovedShopkeeper, sendSigningLink, smsWith, uniqueCedula } from './helpers.js';
 
-const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 const random = (digits: number) => String(Math.floor(Math.random() * 10 ** digits)).padStart(digits, '0');
 /** The verifier simulator's test identities (README, "Contract signing"); any other tax id is approved. */
-export const APPROVED = () => cedula(`4${random(9)}`);
-export const REJECTED = () => cedula(`9990006${random(3)}`);
-export const UNDER_REVIEW = () => cedula(`9990007${random(3)}`);
-export const SILENT = () => cedula(`9990008${random(3)}`);
+export const APPROVED = uniqueCedula;
+export const REJECTED = () => cedulaFrom(`9990006${random(3)}`);
+export const UNDER_REVIEW = () => cedulaFrom(`9990007${random(3)}`);
+export const SILENT = () => cedulaFrom(`9990008${random(3)}`);
 /** The review countdown a few seconds after it started at 5:00. */
 export const JUST_STARTED = /^(5:00|4:[45]\d)$/;
 export const PHOTO_LABELS = ['Frente de tu cédula', 'Reverso de tu cédula', 'Tu selfie'] as const;
@@ -24,25 +22,24 @@ export async function openSigningLink(
   taxId: string,
   { clock = true }: { clock?: boolean } = {},
 ): Promise<{ userId: string; phone: string; link: string }> {
-  const phone = uniquePhone();
-  const userId = await seedUser(page.request, { phone, nextStep: 'ACCOUNT_NIP', taxId });
-  await proveWithSms(page, phone);
-  await expect(page.getByRole('heading', { name: 'NIP de Consulta' })).toBeVisible();
-  await page
-    .getByRole('textbox', { name: /NIP de consulta, dígito 1 de 4/ })
-    .fill(await latestNip(page.request, phone));
-  await page.getByRole('button', { name: 'Continuar' }).click();
-  await expect(page.getByRole('heading', { name: 'Felicidades' })).toBeVisible();
-
+  const { phone, userId } = await preApprovedShopkeeper(page, taxId);
   await sendSigningLink(page.request, userId);
+  const link = await openSigningSms(page, phone, { clock });
+  return { userId, phone, link: `${link.pathname}${link.search}` };
+}
+
+/**
+ * Opens the signing link of the newest SMS to `phone` in this page as a new tab would: only the
+ * link's token, none of the registration's session. With `clock`, the page's clock is the test's.
+ */
+export async function openSigningSms(page: Page, phone: string, { clock = true } = {}): Promise<URL> {
   const sms = await smsWith(page.request, phone, 'send-contract-sign');
   const link = new URL(/(https?:\/\/\S+)/.exec(sms)![1]!);
-  // A new tab, as the SMS link opens: only the link's token, none of the registration's session.
   await page.evaluate(() => sessionStorage.clear());
   if (clock) await page.clock.install();
   await page.goto(`${link.pathname}${link.search}`);
   await expect(page.getByRole('heading', { name: 'Firma de contrato' })).toBeVisible();
-  return { userId, phone, link: `${link.pathname}${link.search}` };
+  return link;
 }
 
 /** One photo of the built-in widget with Chromium's fake camera, as a person takes it. */

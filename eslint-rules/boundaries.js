@@ -5,6 +5,7 @@
 // and between the workspaces (relative paths and package names alike): packages/** never imports
 // apps/**, apps/web never imports apps/api (the contract lives in packages/domain).
 import path from 'node:path';
+import { importVisitors, isRelative, problemRule, resolveSpecifier } from './import-rule.js';
 import { noCycle } from './no-cycle.js';
 import { noModuleCycle } from './no-module-cycle.js';
 import { schemaOwners } from './schema-owners.js';
@@ -56,47 +57,37 @@ function problem(from, to, target) {
   return undefined;
 }
 
-export const boundaries = {
-  meta: {
-    type: 'problem',
-    docs: { description: 'Imports point one way between web features, API modules and providers.' },
-    schema: [],
-    messages: {
-      feature:
-        "Feature '{{from}}' imports feature '{{to}}': compose features in app/ (router), not inside another feature.",
-      shared: "shared/ imports '{{to}}': shared never depends on features or app.",
-      module: "Import module '{{to}}' through its index.ts, not its internals.",
-      provider: "A provider imports module '{{to}}': providers never depend on modules.",
-      featureApp:
-        "Feature '{{from}}' imports '{{to}}' of app/: app/ composes the features, a feature never reaches back.",
-      package: 'packages/ imports apps/{{to}}: the shared packages never depend on an app.',
-      webApi: 'apps/web imports apps/api: the web app reaches the API through HTTP and packages/domain only.',
-    },
+export const boundaries = problemRule({
+  description: 'Imports point one way between web features, API modules and providers.',
+  messages: {
+    feature:
+      "Feature '{{from}}' imports feature '{{to}}': compose features in app/ (router), not inside another feature.",
+    shared: "shared/ imports '{{to}}': shared never depends on features or app.",
+    module: "Import module '{{to}}' through its index.ts, not its internals.",
+    provider: "A provider imports module '{{to}}': providers never depend on modules.",
+    featureApp:
+      "Feature '{{from}}' imports '{{to}}' of app/: app/ composes the features, a feature never reaches back.",
+    package: 'packages/ imports apps/{{to}}: the shared packages never depend on an app.',
+    webApi: 'apps/web imports apps/api: the web app reaches the API through HTTP and packages/domain only.',
   },
   create(context) {
     const from = zone(context.filename);
     const fromSide = side(context.filename);
     const check = (source) => {
-      if (!source || source.type !== 'Literal' || typeof source.value !== 'string') return;
-      if (!source.value.startsWith('.')) {
+      if (!isRelative(source.value)) {
         const found = fromSide && wall(fromSide, sideOfPackage(source.value));
         if (found) context.report({ node: source, ...found });
         return;
       }
-      const target = path.resolve(path.dirname(context.filename), source.value);
+      const target = resolveSpecifier(context.filename, source.value);
       const found =
         (fromSide && wall(fromSide, side(target))) ||
         (from.kind === 'other' || from.kind === 'app' ? undefined : problem(from, zone(target), source.value));
       if (found) context.report({ node: source, ...found });
     };
-    return {
-      ImportDeclaration: (node) => check(node.source),
-      ExportNamedDeclaration: (node) => check(node.source),
-      ExportAllDeclaration: (node) => check(node.source),
-      ImportExpression: (node) => check(node.source),
-    };
+    return importVisitors(check, { dynamic: true });
   },
-};
+});
 
 export default {
   rules: { boundaries, 'no-cycle': noCycle, 'no-module-cycle': noModuleCycle, 'schema-owners': schemaOwners },

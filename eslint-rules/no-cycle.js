@@ -5,12 +5,13 @@
 // which load lazily) from the file being linted, reading the other files from disk.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { importVisitors, isRelative, problemRule, resolveSpecifier } from './import-rule.js';
 
 const STATIC_IMPORT = /^\s*(?:import|export)\s+(?!type\s)(?:[^'"]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]/gm;
 
 /** './x.js' from a .ts file means './x.ts' (TypeScript's ESM specifiers); folders mean their index. */
 function resolve(fromFile, specifier) {
-  const base = path.resolve(path.dirname(fromFile), specifier);
+  const base = resolveSpecifier(fromFile, specifier);
   const stem = base.replace(/\.(js|mjs|jsx)$/, '');
   const candidates = [
     base,
@@ -56,27 +57,15 @@ function pathBack(start, target) {
   return null;
 }
 
-export const noCycle = {
-  meta: {
-    type: 'problem',
-    docs: { description: 'No import cycles between files of the repository.' },
-    schema: [],
-    messages: { cycle: 'Import cycle: {{trail}}.' },
-  },
+export const noCycle = problemRule({
+  description: 'No import cycles between files of the repository.',
+  messages: { cycle: 'Import cycle: {{trail}}.' },
   create(context) {
     const self = context.filename;
     // Another lint run (or a test) may have changed files on disk since the last one.
     edgesCache.clear();
-    const check = (node) => {
-      const source = node.source;
-      if (
-        !source ||
-        typeof source.value !== 'string' ||
-        !source.value.startsWith('.') ||
-        node.importKind === 'type' ||
-        node.exportKind === 'type'
-      )
-        return;
+    const check = (source, node) => {
+      if (!isRelative(source.value) || node.importKind === 'type' || node.exportKind === 'type') return;
       const target = resolve(self, source.value);
       const trail = target && pathBack(target, self);
       if (trail)
@@ -86,6 +75,6 @@ export const noCycle = {
           data: { trail: [self, ...trail].map((file) => path.relative(context.cwd, file)).join(' → ') },
         });
     };
-    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check };
+    return importVisitors(check);
   },
-};
+});

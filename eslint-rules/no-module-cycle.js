@@ -6,6 +6,7 @@
 // rooms as much as a value does. Test files (and the `test/` folders) are not part of the graph.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { importVisitors, isRelative, problemRule, resolveSpecifier } from './import-rule.js';
 
 const IMPORT = /^\s*(?:import|export)\s+(?:type\s+)?(?:[^'"]*?\sfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]/gm;
 /** Folders whose children are rooms of their own (`modules/users`, `features/credit`). */
@@ -85,7 +86,7 @@ function roomEdges(root, room) {
   const edges = new Map();
   for (const file of filesOf(root, room)) {
     for (const specifier of importsOf(file)) {
-      const target = path.resolve(path.dirname(file), specifier);
+      const target = resolveSpecifier(file, specifier);
       if (!target.startsWith(root + path.sep) || isTest(target)) continue;
       const to = roomOf(root, target);
       if (to !== room && !edges.has(to)) edges.set(to, `${path.relative(root, file)} → ${specifier}`);
@@ -112,30 +113,25 @@ function trailBetween(root, start, goal) {
   return null;
 }
 
-export const noModuleCycle = {
-  meta: {
-    type: 'problem',
-    docs: { description: 'No import loop between the modules (rooms) of an app.' },
-    schema: [],
-    messages: {
-      cycle: "'{{from}}' imports '{{to}}', and '{{to}}' leads back: {{trail}}. Move the shared piece down.",
-    },
+export const noModuleCycle = problemRule({
+  description: 'No import loop between the modules (rooms) of an app.',
+  messages: {
+    cycle: "'{{from}}' imports '{{to}}', and '{{to}}' leads back: {{trail}}. Move the shared piece down.",
   },
   create(context) {
     const self = context.filename;
     const root = srcRoot(self);
     if (!root || isTest(self)) return {};
     const from = roomOf(root, self);
-    const check = (node) => {
-      const source = node.source;
-      if (!source || typeof source.value !== 'string' || !source.value.startsWith('.')) return;
-      const target = path.resolve(path.dirname(self), source.value);
+    const check = (source) => {
+      if (!isRelative(source.value)) return;
+      const target = resolveSpecifier(self, source.value);
       if (!target.startsWith(root + path.sep) || isTest(target)) return;
       const to = roomOf(root, target);
       if (to === from) return;
       const trail = trailBetween(root, to, from);
       if (trail) context.report({ node: source, messageId: 'cycle', data: { from, to, trail: trail.join(' → ') } });
     };
-    return { ImportDeclaration: check, ExportNamedDeclaration: check, ExportAllDeclaration: check };
+    return importVisitors(check);
   },
-};
+});

@@ -3,6 +3,7 @@
 // the table's shape leaking out. Everyone else asks a store, or another module's index.ts.
 // Test files and `test/` folders set up data as they need.
 import path from 'node:path';
+import { importVisitors, isRelative, problemRule, resolveSpecifier } from './import-rule.js';
 
 const posix = (file) => file.split(path.sep).join('/');
 
@@ -22,29 +23,18 @@ function mayImportSchema(file) {
 
 const isSchema = (file) => /\/apps\/api\/src\/db\/schema(\.js|\.ts)?$/.test(posix(file));
 
-export const schemaOwners = {
-  meta: {
-    type: 'problem',
-    docs: { description: 'Only stores, db/ and the step engine import db/schema.' },
-    schema: [],
-    messages: {
-      schema:
-        "Only a store (*.store.ts), db/ or modules/application imports db/schema: move this query into the module's store.",
-    },
+export const schemaOwners = problemRule({
+  description: 'Only stores, db/ and the step engine import db/schema.',
+  messages: {
+    schema:
+      "Only a store (*.store.ts), db/ or modules/application imports db/schema: move this query into the module's store.",
   },
   create(context) {
     if (mayImportSchema(context.filename)) return {};
-    const check = (node) => {
-      const source = node.source;
-      if (!source || typeof source.value !== 'string' || !source.value.startsWith('.')) return;
-      if (isSchema(path.resolve(path.dirname(context.filename), source.value)))
+    const check = (source) => {
+      if (isRelative(source.value) && isSchema(resolveSpecifier(context.filename, source.value)))
         context.report({ node: source, messageId: 'schema' });
     };
-    return {
-      ImportDeclaration: check,
-      ExportNamedDeclaration: check,
-      ExportAllDeclaration: check,
-      ImportExpression: check,
-    };
+    return importVisitors(check, { dynamic: true });
   },
-};
+});

@@ -24,6 +24,9 @@ import {
   assertBuilt,
   cedula,
   client,
+  databasesToRun,
+  DB_OPTION,
+  exitIfBelowGoal,
   freePort,
   journey,
   journeySetup,
@@ -40,7 +43,7 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '20' },
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
-    db: { type: 'string', default: process.env.DATABASE_URL ? 'both' : 'pglite' },
+    db: DB_OPTION,
     only: { type: 'string' },
   },
 });
@@ -365,10 +368,8 @@ function print(kind, rows, placement) {
 
 assertBuilt();
 if (!existsSync(join(ROOT, 'node_modules/autocannon'))) throw new Error('autocannon is missing: run npm install');
-const kinds = args.db === 'both' ? ['pglite', 'postgres'] : [args.db];
-if (kinds.includes('postgres') && !process.env.DATABASE_URL) throw new Error('--db postgres needs DATABASE_URL');
 const failures = [];
-for (const kind of kinds) {
+for (const kind of databasesToRun(args.db)) {
   const result = await benchDatabase(kind);
   print(kind, result.rows, result.placement);
   const ms = (value) => (value === undefined ? '—' : `${Math.round(value)} ms`);
@@ -377,8 +378,5 @@ for (const kind of kinds) {
   );
   failures.push(...result.failures);
 }
-if (failures.length > 0) {
-  console.error(`\nbelow goal:\n- ${failures.join('\n- ')}`);
-  process.exit(1);
-}
+exitIfBelowGoal(failures);
 console.log('\nevery read at or above its goal');

@@ -34,9 +34,10 @@ import {
   table,
 } from './server.mjs';
 
-// The fake camera's picture is made by the e2e's own module (TypeScript).
+// The fake camera's picture and the 'Sobre ti' form are the e2e's own modules (TypeScript).
 register();
 const { fakeCamera } = await import('../../e2e/fake-camera.ts');
+const { fillAboutYou } = await import('../../e2e/about-you-form.ts');
 
 const { values: options } = parseArgs({
   options: {
@@ -283,16 +284,7 @@ try {
   await page.getByRole('textbox', { name: /dígito 1 de 6/ }).fill(code);
   await step('code → about-you', 'Sobre ti', continuar);
 
-  await page.getByLabel('Nombres').fill('María José');
-  await page.getByLabel('Apellido paterno').fill('Peña');
-  await page.getByLabel('Apellido materno (opcional)').fill('Núñez');
-  await page.getByLabel('Mes').selectOption({ label: 'Febrero' });
-  await page.getByLabel('Día').selectOption('28');
-  await page.getByLabel('Año').selectOption('1985');
-  await page
-    .getByLabel('¿Cuánto tiempo llevas viviendo en tu domicilio actual?')
-    .selectOption({ label: '4 o más años' });
-  await page.getByLabel('Estado civil').selectOption({ label: 'Casado(a)' });
+  await fillAboutYou(page);
   await step('about-you → additional-data', 'Confirma que tu cédula sea correcta', continuar);
 
   await page.getByRole('textbox', { name: 'Cédula / RNC' }).fill(cleanTaxId());

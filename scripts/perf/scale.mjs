@@ -14,6 +14,9 @@ import {
   assertBuilt,
   cedula,
   client,
+  databasesToRun,
+  DB_OPTION,
+  exitIfBelowGoal,
   freePort,
   journey,
   journeySetup,
@@ -27,7 +30,7 @@ import {
 const { values: args } = parseArgs({
   options: {
     seconds: { type: 'string', default: '10' },
-    db: { type: 'string', default: process.env.DATABASE_URL ? 'both' : 'pglite' },
+    db: DB_OPTION,
   },
 });
 const SIZES = [1_000, 100_000];
@@ -127,9 +130,8 @@ async function scaleDatabase(kind) {
 }
 
 assertBuilt();
-const kinds = args.db === 'both' ? ['pglite', 'postgres'] : [args.db];
 const failures = [];
-for (const kind of kinds) {
+for (const kind of databasesToRun(args.db)) {
   const results = await scaleDatabase(kind);
   console.log(
     `\n${kind}: machine load ${loadavg()[0].toFixed(1)} on ${cpus().length} cores, ${args.seconds} s per read`,
@@ -157,8 +159,5 @@ for (const kind of kinds) {
       if (r[read].failed > 0) failures.push(`${kind} ${read}: ${r[read].failed} failed at ${r.users} users`);
   }
 }
-if (failures.length > 0) {
-  console.error(`\nbelow goal:\n- ${failures.join('\n- ')}`);
-  process.exit(1);
-}
+exitIfBelowGoal(failures);
 console.log('\np99 stays within the goal as users grow');

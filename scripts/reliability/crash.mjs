@@ -35,6 +35,8 @@ import { parseArgs } from 'node:util';
 import { register } from 'tsx/esm/api';
 import {
   assertBuilt,
+  businessAddress,
+  businessData,
   cedula,
   client,
   freePort,
@@ -42,6 +44,7 @@ import {
   journeySetup,
   percentile,
   personalData,
+  REGISTRATION_STEPS,
   ROOT,
   sleep,
   startServer,
@@ -224,18 +227,7 @@ const signerPath = (j, rest) => `/api/v1/users/SK/${j.userId}${rest}`;
 
 /** The stages of each journey in order, and those that write. */
 const PATHS = {
-  registration: [
-    'sms_send',
-    'sms_confirm',
-    'personal_data',
-    'tax_id',
-    'address',
-    'business',
-    'nip_send',
-    'nip_confirm',
-    'wait_decision',
-    'password',
-  ],
+  registration: ['sms_send', 'sms_confirm', ...REGISTRATION_STEPS, 'wait_decision', 'password'],
   signing: ['link', 'open_link', 'documents', 'wait_verified', 'sign'],
   signer: ['seed', 'sms_send', 'sms_confirm', 'nip_send', 'nip_confirm', 'wait_decision'],
 };
@@ -345,25 +337,9 @@ const STAGES = {
   },
 
   tax_id: (run, j) => stepWrite(run, j, 'tax-id', 'POST', '/tax_info', { tax_payer_id: j.taxId }),
-  address: (run, j) => {
-    const place = run.setup.address.neighborhoods[j.n % run.setup.address.neighborhoods.length];
-    return stepWrite(run, j, 'address', 'POST', '/businesses/address', {
-      zip_code: place.zip_code ?? '00000',
-      state: run.setup.address.state,
-      city: run.setup.address.city,
-      neighborhood: place.name,
-      street_name: 'Calle Respaldo Los Robles',
-      street_number: String(j.n),
-      apartment_number: '',
-    });
-  },
-  business: (run, j) =>
-    stepWrite(run, j, 'business', 'POST', '/businesses', {
-      name: `Colmado ${j.n}`,
-      business_type: run.setup.businessType,
-      sales_average_range_id: run.setup.salesRange,
-      business_age: 3,
-    }),
+  address: (run, j) =>
+    stepWrite(run, j, 'address', 'POST', '/businesses/address', businessAddress(run.setup, j.n, j.n)),
+  business: (run, j) => stepWrite(run, j, 'business', 'POST', '/businesses', businessData(run.setup, j.n)),
   password: (run, j) =>
     stepWrite(run, j, 'password', 'PUT', '/password', { password: '583920', password_confirmation: '583920' }),
 

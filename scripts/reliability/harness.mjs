@@ -150,6 +150,48 @@ export const personalData = (phone) => ({
   phone_number: phone,
 });
 
+/**
+ * The business address of a journey: the `index`th served neighbourhood (taken in turn), street
+ * number `streetNumber`.
+ */
+export function businessAddress(setup, index, streetNumber = index + 1) {
+  const place = setup.address.neighborhoods[index % setup.address.neighborhoods.length];
+  return {
+    zip_code: place.zip_code ?? '00000',
+    state: setup.address.state,
+    city: setup.address.city,
+    neighborhood: place.name,
+    street_name: 'Calle Respaldo Los Robles',
+    street_number: String(streetNumber),
+    apartment_number: '',
+  };
+}
+
+/** The business of journey `n` (POST …/businesses). */
+export const businessData = (setup, n) => ({
+  name: `Colmado ${n}`,
+  business_type: setup.businessType,
+  sales_average_range_id: setup.salesRange,
+  business_age: 3,
+});
+
+/** The benchmarks' --db option: pglite, postgres or both (the default when DATABASE_URL is set). */
+export const DB_OPTION = { type: 'string', default: process.env.DATABASE_URL ? 'both' : 'pglite' };
+
+/** The databases a --db value names, in the order they run; PostgreSQL needs DATABASE_URL. */
+export function databasesToRun(db) {
+  const kinds = db === 'both' ? ['pglite', 'postgres'] : [db];
+  if (kinds.includes('postgres') && !process.env.DATABASE_URL) throw new Error('--db postgres needs DATABASE_URL');
+  return kinds;
+}
+
+/** Ends a benchmark with exit code 1 and the goals it missed, if it missed any. */
+export function exitIfBelowGoal(failures) {
+  if (failures.length === 0) return;
+  console.error(`\nbelow goal:\n- ${failures.join('\n- ')}`);
+  process.exit(1);
+}
+
 /** The servers' environment for journeys: simulators, limits out of the way, the PIN prefilled. */
 export const JOURNEY_ENV = {
   HOST: '127.0.0.1',
@@ -158,6 +200,9 @@ export const JOURNEY_ENV = {
   SMS_NUMBERS_PER_IP_PER_HOUR: '10000',
   NIP_PREFILL: 'true',
 };
+
+/** The registration's steps after the phone proof up to the PIN's confirmation, in order, as journey() names them. */
+export const REGISTRATION_STEPS = ['personal_data', 'tax_id', 'address', 'business', 'nip_send', 'nip_confirm'];
 
 /**
  * One shopkeeper from phone proof to password. `phone` is 10 digits, `taxId` a valid cédula;
@@ -191,25 +236,11 @@ export async function journey({
   );
   const { user_id: id, authentication } = registered.data;
   const token = authentication.access_token;
-  const place = setup.address.neighborhoods[index % setup.address.neighborhoods.length];
   const userStep = (name, method, path, body) =>
     step(name, () => call(method, `/api/v1/users/${id}/SK${path}`, { token, body }));
   await userStep('tax_id', 'POST', '/tax_info', { tax_payer_id: taxId });
-  await userStep('address', 'POST', '/businesses/address', {
-    zip_code: place.zip_code ?? '00000',
-    state: setup.address.state,
-    city: setup.address.city,
-    neighborhood: place.name,
-    street_name: 'Calle Respaldo Los Robles',
-    street_number: String(index + 1),
-    apartment_number: '',
-  });
-  await userStep('business', 'POST', '/businesses', {
-    name: `Colmado ${index}`,
-    business_type: setup.businessType,
-    sales_average_range_id: setup.salesRange,
-    business_age: 3,
-  });
+  await userStep('address', 'POST', '/businesses/address', businessAddress(setup, index));
+  await userStep('business', 'POST', '/businesses', businessData(setup, index));
   const sent = await userStep('nip_send', 'POST', '/nip');
   const nip = sent.data.default_nip;
   if (!nip) throw new Error('no default_nip: journeys need NIP_PREFILL=true');

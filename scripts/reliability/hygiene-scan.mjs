@@ -219,6 +219,15 @@ const TOKENISH = /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g;
 /** A Dominican mobile number written without its '+' (1 809/829/849 …), which has 11 digits too. */
 const looksLikePhone = (digits) => /^1(809|829|849)\d{7}$/.test(digits);
 
+/** A finding over the whole of a pattern's match (`value` is what it found: the match itself by default). */
+const matchFinding = (match, kind, how, value = match[0]) => ({
+  kind,
+  how,
+  index: match.index,
+  length: match[0].length,
+  value,
+});
+
 /**
  * Patterns that back up the ledger: a cédula with a valid check digit, a valid RFC, a bearer
  * header, a token, and (in logs) a 4–6 digit value named code, nip, pin or password.
@@ -229,33 +238,12 @@ function patternFindings(line, { namedShortValues }) {
     const digits = `${match[1]}${match[3]}${match[4]}`;
     if (looksLikePhone(digits) && !match[2]) continue;
     if (cedulaCheckDigit(digits.slice(0, 10)) === Number(digits[10]))
-      found.push({
-        kind: 'taxId',
-        how: 'pattern: cédula with a valid check digit',
-        index: match.index,
-        length: match[0].length,
-        value: digits,
-      });
+      found.push(matchFinding(match, 'taxId', 'pattern: cédula with a valid check digit', digits));
   }
   for (const match of line.matchAll(RFC))
-    if (isValidRfc(match[1]))
-      found.push({ kind: 'taxId', how: 'pattern: RFC', index: match.index, length: match[0].length, value: match[1] });
-  for (const match of line.matchAll(BEARER))
-    found.push({
-      kind: 'bearerToken',
-      how: 'pattern: Bearer header',
-      index: match.index,
-      length: match[0].length,
-      value: match[0],
-    });
-  for (const match of line.matchAll(TOKENISH))
-    found.push({
-      kind: 'bearerToken',
-      how: 'pattern: token',
-      index: match.index,
-      length: match[0].length,
-      value: match[0],
-    });
+    if (isValidRfc(match[1])) found.push(matchFinding(match, 'taxId', 'pattern: RFC', match[1]));
+  for (const match of line.matchAll(BEARER)) found.push(matchFinding(match, 'bearerToken', 'pattern: Bearer header'));
+  for (const match of line.matchAll(TOKENISH)) found.push(matchFinding(match, 'bearerToken', 'pattern: token'));
   if (namedShortValues)
     for (const match of line.matchAll(SHORT_BY_NAME)) {
       const name = match[1].toLowerCase();

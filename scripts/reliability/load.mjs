@@ -27,6 +27,7 @@ import {
   peakRssMiB,
   rssMiB,
   percentile,
+  REGISTRATION_STEPS,
   startServer,
   stopServer,
   tally,
@@ -44,19 +45,7 @@ const IDLE_MS = 12_000;
 /** Issue 14: RSS ≤ 300 MB (in MiB, as /proc reports it) after the journeys, on PGlite, once idle. */
 const RSS_GOAL_MIB = 300e6 / 2 ** 20;
 
-const STEPS = [
-  'sms_send',
-  'outbox_read',
-  'sms_confirm',
-  'personal_data',
-  'tax_id',
-  'address',
-  'business',
-  'nip_send',
-  'nip_confirm',
-  'waiting',
-  'password',
-];
+const STEPS = ['sms_send', 'outbox_read', 'sms_confirm', ...REGISTRATION_STEPS, 'waiting', 'password'];
 
 /** When the bureau answer comes after BUREAU_SYNC_WAIT_MS, the journey polls as /waiting does (every 1 s here). */
 const WAITING = { intervalMs: 1000, maxTries: 120 };

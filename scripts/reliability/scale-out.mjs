@@ -22,6 +22,8 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   assertBuilt,
+  businessAddress,
+  businessData,
   cedula,
   freePort,
   HttpError,
@@ -653,7 +655,6 @@ async function resilientJourney({ call, setup, phone, taxId, index, deadline, ac
       }
       const user = (await call('GET', `/api/v1/users/${id}/SK`, { token })).data;
       at = `${user.next_step}/${user.status}`;
-      const place = setup.address.neighborhoods[index % setup.address.neighborhoods.length];
       const step = (method, path, body) => call(method, `/api/v1/users/${id}/SK${path}`, { token, body });
       switch (at) {
         case 'TAX_ACCOUNT/IN_PROGRESS':
@@ -661,24 +662,11 @@ async function resilientJourney({ call, setup, phone, taxId, index, deadline, ac
           ack('tax_id');
           break;
         case 'BUSINESS_ADDRESS/IN_PROGRESS':
-          await step('POST', '/businesses/address', {
-            zip_code: place.zip_code ?? '00000',
-            state: setup.address.state,
-            city: setup.address.city,
-            neighborhood: place.name,
-            street_name: 'Calle Respaldo Los Robles',
-            street_number: String(index + 1),
-            apartment_number: '',
-          });
+          await step('POST', '/businesses/address', businessAddress(setup, index));
           ack('address');
           break;
         case 'ABOUT_STORE/IN_PROGRESS':
-          await step('POST', '/businesses', {
-            name: `Colmado ${index}`,
-            business_type: setup.businessType,
-            sales_average_range_id: setup.salesRange,
-            business_age: 3,
-          });
+          await step('POST', '/businesses', businessData(setup, index));
           ack('business');
           break;
         case 'ACCOUNT_NIP/IN_PROGRESS':

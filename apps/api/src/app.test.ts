@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createTestApp, type TestApp } from './test/test-app.js';
+import { createTestApp, type TestApp, withTestApp } from './test/test-app.js';
+import { webDist } from './test/web-dist.js';
 
 const expectedDb = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
@@ -197,8 +197,7 @@ describe('API conventions', () => {
 
 describe('rate limit', () => {
   it('answers 429 with the envelope once the per-minute budget is spent', async () => {
-    const t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '2' });
-    try {
+    await withTestApp({ RATE_LIMIT_PER_MINUTE: '2' }, async (t) => {
       const statuses = [];
       for (let i = 0; i < 3; i++)
         statuses.push((await t.app.inject({ method: 'GET', url: '/api/v1/config' })).statusCode);
@@ -208,16 +207,13 @@ describe('rate limit', () => {
         code: 'RATE_LIMITED',
         readable_message: expect.stringMatching(/demasiados intentos/i),
       });
-    } finally {
-      await t.close();
-    }
+    });
   });
 });
 
 describe('country selection', () => {
   it('COUNTRY=mx serves the Mexican configuration', async () => {
-    const t = await createTestApp({ COUNTRY: 'mx', APP_NAME: 'Surtido' });
-    try {
+    await withTestApp({ COUNTRY: 'mx', APP_NAME: 'Surtido' }, async (t) => {
       const body = (await t.app.inject({ method: 'GET', url: '/api/v1/config' })).json();
       expect(body.appName).toBe('Surtido');
       expect(body.country).toMatchObject({
@@ -227,18 +223,15 @@ describe('country selection', () => {
         hasZipCode: true,
         taxId: { label: 'RFC', generated: true },
       });
-    } finally {
-      await t.close();
-    }
+    });
   });
 });
 
 describe('SPA serving', () => {
   let t: TestApp;
   beforeAll(async () => {
-    const dist = mkdtempSync(join(tmpdir(), 'provee-dist-'));
-    mkdirSync(join(dist, 'assets'));
-    writeFileSync(join(dist, 'index.html'), '<html><head><!--app-config--></head><body>spa</body></html>');
+    const dist = webDist();
+    // An asset large enough to be compressed, with the build's precompressed copy beside it.
     const js = 'console.log("app");'.repeat(50);
     writeFileSync(join(dist, 'assets', 'app-abc123.js'), js);
     writeFileSync(join(dist, 'assets', 'app-abc123.js.gz'), gzipSync(js));
@@ -291,8 +284,7 @@ describe('SPA serving', () => {
 
 describe('development tools', () => {
   it('do not exist in production', async () => {
-    const t = await createTestApp({ NODE_ENV: 'production', OPS_API_KEY: 'k'.repeat(32) });
-    try {
+    await withTestApp({ NODE_ENV: 'production', OPS_API_KEY: 'k'.repeat(32) }, async (t) => {
       for (const url of ['/dev/outbox', '/dev/outbox.json', '/dev/phone']) {
         expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
       }
@@ -300,22 +292,17 @@ describe('development tools', () => {
         (await t.app.inject({ method: 'POST', url: '/dev/reverse-otp/inbound', payload: { from: '+1', text: 'x' } }))
           .statusCode,
       ).toBe(404);
-    } finally {
-      await t.close();
-    }
+    });
   });
 
   it('test factories exist only when enabled', async () => {
-    const t = await createTestApp();
-    try {
+    await withTestApp({}, async (t) => {
       const res = await t.app.inject({
         method: 'POST',
         url: '/dev/test/users',
         payload: { phone_number: '8095551234', next_step: 'INVENTORY' },
       });
       expect(res.statusCode).toBe(404);
-    } finally {
-      await t.close();
-    }
+    });
   });
 });

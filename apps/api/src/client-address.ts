@@ -25,3 +25,8 @@ export function clientAddress(request: FastifyRequest): ClientAddress {
     forwardedFor: chain ? chain.slice(0, FORWARDED_FOR_MAX) : null,
   };
 }
+
+/** What a consent or a signature records of the request: where it came from and the browser it named. */
+export function requestEvidence(request: FastifyRequest): ClientAddress & { userAgent: string | undefined } {
+  return { ...clientAddress(request), userAgent: request.headers['user-agent'] };
+}

@@ -4,6 +4,10 @@ import { trustProxySchema } from './trust-proxy.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
+/** How long a link we send stays good, in seconds: from an hour to `max` (30 days unless said). */
+const linkTtlSeconds = (byDefault: number, max = 30 * 86_400) =>
+  z.coerce.number().int().min(3600).max(max).default(byDefault);
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -56,12 +60,7 @@ const envSchema = z.object({
   WEB_DIST_DIR: z.string().min(1).optional(),
   APP_SECRET: z.string().min(32, 'debe tener al menos 32 caracteres').optional(),
   /** How long a guarantor's invitation link (its token) stays good. */
-  AVAL_INVITE_TTL_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(3600)
-    .max(30 * 86_400)
-    .default(3 * 86_400),
+  AVAL_INVITE_TTL_SECONDS: linkTtlSeconds(3 * 86_400),
   TOKEN_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -141,18 +140,8 @@ const envSchema = z.object({
   METAMAP_REVERIFICATION_FLOW_ID: z.string().min(1).optional(),
   METAMAP_WEBHOOK_SECRET: z.string().min(16, 'debe tener al menos 16 caracteres').optional(),
   /** How long a contract-signing link stays good, and the signed copy's link. */
-  CONTRACT_LINK_TTL_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(3600)
-    .max(30 * 86_400)
-    .default(7 * 86_400),
-  CONTRACT_COPY_TTL_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(3600)
-    .max(365 * 86_400)
-    .default(90 * 86_400),
+  CONTRACT_LINK_TTL_SECONDS: linkTtlSeconds(7 * 86_400),
+  CONTRACT_COPY_TTL_SECONDS: linkTtlSeconds(90 * 86_400, 365 * 86_400),
 
   /** Back office: sign in with a password (off: single sign-on only), and how long a second factor counts for step-up. */
   STAFF_PASSWORD_LOGIN: bool.default(true),

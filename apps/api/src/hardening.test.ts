@@ -1,12 +1,12 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { anonymousId } from '@provee/domain';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from './test/factories.js';
+import { createUser, userToken } from './test/factories.js';
 import { codeConfirm, codeRequest, createPhone, lastSmsCode } from './test/phone.js';
-import { createTestApp, type TestApp } from './test/test-app.js';
+import { createTestApp, type TestApp, useTestApp } from './test/test-app.js';
+import { webDist } from './test/web-dist.js';
 
 describe('no personal data in the logs, whatever fails', () => {
   let t: TestApp;
@@ -39,11 +39,7 @@ describe('no personal data in the logs, whatever fails', () => {
 });
 
 describe('Cache-Control: no-store on answers carrying a token or personal data', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('code confirmation, lookup, user detail, consents, audit, outbox and errors', async () => {
     const phone = createPhone();
@@ -51,7 +47,7 @@ describe('Cache-Control: no-store on answers carrying a token or personal data',
     const confirmed = await t.app.inject(codeConfirm(phone, await lastSmsCode(t.app, phone)));
     const user = await createUser(t.app);
     const auth = {
-      authorization: `Bearer ${t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` }).token}`,
+      authorization: `Bearer ${userToken(t.app, user)}`,
     };
     const answers = {
       confirm: confirmed,
@@ -86,10 +82,7 @@ describe('Cache-Control: no-store on answers carrying a token or personal data',
 describe('the flood guard counts only the API (docs/decisions/009)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    const dist = mkdtempSync(join(tmpdir(), 'provee-dist-'));
-    mkdirSync(join(dist, 'assets'));
-    writeFileSync(join(dist, 'index.html'), '<html><head><!--app-config--></head><body>spa</body></html>');
-    writeFileSync(join(dist, 'assets', 'app-abc123.js'), 'console.log("app");');
+    const dist = webDist();
     writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     t = await createTestApp({ WEB_DIST_DIR: dist, RATE_LIMIT_PER_MINUTE: '5' });
   });

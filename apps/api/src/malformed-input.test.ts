@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from './test/factories.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createUser, userToken } from './test/factories.js';
 import { createPhone, phoneToken } from './test/phone.js';
-import { createTestApp, type TestApp } from './test/test-app.js';
+import { useTestApp } from './test/test-app.js';
 
 /**
  * The inputs of the malformed-input run (issue 8, item 7) that were answered 500 or without the
@@ -33,7 +33,7 @@ const NUL = '\u0000';
 const INT32_OVER = 2 ** 31;
 
 describe('malformed input', () => {
-  let t: TestApp;
+  const t = useTestApp({ RATE_LIMIT_PER_MINUTE: '10000' });
   let phone: string;
   let phoneAuth: Record<string, string>;
   let userUrl: string;
@@ -41,16 +41,14 @@ describe('malformed input', () => {
   const opsKey = () => ({ 'x-api-key': t.app.config.OPS_API_KEY });
 
   beforeAll(async () => {
-    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '10000' });
     phone = createPhone();
     phoneAuth = { authorization: `Bearer ${await phoneToken(t.app, phone)}` };
     const user = await createUser(t.app, { nextStep: 'BUSINESS_ADDRESS' });
     userUrl = `/api/v1/users/${user.id}/SK`;
     userAuth = {
-      authorization: `Bearer ${t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` }).token}`,
+      authorization: `Bearer ${userToken(t.app, user)}`,
     };
   });
-  afterAll(() => t.close());
 
   const personal = (overrides: Record<string, unknown>) => ({
     account_type_id: 'SK',
@@ -63,6 +61,9 @@ describe('malformed input', () => {
     utm_source: 'radio',
     ...overrides,
   });
+  /** The registration call of the suite's proven phone, with these fields changed. */
+  const register = (overrides: Record<string, unknown>) =>
+    t.app.inject({ method: 'POST', url: '/api/v2/users', headers: phoneAuth, payload: personal(overrides) });
   const address = {
     zip_code: '00000',
     state: 'Distrito Nacional',
@@ -154,12 +155,7 @@ describe('malformed input', () => {
     'maternal_lastname',
     'marital_status',
   ])('NUL in registration %s → 400 on the field', async (field) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v2/users',
-      headers: phoneAuth,
-      payload: personal({ [field]: `x${NUL}` }),
-    });
+    const res = await register({ [field]: `x${NUL}` });
     expectFieldRefused(res, `body.${field}`);
   });
 
@@ -170,44 +166,24 @@ describe('malformed input', () => {
     ['ESC', '\u001b'],
     ['line feed', '\n'],
   ])('%s in a name → 400', async (_name, character) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v2/users',
-      headers: phoneAuth,
-      payload: personal({ name: `Ma${character}ría` }),
-    });
+    const res = await register({ name: `Ma${character}ría` });
     expectFieldRefused(res, 'body.name');
   });
 
   it.each([INT32_OVER, -(2 ** 31) - 1, 1e300])('kiban_flow_version_id = %d → 400 on the field', async (value) => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v2/users',
-      headers: phoneAuth,
-      payload: personal({ kiban_flow_version_id: value }),
-    });
+    const res = await register({ kiban_flow_version_id: value });
     expectFieldRefused(res, 'body.kiban_flow_version_id');
   });
 
   it('an integer out of range says so in Spanish', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v2/users',
-      headers: phoneAuth,
-      payload: personal({ kiban_flow_version_id: INT32_OVER }),
-    });
+    const res = await register({ kiban_flow_version_id: INT32_OVER });
     expect(res.json()).toMatchObject({
       issues: [{ field: 'body.kiban_flow_version_id', message: 'El número está fuera del rango permitido.' }],
     });
   });
 
   it('length_of_residency_in_years = 2^31 → 400 on the field', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v2/users',
-      headers: phoneAuth,
-      payload: personal({ length_of_residency_in_years: INT32_OVER }),
-    });
+    const res = await register({ length_of_residency_in_years: INT32_OVER });
     expectFieldRefused(res, 'body.length_of_residency_in_years');
   });
 
@@ -336,20 +312,10 @@ describe('malformed input', () => {
   });
 
   it('malformed JSON, a wrong content type, an unknown path and an unknown method → envelopes', async () => {
-    const json = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/client-errors',
-      headers: { 'content-type': 'application/json' },
-      payload: '{"level":',
-    });
-    expectEnvelope(json, 400);
-    const type = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/client-errors',
-      headers: { 'content-type': 'text/xml' },
-      payload: '<a/>',
-    });
-    expectEnvelope(type, 415);
+    const report = (contentType: string, payload: string) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/client-errors', headers: { 'content-type': contentType }, payload });
+    expectEnvelope(await report('application/json', '{"level":'), 400);
+    expectEnvelope(await report('text/xml', '<a/>'), 415);
     expectEnvelope(await t.app.inject({ method: 'GET', url: '/api/v1/nothing' }), 404);
     expectEnvelope(await t.app.inject({ method: 'DELETE', url: '/api/v1/users/code' }), 404);
   });

@@ -3,16 +3,20 @@
  * follows it). The API's step engine refuses any move that is not a row of TRANSITIONS, and the
  * database refuses any step or status that is not listed here (CHECK constraints).
  */
-import type { AvalType } from './routing.js';
 
-/** SPEC §4: every next_step value. */
-export const NEXT_STEPS = [
+/** The shopkeeper's own steps, up to and including the password: the application is not pre-approved yet. */
+export const STEPS_BEFORE_PRE_APPROVAL = [
   'TAX_ACCOUNT',
   'BUSINESS_ADDRESS',
   'ABOUT_STORE',
   'ACCOUNT_NIP',
   'ACCOUNT_BUREAU',
   'PASSWORD',
+] as const;
+
+/** SPEC §4: every next_step value. */
+export const NEXT_STEPS = [
+  ...STEPS_BEFORE_PRE_APPROVAL,
   'INVENTORY',
   'PARTNER_FORM',
   'PARTNER_BUREAU',
@@ -98,7 +102,8 @@ export const TRANSITIONS = {
   },
 } as const satisfies Record<string, Transition>;
 
-export const AVAL_TYPES = ['PARTNER', 'COLLATERAL'] as const satisfies readonly AvalType[];
+export const AVAL_TYPES = ['PARTNER', 'COLLATERAL'] as const;
+export type AvalType = (typeof AVAL_TYPES)[number];
 
 /** The transition that names a guarantor of `type` from where the application stands, if any. */
 export function namingTransition(type: AvalType, state: ApplicationState): TransitionName | undefined {

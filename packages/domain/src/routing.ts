@@ -1,6 +1,5 @@
+import { STEPS_BEFORE_PRE_APPROVAL, type AvalType } from './application.js';
 import { PLACEHOLDER_PARTNER_PHONE } from './constants.js';
-
-export type AvalType = 'PARTNER' | 'COLLATERAL';
 
 /** The part of the user lookup answer (SPEC §3) that routing reads. */
 export interface LookupUser {
@@ -31,14 +30,7 @@ const DOWNLOAD_STEPS: ReadonlySet<string> = new Set([
 ]);
 
 /** Steps up to and including the password: the application is not pre-approved yet. */
-const BEFORE_ADVISOR_STEPS: ReadonlySet<string> = new Set([
-  'TAX_ACCOUNT',
-  'BUSINESS_ADDRESS',
-  'ABOUT_STORE',
-  'ACCOUNT_NIP',
-  'ACCOUNT_BUREAU',
-  'PASSWORD',
-]);
+const BEFORE_ADVISOR_STEPS: ReadonlySet<string> = new Set(STEPS_BEFORE_PRE_APPROVAL);
 
 /** Advisor contact, advisor welcome and the download: only past the password, still IN_PROGRESS. */
 export function isPastPassword(state: { next_step?: string | null; status?: string | null }): boolean {

@@ -107,3 +107,11 @@ export function register<C extends Call>(app: App, call: C, options: CallOptions
 
 const definedOnly = <T extends object>(value: T): Partial<T> =>
   Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
+
+/**
+ * The options of a route that the caller's bearer token opens: `check` reads the token before the
+ * body is parsed, and the OpenAPI entry says the call needs it.
+ */
+export function bearerRoute<Check>(check: Check, summary: string) {
+  return { preParsing: check, summary, security: [{ bearer: [] }] };
+}

@@ -18,3 +18,11 @@ export function statusMove<Status extends string>(
     throw new Error(`${column.name} transition ${name} cannot end in ${to}`);
   return { status: to, guard: inArray(column, [...transition.from]) };
 }
+
+/** The `statusMove` of one status column and its transition table, by transition name and target. */
+export function statusMoves<Status extends string, Name extends string>(
+  column: PgColumn,
+  transitions: Record<Name, StatusTransition<Status>>,
+): (name: Name, to: Status) => { status: Status; guard: SQL } {
+  return (name, to) => statusMove<Status>(column, transitions, name, to);
+}

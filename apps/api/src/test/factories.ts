@@ -71,14 +71,14 @@ export async function createUser(app: App, overrides: UserOverrides = {}) {
   return { ...user, phone };
 }
 
-/** The bearer header of a user's own token, as the registration answer would hand it over. */
+/** A user's own token, as the registration answer would hand it over. */
+export function userToken(app: App, user: { id: string; phone: string }): string {
+  return app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: toE164(app.config.COUNTRY, user.phone) }).token;
+}
+
+/** The bearer header of a user's own token. */
 export function userAuth(app: App, user: { id: string; phone: string }): { authorization: string } {
-  const { token } = app.tokens.issue({
-    kind: 'user',
-    userId: user.id,
-    phoneE164: toE164(app.config.COUNTRY, user.phone),
-  });
-  return { authorization: `Bearer ${token}` };
+  return { authorization: `Bearer ${userToken(app, user)}` };
 }
 
 /** The largest identity photo the upload takes (the fuzzing suite sends one byte more). */

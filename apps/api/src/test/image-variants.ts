@@ -1,5 +1,6 @@
-import { crc32, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
+import { PNG_SIGNATURE, pngChunk, rgbaPng } from './test-images.js';
 
 /**
  * The images of the image fuzz suite (issue 26): valid ones of every kind a phone or a browser
@@ -14,17 +15,6 @@ export interface Variant {
   expect: 'ok' | 'refused' | 'either';
   /** For 'ok' photos: the stored copy's size (after EXIF orientation). */
   size?: { width: number; height: number };
-}
-
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-export function pngChunk(type: string, data: Uint8Array): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-  return Buffer.concat([head, data, crc]);
 }
 
 /** A PNG's chunks: type, where the chunk starts (its length field) and its data's length. */
@@ -99,19 +89,10 @@ export function asApng(png: Buffer): Buffer {
 
 /** A PNG written chunk by chunk: 8-bit RGBA rows of `pixel(x, y)` (no filter), one IDAT. */
 export function rawPng(width: number, height: number, pixel: (x: number, y: number) => number[]): Buffer {
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr.set([8, 6, 0, 0, 0], 8);
   const row = 1 + width * 4;
   const raw = Buffer.alloc(row * height);
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) raw.set(pixel(x, y), y * row + 1 + x * 4);
-  return Buffer.concat([
-    PNG_SIGNATURE,
-    pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', deflateSync(raw)),
-    pngChunk('IEND', new Uint8Array()),
-  ]);
+  return rgbaPng(width, height, raw);
 }
 
 /** A PNG of width × height declared in IHDR whose image data is a few compressed zero rows: cut short. */

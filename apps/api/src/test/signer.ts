@@ -1,4 +1,5 @@
-import { count, eq, inArray } from 'drizzle-orm';
+import { count, desc, eq, inArray, like } from 'drizzle-orm';
+import { expect } from 'vitest';
 import {
   auditEvents,
   contractLinks,
@@ -6,6 +7,7 @@ import {
   contractSigners,
   identityDocuments,
   identityVerifications,
+  smsOutbox,
   users,
 } from '../db/schema.js';
 import { answerDueSimulatedChecks } from '../modules/identity/index.js';
@@ -13,6 +15,7 @@ import { issueContractLink, signingDeps } from '../modules/signing/index.js';
 import type { App } from '../types.js';
 import { createApplication, createJpeg, userAuth } from './factories.js';
 import { multipart } from './multipart.js';
+import { staffSession } from './staff.js';
 
 /**
  * Signers for tests of the signing calls, through the real journey: a shopkeeper pre-approved at
@@ -20,6 +23,17 @@ import { multipart } from './multipart.js';
  * one, the widget's three photos answered by the verifier simulator. The app must run with
  * NIP_PREFILL=true and IDENTITY_SIMULATOR_DELAY_MS=0 (an answer due at once).
  */
+
+/**
+ * An app for many uploads in a row: signers' PIN shown and their identity answered at once, and
+ * neither the attempt cap nor the rate limit in the way.
+ */
+export const MANY_UPLOADS_ENV = {
+  NIP_PREFILL: 'true',
+  IDENTITY_SIMULATOR_DELAY_MS: '0',
+  IDENTITY_MAX_ATTEMPTS: '20',
+  RATE_LIMIT_PER_MINUTE: '100000',
+};
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
@@ -30,20 +44,23 @@ export const widgetPhotos = (take = 0) => ({
   selfie: createJpeg({ width: 720 + take, height: 960 }),
 });
 
-/** A shopkeeper whose PIN consent got a pre-approval (the bureau simulator): their user row. */
-export async function approvedShopkeeper(app: App) {
-  // A made-up tax id is never a simulator's test identity: the bureau gives a clean report.
-  const user = await createApplication(app);
+/**
+ * The shopkeeper's PIN consent with the PIN the server offers (NIP_PREFILL=true), so the bureau is
+ * asked: the answer to the consent.
+ */
+export async function consentWithOfferedPin(app: App, user: { id: string; phone: string }) {
   const auth = userAuth(app, user);
   const sent = await app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth });
   const nip = sent.json().data?.default_nip as string | undefined;
   if (!nip) throw new Error(`no PIN (NIP_PREFILL=true?): ${sent.body}`);
-  const consent = await app.inject({
-    method: 'PUT',
-    url: `/api/v1/users/${user.id}/SK/nip`,
-    headers: auth,
-    payload: { nip },
-  });
+  return app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth, payload: { nip } });
+}
+
+/** A shopkeeper whose PIN consent got a pre-approval (the bureau simulator): their user row. */
+export async function approvedShopkeeper(app: App) {
+  // A made-up tax id is never a simulator's test identity: the bureau gives a clean report.
+  const user = await createApplication(app);
+  const consent = await consentWithOfferedPin(app, user);
   if (consent.json().data?.next_step !== 'PASSWORD') throw new Error(`not pre-approved: ${consent.body}`);
   const [row] = await app.db.select().from(users).where(eq(users.id, user.id));
   return row!;
@@ -53,6 +70,38 @@ export async function approvedShopkeeper(app: App) {
 export async function issueLink(app: App, user: Awaited<ReturnType<typeof approvedShopkeeper>>) {
   const link = await issueContractLink(signingDeps(app), user, { person_type: 'titular' }, 'test');
   return { userId: user.id, token: new URL(link.url).searchParams.get('token')! };
+}
+
+/** An analyst sends a signing link from the back office (a fresh session: tests move the clock by days). */
+export async function sendLinkFromBackOffice(
+  app: App,
+  userId: string,
+  body: Record<string, unknown> = { person_type: 'titular' },
+) {
+  const { headers } = await staffSession(app, 'analyst');
+  return app.inject({
+    method: 'POST',
+    url: `/api/backoffice/applications/${userId}/contract-links`,
+    headers,
+    payload: body,
+  });
+}
+
+/**
+ * A signing link sent from the back office, as the SMS carries it (the link travels only in the
+ * SMS): the back office's answer, the link and its token.
+ */
+export async function signingLinkFromSms(app: App, userId: string, body?: Record<string, unknown>) {
+  const res = await sendLinkFromBackOffice(app, userId, body);
+  expect(res.statusCode, res.body).toBe(200);
+  const [sms] = await app.db
+    .select()
+    .from(smsOutbox)
+    .where(like(smsOutbox.body, '%send-contract-sign%'))
+    .orderBy(desc(smsOutbox.id))
+    .limit(1);
+  const url = new URL(/https?:\/\/\S+/.exec(sms!.body)![0]);
+  return { res, url, token: url.searchParams.get('token')! };
 }
 
 /** A shopkeeper with an approved credit and a signing link: `{ userId, token }` (the link's token). */

@@ -58,6 +58,16 @@ export function authenticatorCode(app: App, staffId: string): string {
   return totp.generate({ timestamp: step * 30_000 });
 }
 
+/** The second factor of a session at the 'factor' stage: the code the person's authenticator app shows. */
+export function sendAuthenticatorCode(app: App, cookie: string, staffId: string) {
+  return app.inject({
+    method: 'POST',
+    url: '/api/backoffice/session/factor',
+    headers: { cookie },
+    payload: { method: 'totp', code: authenticatorCode(app, staffId) },
+  });
+}
+
 export const rememberAuthenticator = (staffId: string, secret: string, codes: string[] = []) => {
   authenticators.set(staffId, { secret, lastStep: -1 });
   recoveryCodes.set(staffId, [...codes]);

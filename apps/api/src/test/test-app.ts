@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import postgres from 'postgres';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp, type BuildOptions } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
@@ -104,4 +104,42 @@ export async function createTestApp(
       await drop();
     },
   };
+}
+
+/**
+ * The app of a `describe` block: created before its first test (same arguments as `createTestApp`)
+ * and closed after its last. Read `t.app`, `t.database` and `t.logs` inside hooks and tests only.
+ */
+export function useTestApp(...args: Parameters<typeof createTestApp>): TestApp {
+  let current: TestApp | undefined;
+  beforeAll(async () => {
+    current = await createTestApp(...args);
+  });
+  afterAll(() => current?.close());
+  const started = () => {
+    if (!current) throw new Error('the test app is created in beforeAll: use it inside a hook or a test');
+    return current;
+  };
+  return {
+    get app() {
+      return started().app;
+    },
+    get database() {
+      return started().database;
+    },
+    get logs() {
+      return started().logs;
+    },
+    close: () => started().close(),
+  };
+}
+
+/** Runs `use` against an app of its own (created with `env`), closed afterwards even when `use` throws. */
+export async function withTestApp<T>(env: Record<string, string>, use: (t: TestApp) => Promise<T>): Promise<T> {
+  const t = await createTestApp(env);
+  try {
+    return await use(t);
+  } finally {
+    await t.close();
+  }
 }

@@ -5,7 +5,10 @@ import { crc32, deflateSync } from 'node:zlib';
  * real JPEGs (a flat grey picture any decoder opens), and WebP headers built byte by byte.
  */
 
-function pngChunk(type: string, data: Uint8Array): Buffer {
+export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** One PNG chunk: length, type, data and CRC. */
+export function pngChunk(type: string, data: Uint8Array): Buffer {
   const head = Buffer.alloc(8);
   head.writeUInt32BE(data.length, 0);
   head.write(type, 4, 'latin1');
@@ -14,12 +17,25 @@ function pngChunk(type: string, data: Uint8Array): Buffer {
   return Buffer.concat([head, data, crc]);
 }
 
-/** A real RGBA PNG: transparent, with a dark diagonal stroke (what a signature canvas exports). */
-export function createPng({ width = 300, height = 100 }: { width?: number; height?: number } = {}): Uint8Array {
+/**
+ * An 8-bit RGBA PNG (deflate, no interlace) of these scanlines, each a filter byte then 4 bytes a
+ * pixel, in one IDAT.
+ */
+export function rgbaPng(width: number, height: number, scanlines: Buffer): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 6, 0, 0, 0], 8); // 8 bits, RGBA, deflate, no filter, no interlace
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(scanlines)),
+    pngChunk('IEND', new Uint8Array()),
+  ]);
+}
+
+/** Scanlines of a transparent picture with a dark diagonal stroke, 5 pixels wide. */
+function diagonalStroke(width: number, height: number): Buffer {
   const row = 1 + width * 4;
   const raw = Buffer.alloc(row * height);
   for (let y = 0; y < height; y++) {
@@ -29,13 +45,12 @@ export function createPng({ width = 300, height = 100 }: { width?: number; heigh
       if (px >= 0 && px < width) raw.set([20, 30, 90, 255], y * row + 1 + px * 4);
     }
   }
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([
-    signature,
-    pngChunk('IHDR', ihdr),
-    pngChunk('IDAT', deflateSync(raw)),
-    pngChunk('IEND', new Uint8Array()),
-  ]);
+  return raw;
+}
+
+/** A real RGBA PNG: transparent, with a dark diagonal stroke (what a signature canvas exports). */
+export function createPng({ width = 300, height = 100 }: { width?: number; height?: number } = {}): Uint8Array {
+  return rgbaPng(width, height, diagonalStroke(width, height));
 }
 
 /** Only the signature and IHDR of a PNG (the image data is never read to learn the size). */
@@ -44,7 +59,7 @@ export function createPngHeader(width: number, height: number): Uint8Array {
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr)]);
+  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', ihdr)]);
 }
 
 const segment = (marker: number, payload: number[]) => [

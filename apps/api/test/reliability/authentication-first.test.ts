@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../src/test/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../src/test/test-app.js';
 
 /**
  * Issue 26 §3: a caller without a token learns nothing from validation. Every route of the public
@@ -9,11 +9,7 @@ import { createTestApp, type TestApp } from '../../src/test/test-app.js';
  * as soon as it exists.
  */
 describe('authentication before validation', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('every route with a user id or a bearer token answers 401, not 400, to a caller without a token', async () => {
     const doc = t.app.swagger() as {

@@ -32,19 +32,18 @@ function validRequest(
   victimPhone: string,
 ): { query?: string; body?: unknown; multipart?: boolean; image?: boolean } {
   const key = `${method} ${path}`;
+  const address = {
+    zip_code: '10101',
+    state: 'Distrito Nacional',
+    city: 'Santo Domingo de Guzmán',
+    neighborhood: 'Gazcue',
+    street_name: 'Calle Mercedes',
+    street_number: '12',
+  };
   const requests: Record<string, { query?: string; body?: unknown; multipart?: boolean; image?: boolean }> = {
     'GET /api/v1/users/{id}/{type}': {},
     'POST /api/v1/users/{id}/{type}/tax_info': { body: { tax_payer_id: cedula(randomTen()) } },
-    'POST /api/v1/users/{id}/{type}/businesses/address': {
-      body: {
-        zip_code: '10101',
-        state: 'Distrito Nacional',
-        city: 'Santo Domingo de Guzmán',
-        neighborhood: 'Gazcue',
-        street_name: 'Calle Mercedes',
-        street_number: '12',
-      },
-    },
+    'POST /api/v1/users/{id}/{type}/businesses/address': { body: address },
     'POST /api/v1/users/{id}/{type}/businesses': {
       body: { name: 'Colmado Prueba', business_type: 'Colmado', sales_average_range_id: 1, business_age: 2 },
     },
@@ -60,16 +59,7 @@ function validRequest(
       },
     },
     'PUT /api/v1/users/{id}/{type}/tax_info': { body: { tax_payer_id: cedula(randomTen()) } },
-    'PUT /api/v1/users/{id}/{type}/businesses/address': {
-      body: {
-        zip_code: '10101',
-        state: 'Distrito Nacional',
-        city: 'Santo Domingo de Guzmán',
-        neighborhood: 'Gazcue',
-        street_name: 'Calle Mercedes',
-        street_number: '12',
-      },
-    },
+    'PUT /api/v1/users/{id}/{type}/businesses/address': { body: address },
     'POST /api/v1/users/{id}/{type}/nip': {},
     'PUT /api/v1/users/{id}/{type}/nip': { body: { nip: '1234' } },
     'GET /api/v1/users/{id}/{type}/consents': {},

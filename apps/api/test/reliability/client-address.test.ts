@@ -8,7 +8,7 @@ import { createApplication, createJpeg, createPng, userAuth } from '../../src/te
 import { multipart } from '../../src/test/multipart.js';
 import { codeRequest, createPhone } from '../../src/test/phone.js';
 import { staffSession } from '../../src/test/staff.js';
-import { createTestApp, manualClock, type TestApp } from '../../src/test/test-app.js';
+import { createTestApp, manualClock, type TestApp, useTestApp, withTestApp } from '../../src/test/test-app.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 const randomTen = () => `4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
@@ -47,11 +47,7 @@ describe('TRUST_PROXY: a hop count or the proxies’ addresses', () => {
     ['a hop count', '1'],
     ['the proxy’s addresses', '10.0.0.0/8'],
   ])('behind an appending proxy, with %s', (_name, trust) => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp({ TRUST_PROXY: trust });
-    });
-    afterAll(() => t.close());
+    const t = useTestApp({ TRUST_PROXY: trust });
 
     it('the client’s own X-Forwarded-For entry is not its address', async () => {
       const res = await t.app.inject({
@@ -76,8 +72,7 @@ describe('TRUST_PROXY: a hop count or the proxies’ addresses', () => {
   });
 
   it('with the proxies’ addresses, a request that did not come through them keeps its own address', async () => {
-    const t = await createTestApp({ TRUST_PROXY: '10.0.0.0/8' });
-    try {
+    await withTestApp({ TRUST_PROXY: '10.0.0.0/8' }, async (t) => {
       const res = await t.app.inject({
         method: 'GET',
         url: '/api/v1/ip',
@@ -85,9 +80,7 @@ describe('TRUST_PROXY: a hop count or the proxies’ addresses', () => {
         headers: appended(SPOOFED),
       });
       expect(res.json()).toEqual({ ip: '198.51.100.9' });
-    } finally {
-      await t.close();
-    }
+    });
   });
 });
 

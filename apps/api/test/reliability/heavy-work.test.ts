@@ -5,6 +5,7 @@ import { bigFlatPng, rawPng } from '../../src/test/image-variants.js';
 import {
   approvedShopkeeper,
   bearer,
+  MANY_UPLOADS_ENV,
   issueLink,
   sendSignature,
   signerWithLink,
@@ -13,19 +14,13 @@ import {
   verifiedSigner,
   widgetPhotos,
 } from '../../src/test/signer.js';
-import { createTestApp, type TestApp } from '../../src/test/test-app.js';
+import { createTestApp, type TestApp, useTestApp } from '../../src/test/test-app.js';
 
 /**
  * Issue 26, "no request may hold a server": image decoding and PDF builds happen off the event loop,
  * each within a time bound, so /api/health keeps answering (measured over real HTTP: the app listens
  * on a port) and a runaway turns into a 503 that writes nothing.
  */
-const ENV = {
-  NIP_PREFILL: 'true',
-  IDENTITY_SIMULATOR_DELAY_MS: '0',
-  IDENTITY_MAX_ATTEMPTS: '20',
-  RATE_LIMIT_PER_MINUTE: '100000',
-};
 /** The event loop's promise: every health call answered within this while heavy work runs. */
 const HEALTH_BUDGET_MS = 100;
 /**
@@ -42,7 +37,7 @@ describe('heavy work never holds the event loop', () => {
   let t: TestApp;
   let base: string;
   beforeAll(async () => {
-    t = await createTestApp(ENV);
+    t = await createTestApp(MANY_UPLOADS_ENV);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address() as { port: number };
     base = `http://127.0.0.1:${address.port}`;
@@ -176,15 +171,11 @@ describe('heavy work never holds the event loop', () => {
 });
 
 describe('a job over its time bound is a 503 that writes nothing', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(ENV);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(MANY_UPLOADS_ENV);
 
   /** A second server on the same database, with tighter bounds (the signers come from the first). */
   async function bounded(env: Record<string, string>) {
-    return createTestApp({ ...ENV, ...env }, undefined, { database: t.database });
+    return createTestApp({ ...MANY_UPLOADS_ENV, ...env }, undefined, { database: t.database });
   }
 
   it('a signed PDF not built within PDF_TIMEOUT_MS: 503 with Retry-After; the signer can sign afterwards', async () => {

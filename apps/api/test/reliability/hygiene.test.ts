@@ -8,6 +8,7 @@ import { HSTS } from '../../src/plugins/external/security.js';
 import { createApplication, createJpeg, userAuth } from '../../src/test/factories.js';
 import { multipart } from '../../src/test/multipart.js';
 import { createPhone } from '../../src/test/phone.js';
+import { consentWithOfferedPin, sendLinkFromBackOffice } from '../../src/test/signer.js';
 import { staffSession } from '../../src/test/staff.js';
 import { createTestApp, type TestApp } from '../../src/test/test-app.js';
 import { webDist } from '../../src/test/web-dist.js';
@@ -150,14 +151,7 @@ describe('suite 7: security headers and closed CORS', () => {
     const taxId = cedula(randomTen());
     const user = await createApplication(app, { taxId });
     const auth = userAuth(app, user);
-    const sent = await app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth });
-    const nip = sent.json().data.default_nip as string;
-    const consent = await app.inject({
-      method: 'PUT',
-      url: `/api/v1/users/${user.id}/SK/nip`,
-      headers: auth,
-      payload: { nip },
-    });
+    const consent = await consentWithOfferedPin(app, user);
     expect(consent.json().data, consent.body).toMatchObject({ next_step: 'PASSWORD' });
     const smsLink = async (marker: string) => {
       const [sms] = await app.db
@@ -171,12 +165,7 @@ describe('suite 7: security headers and closed CORS', () => {
 
     // The signing link an analyst sends, and the identity photos the signer uploads with it.
     const admin = await staffSession(app, 'admin');
-    const link = await app.inject({
-      method: 'POST',
-      url: `/api/backoffice/applications/${user.id}/contract-links`,
-      headers: admin.headers,
-      payload: { person_type: 'titular' },
-    });
+    const link = await sendLinkFromBackOffice(app, user.id);
     expect(link.statusCode, link.body).toBe(200);
     const signer = { authorization: `Bearer ${await smsLink('send-contract-sign')}` };
     const photo = createJpeg({ width: 640, height: 480 });
@@ -373,22 +362,10 @@ describe('suite 7: the contract PDFs are encrypted at rest', () => {
     const app = t.app;
     const taxId = cedula(randomTen());
     const user = await createApplication(app, { taxId });
-    const auth = userAuth(app, user);
-    const sent = await app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth });
-    await app.inject({
-      method: 'PUT',
-      url: `/api/v1/users/${user.id}/SK/nip`,
-      headers: auth,
-      payload: { nip: sent.json().data.default_nip },
-    });
-    const admin = await staffSession(app, 'admin');
-    const link = await app.inject({
-      method: 'POST',
-      url: `/api/backoffice/applications/${user.id}/contract-links`,
-      headers: admin.headers,
-      payload: { person_type: 'titular' },
-    });
+    await consentWithOfferedPin(app, user);
+    const link = await sendLinkFromBackOffice(app, user.id);
     expect(link.statusCode, link.body).toBe(200);
+    const admin = await staffSession(app, 'admin');
 
     const [row] = await app.db.select().from(contracts).where(eq(contracts.userId, user.id));
     const stored = Buffer.from(row!.unsignedPdf);

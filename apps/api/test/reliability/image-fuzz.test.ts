@@ -6,7 +6,14 @@ import { contractSigners, identityDocuments } from '../../src/db/schema.js';
 import { createJpeg } from '../../src/test/factories.js';
 import { describeHealth, probeHealth } from '../../src/test/health-probe.js';
 import { photoVariants, pngChunks, signatureVariants, type Variant } from '../../src/test/image-variants.js';
-import { sendSignature, signerWithLink, signingSnapshot, uploadPhotos, verifiedSigner } from '../../src/test/signer.js';
+import {
+  MANY_UPLOADS_ENV,
+  sendSignature,
+  signerWithLink,
+  signingSnapshot,
+  uploadPhotos,
+  verifiedSigner,
+} from '../../src/test/signer.js';
 import { createTestApp, type TestApp } from '../../src/test/test-app.js';
 import { answerProblems } from './fuzz/checks.js';
 
@@ -18,12 +25,6 @@ import { answerProblems } from './fuzz/checks.js';
  * naming the field and leaves the application exactly as it was; what is taken is stored as the
  * product's own copy; /api/health answers (over real HTTP) throughout.
  */
-const ENV = {
-  NIP_PREFILL: 'true',
-  IDENTITY_SIMULATOR_DELAY_MS: '0',
-  IDENTITY_MAX_ATTEMPTS: '20',
-  RATE_LIMIT_PER_MINUTE: '100000',
-};
 /** A request not answered by then has hung. */
 const HANG_MS = 10_000;
 const PHOTO_FIELDS = ['id_front', 'id_back', 'selfie'] as const;
@@ -80,7 +81,7 @@ describe('image fuzz suite: every image field, every kind of broken image', () =
   let photos: Variant[];
   const outcomes: Outcome[] = [];
   beforeAll(async () => {
-    t = await createTestApp(ENV);
+    t = await createTestApp(MANY_UPLOADS_ENV);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     [signatures, photos] = await Promise.all([signatureVariants(), photoVariants()]);
   }, 60_000);
@@ -141,7 +142,7 @@ describe('image fuzz suite: every image field, every kind of broken image', () =
       let signer = await signerWithLink(t.app);
       let taken = 0;
       for (const variant of photos) {
-        if (taken >= Number(ENV.IDENTITY_MAX_ATTEMPTS) - 1) {
+        if (taken >= Number(MANY_UPLOADS_ENV.IDENTITY_MAX_ATTEMPTS) - 1) {
           signer = await signerWithLink(t.app);
           taken = 0;
         }

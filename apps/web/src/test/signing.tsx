@@ -1,9 +1,9 @@
 // Test helpers of the signing screens (imported by *.test.tsx only).
 import { render } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
-import { vi } from 'vitest';
+import { MemoryRouter, Route, Routes } from 'react-router';
 import { ConfigContext } from '../shared/lib/config.js';
+import { json, Where } from './fetch-stub.js';
 import { createPublicConfig } from './public-config.js';
 import type { SigningLink } from '../features/signing/api/signing.js';
 
@@ -34,47 +34,8 @@ export function createSigningLink(overrides: Partial<SigningLink> = {}): Signing
   };
 }
 
-export function json(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
-
 export const envelope = (status: number, code: string, message: string, readable: string) =>
   json(status, { code, message, readable_message: readable });
-
-export interface Call {
-  method: string;
-  url: string;
-  /** JSON bodies parsed; a FormData as it was sent. */
-  body: unknown;
-  authorization: string | undefined;
-  /** What ends the request early (the screen's, joined with its time bound). */
-  signal: AbortSignal | null | undefined;
-}
-
-/** fetch answered by `answer` (undefined → 404); every call but the error reports is recorded. */
-export function stubApi(answer: (call: Call) => Response | Promise<Response> | undefined) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      if (url === '/api/v1/client-errors') return new Response(null, { status: 204 });
-      const headers = (init?.headers ?? {}) as Record<string, string>;
-      const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : init?.body;
-      const call = { method: init?.method ?? 'GET', url, body, authorization: headers.authorization } as Call;
-      // Readable by a test that asks for it, left out of comparisons of whole calls.
-      Object.defineProperty(call, 'signal', { value: init?.signal, enumerable: false });
-      calls.push(call);
-      return (await answer(call)) ?? envelope(404, 'NOT_FOUND', 'not found', 'No encontrado');
-    }),
-  );
-  return calls;
-}
-
-/** Where the router is: path and query. */
-export function Where() {
-  const location = useLocation();
-  return <output data-testid="where">{location.pathname + location.search}</output>;
-}
 
 /**
  * The screens under test at `url` (a path, or a history entry with its state); any other path is

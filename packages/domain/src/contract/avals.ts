@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCall, refusals } from './call.js';
+import { callsSharing, refusals } from './call.js';
 import { phoneNumberSchema, stepAnswerSchema, userParams } from './common.js';
 import {
   avalInvitationRoute,
@@ -116,48 +116,42 @@ export const avalValidationResponse = z.object({
 export type AvalValidation = z.infer<typeof avalValidationResponse>['data'];
 
 const avalRefusals = refusals(400, 401, 403, 404, 409, 422, 429);
+/** The shopkeeper's calls about their guarantor: the application's params. */
+const shopkeeperCall = callsSharing({ params: userParams }, avalRefusals);
+/** The guarantor's own calls: the invitation token says whose application. */
+const guarantorCall = callsSharing({}, avalRefusals);
 
-export const registerAvalCall = defineCall(registerAvalRoute, {
-  params: userParams,
-  body: registerAvalBody,
-  responses: { 200: avalRegisteredResponse, ...avalRefusals },
-});
+export const registerAvalCall = shopkeeperCall(
+  registerAvalRoute,
+  { body: registerAvalBody },
+  { 200: avalRegisteredResponse },
+);
+export const sendAvalNipCall = shopkeeperCall(sendAvalNipRoute, { query: avalNipQuery }, { 200: avalNipSentResponse });
+export const confirmAvalNipCall = shopkeeperCall(
+  confirmAvalNipRoute,
+  { query: avalNipQuery, body: avalNipBody },
+  { 200: avalConsentResponse },
+);
+export const changeAvalPhoneCall = shopkeeperCall(
+  changeAvalPhoneRoute,
+  { body: avalPhoneChangeBody },
+  { 200: avalPhoneChangedResponse },
+);
 
-export const sendAvalNipCall = defineCall(sendAvalNipRoute, {
-  params: userParams,
-  query: avalNipQuery,
-  responses: { 200: avalNipSentResponse, ...avalRefusals },
-});
-
-export const confirmAvalNipCall = defineCall(confirmAvalNipRoute, {
-  params: userParams,
-  query: avalNipQuery,
-  body: avalNipBody,
-  responses: { 200: avalConsentResponse, ...avalRefusals },
-});
-
-export const changeAvalPhoneCall = defineCall(changeAvalPhoneRoute, {
-  params: userParams,
-  body: avalPhoneChangeBody,
-  responses: { 200: avalPhoneChangedResponse, ...avalRefusals },
-});
-
-export const avalInvitationCall = defineCall(avalInvitationRoute, {
-  responses: { 200: avalInvitationResponse, ...avalRefusals },
-});
-
-export const startAvalConsentCall = defineCall(startAvalConsentRoute, {
-  body: avalConsentBody,
-  responses: { 200: avalConsentStartedResponse, ...avalRefusals },
-});
-
+export const avalInvitationCall = guarantorCall(avalInvitationRoute, {}, { 200: avalInvitationResponse });
+export const startAvalConsentCall = guarantorCall(
+  startAvalConsentRoute,
+  { body: avalConsentBody },
+  { 200: avalConsentStartedResponse },
+);
 /** Another message for the same consent: what the first one asks, again. */
-export const restartAvalConsentCall = defineCall(restartAvalConsentRoute, {
-  body: avalConsentBody,
-  responses: { 200: avalConsentStartedResponse, ...avalRefusals },
-});
-
-export const pollAvalConsentCall = defineCall(pollAvalConsentRoute, {
-  body: avalReverseOtpBody,
-  responses: { 200: avalValidationResponse, ...avalRefusals },
-});
+export const restartAvalConsentCall = guarantorCall(
+  restartAvalConsentRoute,
+  { body: avalConsentBody },
+  { 200: avalConsentStartedResponse },
+);
+export const pollAvalConsentCall = guarantorCall(
+  pollAvalConsentRoute,
+  { body: avalReverseOtpBody },
+  { 200: avalValidationResponse },
+);

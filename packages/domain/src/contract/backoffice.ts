@@ -3,7 +3,7 @@ import { APPLICATION_STATUSES, NEXT_STEPS } from '../application.js';
 import { STAFF_FACTOR_METHODS, STAFF_LOGIN_STAGES, STAFF_PASSWORD_MAX_LENGTH, STAFF_ROLES } from '../backoffice.js';
 import { PERSON_TYPES } from '../signing.js';
 import { registerAvalBody } from './avals.js';
-import { defineCall, refusals, type Route } from './call.js';
+import { callsSharing, defineCall, refusals, type Route } from './call.js';
 import {
   advisorQueueRoute,
   applicationContractEvidenceRoute,
@@ -467,20 +467,22 @@ export type FunnelResponse = z.infer<typeof funnelResponse>;
 export const exportQuery = z.object({ from: dateOnly, to: dateOnly });
 
 // ---- calls -------------------------------------------------------------------------------------
-const applicationRefusals = refusals(400, 401, 403, 404, 409, 422, 502);
+const applicationCall = callsSharing({}, refusals(400, 401, 403, 404, 409, 422, 502));
 const actionCall = <R extends Route, P extends z.ZodType>(route: R, params: P) =>
-  defineCall(route, { params, responses: { 200: actionResponse, ...applicationRefusals } });
+  applicationCall(route, { params }, { 200: actionResponse });
 const actionWithBodyCall = <R extends Route, P extends z.ZodType, B extends z.ZodType>(route: R, params: P, body: B) =>
-  defineCall(route, { params, body, responses: { 200: actionResponse, ...applicationRefusals } });
+  applicationCall(route, { params, body }, { 200: actionResponse });
 
-export const listApplicationsCall = defineCall(listApplicationsRoute, {
-  query: applicationsQuery,
-  responses: { 200: applicationsResponse, ...applicationRefusals },
-});
-export const applicationDetailCall = defineCall(applicationDetailRoute, {
-  params: applicationParams,
-  responses: { 200: applicationDetailResponse, ...applicationRefusals },
-});
+export const listApplicationsCall = applicationCall(
+  listApplicationsRoute,
+  { query: applicationsQuery },
+  { 200: applicationsResponse },
+);
+export const applicationDetailCall = applicationCall(
+  applicationDetailRoute,
+  { params: applicationParams },
+  { 200: applicationDetailResponse },
+);
 
 // Files the browser opens itself (the answers are bytes): each documents its media types only.
 export const identityDocumentImageCall = defineCall(identityDocumentImageRoute, {
@@ -514,11 +516,11 @@ export const resendInvitationCall = actionCall(resendInvitationRoute, guarantorP
 export const retryBureauCall = actionCall(retryBureauRoute, applicationParams);
 export const reviewAddressCall = actionWithBodyCall(reviewAddressRoute, applicationParams, addressReviewBody);
 /** 503: the contract's PDF not built within its time bound (decision 021). */
-export const issueContractLinkCall = defineCall(issueContractLinkRoute, {
-  params: applicationParams,
-  body: issueContractLinkBody,
-  responses: { 200: actionResponse, ...applicationRefusals, ...refusals(503) },
-});
+export const issueContractLinkCall = applicationCall(
+  issueContractLinkRoute,
+  { params: applicationParams, body: issueContractLinkBody },
+  { 200: actionResponse, ...refusals(503) },
+);
 export const decideVerificationCall = actionWithBodyCall(
   decideVerificationRoute,
   verificationParams,
@@ -530,33 +532,26 @@ export const grantExtraAttemptCall = actionWithBodyCall(
   extraAttemptBody,
 );
 
-const queueRefusals = refusals(400, 401, 403, 404, 409);
-export const advisorQueueCall = defineCall(advisorQueueRoute, {
-  query: advisorQueueQuery,
-  responses: { 200: advisorQueueResponse, ...queueRefusals },
-});
-export const claimAdvisorTaskCall = defineCall(claimAdvisorTaskRoute, {
-  params: advisorTaskParams,
-  responses: { 200: advisorTaskResponse, ...queueRefusals },
-});
-export const finishAdvisorTaskCall = defineCall(finishAdvisorTaskRoute, {
-  params: advisorTaskParams,
-  body: advisorTaskDoneBody,
-  responses: { 200: advisorTaskResponse, ...queueRefusals },
-});
+const queueCall = callsSharing({}, refusals(400, 401, 403, 404, 409));
+export const advisorQueueCall = queueCall(
+  advisorQueueRoute,
+  { query: advisorQueueQuery },
+  { 200: advisorQueueResponse },
+);
+export const claimAdvisorTaskCall = queueCall(
+  claimAdvisorTaskRoute,
+  { params: advisorTaskParams },
+  { 200: advisorTaskResponse },
+);
+export const finishAdvisorTaskCall = queueCall(
+  finishAdvisorTaskRoute,
+  { params: advisorTaskParams, body: advisorTaskDoneBody },
+  { 200: advisorTaskResponse },
+);
 
-const reportRefusals = refusals(400, 401, 403);
-export const funnelCall = defineCall(funnelRoute, {
-  query: reportQuery,
-  responses: { 200: funnelResponse, ...reportRefusals },
-});
+const reportCall = callsSharing({}, refusals(400, 401, 403));
+export const funnelCall = reportCall(funnelRoute, { query: reportQuery }, { 200: funnelResponse });
 /** A CSV streamed as it is read (no serializer runs for it: the schema documents the type). */
 const csvAnswer = { description: 'CSV (UTF-8 con BOM)', content: { 'text/csv': { schema: z.string() } } };
-export const exportApplicationsCall = defineCall(exportApplicationsRoute, {
-  query: exportQuery,
-  responses: { 200: csvAnswer, ...reportRefusals },
-});
-export const exportConsentsCall = defineCall(exportConsentsRoute, {
-  query: exportQuery,
-  responses: { 200: csvAnswer, ...reportRefusals },
-});
+export const exportApplicationsCall = reportCall(exportApplicationsRoute, { query: exportQuery }, { 200: csvAnswer });
+export const exportConsentsCall = reportCall(exportConsentsRoute, { query: exportQuery }, { 200: csvAnswer });

@@ -46,6 +46,22 @@ export function refusals<const S extends number>(...statuses: S[]): { [K in S]: 
   };
 }
 
+type RequestSchemas = Omit<CallSchemas, 'responses'>;
+type Answers = CallSchemas['responses'];
+
+/**
+ * The calls of an area that share their refusals, and their request parts when `shared` names them (e.g.
+ * their path params): each call then names its route, its own request parts and its answers
+ * (`const stepCall = callsSharing({ params: userParams }, stepRefusals)`, `stepCall(route, { body }, { 200: … })`).
+ */
+export function callsSharing<const S extends RequestSchemas, const E extends Answers>(shared: S, errors: E) {
+  return <const R extends Route, const Q extends RequestSchemas & { [K in keyof S]?: never }, const A extends Answers>(
+    route: R,
+    request: Q,
+    answers: A,
+  ) => defineCall(route, { ...shared, ...request, responses: { ...answers, ...errors } });
+}
+
 type Exported = (typeof contract)[keyof typeof contract];
 /** Every call value of the contract, as a type: the web finds a route's schemas here without importing them. */
 export type AnyCall = Extract<Exported, Call>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCall, refusals } from './call.js';
+import { callsSharing, defineCall, refusals } from './call.js';
 import { preApprovalSchema, stepAnswerSchema, userParams } from './common.js';
 import {
   confirmNipRoute,
@@ -79,31 +79,20 @@ export const consentTextCall = defineCall(consentTextRoute, {
   responses: { 200: consentTextResponse },
 });
 
-export const sendNipCall = defineCall(sendNipRoute, {
-  params: userParams,
-  responses: { 200: nipSentResponse, ...creditRefusals },
-});
+/** A call on the shopkeeper's application: its params, the credit refusals. */
+const creditCall = callsSharing({ params: userParams }, creditRefusals);
 
-export const confirmNipCall = defineCall(confirmNipRoute, {
-  params: userParams,
-  body: confirmNipBody,
-  responses: { 200: confirmNipResponse, ...creditRefusals },
-});
-
-export const consentsCall = defineCall(consentsRoute, {
-  params: userParams,
-  responses: { 200: consentsResponse, ...creditRefusals },
-});
-
+export const sendNipCall = creditCall(sendNipRoute, {}, { 200: nipSentResponse });
+export const confirmNipCall = creditCall(confirmNipRoute, { body: confirmNipBody }, { 200: confirmNipResponse });
+export const consentsCall = creditCall(consentsRoute, {}, { 200: consentsResponse });
 /** 503 while the password hashes are all busy (the request may be repeated). */
-export const savePasswordCall = defineCall(savePasswordRoute, {
-  params: userParams,
-  body: passwordBody,
-  responses: { 200: stepAnswerSchema, ...creditRefusals, ...refusals(503) },
-});
-
-export const recordAdvisorEventCall = defineCall(recordAdvisorEventRoute, {
-  params: userParams,
-  body: advisorEventBody,
-  responses: { 201: advisorEventResponse, ...creditRefusals },
-});
+export const savePasswordCall = creditCall(
+  savePasswordRoute,
+  { body: passwordBody },
+  { 200: stepAnswerSchema, ...refusals(503) },
+);
+export const recordAdvisorEventCall = creditCall(
+  recordAdvisorEventRoute,
+  { body: advisorEventBody },
+  { 201: advisorEventResponse },
+);

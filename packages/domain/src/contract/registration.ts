@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCall, refusals } from './call.js';
+import { callsSharing, defineCall, refusals } from './call.js';
 import {
   anonymousIdSchema,
   applicationStatusSchema,
@@ -192,43 +192,22 @@ export const registerUserCall = defineCall(registerUserRoute, {
   responses: { 201: createdUserResponse, ...stepRefusals },
 });
 
-export const saveTaxIdCall = defineCall(saveTaxIdRoute, {
-  params: userParams,
-  body: taxInfoBody,
-  responses: { 200: stepAnswerSchema, ...stepRefusals },
-});
+/** A saved step: the application's params, the step refusals. */
+const stepCall = callsSharing({ params: userParams }, stepRefusals);
 
-export const saveAddressCall = defineCall(saveAddressRoute, {
-  params: userParams,
-  body: addressBody,
-  responses: { 200: stepAnswerSchema, ...stepRefusals },
-});
-
-export const saveBusinessCall = defineCall(saveBusinessRoute, {
-  params: userParams,
-  body: businessBody,
-  responses: { 200: stepAnswerSchema, ...stepRefusals },
-});
+export const saveTaxIdCall = stepCall(saveTaxIdRoute, { body: taxInfoBody }, { 200: stepAnswerSchema });
+export const saveAddressCall = stepCall(saveAddressRoute, { body: addressBody }, { 200: stepAnswerSchema });
+export const saveBusinessCall = stepCall(saveBusinessRoute, { body: businessBody }, { 200: stepAnswerSchema });
 
 export const savedRegistrationCall = defineCall(savedRegistrationRoute, {
   params: userParams,
   responses: { 200: savedRegistrationResponse, ...refusals(401, 403) },
 });
 
-export const amendPersonalDataCall = defineCall(amendPersonalDataRoute, {
-  params: userParams,
-  body: personalDataBody,
-  responses: { 200: personalDataAmendedResponse, ...stepRefusals },
-});
-
-export const amendTaxIdCall = defineCall(amendTaxIdRoute, {
-  params: userParams,
-  body: taxInfoBody,
-  responses: { 200: stepAnswerSchema, ...stepRefusals },
-});
-
-export const amendAddressCall = defineCall(amendAddressRoute, {
-  params: userParams,
-  body: addressBody,
-  responses: { 200: stepAnswerSchema, ...stepRefusals },
-});
+export const amendPersonalDataCall = stepCall(
+  amendPersonalDataRoute,
+  { body: personalDataBody },
+  { 200: personalDataAmendedResponse },
+);
+export const amendTaxIdCall = stepCall(amendTaxIdRoute, { body: taxInfoBody }, { 200: stepAnswerSchema });
+export const amendAddressCall = stepCall(amendAddressRoute, { body: addressBody }, { 200: stepAnswerSchema });

@@ -6,7 +6,7 @@ import {
   VERIFICATION_STATUSES,
   VERIFICATION_TYPES,
 } from '../signing.js';
-import { defineCall, refusals } from './call.js';
+import { callsSharing, defineCall, refusals } from './call.js';
 import {
   contractEvidenceRoute,
   contractPdfRoute,
@@ -235,55 +235,50 @@ const signingRefusals = refusals(400, 401, 403, 404, 409, 413, 422, 429);
 /** The link's token in the address: the PDF and the evidence open in a new window, without headers. */
 export const contractTokenQuery = z.object({ token: z.string().max(2000).optional() });
 
-export const signingLinkCall = defineCall(signingLinkRoute, {
-  params: signerParams,
-  responses: { 200: signingLinkResponse, ...signingRefusals },
-});
-export const verificationStatusCall = defineCall(verificationStatusRoute, {
-  params: signerParams,
-  query: verificationStatusQuery,
-  responses: { 200: verificationStatusResponse, ...signingRefusals },
-});
+/** A call of the signing link: the signer's params, the signing refusals. */
+const signerCall = callsSharing({ params: signerParams }, signingRefusals);
+
+export const signingLinkCall = signerCall(signingLinkRoute, {}, { 200: signingLinkResponse });
+export const verificationStatusCall = signerCall(
+  verificationStatusRoute,
+  { query: verificationStatusQuery },
+  { 200: verificationStatusResponse },
+);
 /** 503: the image or PDF work over its time bound or its waiting line (decision 021). */
-export const signContractCall = defineCall(signContractRoute, {
-  params: signerParams,
-  body: signContractBody,
-  responses: { 200: signContractResponse, ...signingRefusals, ...refusals(503) },
-});
+export const signContractCall = signerCall(
+  signContractRoute,
+  { body: signContractBody },
+  { 200: signContractResponse, ...refusals(503) },
+);
 /** The PDF's bytes (no serializer runs for them): the call documents the media type. */
-export const contractPdfCall = defineCall(contractPdfRoute, {
-  params: signerParams,
-  query: contractTokenQuery,
-  responses: {
-    200: { description: 'PDF', content: { 'application/pdf': { schema: z.string() } } },
-    ...signingRefusals,
-  },
-});
-export const contractEvidenceCall = defineCall(contractEvidenceRoute, {
-  params: signerParams,
-  query: contractTokenQuery,
-  responses: { 200: contractEvidenceResponse, ...signingRefusals },
-});
+export const contractPdfCall = signerCall(
+  contractPdfRoute,
+  { query: contractTokenQuery },
+  { 200: { description: 'PDF', content: { 'application/pdf': { schema: z.string() } } } },
+);
+export const contractEvidenceCall = signerCall(
+  contractEvidenceRoute,
+  { query: contractTokenQuery },
+  { 200: contractEvidenceResponse },
+);
 
 /**
  * The body is a multipart form (identityDocumentsResponse above says its parts), read by the
  * route's own parser: no JSON schema describes it. 503 as signContractCall.
  */
-export const identityDocumentsCall = defineCall(identityDocumentsRoute, {
-  params: signerParams,
-  responses: { 200: identityDocumentsResponse, ...signingRefusals, ...refusals(503) },
-});
+export const identityDocumentsCall = signerCall(
+  identityDocumentsRoute,
+  {},
+  { 200: identityDocumentsResponse, ...refusals(503) },
+);
 /** The body is the image itself (image/jpeg, image/png or image/webp), read as bytes by the route's own parser. */
 export const identityPhotoCall = defineCall(identityPhotoRoute, {
   params: identityPhotoParams,
   responses: { 200: identityPhotoResponse, ...signingRefusals, ...refusals(415, 503) },
 });
-export const identityPhotosCall = defineCall(identityPhotosRoute, {
-  params: signerParams,
-  responses: { 200: identityPhotosResponse, ...signingRefusals },
-});
-export const identityCheckCall = defineCall(identityCheckRoute, {
-  params: signerParams,
-  body: identityCheckBody,
-  responses: { 200: identityDocumentsResponse, ...signingRefusals, ...refusals(503) },
-});
+export const identityPhotosCall = signerCall(identityPhotosRoute, {}, { 200: identityPhotosResponse });
+export const identityCheckCall = signerCall(
+  identityCheckRoute,
+  { body: identityCheckBody },
+  { 200: identityDocumentsResponse, ...refusals(503) },
+);

@@ -24,7 +24,7 @@ import {
   totpConfirmBody,
   totpEnrolmentResponse,
 } from './backoffice.js';
-import { defineCall, refusals } from './call.js';
+import { callsSharing, defineCall, refusals } from './call.js';
 import {
   confirmTotpRoute,
   createStaffRoute,
@@ -49,86 +49,72 @@ import {
   updateStaffRoute,
 } from './routes/staff.js';
 
-/** The staff calls' schemas live in backoffice.ts; these are the calls (login, factors, links, accounts). */
-const staffRefusals = refusals(400, 401, 403, 404, 409, 429);
+/**
+ * The staff calls' schemas live in backoffice.ts; these are the calls (login, factors, links, accounts), each
+ * documenting the same refusals.
+ */
+const staffCall = callsSharing({}, refusals(400, 401, 403, 404, 409, 429));
 const noContent = { 204: z.null() };
 
 // ---- login and session -------------------------------------------------------------------------
 export const staffLoginOptionsCall = defineCall(staffLoginOptionsRoute, {
   responses: { 200: staffLoginOptionsResponse },
 });
-export const staffLoginCall = defineCall(staffLoginRoute, {
-  body: staffLoginBody,
-  responses: { 200: staffSessionResponse, ...staffRefusals },
-});
-export const staffSessionCall = defineCall(staffSessionRoute, {
-  responses: { 200: staffSessionResponse, ...staffRefusals },
-});
-export const staffLogoutCall = defineCall(staffLogoutRoute, { responses: { ...noContent, ...staffRefusals } });
-export const staffGiveFactorCall = defineCall(staffGiveFactorRoute, {
-  body: staffFactorBody,
-  responses: { 200: staffSessionResponse, ...staffRefusals },
-});
-export const staffPasskeyLoginOptionsCall = defineCall(staffPasskeyLoginOptionsRoute, {
-  responses: { 200: passkeyOptionsResponse, ...staffRefusals },
-});
-export const staffPasskeyLoginCall = defineCall(staffPasskeyLoginRoute, {
-  body: passkeyLoginBody,
-  responses: { 200: staffSessionResponse, ...staffRefusals },
-});
+export const staffLoginCall = staffCall(staffLoginRoute, { body: staffLoginBody }, { 200: staffSessionResponse });
+export const staffSessionCall = staffCall(staffSessionRoute, {}, { 200: staffSessionResponse });
+export const staffLogoutCall = staffCall(staffLogoutRoute, {}, noContent);
+export const staffGiveFactorCall = staffCall(
+  staffGiveFactorRoute,
+  { body: staffFactorBody },
+  { 200: staffSessionResponse },
+);
+export const staffPasskeyLoginOptionsCall = staffCall(
+  staffPasskeyLoginOptionsRoute,
+  {},
+  { 200: passkeyOptionsResponse },
+);
+export const staffPasskeyLoginCall = staffCall(
+  staffPasskeyLoginRoute,
+  { body: passkeyLoginBody },
+  { 200: staffSessionResponse },
+);
 
 // ---- one's own second factors ------------------------------------------------------------------
-export const ownFactorsCall = defineCall(ownFactorsRoute, {
-  responses: { 200: staffFactorsResponse, ...staffRefusals },
-});
-export const startTotpCall = defineCall(startTotpRoute, {
-  responses: { 200: totpEnrolmentResponse, ...staffRefusals },
-});
-export const confirmTotpCall = defineCall(confirmTotpRoute, {
-  body: totpConfirmBody,
-  responses: { 200: factorEnrolledResponse, ...staffRefusals },
-});
-export const passkeyRegistrationOptionsCall = defineCall(passkeyRegistrationOptionsRoute, {
-  responses: { 200: passkeyOptionsResponse, ...staffRefusals },
-});
-export const registerPasskeyCall = defineCall(registerPasskeyRoute, {
-  body: passkeyRegisterBody,
-  responses: { 200: factorEnrolledResponse, ...staffRefusals },
-});
-export const removePasskeyCall = defineCall(removePasskeyRoute, {
-  params: passkeyParams,
-  responses: { ...noContent, ...staffRefusals },
-});
-export const renewRecoveryCodesCall = defineCall(renewRecoveryCodesRoute, {
-  responses: { 200: recoveryCodesResponse, ...staffRefusals },
-});
+export const ownFactorsCall = staffCall(ownFactorsRoute, {}, { 200: staffFactorsResponse });
+export const startTotpCall = staffCall(startTotpRoute, {}, { 200: totpEnrolmentResponse });
+export const confirmTotpCall = staffCall(confirmTotpRoute, { body: totpConfirmBody }, { 200: factorEnrolledResponse });
+export const passkeyRegistrationOptionsCall = staffCall(
+  passkeyRegistrationOptionsRoute,
+  {},
+  { 200: passkeyOptionsResponse },
+);
+export const registerPasskeyCall = staffCall(
+  registerPasskeyRoute,
+  { body: passkeyRegisterBody },
+  { 200: factorEnrolledResponse },
+);
+export const removePasskeyCall = staffCall(removePasskeyRoute, { params: passkeyParams }, noContent);
+export const renewRecoveryCodesCall = staffCall(renewRecoveryCodesRoute, {}, { 200: recoveryCodesResponse });
 
 // ---- password links (no session) ---------------------------------------------------------------
-export const passwordLinkOwnerCall = defineCall(passwordLinkOwnerRoute, {
-  body: passwordLinkBody,
-  responses: { 200: passwordLinkInfoResponse, ...staffRefusals },
-});
-export const setPasswordWithLinkCall = defineCall(setPasswordWithLinkRoute, {
-  body: passwordSetBody,
-  responses: { ...noContent, ...staffRefusals },
-});
+export const passwordLinkOwnerCall = staffCall(
+  passwordLinkOwnerRoute,
+  { body: passwordLinkBody },
+  { 200: passwordLinkInfoResponse },
+);
+export const setPasswordWithLinkCall = staffCall(setPasswordWithLinkRoute, { body: passwordSetBody }, noContent);
 
 // ---- staff accounts (admins) -------------------------------------------------------------------
-export const listStaffCall = defineCall(listStaffRoute, { responses: { 200: staffListResponse, ...staffRefusals } });
-export const createStaffCall = defineCall(createStaffRoute, {
-  body: staffCreateBody,
-  responses: { 201: staffCreatedResponse, ...staffRefusals },
-});
-export const updateStaffCall = defineCall(updateStaffRoute, {
-  params: staffParams,
-  body: staffUpdateBody,
-  responses: { 200: staffResponse, ...staffRefusals },
-});
-export const issuePasswordLinkCall = defineCall(issuePasswordLinkRoute, {
-  params: staffParams,
-  responses: { 200: passwordLinkResponse, ...staffRefusals },
-});
-export const resetStaffFactorsCall = defineCall(resetStaffFactorsRoute, {
-  params: staffParams,
-  responses: { 200: staffResponse, ...staffRefusals },
-});
+export const listStaffCall = staffCall(listStaffRoute, {}, { 200: staffListResponse });
+export const createStaffCall = staffCall(createStaffRoute, { body: staffCreateBody }, { 201: staffCreatedResponse });
+export const updateStaffCall = staffCall(
+  updateStaffRoute,
+  { params: staffParams, body: staffUpdateBody },
+  { 200: staffResponse },
+);
+export const issuePasswordLinkCall = staffCall(
+  issuePasswordLinkRoute,
+  { params: staffParams },
+  { 200: passwordLinkResponse },
+);
+export const resetStaffFactorsCall = staffCall(resetStaffFactorsRoute, { params: staffParams }, { 200: staffResponse });

@@ -17,3 +17,4 @@ export {
   type StepAnswer,
 } from './application.service.js';
 export { amendApplication, type AmendOptions } from './amend-application.js';
+export { workUnderClaim } from './claimed-work.js';

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { firstRow } from '../../db/rows.js';
 import { auditEvents } from '../../db/schema.js';
 
 /** The audit chains: append-only rows, one chain per application (or per phone before one). */
@@ -13,12 +14,13 @@ export async function lockChain(tx: Executor, applicationId: string): Promise<vo
 
 /** The hash of the chain's last event, or null for a new chain. */
 export async function lastHash(tx: Executor, applicationId: string): Promise<string | null> {
-  const [last] = await tx
-    .select({ hash: auditEvents.hash })
-    .from(auditEvents)
-    .where(eq(auditEvents.applicationId, applicationId))
-    .orderBy(desc(auditEvents.id))
-    .limit(1);
+  const last = await firstRow(
+    tx
+      .select({ hash: auditEvents.hash })
+      .from(auditEvents)
+      .where(eq(auditEvents.applicationId, applicationId))
+      .orderBy(desc(auditEvents.id)),
+  );
   return last?.hash ?? null;
 }
 
@@ -54,11 +56,12 @@ export async function eventsOfType(
 
 /** When the chain last recorded an event of this type, or null. */
 export async function lastEventAt(db: Executor, applicationId: string, type: string): Promise<Date | null> {
-  const [last] = await db
-    .select({ at: auditEvents.createdAt })
-    .from(auditEvents)
-    .where(and(eq(auditEvents.applicationId, applicationId), eq(auditEvents.type, type)))
-    .orderBy(desc(auditEvents.id))
-    .limit(1);
+  const last = await firstRow(
+    db
+      .select({ at: auditEvents.createdAt })
+      .from(auditEvents)
+      .where(and(eq(auditEvents.applicationId, applicationId), eq(auditEvents.type, type)))
+      .orderBy(desc(auditEvents.id)),
+  );
   return last?.at ?? null;
 }

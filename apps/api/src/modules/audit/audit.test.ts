@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API_ROOT } from '../../paths.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 import { appendAuditEvent, listAuditEvents, verifyAuditChain } from './audit.service.js';
 
 const event = (applicationId: string, type: string, payload: Record<string, unknown> = {}) => ({
@@ -15,11 +15,7 @@ const event = (applicationId: string, type: string, payload: Record<string, unkn
 });
 
 describe('audit trail', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('links each event to the previous event of the same application', async () => {
     const first = await appendAuditEvent(t.app.db, event('app-1', 'phone.proven', { b: 1, a: { z: 2, y: [1, 'x'] } }));

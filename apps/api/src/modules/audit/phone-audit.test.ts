@@ -1,15 +1,26 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeConfirm, codeRequest, createPhone, lastSmsCode, phoneToken } from '../../test/phone.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { codeConfirm, codeRequest, createPhone, lastSmsCode } from '../../test/phone.js';
+import { registerProvenPhone } from '../../test/registration.js';
+import { useTestApp } from '../../test/test-app.js';
 import { phoneAuditId } from './audit.service.js';
 
 describe('audit chains of a phone hold no phone number', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
+
+  /** A reverse OTP started for `phone`, its message then sent from `sender` (the simulator's inbox). */
+  async function replyToReverseOtp(phone: string, sender: string) {
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/users/reverse-otp',
+      payload: { phone_number: phone },
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: '/dev/reverse-otp/inbound',
+      payload: { from: `+1${sender}`, text: started.json().data.message },
+    });
+  }
 
   it('proofs by SMS code and reverse OTP, and an age refusal, are keyed by a keyed hash', async () => {
     const bySms = createPhone();
@@ -17,43 +28,19 @@ describe('audit chains of a phone hold no phone number', () => {
     expect((await t.app.inject(codeConfirm(bySms, await lastSmsCode(t.app, bySms)))).statusCode).toBe(200);
 
     const byMessage = createPhone();
-    const started = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/users/reverse-otp',
-      payload: { phone_number: byMessage },
-    });
-    const { message } = started.json().data;
-    await t.app.inject({
-      method: 'POST',
-      url: '/dev/reverse-otp/inbound',
-      payload: { from: `+1${byMessage}`, text: message },
-    });
+    await replyToReverseOtp(byMessage, byMessage);
     const wrongSender = createPhone();
-    const other = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/users/reverse-otp',
-      payload: { phone_number: wrongSender },
-    });
-    await t.app.inject({
-      method: 'POST',
-      url: '/dev/reverse-otp/inbound',
-      payload: { from: `+1${createPhone()}`, text: other.json().data.message },
-    });
+    await replyToReverseOtp(wrongSender, createPhone());
 
     const tooYoung = createPhone();
-    const refused = await t.app.inject({
-      method: 'POST',
-      url: '/api/v2/users',
-      headers: { authorization: `Bearer ${await phoneToken(t.app, tooYoung)}` },
-      payload: {
-        account_type_id: 'SK',
-        name: 'Ana',
-        lastname: 'Peña',
-        dob: `${new Date().getUTCFullYear() - 15}-01-01`,
-        length_of_residency_in_years: 1,
-        marital_status: 'SINGLE',
-        phone_number: tooYoung,
-      },
+    const refused = await registerProvenPhone(t.app, tooYoung, {
+      account_type_id: 'SK',
+      name: 'Ana',
+      lastname: 'Peña',
+      dob: `${new Date().getUTCFullYear() - 15}-01-01`,
+      length_of_residency_in_years: 1,
+      marital_status: 'SINGLE',
+      phone_number: tooYoung,
     });
     expect(refused.statusCode).toBeGreaterThanOrEqual(412);
 

@@ -1,6 +1,7 @@
 import type { ApplicationsFilter } from '@provee/domain';
 import { and, asc, desc, eq, gte, ilike, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { firstRow } from '../../db/rows.js';
 import {
   advisorEvents,
   avals,
@@ -176,17 +177,16 @@ export async function applicationRecords(db: Db, applicationId: string) {
 
 /** One identity image of the application's signers (still encrypted). */
 export async function identityDocument(db: Db, applicationId: string, documentId: string) {
-  const [row] = await db
-    .select({ format: identityDocuments.format, data: identityDocuments.dataEncrypted })
-    .from(identityDocuments)
-    .innerJoin(identityVerifications, eq(identityVerifications.id, identityDocuments.verificationId))
-    .innerJoin(contractSigners, eq(contractSigners.id, identityVerifications.signerId))
-    .where(and(eq(identityDocuments.id, documentId), eq(contractSigners.userId, applicationId)))
-    .limit(1);
-  return row;
+  return firstRow(
+    db
+      .select({ format: identityDocuments.format, data: identityDocuments.dataEncrypted })
+      .from(identityDocuments)
+      .innerJoin(identityVerifications, eq(identityVerifications.id, identityDocuments.verificationId))
+      .innerJoin(contractSigners, eq(contractSigners.id, identityVerifications.signerId))
+      .where(and(eq(identityDocuments.id, documentId), eq(contractSigners.userId, applicationId))),
+  );
 }
 
 export async function contractOf(db: Db, applicationId: string) {
-  const [row] = await db.select().from(contracts).where(eq(contracts.userId, applicationId)).limit(1);
-  return row;
+  return firstRow(db.select().from(contracts).where(eq(contracts.userId, applicationId)));
 }

@@ -7,6 +7,7 @@ import { auditEvents, bureauQueries, businessAddresses, catalogNeighborhoods } f
 import { answerDueSimulatedChecks } from '../identity/index.js';
 import { processDueBureauQueries } from '../credit/index.js';
 import { createJpeg, seedApplication, userAuth } from '../../test/factories.js';
+import { consentWithOfferedPin } from '../../test/signer.js';
 import { multipart } from '../../test/multipart.js';
 import { createPhone } from '../../test/phone.js';
 import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
@@ -49,14 +50,7 @@ describe('back office: applications, evidence and actions', () => {
   async function throughConsent(taxId: string, name = 'Rosa') {
     const user = await seed(taxId, name);
     const auth = userAuth(t.app, user);
-    const sent = await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth });
-    const nip = sent.json().data.default_nip as string;
-    const res = await t.app.inject({
-      method: 'PUT',
-      url: `/api/v1/users/${user.id}/SK/nip`,
-      headers: auth,
-      payload: { nip },
-    });
+    const res = await consentWithOfferedPin(t.app, user);
     expect(res.statusCode, res.body).toBeLessThan(300);
     return { user, auth };
   }

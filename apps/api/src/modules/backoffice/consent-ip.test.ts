@@ -1,8 +1,8 @@
 import { cedulaCheckDigit } from '@provee/domain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApplication, userAuth } from '../../test/factories.js';
 import { staffSession } from '../../test/staff.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 const randomTen = () => `4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
@@ -12,11 +12,7 @@ const randomTen = () => `4${String(Math.floor(Math.random() * 1e9)).padStart(9, 
  * calls the shopkeeper, sees that the consent exists and when, never where from.
  */
 describe('back office: the consent IP is not shown to advisors', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '2000' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '2000' });
 
   it('analysts see it in the consent; an advisor’s answer holds it nowhere', async () => {
     const user = await createApplication(t.app, { taxId: cedula(randomTen()) });

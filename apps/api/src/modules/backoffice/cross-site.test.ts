@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditEvents } from '../../db/schema.js';
 import { createUser } from '../../test/factories.js';
 import { staffSession } from '../../test/staff.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 
 /**
  * Issue 26 §3: a back-office write from another site is refused before its handler runs, whatever
@@ -11,11 +11,7 @@ import { createTestApp, type TestApp } from '../../test/test-app.js';
  * tells where a request comes from in Sec-Fetch-Site and Origin; neither can be set by a page.
  */
 describe('back office: cross-site writes are refused (Origin / Sec-Fetch-Site)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ PUBLIC_BASE_URL: 'https://provee.example' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ PUBLIC_BASE_URL: 'https://provee.example' });
 
   const HOST = 'provee-api.internal:3000';
   const login = (headers: Record<string, string>) =>

@@ -1,11 +1,12 @@
 import { cedulaCheckDigit } from '@provee/domain';
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, bureauConsents, users } from '../../db/schema.js';
 import { createApplication, userAuth } from '../../test/factories.js';
-import { createPhone, phoneToken } from '../../test/phone.js';
+import { createPhone } from '../../test/phone.js';
+import { registerProvenPhone, registrationData } from '../../test/registration.js';
 import { staffSession } from '../../test/staff.js';
-import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+import { manualClock, useTestApp } from '../../test/test-app.js';
 import { csvCell, exportCsv } from './exports.service.js';
 import { reportRange } from './report-range.js';
 
@@ -48,7 +49,7 @@ function parseCsv(text: string): string[][] {
 describe('CSV exports', () => {
   const clock = manualClock(new Date('2026-11-09T08:00:00Z'));
   const jumpTo = (iso: string) => clock.advance((Date.parse(iso) - clock().getTime()) / 1000);
-  let t: TestApp;
+  const t = useTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '10000' }, undefined, { clock });
   let analyst: Awaited<ReturnType<typeof staffSession>>;
   let advisor: { cookie: string };
   /** Every application the test created, with when. */
@@ -102,30 +103,23 @@ describe('CSV exports', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '10000' }, undefined, { clock });
     await application('2026-11-09T23:59:59.999Z');
     // Three at the same instant: pages must break ties by id, never repeat or skip one.
     for (let i = 0; i < 3; i++) await application('2026-11-10T00:00:00.000Z');
     jumpTo('2026-11-10T09:00:00.000Z');
     const phone = createPhone();
-    const registered = await t.app.inject({
-      method: 'POST',
-      url: '/api/v2/users',
-      headers: { authorization: `Bearer ${await phoneToken(t.app, phone)}` },
-      payload: {
-        account_type_id: 'SK',
+    const registered = await registerProvenPhone(
+      t.app,
+      phone,
+      registrationData(phone, {
         name: 'José Ángel',
         lastname: 'Muñoz',
         maternal_lastname: 'Peña',
         dob: '1984-05-17',
-        length_of_residency_in_years: 4,
         marital_status: 'SINGLE',
-        phone_number: phone,
-        sales_identifier: '',
-        anonymous_id: `anon-${phone}`,
         ...FORMULAS,
-      },
-    });
+      }),
+    );
     expect(registered.statusCode, registered.body).toBe(201);
     registeredId = registered.json().data.user_id;
     created.push({ id: registeredId, createdAt: clock().getTime() });
@@ -136,7 +130,6 @@ describe('CSV exports', () => {
     analyst = await staffSession(t.app, 'analyst');
     advisor = (await staffSession(t.app, 'advisor')).headers;
   }, 120_000);
-  afterAll(() => t.close());
 
   const download = (kind: string, query: string, headers: Record<string, string> = analyst.headers) =>
     t.app.inject({ method: 'GET', url: `/api/backoffice/exports/${kind}.csv?${query}`, headers });
@@ -156,21 +149,11 @@ describe('CSV exports', () => {
     expect(res.headers['content-disposition']).toBe('attachment; filename="solicitudes-2026-11-10-2026-11-11.csv"');
     expect([...res.rawPayload.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(res.body.startsWith(BOM)).toBe(true);
-    const [header, ...rows] = parseCsv(res.body.slice(1));
-    expect(header).toEqual([
-      'id',
-      'phone',
-      'name',
-      'lastname',
-      'maternal_lastname',
-      'next_step',
-      'status',
-      'utm_source',
-      'utm_medium',
-      'utm_campaign',
-      'created_at',
-      'updated_at',
-    ]);
+    // The header line as the file carries it, after the BOM.
+    expect(res.body.slice(1, res.body.indexOf('\r\n'))).toBe(
+      'id,phone,name,lastname,maternal_lastname,next_step,status,utm_source,utm_medium,utm_campaign,created_at,updated_at',
+    );
+    const [, ...rows] = parseCsv(res.body.slice(1));
     const expected = inRange('2026-11-10', '2026-11-11');
     expect(expected.length).toBeGreaterThan(5);
     expect(rows.map((row) => row[0])).toEqual(expected.map((row) => row.id));
@@ -235,23 +218,11 @@ describe('CSV exports', () => {
     const res = await download('consents', 'from=2026-11-10&to=2026-11-11');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-disposition']).toBe('attachment; filename="consentimientos-2026-11-10-2026-11-11.csv"');
-    const [header, ...rows] = parseCsv(res.body.slice(1));
-    expect(header).toEqual([
-      'consent_id',
-      'application_id',
-      'person_type',
-      'aval_id',
-      'created_at',
-      'ip',
-      'peer_ip',
-      'forwarded_for',
-      'user_agent',
-      'pin_verified',
-      'bureau_folio',
-      'consent_version',
-      'consent_text_sha256',
-      'authorized_until',
-    ]);
+    // The header line as the file carries it, after the BOM.
+    expect(res.body.slice(1, res.body.indexOf('\r\n'))).toBe(
+      'consent_id,application_id,person_type,aval_id,created_at,ip,peer_ip,forwarded_for,user_agent,pin_verified,bureau_folio,consent_version,consent_text_sha256,authorized_until',
+    );
+    const [, ...rows] = parseCsv(res.body.slice(1));
     const all = await t.app.db.select().from(bureauConsents).orderBy(bureauConsents.createdAt, bureauConsents.id);
     const expected = all.filter((consent) => consent.createdAt < new Date('2026-11-12T00:00:00Z'));
     expect(all.length).toBe(expected.length + 1);

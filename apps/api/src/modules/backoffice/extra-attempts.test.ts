@@ -1,11 +1,11 @@
 import { cedulaCheckDigit } from '@provee/domain';
-import { desc, eq, like } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, contractSigners, smsOutbox } from '../../db/schema.js';
-import { createApplication, createJpeg, userAuth } from '../../test/factories.js';
-import { multipart } from '../../test/multipart.js';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { auditEvents, contractSigners } from '../../db/schema.js';
+import { createApplication } from '../../test/factories.js';
+import { consentWithOfferedPin, signingLinkFromSms, uploadPhotos, widgetPhotos } from '../../test/signer.js';
 import { staffSession } from '../../test/staff.js';
-import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+import { manualClock, useTestApp } from '../../test/test-app.js';
 import { answerDueSimulatedChecks } from '../identity/index.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
@@ -18,35 +18,15 @@ const REJECTED_ID = () => cedula(`9990006${String((serial += 1) + Math.floor(Mat
  * left, once per time they run out, three times at most; twenty analysts clicking at once grant one.
  */
 describe('back office: extra verification attempts', () => {
-  let t: TestApp;
   const clock = manualClock(new Date('2026-11-23T12:00:00Z'));
-  beforeAll(async () => {
-    t = await createTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '2000' }, undefined, { clock });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '2000' }, undefined, { clock });
 
   /** A pre-approved shopkeeper whose identity the verifier refuses, with their signing link. */
   async function signerWithLink() {
     const user = await createApplication(t.app, { taxId: REJECTED_ID() });
-    const auth = userAuth(t.app, user);
-    const nip = (await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth })).json()
-      .data.default_nip;
-    await t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth, payload: { nip } });
+    await consentWithOfferedPin(t.app, user);
     const analyst = await staffSession(t.app, 'analyst');
-    const issued = await t.app.inject({
-      method: 'POST',
-      url: `/api/backoffice/applications/${user.id}/contract-links`,
-      headers: analyst.headers,
-      payload: { person_type: 'titular' },
-    });
-    expect(issued.statusCode, issued.body).toBe(200);
-    const [sms] = await t.app.db
-      .select()
-      .from(smsOutbox)
-      .where(like(smsOutbox.body, '%send-contract-sign%'))
-      .orderBy(desc(smsOutbox.id))
-      .limit(1);
-    const token = new URL(/https?:\/\/\S+/.exec(sms!.body)![0]).searchParams.get('token')!;
+    const { token } = await signingLinkFromSms(t.app, user.id);
     const [signer] = await t.app.db.select().from(contractSigners).where(eq(contractSigners.userId, user.id));
     return { user, token, signer: signer!, analyst };
   }
@@ -55,20 +35,7 @@ describe('back office: extra verification attempts', () => {
   /** One attempt: new photos, and the verifier's (refusing) answer. */
   async function failedAttempt(userId: string, token: string) {
     take += 1;
-    const body = multipart(
-      {
-        id_front: createJpeg({ width: 1000 + take, height: 700 }),
-        id_back: createJpeg({ width: 1000 + take, height: 700 }),
-        selfie: createJpeg({ width: 600 + take, height: 800 }),
-      },
-      { person_type: 'titular', verification_type: 'VERIFICATION' },
-    );
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/v1/users/SK/${userId}/identity-documents`,
-      headers: { authorization: `Bearer ${token}`, ...body.headers },
-      payload: body.payload,
-    });
+    const res = await uploadPhotos(t.app, { userId, token }, widgetPhotos(take));
     expect(res.statusCode, res.body).toBe(200);
     clock.advance(t.app.config.IDENTITY_SIMULATOR_DELAY_MS / 1000 + 1);
     await answerDueSimulatedChecks(t.app);

@@ -1,13 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { crc32, deflateSync } from 'node:zlib';
-import { cedulaCheckDigit, toE164 } from '@provee/domain';
-import { and, desc, eq, like } from 'drizzle-orm';
+import { cedulaCheckDigit } from '@provee/domain';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { smsOutbox } from '../../db/schema.js';
-import { createPhone, phoneToken } from '../../test/phone.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createPhone } from '../../test/phone.js';
+import { CATALOGUE_ADDRESS, registerProvenPhone, registrationData } from '../../test/registration.js';
+import { signingLinkFromSms, uploadPhotos } from '../../test/signer.js';
 import { staffSession } from '../../test/staff.js';
-import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+import { manualClock, useTestApp } from '../../test/test-app.js';
 import { answerDueSimulatedChecks } from '../identity/index.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
@@ -38,30 +37,6 @@ function png(width: number, height: number): Buffer {
     chunk('IDAT', deflateSync(raw)),
     chunk('IEND', Buffer.alloc(0)),
   ]);
-}
-
-/** The identity photos as a browser's FormData sends them. */
-function identityUpload() {
-  const boundary = `----provee${randomUUID()}`;
-  const field = (name: string, value: string) =>
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`);
-  const file = (name: string) =>
-    Buffer.concat([
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${name}.png"\r\nContent-Type: image/png\r\n\r\n`,
-      ),
-      png(640, 480),
-      Buffer.from('\r\n'),
-    ]);
-  return {
-    payload: Buffer.concat([
-      field('person_type', 'titular'),
-      field('verification_type', 'VERIFICATION'),
-      ...['id_front', 'id_back', 'selfie'].map(file),
-      Buffer.from(`--${boundary}--\r\n`),
-    ]),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
 }
 
 const STEPS = [
@@ -135,46 +110,28 @@ function expectedFunnel(journeys: Journey[], from: string, to: string, utm?: str
 
 describe('back-office funnel', () => {
   const clock = manualClock(new Date('2026-11-01T08:00:00Z'));
-  let t: TestApp;
+  const t = useTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '10000' }, undefined, { clock });
   const journeys: Journey[] = [];
   let analyst: { cookie: string };
   let advisor: { cookie: string };
-
-  const ADDRESS = {
-    zip_code: '00000',
-    state: 'Distrito Nacional',
-    city: 'Santo Domingo de Guzmán',
-    neighborhood: 'Mata Hambre',
-    street_name: 'Calle Respaldo Los Robles',
-    street_number: '12',
-    apartment_number: '',
-  };
 
   /** Drives one applicant through the public API on the test's clock, recording when each step happened. */
   async function journey(plan: Plan, salesRangeId: number): Promise<Journey> {
     clock.advance((Date.parse(plan.start) - clock().getTime()) / 1000);
     const times: (number | undefined)[] = [];
     const phone = createPhone();
-    const registered = await t.app.inject({
-      method: 'POST',
-      url: '/api/v2/users',
-      headers: { authorization: `Bearer ${await phoneToken(t.app, phone)}` },
-      payload: {
-        account_type_id: 'SK',
+    const registered = await registerProvenPhone(
+      t.app,
+      phone,
+      registrationData(phone, {
         name: 'Ana Lucía',
         lastname: 'Núñez',
         maternal_lastname: 'Peña',
         dob: '1984-05-17',
-        length_of_residency_in_years: 4,
         marital_status: 'SINGLE',
-        phone_number: phone,
         utm_source: plan.utm,
-        utm_name: null,
-        utm_medium: null,
-        sales_identifier: '',
-        anonymous_id: `anon-${phone}`,
-      },
-    });
+      }),
+    );
     expect(registered.statusCode, registered.body).toBe(201);
     times[0] = clock().getTime();
     const { user_id: id, authentication } = registered.json().data;
@@ -192,7 +149,7 @@ describe('back-office funnel', () => {
 
     const taxId = plan.refused ? DELINQUENT : randomCedula();
     if (plan.until >= 1) await step(1, () => call('POST', '/tax_info', { tax_payer_id: taxId }));
-    if (plan.until >= 2) await step(2, () => call('POST', '/businesses/address', ADDRESS));
+    if (plan.until >= 2) await step(2, () => call('POST', '/businesses/address', CATALOGUE_ADDRESS));
     const business = { name: 'Colmado Doña Ana', business_type: 'Colmado', business_type_other: '' };
     const sales = { sales_average_range_id: salesRangeId, business_age: 3 };
     if (plan.until >= 3) await step(3, () => call('POST', '/businesses', { ...business, ...sales }));
@@ -208,28 +165,8 @@ describe('back-office funnel', () => {
     if (plan.until >= 8) {
       clock.advance(plan.gap);
       // An analyst sends the signing link from the back office; the link itself travels only by SMS.
-      const { headers } = await staffSession(t.app, 'analyst');
-      const link = await t.app.inject({
-        method: 'POST',
-        url: `/api/backoffice/applications/${id}/contract-links`,
-        headers,
-        payload: { person_type: 'titular' },
-      });
-      expect(link.statusCode, link.body).toBe(200);
-      const [sms] = await t.app.db
-        .select()
-        .from(smsOutbox)
-        .where(and(eq(smsOutbox.to, toE164(t.app.config.COUNTRY, phone)), like(smsOutbox.body, '%token=%')))
-        .orderBy(desc(smsOutbox.id))
-        .limit(1);
-      const token = new URL(/https?:\/\/\S+/.exec(sms!.body)![0]).searchParams.get('token')!;
-      const upload = identityUpload();
-      const sent = await t.app.inject({
-        method: 'POST',
-        url: `/api/v1/users/SK/${id}/identity-documents`,
-        headers: { authorization: `Bearer ${token}`, ...upload.headers },
-        payload: upload.payload,
-      });
+      const { token } = await signingLinkFromSms(t.app, id);
+      const sent = await uploadPhotos(t.app, { userId: id, token });
       expect(sent.statusCode, sent.body).toBe(200);
       clock.advance(t.app.config.IDENTITY_SIMULATOR_DELAY_MS / 1000 + 1);
       await answerDueSimulatedChecks(t.app);
@@ -246,13 +183,11 @@ describe('back-office funnel', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '10000' }, undefined, { clock });
     const ranges = (await t.app.inject({ method: 'GET', url: '/api/v1/sales-ranges' })).json().data.ranges;
     for (const plan of PLANS) journeys.push(await journey(plan, ranges[2].id));
     analyst = (await staffSession(t.app, 'analyst')).headers;
     advisor = (await staffSession(t.app, 'advisor')).headers;
   }, 240_000);
-  afterAll(() => t.close());
 
   const funnel = (query: string, headers: Record<string, string> = analyst) =>
     t.app.inject({ method: 'GET', url: `/api/backoffice/funnel?${query}`, headers });

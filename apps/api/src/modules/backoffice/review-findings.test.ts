@@ -1,9 +1,10 @@
 import { cedulaCheckDigit, formatCedula, generateRfc } from '@provee/domain';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { seedApplication, userAuth } from '../../test/factories.js';
+import { seedApplication } from '../../test/factories.js';
+import { consentWithOfferedPin } from '../../test/signer.js';
 import { createPhone } from '../../test/phone.js';
-import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+import { createTestApp, manualClock, type TestApp, useTestApp } from '../../test/test-app.js';
 import { createStaffMember, STAFF_PASSWORD, staffSession } from '../../test/staff.js';
 
 /**
@@ -64,15 +65,7 @@ describe('back office: review findings (DO)', () => {
       nextStep: 'ACCOUNT_NIP',
       complete: { taxId, name: 'Rosa', lastname: 'Prueba' },
     });
-    const auth = userAuth(t.app, { id: user.id, phone: user.phoneE164.slice(2) });
-    const sent = await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth });
-    const nip = sent.json().data.default_nip as string;
-    const res = await t.app.inject({
-      method: 'PUT',
-      url: `/api/v1/users/${user.id}/SK/nip`,
-      headers: auth,
-      payload: { nip },
-    });
+    const res = await consentWithOfferedPin(t.app, { id: user.id, phone: user.phoneE164.slice(2) });
     expect(res.statusCode, res.body).toBeLessThan(300);
     return user;
   }
@@ -171,11 +164,7 @@ describe('back office: review findings (DO)', () => {
 });
 
 describe('back office: review findings (MX)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ COUNTRY: 'mx' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ COUNTRY: 'mx' });
 
   it('an advisor cannot rebuild the masked RFC and birth date from the detail and the exact-RFC search', async () => {
     const person = { name: 'Guadalupe', lastname: 'Hernández', maternalLastname: 'Núñez', dob: '1987-09-14' };

@@ -2,6 +2,7 @@
 import type { CountryCode } from '@provee/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { firstRow } from '../../db/rows.js';
 import {
   catalogBusinessTypes,
   catalogMunicipalities,
@@ -83,28 +84,28 @@ export const listSalesRanges = (db: Db, country: CountryCode) =>
 
 /** The city's neighbourhood whose name matches (without accents or case), if any. */
 export async function findNeighborhoodByKey(db: Db, cityId: number, nameKey: string) {
-  const [neighborhood] = await db
-    .select({ id: catalogNeighborhoods.id, name: catalogNeighborhoods.name, zipCode: catalogNeighborhoods.zipCode })
-    .from(catalogNeighborhoods)
-    .where(and(eq(catalogNeighborhoods.municipalityId, cityId), eq(catalogNeighborhoods.nameKey, nameKey)))
-    .limit(1);
-  return neighborhood;
+  return firstRow(
+    db
+      .select({ id: catalogNeighborhoods.id, name: catalogNeighborhoods.name, zipCode: catalogNeighborhoods.zipCode })
+      .from(catalogNeighborhoods)
+      .where(and(eq(catalogNeighborhoods.municipalityId, cityId), eq(catalogNeighborhoods.nameKey, nameKey))),
+  );
 }
 
 /** A neighbourhood by id, with its city and state (a staff member's correction of a typed one). */
 export async function findNeighborhoodPlace(db: Db, id: number) {
-  const [found] = await db
-    .select({
-      name: catalogNeighborhoods.name,
-      zipCode: catalogNeighborhoods.zipCode,
-      municipalityId: catalogNeighborhoods.municipalityId,
-      city: catalogMunicipalities.name,
-      state: catalogStates.name,
-    })
-    .from(catalogNeighborhoods)
-    .innerJoin(catalogMunicipalities, eq(catalogMunicipalities.id, catalogNeighborhoods.municipalityId))
-    .innerJoin(catalogStates, eq(catalogStates.id, catalogMunicipalities.stateId))
-    .where(eq(catalogNeighborhoods.id, id))
-    .limit(1);
-  return found;
+  return firstRow(
+    db
+      .select({
+        name: catalogNeighborhoods.name,
+        zipCode: catalogNeighborhoods.zipCode,
+        municipalityId: catalogNeighborhoods.municipalityId,
+        city: catalogMunicipalities.name,
+        state: catalogStates.name,
+      })
+      .from(catalogNeighborhoods)
+      .innerJoin(catalogMunicipalities, eq(catalogMunicipalities.id, catalogNeighborhoods.municipalityId))
+      .innerJoin(catalogStates, eq(catalogStates.id, catalogMunicipalities.stateId))
+      .where(eq(catalogNeighborhoods.id, id)),
+  );
 }

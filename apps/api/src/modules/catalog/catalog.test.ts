@@ -5,7 +5,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { CATALOG_REVISION_CHECK_MS } from '../../db/catalog-revision.js';
 import { catalogMunicipalities, catalogNeighborhoods, catalogRevision } from '../../db/schema.js';
 import { API_ROOT } from '../../paths.js';
-import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+import { createTestApp, manualClock, type TestApp, useTestApp, withTestApp } from '../../test/test-app.js';
 import { parseDelimited } from './csv.js';
 import { parseOneDo, parseSepomex } from './import.js';
 import { importUnits } from './import.store.js';
@@ -24,11 +24,7 @@ const SEPOMEX_FIXTURE = [
 ].join('\r\n');
 
 describe('catalogue: seed and lists', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('ships the 32 provinces and 158 municipalities of the Dominican Republic', async () => {
     const states = (await t.app.inject({ method: 'GET', url: '/api/v1/states' })).json().data;
@@ -183,11 +179,7 @@ describe('importer: ONE territorial division (the shared file)', () => {
 
 describe('catalogue answers: cached by the browser, revalidated by ETag', () => {
   const clock = manualClock();
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({}, undefined, { clock });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({}, undefined, { clock });
 
   it('answers 304 while nothing changed, and a new ETag with the new list after an import', async () => {
     const dn = (await t.app.inject({ method: 'GET', url: '/api/v1/cities?only-allowed=true' }))
@@ -272,8 +264,7 @@ describe('catalogue answers: kept per catalogue revision', () => {
 
 describe('catalogue revision', () => {
   it('20 catalogue writes at once each move it on: no lost update (PostgreSQL runs them in parallel)', async () => {
-    const t = await createTestApp();
-    try {
+    await withTestApp({}, async (t) => {
       const revision = async () => (await t.app.db.select().from(catalogRevision))[0]!.revision;
       const at = await revision();
       await Promise.all(
@@ -284,9 +275,7 @@ describe('catalogue revision', () => {
         ),
       );
       expect(await revision()).toBe(at + 20);
-    } finally {
-      await t.close();
-    }
+    });
   });
 });
 
@@ -323,24 +312,20 @@ describe('address search index (in memory)', () => {
   });
 
   it('a query only of punctuation or one letter finds nothing (no full list)', async () => {
-    const t = await createTestApp();
-    try {
+    await withTestApp({}, async (t) => {
       for (const q of ['--', 'a', '¡!'])
         expect(
           (await t.app.inject({ method: 'GET', url: `/api/v1/addresses/search?q=${encodeURIComponent(q)}` })).json()
             .data,
           q,
         ).toEqual([]);
-    } finally {
-      await t.close();
-    }
+    });
   });
 });
 
 describe('importer: SEPOMEX', () => {
   it('loads states, municipalities, colonias with zip codes; idempotent; the zip lookup answers', async () => {
-    const t = await createTestApp({ COUNTRY: 'mx' });
-    try {
+    await withTestApp({ COUNTRY: 'mx' }, async (t) => {
       const units = parseSepomex(SEPOMEX_FIXTURE);
       expect(units).toHaveLength(4);
       const report = await importUnits(t.app.db, 'mx', units);
@@ -358,9 +343,7 @@ describe('importer: SEPOMEX', () => {
       // A municipality new to the catalogue is not served until an operator says so.
       const allowed = (await t.app.inject({ method: 'GET', url: '/api/v1/cities?only-allowed=true' })).json().data;
       expect(allowed.map((city: { name: string }) => city.name)).not.toContain('San Mateo Atenco');
-    } finally {
-      await t.close();
-    }
+    });
   });
 
   it('refuses a file in another format with a clear message', () => {

@@ -1,21 +1,37 @@
 import { searchKey } from '@provee/domain';
 import { count, eq, sql } from 'drizzle-orm';
+import type { IndexColumn, PgInsertValue } from 'drizzle-orm/pg-core';
 import type { Db, Tx } from '../../db/client.js';
 import { catalogMunicipalities, catalogNeighborhoods, catalogStates } from '../../db/schema.js';
+import { takeFromExcluded } from '../../db/upsert.js';
 import type { ImportedUnit, ImportReport } from './import.js';
 import { neighborhoodSearchText } from './search-text.js';
 
 // The importer's writes: an official file's units upserted into the catalogue's places.
 
-async function total(
-  tx: Tx,
-  table: typeof catalogStates | typeof catalogMunicipalities | typeof catalogNeighborhoods,
-): Promise<number> {
+type PlaceTable = typeof catalogStates | typeof catalogMunicipalities | typeof catalogNeighborhoods;
+
+async function total(tx: Tx, table: PlaceTable): Promise<number> {
   const [row] = await tx.select({ n: count() }).from(table);
   return row?.n ?? 0;
 }
 
 const BATCH = 1_000;
+
+/** Inserts the rows `BATCH` at a time; a row already there by `target` gets the new values of `columns`. */
+async function upsertInBatches<Table extends PlaceTable>(
+  tx: Tx,
+  table: Table,
+  rows: PgInsertValue<Table>[],
+  upsert: { target: IndexColumn[]; columns: (keyof Table['_']['columns'] & string)[] },
+): Promise<void> {
+  for (let i = 0; i < rows.length; i += BATCH) {
+    await tx
+      .insert(table)
+      .values(rows.slice(i, i + BATCH))
+      .onConflictDoUpdate({ target: upsert.target, set: takeFromExcluded(table, upsert.columns) });
+  }
+}
 
 /**
  * Loads the units in one transaction; upserts by code, so running it again changes nothing and a
@@ -31,12 +47,12 @@ export async function importUnits(db: Db, country: 'do' | 'mx', units: ImportedU
     };
 
     const states = new Map(units.map((unit) => [unit.stateCode, unit.stateName]));
-    if (states.size > 0) {
-      await tx
-        .insert(catalogStates)
-        .values([...states].map(([code, name]) => ({ country, code, name })))
-        .onConflictDoUpdate({ target: [catalogStates.country, catalogStates.code], set: { name: sql`excluded.name` } });
-    }
+    await upsertInBatches(
+      tx,
+      catalogStates,
+      [...states].map(([code, name]) => ({ country, code, name })),
+      { target: [catalogStates.country, catalogStates.code], columns: ['name'] },
+    );
     const stateIds = new Map(
       (await tx.select().from(catalogStates).where(eq(catalogStates.country, country))).map((row) => [row.code, row]),
     );
@@ -47,15 +63,10 @@ export async function importUnits(db: Db, country: 'do' | 'mx', units: ImportedU
       code: unit.cityCode,
       name: unit.cityName,
     }));
-    for (let i = 0; i < cityRows.length; i += BATCH) {
-      await tx
-        .insert(catalogMunicipalities)
-        .values(cityRows.slice(i, i + BATCH))
-        .onConflictDoUpdate({
-          target: [catalogMunicipalities.stateId, catalogMunicipalities.code],
-          set: { name: sql`excluded.name` },
-        });
-    }
+    await upsertInBatches(tx, catalogMunicipalities, cityRows, {
+      target: [catalogMunicipalities.stateId, catalogMunicipalities.code],
+      columns: ['name'],
+    });
     const cityIds = new Map(
       (await tx.select().from(catalogMunicipalities)).map((row) => [`${row.stateId}:${row.code}`, row.id]),
     );
@@ -77,20 +88,10 @@ export async function importUnits(db: Db, country: 'do' | 'mx', units: ImportedU
         searchText: neighborhoodSearchText(unit.name, unit.cityName, state.name),
       });
     }
-    for (let i = 0; i < neighborhoodRows.length; i += BATCH) {
-      await tx
-        .insert(catalogNeighborhoods)
-        .values(neighborhoodRows.slice(i, i + BATCH))
-        .onConflictDoUpdate({
-          target: [catalogNeighborhoods.municipalityId, catalogNeighborhoods.code],
-          set: {
-            name: sql`excluded.name`,
-            zipCode: sql`excluded.zip_code`,
-            nameKey: sql`excluded.name_key`,
-            searchText: sql`excluded.search_text`,
-          },
-        });
-    }
+    await upsertInBatches(tx, catalogNeighborhoods, neighborhoodRows, {
+      target: [catalogNeighborhoods.municipalityId, catalogNeighborhoods.code],
+      columns: ['name', 'zipCode', 'nameKey', 'searchText'],
+    });
 
     const after = {
       states: await total(tx, catalogStates),

@@ -1,13 +1,9 @@
-import {
-  BUREAU_QUERY_INITIAL_STATUS,
-  BUREAU_QUERY_TRANSITIONS,
-  type BureauQueryStatus,
-  type BureauQueryTransitionName,
-} from '@provee/domain';
+import { BUREAU_QUERY_INITIAL_STATUS, BUREAU_QUERY_TRANSITIONS } from '@provee/domain';
 import { and, eq, lt, lte, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { bureauQueries } from '../../db/schema.js';
-import { statusMove } from '../../db/status-move.js';
+import { changedAnyRow, returnedRow } from '../../db/rows.js';
+import { statusMoves } from '../../db/status-move.js';
 
 /**
  * One bureau query per consent, retried with back-off until it answers. Its status moves only here,
@@ -17,8 +13,7 @@ import { statusMove } from '../../db/status-move.js';
 export type BureauQueryRow = typeof bureauQueries.$inferSelect;
 
 /** The status change of `transition` ending in `to`, or an error for a move the table does not have. */
-const move = (transition: BureauQueryTransitionName, to: BureauQueryStatus) =>
-  statusMove<BureauQueryStatus>(bureauQueries.status, BUREAU_QUERY_TRANSITIONS, transition, to);
+const move = statusMoves(bureauQueries.status, BUREAU_QUERY_TRANSITIONS);
 
 /** A new query with its consent, due at once. */
 export async function insertBureauQuery(
@@ -54,12 +49,13 @@ export async function claimBureauQuery(
   lockedUntil: Date,
 ): Promise<BureauQueryRow | undefined> {
   const { status, guard } = move('claimed', 'RUNNING');
-  const [claimed] = await db
-    .update(bureauQueries)
-    .set({ status, lockedUntil, updatedAt: now })
-    .where(and(eq(bureauQueries.id, id), guard, due(now)))
-    .returning();
-  return claimed;
+  return returnedRow(
+    db
+      .update(bureauQueries)
+      .set({ status, lockedUntil, updatedAt: now })
+      .where(and(eq(bureauQueries.id, id), guard, due(now)))
+      .returning(),
+  );
 }
 
 /** The queries due now, the longest waiting first: what the background worker picks up. */
@@ -73,26 +69,31 @@ export async function listDueBureauQueries(db: Executor, now: Date, limit: numbe
   return rows.map((row) => row.id);
 }
 
+/** The end of a running attempt: its lease is given back with the attempt's outcome. False when it was not running. */
+function endAttempt(
+  tx: Executor,
+  id: string,
+  { status, guard }: ReturnType<typeof move>,
+  outcome: Pick<BureauQueryRow, 'attempts' | 'lastError' | 'updatedAt'> &
+    Partial<Pick<BureauQueryRow, 'report' | 'nextAttemptAt'>>,
+): Promise<boolean> {
+  return changedAnyRow(
+    tx
+      .update(bureauQueries)
+      .set({ status, lockedUntil: null, ...outcome })
+      .where(and(eq(bureauQueries.id, id), guard))
+      .returning({ id: bureauQueries.id }),
+  );
+}
+
 /** The bureau answered: the report is kept and the query ends. False when it was not running any more. */
 export async function markBureauQueryAnswered(
   tx: Executor,
   id: string,
   values: { attempts: number; report: Record<string, unknown>; at: Date },
 ): Promise<boolean> {
-  const { status, guard } = move('answered', 'DONE');
-  const rows = await tx
-    .update(bureauQueries)
-    .set({
-      status,
-      attempts: values.attempts,
-      report: values.report,
-      lockedUntil: null,
-      lastError: null,
-      updatedAt: values.at,
-    })
-    .where(and(eq(bureauQueries.id, id), guard))
-    .returning({ id: bureauQueries.id });
-  return rows.length > 0;
+  const { attempts, report, at } = values;
+  return endAttempt(tx, id, move('answered', 'DONE'), { attempts, report, lastError: null, updatedAt: at });
 }
 
 /** The attempt failed: tried again at `nextAttemptAt`, or given up (FAILED). False when it was not running. */
@@ -101,20 +102,9 @@ export async function markBureauQueryFailed(
   id: string,
   values: { givenUp: boolean; attempts: number; nextAttemptAt: Date; lastError: string; at: Date },
 ): Promise<boolean> {
-  const { status, guard } = move('failed', values.givenUp ? 'FAILED' : 'PENDING');
-  const rows = await tx
-    .update(bureauQueries)
-    .set({
-      status,
-      attempts: values.attempts,
-      nextAttemptAt: values.nextAttemptAt,
-      lockedUntil: null,
-      lastError: values.lastError,
-      updatedAt: values.at,
-    })
-    .where(and(eq(bureauQueries.id, id), guard))
-    .returning({ id: bureauQueries.id });
-  return rows.length > 0;
+  const { attempts, nextAttemptAt, lastError, at } = values;
+  const to = values.givenUp ? 'FAILED' : 'PENDING';
+  return endAttempt(tx, id, move('failed', to), { attempts, nextAttemptAt, lastError, updatedAt: at });
 }
 
 /**
@@ -127,10 +117,11 @@ export async function retryGivenUpBureauQuery(
   now: Date,
 ): Promise<Pick<BureauQueryRow, 'id' | 'lastError'> | undefined> {
   const { status, guard } = move('retried', 'PENDING');
-  const [row] = await tx
-    .update(bureauQueries)
-    .set({ status, nextAttemptAt: now, lockedUntil: null, updatedAt: now })
-    .where(and(eq(bureauQueries.userId, userId), guard))
-    .returning({ id: bureauQueries.id, lastError: bureauQueries.lastError });
-  return row;
+  return returnedRow(
+    tx
+      .update(bureauQueries)
+      .set({ status, nextAttemptAt: now, lockedUntil: null, updatedAt: now })
+      .where(and(eq(bureauQueries.userId, userId), guard))
+      .returning({ id: bureauQueries.id, lastError: bureauQueries.lastError }),
+  );
 }

@@ -4,14 +4,7 @@ import type { ClientAddress } from '../../client-address.js';
 import type { Config } from '../../config.js';
 import type { Tx } from '../../db/client.js';
 import { AppError } from '../../errors.js';
-import {
-  assertAt,
-  claimStep,
-  engineOf,
-  moveApplication,
-  releaseClaim,
-  type ApplicationRow,
-} from '../application/index.js';
+import { assertAt, engineOf, moveApplication, workUnderClaim, type ApplicationRow } from '../application/index.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { consumeCode, issueCode } from '../one-time-codes/index.js';
 import { sendSms } from '../sms/index.js';
@@ -129,13 +122,9 @@ export async function confirmConsentNip(
     );
   }
   // Claimed first: a duplicate confirmation is a 409, not a second try at the PIN.
-  const claim = await claimStep(engine, user.id, 'consent');
-  try {
-    await consumeCode(deps, { phoneE164: user.phoneE164, purpose: 'consent-nip', code: nip });
-  } catch (error) {
-    await releaseClaim(engine, user.id, claim);
-    throw error;
-  }
+  const { claim } = await workUnderClaim(engine, user.id, 'consent', () =>
+    consumeCode(deps, { phoneE164: user.phoneE164, purpose: 'consent-nip', code: nip }),
+  );
 
   const now = deps.clock();
   const folio = consentFolio(now);

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { firstRow } from '../../db/rows.js';
 import { bureauConsents } from '../../db/schema.js';
 
 /** Consents to query the bureau (append-only): the shopkeeper's own, or a guarantor's. */
@@ -16,12 +17,12 @@ export async function findConsent(
   db: Executor,
   id: string,
 ): Promise<Pick<ConsentRow, 'bureauFolio' | 'avalId'> | undefined> {
-  const [row] = await db
-    .select({ bureauFolio: bureauConsents.bureauFolio, avalId: bureauConsents.avalId })
-    .from(bureauConsents)
-    .where(eq(bureauConsents.id, id))
-    .limit(1);
-  return row;
+  return firstRow(
+    db
+      .select({ bureauFolio: bureauConsents.bureauFolio, avalId: bureauConsents.avalId })
+      .from(bureauConsents)
+      .where(eq(bureauConsents.id, id)),
+  );
 }
 
 /** Every consent of an application, oldest first. */
@@ -35,22 +36,23 @@ export function listConsentsOf(db: Executor, userId: string): Promise<ConsentRow
 
 /** A guarantor's latest bureau consent: when and with which folio (the contract's evidence). */
 export async function latestAvalConsent(db: Executor, avalId: string) {
-  const [consent] = await db
-    .select({ at: bureauConsents.createdAt, folio: bureauConsents.bureauFolio })
-    .from(bureauConsents)
-    .where(eq(bureauConsents.avalId, avalId))
-    .orderBy(desc(bureauConsents.createdAt))
-    .limit(1);
-  return consent;
+  return firstRow(
+    db
+      .select({ at: bureauConsents.createdAt, folio: bureauConsents.bureauFolio })
+      .from(bureauConsents)
+      .where(eq(bureauConsents.avalId, avalId))
+      .orderBy(desc(bureauConsents.createdAt)),
+  );
 }
 
 /** The folio of the shopkeeper's latest bureau consent. */
 export async function latestTitularConsentFolio(db: Executor, userId: string): Promise<string | null> {
-  const [consent] = await db
-    .select({ folio: bureauConsents.bureauFolio })
-    .from(bureauConsents)
-    .where(and(eq(bureauConsents.userId, userId), isNull(bureauConsents.avalId)))
-    .orderBy(desc(bureauConsents.createdAt))
-    .limit(1);
+  const consent = await firstRow(
+    db
+      .select({ folio: bureauConsents.bureauFolio })
+      .from(bureauConsents)
+      .where(and(eq(bureauConsents.userId, userId), isNull(bureauConsents.avalId)))
+      .orderBy(desc(bureauConsents.createdAt)),
+  );
   return consent?.folio ?? null;
 }

@@ -6,8 +6,8 @@ import {
   savePasswordCall,
   sendNipCall,
 } from '@provee/domain';
-import { clientAddress } from '../../client-address.js';
-import { register } from '../../contract/register.js';
+import { requestEvidence } from '../../client-address.js';
+import { bearerRoute, register } from '../../contract/register.js';
 import { notEligible } from '../../errors.js';
 import type { App } from '../../types.js';
 import { engineOf, stepAnswer } from '../application/index.js';
@@ -29,7 +29,7 @@ export async function creditRoutes(app: App): Promise<void> {
   register(
     app,
     sendNipCall,
-    { preParsing: requireToken, summary: 'Envía el NIP de consulta (4 dígitos) por SMS', security: [{ bearer: [] }] },
+    bearerRoute(requireToken, 'Envía el NIP de consulta (4 dígitos) por SMS'),
     async (request) => {
       const sent = await sendConsentNip(app, await ownedUser(request, request.params.id));
       return {
@@ -45,15 +45,10 @@ export async function creditRoutes(app: App): Promise<void> {
   register(
     app,
     confirmNipCall,
-    {
-      preParsing: requireToken,
-      summary: 'Confirma el NIP: registra la autorización y consulta el buró (422 si no es elegible)',
-      security: [{ bearer: [] }],
-    },
+    bearerRoute(requireToken, 'Confirma el NIP: registra la autorización y consulta el buró (422 si no es elegible)'),
     async (request) => {
       const user = await confirmConsentNip(app, await ownedUser(request, request.params.id), request.body.nip, {
-        ...clientAddress(request),
-        userAgent: request.headers['user-agent'],
+        ...requestEvidence(request),
         shownSha256: request.body.consent_sha256,
       });
       if (user.status === 'REJECTED') {
@@ -73,18 +68,14 @@ export async function creditRoutes(app: App): Promise<void> {
   register(
     app,
     consentsCall,
-    { preParsing: requireToken, summary: 'Autorizaciones de consulta al buró del usuario', security: [{ bearer: [] }] },
+    bearerRoute(requireToken, 'Autorizaciones de consulta al buró del usuario'),
     async (request) => ({ data: await consentsOf(app, (await ownedUser(request, request.params.id)).id) }),
   );
 
   register(
     app,
     savePasswordCall,
-    {
-      preParsing: requireToken,
-      summary: 'Crea la contraseña de 6 dígitos (después de la pre-aprobación)',
-      security: [{ bearer: [] }],
-    },
+    bearerRoute(requireToken, 'Crea la contraseña de 6 dígitos (después de la pre-aprobación)'),
     async (request) => {
       const row = await savePassword(app, await ownedUser(request, request.params.id), request.body);
       return { data: await stepAnswer(engineOf(app), row) };
@@ -94,7 +85,7 @@ export async function creditRoutes(app: App): Promise<void> {
   register(
     app,
     recordAdvisorEventCall,
-    { preParsing: requireToken, summary: 'Cómo eligió continuar con un asesor', security: [{ bearer: [] }] },
+    bearerRoute(requireToken, 'Cómo eligió continuar con un asesor'),
     async (request, reply) => {
       const user = await ownedUser(request, request.params.id);
       const now = await recordAdvisorContact(app, user, request.body.contact_type);

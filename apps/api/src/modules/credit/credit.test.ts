@@ -1,11 +1,11 @@
 import { cedulaCheckDigit } from '@provee/domain';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditEvents, bureauConsents, bureauQueries, creditDecisions } from '../../db/schema.js';
 import type { BureauProvider } from '../../providers/bureau/index.js';
 import { createBureauSimulator } from '../../providers/bureau/simulator.js';
-import { createApplication } from '../../test/factories.js';
-import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+import { createApplication, userToken } from '../../test/factories.js';
+import { createTestApp, manualClock, type TestApp, useTestApp, withTestApp } from '../../test/test-app.js';
 import { verifyPassword } from './password.js';
 import { processDueBureauQueries } from './bureau.js';
 
@@ -24,21 +24,15 @@ const IDENTITY = {
 
 describe('consent PIN, bureau and decision', () => {
   const clock = manualClock(new Date('2026-11-21T15:00:00Z'));
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '1000', BUREAU_SLOW_MS: '1500' }, undefined, {
-      clock,
-    });
+  const t = useTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '1000', BUREAU_SLOW_MS: '1500' }, undefined, {
+    clock,
   });
-  afterAll(() => t.close());
 
-  const userToken = (user: { id: string; phone: string }) =>
-    t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` }).token;
   const call = (method: 'GET' | 'POST' | 'PUT', user: { id: string; phone: string }, path: string, payload?: object) =>
     t.app.inject({
       method,
       url: `/api/v1/users/${user.id}/SK${path}`,
-      headers: { authorization: `Bearer ${userToken(user)}` },
+      headers: { authorization: `Bearer ${userToken(t.app, user)}` },
       ...(payload ? { payload } : {}),
     });
 
@@ -90,7 +84,7 @@ describe('consent PIN, bureau and decision', () => {
     const other = await createTestApp();
     try {
       const user = await createApplication(other.app, { taxId: cedula(randomTen()) });
-      const { token } = other.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` });
+      const token = userToken(other.app, user);
       const res = await other.app.inject({
         method: 'POST',
         url: `/api/v1/users/${user.id}/SK/nip`,
@@ -238,7 +232,7 @@ describe('consent PIN, bureau and decision', () => {
     const user = await createApplication(t.app, { taxId: cedula(randomTen()), nextStep: 'ABOUT_STORE' });
     expect((await call('POST', user, '/nip')).statusCode).toBe(409);
     const other = await createApplication(t.app, { taxId: cedula(randomTen()) });
-    const { token } = t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` });
+    const token = userToken(t.app, user);
     expect(
       (
         await t.app.inject({
@@ -295,7 +289,7 @@ describe('consent evidence', () => {
     box.t = t;
     try {
       const user = await createApplication(t.app, { taxId: cedula(randomTen()) });
-      const { token } = t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` });
+      const token = userToken(t.app, user);
       const auth = { authorization: `Bearer ${token}` };
       await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth });
       const outbox = (await t.app.inject({ method: 'GET', url: `/dev/outbox.json?to=%2B1${user.phone}` })).json();
@@ -317,8 +311,7 @@ describe('consent evidence', () => {
   });
 
   it('the database refuses to change or remove a consent or a decision', async () => {
-    const t = await createTestApp();
-    try {
+    await withTestApp({}, async (t) => {
       const user = await createApplication(t.app, { taxId: cedula(randomTen()), nextStep: 'ACCOUNT_BUREAU' });
       const now = new Date();
       const [row] = await t.app.db
@@ -351,18 +344,12 @@ describe('consent evidence', () => {
       });
       await expect(t.app.db.execute(sql`update credit_decisions set amount = 99999`)).rejects.toThrow();
       await expect(t.app.db.execute(sql`delete from credit_decisions`)).rejects.toThrow();
-    } finally {
-      await t.close();
-    }
+    });
   });
 });
 
 describe('password and advisor', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const approved = async () => {
     const user = await createApplication(t.app, {
@@ -371,7 +358,7 @@ describe('password and advisor', () => {
       status: 'IN_PROGRESS',
       dob: '1985-02-28',
     });
-    const { token } = t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` });
+    const token = userToken(t.app, user);
     return { user, auth: { authorization: `Bearer ${token}` } };
   };
 
@@ -431,7 +418,7 @@ describe('password and advisor', () => {
       nextStep: 'PASSWORD',
       status: 'REJECTED',
     });
-    const { token } = t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` });
+    const token = userToken(t.app, user);
     const res = await t.app.inject({
       method: 'PUT',
       url: `/api/v1/users/${user.id}/SK/password`,
@@ -450,7 +437,7 @@ describe('password and advisor', () => {
       ['ABOUT_STORE', 'IN_PROGRESS'],
     ] as const) {
       const user = await createApplication(t.app, { taxId: cedula(randomTen()), nextStep, status });
-      const { token } = t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` });
+      const token = userToken(t.app, user);
       const res = await t.app.inject({
         method: 'POST',
         url: `/api/v1/users/${user.id}/SK/advisor-events`,
@@ -474,7 +461,7 @@ describe('password and advisor', () => {
       status: 'IN_PROGRESS',
     });
     const auth = {
-      authorization: `Bearer ${t.app.tokens.issue({ kind: 'user', userId: user.id, phoneE164: `+1${user.phone}` }).token}`,
+      authorization: `Bearer ${userToken(t.app, user)}`,
     };
     for (const type of ['CALL_ADVISER', 'WITH_ADVISER', 'WHATSAPP_CHAT']) {
       const res = await t.app.inject({

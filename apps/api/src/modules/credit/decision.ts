@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { AVAL_STEPS, ageOn, countryToday, getCountry, type AvalType } from '@provee/domain';
-import type { Executor } from '../../db/client.js';
+import {
+  AVAL_STEPS,
+  ageOn,
+  countryToday,
+  getCountry,
+  type ApplicationState,
+  type AvalType,
+  type TransitionName,
+} from '@provee/domain';
+import type { Executor, Tx } from '../../db/client.js';
 import type { BureauReport } from '../../providers/bureau/index.js';
 import { engineOf, moveApplication, StepConflict } from '../application/index.js';
 import type { Applicant } from '../users/index.js';
@@ -9,6 +17,7 @@ import {
   findLatestApprovedDecision,
   insertDecision,
   isMunicipalityServed,
+  type NewDecision,
   salesRangePosition,
 } from './decisions.store.js';
 import type { BureauDeps, CreditDeps } from './deps.js';
@@ -46,19 +55,29 @@ async function decisionInputs(deps: BureauDeps, applicant: Applicant, report: Bu
 const answer = (tx: Executor, { query, attempt, report }: Answered, at: Date) =>
   markBureauQueryAnswered(tx, query.id, { attempts: attempt, report: { ...report }, at });
 
-/** The policy's decision, stored with its inputs and every rule's outcome; the application moves on. */
-export async function decideApplicant(deps: BureauDeps, answered: Answered & { applicant: Applicant }) {
-  const { query, report, applicant } = answered;
-  const inputs = await decisionInputs(deps, applicant, report);
-  const evaluation = evaluate(deps.policy, inputs);
-  const currency = getCountry(deps.config.COUNTRY).currency;
+/** What a decision moves, stores and records beside the query's ids, the policy's version and the report's folio. */
+interface DecisionMove {
+  transition: TransitionName;
+  to: ApplicationState;
+  decision: Pick<NewDecision, 'avalId' | 'inputs' | 'rules' | 'result' | 'amount' | 'currency'>;
+  event: { type: string; payload: Record<string, unknown> };
+  /** More writes of the same transaction. */
+  alsoWrite?: (tx: Tx, at: Date) => Promise<void>;
+}
+
+/**
+ * The decision is stored and the query's report kept as the application moves, in one transaction.
+ * Decided already (another process, or an operator): the report is kept, with no second decision.
+ */
+async function moveWithDecision(deps: BureauDeps, answered: Answered, move: DecisionMove): Promise<void> {
+  const { query, report } = answered;
   const now = deps.clock();
   const decisionId = randomUUID();
   try {
     await moveApplication(engineOf(deps), {
       userId: query.userId,
-      transition: 'decision',
-      to: { step: 'PASSWORD', status: evaluation.result === 'APPROVED' ? 'IN_PROGRESS' : 'REJECTED' },
+      transition: move.transition,
+      to: move.to,
       actor: 'system',
       write: async (tx) => {
         await insertDecision(tx, {
@@ -66,23 +85,18 @@ export async function decideApplicant(deps: BureauDeps, answered: Answered & { a
           userId: query.userId,
           consentId: query.consentId,
           policyVersion: deps.policy.version,
-          inputs: { ...inputs },
-          rules: evaluation.rules,
-          result: evaluation.result,
-          amount: evaluation.amount,
-          currency,
+          ...move.decision,
           bureauReportFolio: report.folio,
           createdAt: now,
         });
         await answer(tx, answered, now);
+        await move.alsoWrite?.(tx, now);
       },
       event: {
-        type: 'decision.made',
+        type: move.event.type,
         payload: {
           decision_id: decisionId,
-          result: evaluation.result,
-          amount: evaluation.amount,
-          currency,
+          ...move.event.payload,
           policy_version: deps.policy.version,
           bureau_report_folio: report.folio,
         },
@@ -90,9 +104,21 @@ export async function decideApplicant(deps: BureauDeps, answered: Answered & { a
     });
   } catch (error) {
     if (!(error instanceof StepConflict)) throw error;
-    // Decided already (another process, or an operator): keep the report, make no second decision.
     await answer(deps.db, answered, now);
   }
+}
+
+/** The policy's decision, stored with its inputs and every rule's outcome; the application moves on. */
+export async function decideApplicant(deps: BureauDeps, answered: Answered & { applicant: Applicant }) {
+  const inputs = await decisionInputs(deps, answered.applicant, answered.report);
+  const { rules, result, amount } = evaluate(deps.policy, inputs);
+  const currency = getCountry(deps.config.COUNTRY).currency;
+  await moveWithDecision(deps, answered, {
+    transition: 'decision',
+    to: { step: 'PASSWORD', status: result === 'APPROVED' ? 'IN_PROGRESS' : 'REJECTED' },
+    decision: { inputs: { ...inputs }, rules, result, amount, currency },
+    event: { type: 'decision.made', payload: { result, amount, currency } },
+  });
 }
 
 /**
@@ -100,53 +126,25 @@ export async function decideApplicant(deps: BureauDeps, answered: Answered & { a
  * the lender (PENDING_APPROVAL); refused, it asks for another partner or collateral guarantor.
  */
 export async function decideGuarantor(deps: BureauDeps, answered: Answered & { avalId: string; avalType: AvalType }) {
-  const { query, report, avalId, avalType } = answered;
+  const { report, avalId, avalType } = answered;
   const steps = AVAL_STEPS[avalType];
   const inputs = { score: report.score, delinquencies: report.delinquencies, thin_file: report.score === null };
-  const evaluation = evaluateGuarantor(deps.policy, inputs);
-  const approved = evaluation.result === 'APPROVED';
-  const now = deps.clock();
-  const decisionId = randomUUID();
-  try {
-    await moveApplication(engineOf(deps), {
-      userId: query.userId,
-      transition: steps.decision,
-      to: { step: approved ? 'PENDING_APPROVAL' : steps.refused, status: 'IN_PROGRESS' },
-      actor: 'system',
-      write: async (tx) => {
-        await insertDecision(tx, {
-          id: decisionId,
-          userId: query.userId,
-          consentId: query.consentId,
-          avalId,
-          policyVersion: deps.policy.version,
-          inputs: { ...inputs },
-          rules: evaluation.rules,
-          result: evaluation.result,
-          amount: 0,
-          currency: getCountry(deps.config.COUNTRY).currency,
-          bureauReportFolio: report.folio,
-          createdAt: now,
-        });
-        await answer(tx, answered, now);
-        await deps.guarantorBureau.decided(tx, avalId, approved, now);
-      },
-      event: {
-        type: 'guarantor.decision_made',
-        payload: {
-          decision_id: decisionId,
-          aval_id: avalId,
-          aval_type: avalType,
-          result: evaluation.result,
-          policy_version: deps.policy.version,
-          bureau_report_folio: report.folio,
-        },
-      },
-    });
-  } catch (error) {
-    if (!(error instanceof StepConflict)) throw error;
-    await answer(deps.db, answered, now);
-  }
+  const { rules, result } = evaluateGuarantor(deps.policy, inputs);
+  const approved = result === 'APPROVED';
+  await moveWithDecision(deps, answered, {
+    transition: steps.decision,
+    to: { step: approved ? 'PENDING_APPROVAL' : steps.refused, status: 'IN_PROGRESS' },
+    decision: {
+      avalId,
+      inputs: { ...inputs },
+      rules,
+      result,
+      amount: 0,
+      currency: getCountry(deps.config.COUNTRY).currency,
+    },
+    event: { type: 'guarantor.decision_made', payload: { aval_id: avalId, aval_type: avalType, result } },
+    alsoWrite: (tx, at) => deps.guarantorBureau.decided(tx, avalId, approved, at),
+  });
 }
 
 /** The shopkeeper's latest approval (amount and currency), or null. */

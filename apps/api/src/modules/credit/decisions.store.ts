@@ -1,5 +1,6 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { firstRow } from '../../db/rows.js';
 import { catalogMunicipalities, catalogSalesRanges, creditDecisions } from '../../db/schema.js';
 
 /** Credit decisions (append-only): what each was made from, every rule's outcome, the amount. */
@@ -15,15 +16,15 @@ export async function findLatestApprovedDecision(
   db: Executor,
   userId: string,
 ): Promise<Pick<DecisionRow, 'amount' | 'currency'> | undefined> {
-  const [decision] = await db
-    .select({ amount: creditDecisions.amount, currency: creditDecisions.currency })
-    .from(creditDecisions)
-    .where(
-      and(eq(creditDecisions.userId, userId), isNull(creditDecisions.avalId), eq(creditDecisions.result, 'APPROVED')),
-    )
-    .orderBy(desc(creditDecisions.createdAt))
-    .limit(1);
-  return decision;
+  return firstRow(
+    db
+      .select({ amount: creditDecisions.amount, currency: creditDecisions.currency })
+      .from(creditDecisions)
+      .where(
+        and(eq(creditDecisions.userId, userId), isNull(creditDecisions.avalId), eq(creditDecisions.result, 'APPROVED')),
+      )
+      .orderBy(desc(creditDecisions.createdAt)),
+  );
 }
 
 // The catalogue rows the policy reads, by the ids the applicant's address and business keep:
@@ -31,20 +32,19 @@ export async function findLatestApprovedDecision(
 
 /** Whether the lender serves the municipality (SPEC §2.3 item 15); undefined for no such row. */
 export async function isMunicipalityServed(db: Executor, id: number): Promise<boolean | undefined> {
-  const [row] = await db
-    .select({ allowed: catalogMunicipalities.allowed })
-    .from(catalogMunicipalities)
-    .where(eq(catalogMunicipalities.id, id))
-    .limit(1);
+  const row = await firstRow(
+    db
+      .select({ allowed: catalogMunicipalities.allowed })
+      .from(catalogMunicipalities)
+      .where(eq(catalogMunicipalities.id, id)),
+  );
   return row?.allowed;
 }
 
 /** The sales range's place in its country's list (0 for the lowest); undefined for no such row. */
 export async function salesRangePosition(db: Executor, id: number): Promise<number | undefined> {
-  const [row] = await db
-    .select({ position: catalogSalesRanges.position })
-    .from(catalogSalesRanges)
-    .where(eq(catalogSalesRanges.id, id))
-    .limit(1);
+  const row = await firstRow(
+    db.select({ position: catalogSalesRanges.position }).from(catalogSalesRanges).where(eq(catalogSalesRanges.id, id)),
+  );
   return row?.position;
 }

@@ -1,13 +1,6 @@
 import { passwordErrors, type PasswordPayload } from '@provee/domain';
 import { invalidFields } from '../../errors.js';
-import {
-  assertAt,
-  claimStep,
-  engineOf,
-  moveApplication,
-  releaseClaim,
-  type ApplicationRow,
-} from '../application/index.js';
+import { assertAt, engineOf, moveApplication, workUnderClaim, type ApplicationRow } from '../application/index.js';
 import { applicantPerson, type UserRow } from '../users/index.js';
 import type { CreditDeps } from './deps.js';
 
@@ -29,14 +22,9 @@ export async function savePassword(
   });
   if (Object.keys(found).length > 0) throw invalidFields(found);
   // Claimed before hashing: a duplicate is refused at once, without a second memory-hard hash.
-  const claim = await claimStep(engine, user.id, 'password');
-  let hash: string;
-  try {
-    hash = await deps.passwords.hash(password);
-  } catch (error) {
-    await releaseClaim(engine, user.id, claim);
-    throw error;
-  }
+  const { claim, result: hash } = await workUnderClaim(engine, user.id, 'password', () =>
+    deps.passwords.hash(password),
+  );
   const { row } = await moveApplication(engine, {
     userId: user.id,
     transition: 'password',

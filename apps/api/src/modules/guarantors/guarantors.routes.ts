@@ -10,8 +10,8 @@ import {
   startAvalConsentCall,
 } from '@provee/domain';
 import type { z } from 'zod';
-import { clientAddress } from '../../client-address.js';
-import { register } from '../../contract/register.js';
+import { requestEvidence } from '../../client-address.js';
+import { bearerRoute, register } from '../../contract/register.js';
 import { AppError } from '../../errors.js';
 import type { App } from '../../types.js';
 import { engineOf, stepAnswer } from '../application/index.js';
@@ -59,11 +59,7 @@ export async function guarantorRoutes(app: App): Promise<void> {
   register(
     app,
     registerAvalCall,
-    {
-      preParsing: requireToken,
-      summary: 'Registra un aval (socio o garante) y lleva la solicitud al NIP del aval',
-      security: [{ bearer: [] }],
-    },
+    bearerRoute(requireToken, 'Registra un aval (socio o garante) y lleva la solicitud al NIP del aval'),
     async (request) => {
       const user = await ownedUser(request, request.params.id);
       const { row, aval } = await registerAval(app, user, request.body, `user:${user.id}`);
@@ -75,11 +71,7 @@ export async function guarantorRoutes(app: App): Promise<void> {
   register(
     app,
     sendAvalNipCall,
-    {
-      preParsing: requireToken,
-      summary: 'Envía al aval su NIP de consulta (4 dígitos) por SMS',
-      security: [{ bearer: [] }],
-    },
+    bearerRoute(requireToken, 'Envía al aval su NIP de consulta (4 dígitos) por SMS'),
     async (request) => {
       const { user, invited } = await shopkeeperOf(request, request.params.id);
       return { data: await sendPinToAval(app, user, request.query.to, invited) };
@@ -89,27 +81,22 @@ export async function guarantorRoutes(app: App): Promise<void> {
   register(
     app,
     confirmAvalNipCall,
-    {
-      preParsing: requireToken,
-      summary: 'Confirma el NIP del aval: registra su autorización y consulta el buró',
-      security: [{ bearer: [] }],
-    },
+    bearerRoute(requireToken, 'Confirma el NIP del aval: registra su autorización y consulta el buró'),
     async (request) => ({
-      data: await confirmAvalPin(app, await ownedUser(request, request.params.id), request.query.to, request.body.nip, {
-        ...clientAddress(request),
-        userAgent: request.headers['user-agent'],
-      }),
+      data: await confirmAvalPin(
+        app,
+        await ownedUser(request, request.params.id),
+        request.query.to,
+        request.body.nip,
+        requestEvidence(request),
+      ),
     }),
   );
 
   register(
     app,
     changeAvalPhoneCall,
-    {
-      preParsing: requireToken,
-      summary: 'Cambia el celular del aval y le envía el NIP al nuevo',
-      security: [{ bearer: [] }],
-    },
+    bearerRoute(requireToken, 'Cambia el celular del aval y le envía el NIP al nuevo'),
     async (request) => ({
       data: await changeAvalPhone(app, await ownedUser(request, request.params.id), request.body),
     }),
@@ -121,28 +108,23 @@ export async function guarantorInvitationRoutes(app: App): Promise<void> {
   register(
     app,
     avalInvitationCall,
-    {
-      preParsing: requireToken,
-      summary: 'La invitación del aval: quién lo eligió y si ya respondió',
-      security: [{ bearer: [] }],
-    },
+    bearerRoute(requireToken, 'La invitación del aval: quién lo eligió y si ya respondió'),
     async (request) => ({ data: await invitation(app, invitedBy(request)) }),
   );
 
   const start = async (request: FastifyRequest, body: z.infer<typeof avalConsentBody>) => ({
     data: await startRemoteConsent(app, invitedBy(request), body, request.ip),
   });
-  const startOptions = { preParsing: requireToken, security: [{ bearer: [] }] };
   register(
     app,
     startAvalConsentCall,
-    { ...startOptions, summary: 'El aval acepta la consulta: se valida con un mensaje desde su celular' },
+    bearerRoute(requireToken, 'El aval acepta la consulta: se valida con un mensaje desde su celular'),
     (request) => start(request, request.body),
   );
   register(
     app,
     restartAvalConsentCall,
-    { ...startOptions, summary: 'Nueva validación por mensaje para el aval' },
+    bearerRoute(requireToken, 'Nueva validación por mensaje para el aval'),
     (request) => start(request, request.body),
   );
 
@@ -152,14 +134,7 @@ export async function guarantorInvitationRoutes(app: App): Promise<void> {
     { summary: 'Estado de la validación del aval (pending, success, error)' },
     async (request) => ({
       data: {
-        validation: await validateRemoteConsent(
-          app,
-          { key: request.body.session_id },
-          {
-            ...clientAddress(request),
-            userAgent: request.headers['user-agent'],
-          },
-        ),
+        validation: await validateRemoteConsent(app, { key: request.body.session_id }, requestEvidence(request)),
       },
     }),
   );

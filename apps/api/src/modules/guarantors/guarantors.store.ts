@@ -1,14 +1,9 @@
-import {
-  AVAL_INITIAL_STATUS,
-  AVAL_TRANSITIONS,
-  type AvalStatus,
-  type AvalTransitionName,
-  type AvalType,
-} from '@provee/domain';
+import { AVAL_INITIAL_STATUS, AVAL_TRANSITIONS, type AvalType } from '@provee/domain';
 import { and, asc, desc, eq, gte, inArray, ne } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { avals, reverseOtpSessions } from '../../db/schema.js';
-import { statusMove } from '../../db/status-move.js';
+import { changedAnyRow, firstRow, returnedRow } from '../../db/rows.js';
+import { statusMoves } from '../../db/status-move.js';
 
 /**
  * The guarantors (avals) of each application. Their status moves only here, through a row of
@@ -18,22 +13,20 @@ import { statusMove } from '../../db/status-move.js';
 export type AvalRow = typeof avals.$inferSelect;
 
 /** The status change of `transition` ending in `to`, or an error for a move the table does not have. */
-const move = (transition: AvalTransitionName, to: AvalStatus) =>
-  statusMove<AvalStatus>(avals.status, AVAL_TRANSITIONS, transition, to);
+const move = statusMoves(avals.status, AVAL_TRANSITIONS);
 
 export async function findAval(db: Executor, id: string): Promise<AvalRow | undefined> {
-  const [aval] = await db.select().from(avals).where(eq(avals.id, id)).limit(1);
-  return aval;
+  return firstRow(db.select().from(avals).where(eq(avals.id, id)));
 }
 
 /** The guarantor of `type` the application has now (a replaced one is kept only for the record). */
 export async function findActiveAval(db: Executor, userId: string, type: AvalType): Promise<AvalRow | undefined> {
-  const [aval] = await db
-    .select()
-    .from(avals)
-    .where(and(eq(avals.userId, userId), eq(avals.avalType, type), ne(avals.status, 'REPLACED')))
-    .limit(1);
-  return aval;
+  return firstRow(
+    db
+      .select()
+      .from(avals)
+      .where(and(eq(avals.userId, userId), eq(avals.avalType, type), ne(avals.status, 'REPLACED'))),
+  );
 }
 
 /** The application's guarantors the policy approved, oldest first (the contract's parties). */
@@ -67,26 +60,25 @@ export async function replaceActiveAvals(tx: Executor, userId: string, type: Ava
     .where(and(eq(avals.userId, userId), eq(avals.avalType, type), guard));
 }
 
+/** One guarantor's status change; false when another request moved them first. */
+function moveAval(tx: Executor, id: string, { status, guard }: ReturnType<typeof move>, at: Date): Promise<boolean> {
+  return changedAnyRow(
+    tx
+      .update(avals)
+      .set({ status, updatedAt: at })
+      .where(and(eq(avals.id, id), guard))
+      .returning({ id: avals.id }),
+  );
+}
+
 /** Their consent is recorded. False when they were not waiting for it any more. */
 export async function markAvalConsented(tx: Executor, id: string, at: Date): Promise<boolean> {
-  const { status, guard } = move('consented', 'CONSENTED');
-  const rows = await tx
-    .update(avals)
-    .set({ status, updatedAt: at })
-    .where(and(eq(avals.id, id), guard))
-    .returning({ id: avals.id });
-  return rows.length > 0;
+  return moveAval(tx, id, move('consented', 'CONSENTED'), at);
 }
 
 /** The policy's guarantor rules decided. False when they were not consented (decided already). */
 export async function markAvalDecided(tx: Executor, id: string, approved: boolean, at: Date): Promise<boolean> {
-  const { status, guard } = move('decided', approved ? 'APPROVED' : 'REFUSED');
-  const rows = await tx
-    .update(avals)
-    .set({ status, updatedAt: at })
-    .where(and(eq(avals.id, id), guard))
-    .returning({ id: avals.id });
-  return rows.length > 0;
+  return moveAval(tx, id, move('decided', approved ? 'APPROVED' : 'REFUSED'), at);
 }
 
 /**
@@ -98,12 +90,13 @@ export async function changePendingAvalPhone(
   id: string,
   change: { from: string; to: string; at: Date },
 ): Promise<AvalRow | undefined> {
-  const [changed] = await tx
-    .update(avals)
-    .set({ phoneE164: change.to, updatedAt: change.at })
-    .where(and(eq(avals.id, id), eq(avals.phoneE164, change.from), eq(avals.status, 'PENDING')))
-    .returning();
-  return changed;
+  return returnedRow(
+    tx
+      .update(avals)
+      .set({ phoneE164: change.to, updatedAt: change.at })
+      .where(and(eq(avals.id, id), eq(avals.phoneE164, change.from), eq(avals.status, 'PENDING')))
+      .returning(),
+  );
 }
 
 // Remote consent joins the guarantor with the reverse-OTP session of their number in one query.

@@ -1,11 +1,11 @@
 import { cedulaCheckDigit } from '@provee/domain';
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditEvents, avals, bureauConsents, creditDecisions, reverseOtpSessions, users } from '../../db/schema.js';
 import { createApplication, userAuth } from '../../test/factories.js';
 import { createPhone } from '../../test/phone.js';
 import { staffSession } from '../../test/staff.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 import { GUARANTOR_NUMBERS_PER_DAY } from './guarantor-phone.js';
 import { processVerifiedRemoteConsents } from './remote-consent.js';
 
@@ -17,11 +17,7 @@ const REFUSED_GUARANTOR = cedula('9990000002');
 const OPS_KEY = 'provee-dev-ops-key-not-for-production';
 
 describe('guarantors (avals): naming, PIN consent in person, phone change', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '2000' });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '2000' });
 
   /** A shopkeeper past the password (INVENTORY) and their token. */
   async function shopkeeper() {
@@ -383,21 +379,11 @@ describe('guarantors (avals): naming, PIN consent in person, phone change', () =
       expect((await detail(first.user.id)).guarantors[0]).toMatchObject({ phone_other_applications: 1 });
       expect((await detail(second.user.id)).guarantors[0]).toMatchObject({ phone_other_applications: 1 });
       expect((await detail(alone.user.id)).guarantors[0]).toMatchObject({ phone_other_applications: 0 });
-      const list = (
-        await t.app.inject({
-          method: 'GET',
-          url: `/api/backoffice/applications?q=${first.user.phone}`,
-          headers,
-        })
-      ).json().data.items;
+      const search = async (q: string) =>
+        (await t.app.inject({ method: 'GET', url: `/api/backoffice/applications?q=${q}`, headers })).json().data.items;
+      const list = await search(first.user.phone);
       expect(list[0]).toMatchObject({ id: first.user.id, guarantor_phone_shared: true });
-      const other = (
-        await t.app.inject({
-          method: 'GET',
-          url: `/api/backoffice/applications?q=${alone.user.phone}`,
-          headers,
-        })
-      ).json().data.items;
+      const other = await search(alone.user.phone);
       expect(other[0]).toMatchObject({ id: alone.user.id, guarantor_phone_shared: false });
     });
   });

@@ -1,5 +1,5 @@
 import { AVAL_STEPS, toE164, type AvalType } from '@provee/domain';
-import { assertAt, claimStep, engineOf, releaseClaim, StepConflict, stepAnswer } from '../application/index.js';
+import { assertAt, engineOf, StepConflict, stepAnswer, workUnderClaim } from '../application/index.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { consumeCode, issueCode } from '../one-time-codes/index.js';
 import { sendSms } from '../sms/index.js';
@@ -81,13 +81,9 @@ export async function confirmAvalPin(
   const aval = await avalAtPinStep(deps, user, to, invited);
   const steps = AVAL_STEPS[aval.avalType as AvalType];
   await assertAt(engine, user, steps.consent);
-  const claim = await claimStep(engine, user.id, steps.consent);
-  try {
-    await consumeCode(deps, { phoneE164: aval.phoneE164!, purpose: 'aval-nip', code: nip });
-  } catch (error) {
-    await releaseClaim(engine, user.id, claim);
-    throw error;
-  }
+  const { claim } = await workUnderClaim(engine, user.id, steps.consent, () =>
+    consumeCode(deps, { phoneE164: aval.phoneE164!, purpose: 'aval-nip', code: nip }),
+  );
   await recordAvalConsent(deps, user, aval, { ...evidence, pinVerified: true, claim });
   return refreshed(deps, user.id, aval.id);
 }

@@ -1,6 +1,7 @@
 import type { IdentityDocumentKind } from '@provee/domain';
 import { and, asc, eq, inArray, lt, lte, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { changedAnyRow, firstRow } from '../../db/rows.js';
 import { contractSigners, identityDocuments, identityVerifications } from '../../db/schema.js';
 import type { SignerRow } from '../application/index.js';
 
@@ -10,18 +11,17 @@ export type NewCheck = typeof identityVerifications.$inferInsert;
 export type NewDocument = typeof identityDocuments.$inferInsert;
 
 export async function findCheck(db: Executor, id: string): Promise<CheckRow | undefined> {
-  const [check] = await db.select().from(identityVerifications).where(eq(identityVerifications.id, id)).limit(1);
-  return check;
+  return firstRow(db.select().from(identityVerifications).where(eq(identityVerifications.id, id)));
 }
 
 /** Where a check stands and when it started (what the status call reads, often). */
 export async function findCheckProgress(db: Executor, id: string) {
-  const [check] = await db
-    .select({ status: identityVerifications.status, createdAt: identityVerifications.createdAt })
-    .from(identityVerifications)
-    .where(eq(identityVerifications.id, id))
-    .limit(1);
-  return check;
+  return firstRow(
+    db
+      .select({ status: identityVerifications.status, createdAt: identityVerifications.createdAt })
+      .from(identityVerifications)
+      .where(eq(identityVerifications.id, id)),
+  );
 }
 
 export async function findChecks(db: Executor, ids: string[]): Promise<CheckRow[]> {
@@ -31,11 +31,12 @@ export async function findChecks(db: Executor, ids: string[]): Promise<CheckRow[
 
 /** Our id of the check a provider knows by its own id (MetaMap's verification id). */
 export async function findCheckIdByProviderId(db: Executor, providerVerificationId: string) {
-  const [check] = await db
-    .select({ id: identityVerifications.id })
-    .from(identityVerifications)
-    .where(eq(identityVerifications.providerVerificationId, providerVerificationId))
-    .limit(1);
+  const check = await firstRow(
+    db
+      .select({ id: identityVerifications.id })
+      .from(identityVerifications)
+      .where(eq(identityVerifications.providerVerificationId, providerVerificationId)),
+  );
   return check?.id;
 }
 
@@ -50,12 +51,13 @@ export async function recordCheckAnswer(
   from: string,
   values: Pick<CheckRow, 'status' | 'answeredAt' | 'answeredBy' | 'answer'> & { identityId?: string },
 ): Promise<boolean> {
-  const [recorded] = await tx
-    .update(identityVerifications)
-    .set(values)
-    .where(and(eq(identityVerifications.id, id), eq(identityVerifications.status, from)))
-    .returning({ id: identityVerifications.id });
-  return recorded !== undefined;
+  return changedAnyRow(
+    tx
+      .update(identityVerifications)
+      .set(values)
+      .where(and(eq(identityVerifications.id, id), eq(identityVerifications.status, from)))
+      .returning({ id: identityVerifications.id }),
+  );
 }
 
 /** The simulator's pending checks whose answer is due by `now`, the oldest first. */
@@ -96,25 +98,25 @@ export async function checkHasUpload(
   kind: IdentityDocumentKind,
   uploadSha256: string,
 ): Promise<boolean> {
-  const [found] = await db
-    .select({ id: identityDocuments.id })
-    .from(identityDocuments)
-    .where(
-      and(
-        eq(identityDocuments.verificationId, verificationId),
-        eq(identityDocuments.kind, kind),
-        eq(identityDocuments.uploadSha256, uploadSha256),
+  const found = await firstRow(
+    db
+      .select({ id: identityDocuments.id })
+      .from(identityDocuments)
+      .where(
+        and(
+          eq(identityDocuments.verificationId, verificationId),
+          eq(identityDocuments.kind, kind),
+          eq(identityDocuments.uploadSha256, uploadSha256),
+        ),
       ),
-    )
-    .limit(1);
+  );
   return found !== undefined;
 }
 
 // The signer as the step engine keeps it (modules/application moves it; this module only reads it).
 
 export async function findSigner(db: Executor, id: string): Promise<SignerRow | undefined> {
-  const [signer] = await db.select().from(contractSigners).where(eq(contractSigners.id, id)).limit(1);
-  return signer;
+  return firstRow(db.select().from(contractSigners).where(eq(contractSigners.id, id)));
 }
 
 /** The step engine's guard of a check's start: an attempt is left (the signer's row as updated). */
@@ -128,13 +130,13 @@ export const oneMoreAttempt = () => sql`${contractSigners.verificationAttempts} 
 
 /** A check of one of the application's signers (the back office decides those sent to review). */
 export async function findCheckOfApplication(db: Executor, verificationId: string, userId: string) {
-  const [check] = await db
-    .select({ status: identityVerifications.status })
-    .from(identityVerifications)
-    .innerJoin(contractSigners, eq(contractSigners.id, identityVerifications.signerId))
-    .where(and(eq(identityVerifications.id, verificationId), eq(contractSigners.userId, userId)))
-    .limit(1);
-  return check;
+  return firstRow(
+    db
+      .select({ status: identityVerifications.status })
+      .from(identityVerifications)
+      .innerJoin(contractSigners, eq(contractSigners.id, identityVerifications.signerId))
+      .where(and(eq(identityVerifications.id, verificationId), eq(contractSigners.userId, userId))),
+  );
 }
 
 export async function findSignerOfApplication(

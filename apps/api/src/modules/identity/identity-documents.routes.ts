@@ -8,7 +8,7 @@ import {
 } from '@provee/domain';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { register } from '../../contract/register.js';
+import { bearerRoute, register } from '../../contract/register.js';
 import { AppError, invalidFields } from '../../errors.js';
 import type { App } from '../../types.js';
 import { identityDeps } from './deps.js';
@@ -35,9 +35,7 @@ export async function identityDocumentRoutes(app: App, { gate }: IdentityRouteOp
     app,
     identityDocumentsCall,
     {
-      preParsing: signingLink,
-      summary: 'Fotos de la identificación (frente y reverso) y selfie: inicia la verificación',
-      security: [{ bearer: [] }],
+      ...bearerRoute(signingLink, 'Fotos de la identificación (frente y reverso) y selfie: inicia la verificación'),
       // Three photos of at most 8 MB each, and the form around them.
       bodyLimit: IDENTITY_DOCUMENT_KINDS.length * MAX_IMAGE_BYTES + 64 * 1024,
     },

@@ -1,6 +1,6 @@
 import { identityCheckCall, identityPhotoCall, identityPhotoParams, identityPhotosCall } from '@provee/domain';
 import type { FastifyRequest } from 'fastify';
-import { register } from '../../contract/register.js';
+import { bearerRoute, register } from '../../contract/register.js';
 import { AppError, invalidFields } from '../../errors.js';
 import type { App } from '../../types.js';
 import { identityDeps } from './deps.js';
@@ -55,9 +55,10 @@ export async function identityPhotoRoutes(app: App, { gate }: IdentityRouteOptio
     app,
     identityPhotoCall,
     {
-      preParsing: beforePhotoBody(gate),
-      summary: 'Una foto de la verificación (frente, reverso o selfie), enviada al aceptarla',
-      security: [{ bearer: [] }],
+      ...bearerRoute(
+        beforePhotoBody(gate),
+        'Una foto de la verificación (frente, reverso o selfie), enviada al aceptarla',
+      ),
       bodyLimit: MAX_IMAGE_BYTES,
     },
     async (request) => {
@@ -71,11 +72,7 @@ export async function identityPhotoRoutes(app: App, { gate }: IdentityRouteOptio
   register(
     app,
     identityPhotosCall,
-    {
-      preParsing: signingLink,
-      summary: 'Las fotos de la verificación que el servidor ya tiene (para reanudar un envío)',
-      security: [{ bearer: [] }],
-    },
+    bearerRoute(signingLink, 'Las fotos de la verificación que el servidor ya tiene (para reanudar un envío)'),
     async (request) => {
       const { signer } = await signerAccess(request, request.params.id);
       return { data: await stagedPhotos(deps, signer) };
@@ -86,9 +83,7 @@ export async function identityPhotoRoutes(app: App, { gate }: IdentityRouteOptio
     app,
     identityCheckCall,
     {
-      preParsing: signingLink,
-      summary: 'Inicia la verificación con las tres fotos ya enviadas',
-      security: [{ bearer: [] }],
+      ...bearerRoute(signingLink, 'Inicia la verificación con las tres fotos ya enviadas'),
       // Three hashes and two words: no image comes this way.
       bodyLimit: 4096,
     },

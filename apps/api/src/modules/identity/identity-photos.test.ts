@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { cedulaCheckDigit } from '@provee/domain';
 import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   auditEvents,
   contractSigners,
@@ -11,9 +11,9 @@ import {
   identityVerifications,
   users,
 } from '../../db/schema.js';
-import { createApplication, userAuth } from '../../test/factories.js';
-import { bearer, issueLink, signerWithLink } from '../../test/signer.js';
-import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+import { createApplication } from '../../test/factories.js';
+import { bearer, consentWithOfferedPin, issueLink, signerWithLink } from '../../test/signer.js';
+import { createTestApp, manualClock, useTestApp } from '../../test/test-app.js';
 import { createJpeg } from '../../test/test-images.js';
 import { answerDueSimulatedChecks } from './answers.js';
 
@@ -48,20 +48,13 @@ async function webpPhoto(take: number, { width = 1280, height = 720 } = {}): Pro
 }
 
 describe('identity photos one at a time, and the check that takes them', () => {
-  let t: TestApp;
   const clock = manualClock(new Date('2026-11-24T12:00:00Z'));
-  beforeAll(async () => {
-    t = await createTestApp({ NIP_PREFILL: 'true', IDENTITY_SIMULATOR_DELAY_MS: '5000' }, undefined, { clock });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ NIP_PREFILL: 'true', IDENTITY_SIMULATOR_DELAY_MS: '5000' }, undefined, { clock });
 
   /** A shopkeeper pre-approved at the PIN with this tax id, and their signing link. */
   async function signer(taxId = approvedId()) {
     const user = await createApplication(t.app, { taxId });
-    const auth = userAuth(t.app, user);
-    const sent = await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth });
-    const nip = sent.json().data.default_nip as string;
-    await t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth, payload: { nip } });
+    await consentWithOfferedPin(t.app, user);
     const [row] = await t.app.db.select().from(users).where(eq(users.id, user.id));
     return issueLink(t.app, row!);
   }
@@ -164,6 +157,14 @@ describe('identity photos one at a time, and the check that takes them', () => {
   it('refuses a photo that is not the one the path names, not an image, or damaged, and one without a link', async () => {
     const s = await signer();
     const photo = await webpPhoto(10);
+    /** The front photo on `s`'s own path, sent with these headers (no link, or another signer's). */
+    const putFrontWith = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/users/SK/${s.userId}/identity-photos/id_front/${sha256(photo)}`,
+        headers,
+        payload: photo,
+      });
     const wrong = await put(s, 'selfie', photo, sha256(Buffer.from('other')));
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().readable_message).toBe('Tu selfie llegó incompleta. Envíala de nuevo.');
@@ -174,31 +175,16 @@ describe('identity photos one at a time, and the check that takes them', () => {
     expect((await put(s, 'id_front', photo, sha256(photo), 'application/octet-stream')).statusCode).toBe(415);
     expect((await put(s, 'id_front', photo, sha256(photo), 'text/plain')).statusCode).toBe(400);
     expect((await put(s, 'passport', photo)).statusCode).toBe(400);
-    const noLink = await t.app.inject({
-      method: 'PUT',
-      url: `/api/v1/users/SK/${s.userId}/identity-photos/id_front/${sha256(photo)}`,
-      headers: { 'content-type': 'image/webp' },
-      payload: photo,
-    });
+    const noLink = await putFrontWith({ 'content-type': 'image/webp' });
     expect(noLink.statusCode).toBe(401);
     const other = await signer();
-    const foreign = await t.app.inject({
-      method: 'PUT',
-      url: `/api/v1/users/SK/${s.userId}/identity-photos/id_front/${sha256(photo)}`,
-      headers: { ...bearer(other.token), 'content-type': 'image/webp' },
-      payload: photo,
-    });
+    const foreign = await putFrontWith({ ...bearer(other.token), 'content-type': 'image/webp' });
     expect(foreign.statusCode).toBe(403);
     // Refused before the body is read: a path that names no photo, another signer, an expired link
     // (415, the body's type, would come first otherwise).
     expect((await put(s, 'passport', photo, sha256(photo), 'application/octet-stream')).statusCode).toBe(400);
     expect((await put(s, 'id_front', photo, 'not-a-hash', 'application/octet-stream')).statusCode).toBe(400);
-    const foreignOctets = await t.app.inject({
-      method: 'PUT',
-      url: `/api/v1/users/SK/${s.userId}/identity-photos/id_front/${sha256(photo)}`,
-      headers: { ...bearer(other.token), 'content-type': 'application/octet-stream' },
-      payload: photo,
-    });
+    const foreignOctets = await putFrontWith({ ...bearer(other.token), 'content-type': 'application/octet-stream' });
     expect(foreignOctets.statusCode).toBe(403);
     // A JPEG or a PNG is taken too (a browser without a WebP encoder).
     expect(

@@ -1,55 +1,30 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { cedulaCheckDigit } from '@provee/domain';
-import { desc, eq, like } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, contractSigners, identityVerifications, smsOutbox } from '../../db/schema.js';
-import { createApplication, userAuth } from '../../test/factories.js';
-import { staffSession } from '../../test/staff.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { auditEvents, contractSigners, identityVerifications } from '../../db/schema.js';
+import { createApplication } from '../../test/factories.js';
+import { consentWithOfferedPin, signingLinkFromSms } from '../../test/signer.js';
+import { useTestApp } from '../../test/test-app.js';
 import { webDist } from '../../test/web-dist.js';
-import type { App } from '../../types.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 const randomTen = () => `4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
 
-/** The token of a signing link an analyst sends from the back office, as the SMS carries it. */
-async function linkTokenOn(app: App, userId: string) {
-  const { headers } = await staffSession(app, 'analyst');
-  const res = await app.inject({
-    method: 'POST',
-    url: `/api/backoffice/applications/${userId}/contract-links`,
-    headers,
-    payload: { person_type: 'titular' },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const [sms] = await app.db
-    .select()
-    .from(smsOutbox)
-    .where(like(smsOutbox.body, '%send-contract-sign%'))
-    .orderBy(desc(smsOutbox.id))
-    .limit(1);
-  const url = new URL(/https?:\/\/\S+/.exec(sms!.body)![0]);
-  return { token: url.searchParams.get('token')! };
-}
-
 describe('MetaMap: the button, the signed webhook and its answers', () => {
   const SECRET = 'Webhook-Secret-2026-abc';
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({
-      NIP_PREFILL: 'true',
-      BUREAU_SYNC_WAIT_MS: '2000',
-      IDENTITY_PROVIDER: 'metamap',
-      METAMAP_CLIENT_ID: 'client-123',
-      METAMAP_FLOW_ID: 'flow-verification',
-      METAMAP_REVERIFICATION_FLOW_ID: 'flow-reverification',
-      METAMAP_WEBHOOK_SECRET: SECRET,
-      // A page to read the page's policy from.
-      WEB_DIST_DIR: webDist(),
-    });
+  const t = useTestApp({
+    NIP_PREFILL: 'true',
+    BUREAU_SYNC_WAIT_MS: '2000',
+    IDENTITY_PROVIDER: 'metamap',
+    METAMAP_CLIENT_ID: 'client-123',
+    METAMAP_FLOW_ID: 'flow-verification',
+    METAMAP_REVERIFICATION_FLOW_ID: 'flow-reverification',
+    METAMAP_WEBHOOK_SECRET: SECRET,
+    // A page to read the page's policy from.
+    WEB_DIST_DIR: webDist(),
   });
-  afterAll(() => t.close());
 
   const fixture = (name: string) =>
     JSON.parse(
@@ -74,17 +49,18 @@ describe('MetaMap: the button, the signed webhook and its answers', () => {
     });
   }
 
-  it('the page shows the MetaMap button; signed events start and answer the check; forged ones are refused', async () => {
+  /** A pre-approved shopkeeper with a signing link: the link's headers and what its page shows. */
+  async function signerWithLink() {
     const user = await createApplication(t.app, { taxId: cedula(randomTen()) });
-    const auth = userAuth(t.app, user);
-    const nip = (await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth })).json()
-      .data.default_nip;
-    await t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth, payload: { nip } });
-    const { token } = await linkTokenOn(t.app, user.id);
+    await consentWithOfferedPin(t.app, user);
+    const { token } = await signingLinkFromSms(t.app, user.id);
     const headers = { authorization: `Bearer ${token}` };
-    const view = (
-      await t.app.inject({ method: 'GET', url: `/api/v1/users/SK/${user.id}/contract-link`, headers })
-    ).json().data;
+    const page = await t.app.inject({ method: 'GET', url: `/api/v1/users/SK/${user.id}/contract-link`, headers });
+    return { user, headers, view: page.json().data };
+  }
+
+  it('the page shows the MetaMap button; signed events start and answer the check; forged ones are refused', async () => {
+    const { user, headers, view } = await signerWithLink();
     const metadata = view.widget.metadata as Record<string, string>;
     expect(view.widget).toEqual({
       provider: 'metamap',
@@ -157,16 +133,8 @@ describe('MetaMap: the button, the signed webhook and its answers', () => {
   });
 
   it('issue 26: a replayed delivery is recognised by its bytes, answered 200, and changes nothing', async () => {
-    const user = await createApplication(t.app, { taxId: cedula(randomTen()) });
-    const auth = userAuth(t.app, user);
-    const nip = (await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth })).json()
-      .data.default_nip;
-    await t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth, payload: { nip } });
-    const { token } = await linkTokenOn(t.app, user.id);
-    const headers = { authorization: `Bearer ${token}` };
-    const metadata = (
-      await t.app.inject({ method: 'GET', url: `/api/v1/users/SK/${user.id}/contract-link`, headers })
-    ).json().data.widget.metadata as Record<string, string>;
+    const { user, view } = await signerWithLink();
+    const metadata = view.widget.metadata as Record<string, string>;
     const verification = randomUUID().replace(/-/g, '').slice(0, 24);
     // The same start, delivered ten times at once: one check, the rest recognised.
     const starts = await Promise.all(

@@ -1,7 +1,9 @@
 import { IDENTITY_DOCUMENT_KINDS, type IdentityDocumentKind } from '@provee/domain';
 import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { firstRow } from '../../db/rows.js';
 import { identityDocuments, identityPhotoUploads } from '../../db/schema.js';
+import { takeFromExcluded } from '../../db/upsert.js';
 
 /**
  * The photos the built-in widget sent one at a time, kept for the next check
@@ -12,11 +14,12 @@ export type NewStagedPhoto = Omit<typeof identityPhotoUploads.$inferInsert, 'id'
 
 /** The SHA-256 (as sent) of the signer's staged photo of this kind. */
 export async function findStagedUploadSha256(db: Executor, signerId: string, kind: IdentityDocumentKind) {
-  const [staged] = await db
-    .select({ uploadSha256: identityPhotoUploads.uploadSha256 })
-    .from(identityPhotoUploads)
-    .where(and(eq(identityPhotoUploads.signerId, signerId), eq(identityPhotoUploads.kind, kind)))
-    .limit(1);
+  const staged = await firstRow(
+    db
+      .select({ uploadSha256: identityPhotoUploads.uploadSha256 })
+      .from(identityPhotoUploads)
+      .where(and(eq(identityPhotoUploads.signerId, signerId), eq(identityPhotoUploads.kind, kind))),
+  );
   return staged?.uploadSha256;
 }
 
@@ -30,16 +33,16 @@ export async function upsertStagedPhoto(tx: Executor, values: NewStagedPhoto): P
     .values(values)
     .onConflictDoUpdate({
       target: [identityPhotoUploads.signerId, identityPhotoUploads.kind],
-      set: {
-        uploadSha256: sql`excluded.upload_sha256`,
-        format: sql`excluded.format`,
-        bytes: sql`excluded.bytes`,
-        width: sql`excluded.width`,
-        height: sql`excluded.height`,
-        sha256: sql`excluded.sha256`,
-        dataEncrypted: sql`excluded.data_encrypted`,
-        createdAt: sql`excluded.created_at`,
-      },
+      set: takeFromExcluded(identityPhotoUploads, [
+        'uploadSha256',
+        'format',
+        'bytes',
+        'width',
+        'height',
+        'sha256',
+        'dataEncrypted',
+        'createdAt',
+      ]),
       setWhere: sql`${identityPhotoUploads.uploadSha256} <> excluded.upload_sha256`,
     })
     .returning({ id: identityPhotoUploads.id });

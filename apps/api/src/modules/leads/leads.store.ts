@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { firstRow, returnedRow } from '../../db/rows.js';
 import { leads } from '../../db/schema.js';
 
 /** Leads the web app reports for the sales team, one per `lead_id`. */
@@ -8,11 +9,9 @@ type NewLead = Omit<typeof leads.$inferInsert, 'id'>;
 
 /** Inserts the lead unless its `lead_id` is taken: the new row, or undefined. */
 export async function insertLead(db: Executor, lead: NewLead): Promise<LeadRow | undefined> {
-  const [created] = await db.insert(leads).values(lead).onConflictDoNothing({ target: leads.leadId }).returning();
-  return created;
+  return returnedRow(db.insert(leads).values(lead).onConflictDoNothing({ target: leads.leadId }).returning());
 }
 
 export async function findLead(db: Executor, leadId: string): Promise<LeadRow | undefined> {
-  const [stored] = await db.select().from(leads).where(eq(leads.leadId, leadId)).limit(1);
-  return stored;
+  return firstRow(db.select().from(leads).where(eq(leads.leadId, leadId)));
 }

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPhone, phoneToken } from '../../test/phone.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp, withTestApp } from '../../test/test-app.js';
 
 function createLead(phone: string, overrides: Record<string, unknown> = {}) {
   const now = new Date().toISOString();
@@ -18,11 +18,7 @@ function createLead(phone: string, overrides: Record<string, unknown> = {}) {
 }
 
 describe('POST /ops/v1/lead-assignment', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const post = (payload: object, headers: Record<string, string>) =>
     t.app.inject({ method: 'POST', url: '/ops/v1/lead-assignment', payload, headers });
@@ -99,8 +95,7 @@ describe('POST /ops/v1/lead-assignment', () => {
 
 describe('POST /api/v1/client-errors', () => {
   it('stores and logs the report, with the phone masked', async () => {
-    const t = await createTestApp();
-    try {
+    await withTestApp({}, async (t) => {
       const res = await t.app.inject({
         method: 'POST',
         url: '/api/v1/client-errors',
@@ -123,8 +118,6 @@ describe('POST /api/v1/client-errors', () => {
       expect(JSON.stringify(t.logs)).not.toContain('8095551234');
       const bad = await t.app.inject({ method: 'POST', url: '/api/v1/client-errors', payload: { level: 'fatal' } });
       expect(bad.statusCode).toBe(400);
-    } finally {
-      await t.close();
-    }
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../../db/client.js';
+import { changedAnyRow, firstRow } from '../../db/rows.js';
 import { phoneCodes } from '../../db/schema.js';
 
 /** The one-time codes sent to a phone, kept only as keyed hashes. */
@@ -11,18 +12,18 @@ const forPhone = (phoneE164: string, purpose: string) =>
 
 /** The phone's newest code for this purpose, whatever became of it. */
 export async function newestCode(tx: Executor, phoneE164: string, purpose: string) {
-  const [last] = await tx
-    .select({
-      createdAt: phoneCodes.createdAt,
-      expiresAt: phoneCodes.expiresAt,
-      consumedAt: phoneCodes.consumedAt,
-      attempts: phoneCodes.attempts,
-    })
-    .from(phoneCodes)
-    .where(forPhone(phoneE164, purpose))
-    .orderBy(desc(phoneCodes.createdAt))
-    .limit(1);
-  return last;
+  return firstRow(
+    tx
+      .select({
+        createdAt: phoneCodes.createdAt,
+        expiresAt: phoneCodes.expiresAt,
+        consumedAt: phoneCodes.consumedAt,
+        attempts: phoneCodes.attempts,
+      })
+      .from(phoneCodes)
+      .where(forPhone(phoneE164, purpose))
+      .orderBy(desc(phoneCodes.createdAt)),
+  );
 }
 
 /** How many codes the phone got for this purpose since `since`. */
@@ -41,12 +42,13 @@ export async function firstCodeSince(
   purpose: string,
   since: Date,
 ): Promise<Date | undefined> {
-  const [oldest] = await tx
-    .select({ createdAt: phoneCodes.createdAt })
-    .from(phoneCodes)
-    .where(and(forPhone(phoneE164, purpose), gt(phoneCodes.createdAt, since)))
-    .orderBy(phoneCodes.createdAt)
-    .limit(1);
+  const oldest = await firstRow(
+    tx
+      .select({ createdAt: phoneCodes.createdAt })
+      .from(phoneCodes)
+      .where(and(forPhone(phoneE164, purpose), gt(phoneCodes.createdAt, since)))
+      .orderBy(phoneCodes.createdAt),
+  );
   return oldest?.createdAt;
 }
 
@@ -61,13 +63,13 @@ export async function replaceCode(tx: Tx, code: NewCode): Promise<void> {
 
 /** The phone's newest code for this purpose that is neither spent nor revoked. */
 export async function liveCode(db: Executor, phoneE164: string, purpose: string): Promise<CodeRow | undefined> {
-  const [live] = await db
-    .select()
-    .from(phoneCodes)
-    .where(and(forPhone(phoneE164, purpose), isNull(phoneCodes.consumedAt), isNull(phoneCodes.revokedAt)))
-    .orderBy(desc(phoneCodes.createdAt))
-    .limit(1);
-  return live;
+  return firstRow(
+    db
+      .select()
+      .from(phoneCodes)
+      .where(and(forPhone(phoneE164, purpose), isNull(phoneCodes.consumedAt), isNull(phoneCodes.revokedAt)))
+      .orderBy(desc(phoneCodes.createdAt)),
+  );
 }
 
 /** Counts one try, atomically, while fewer than `maxAttempts` were made: the tries so far, or null when locked. */
@@ -82,10 +84,11 @@ export async function countTry(db: Executor, id: CodeRow['id'], maxAttempts: num
 
 /** Spends the code once: false when another request spent it first. */
 export async function spendCode(tx: Tx, id: CodeRow['id'], now: Date): Promise<boolean> {
-  const [consumed] = await tx
-    .update(phoneCodes)
-    .set({ consumedAt: now })
-    .where(and(eq(phoneCodes.id, id), isNull(phoneCodes.consumedAt)))
-    .returning({ id: phoneCodes.id });
-  return Boolean(consumed);
+  return changedAnyRow(
+    tx
+      .update(phoneCodes)
+      .set({ consumedAt: now })
+      .where(and(eq(phoneCodes.id, id), isNull(phoneCodes.consumedAt)))
+      .returning({ id: phoneCodes.id }),
+  );
 }

@@ -1,15 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createUser } from '../../test/factories.js';
 import { codeConfirm, codeRequest, createPhone, lastSmsCode } from '../../test/phone.js';
-import { createTestApp, createTestDatabase, manualClock, type TestApp } from '../../test/test-app.js';
+import { createTestApp, createTestDatabase, manualClock, useTestApp, withTestApp } from '../../test/test-app.js';
 
 describe('SMS code: sending and confirming', () => {
   const clock = manualClock();
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({}, undefined, { clock });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({}, undefined, { clock });
+
+  /** A fresh phone sent a code from this client address: the code, and a wrong one. */
+  async function codeSent(ip: string) {
+    const phone = createPhone();
+    await t.app.inject(codeRequest(phone, ip));
+    const code = await lastSmsCode(t.app, phone);
+    return { phone, code, wrong: code === '000000' ? '111111' : '000000' };
+  }
 
   it('sends a 6-digit code by SMS and confirms it for a Bearer token', async () => {
     const phone = createPhone();
@@ -48,9 +52,7 @@ describe('SMS code: sending and confirming', () => {
   });
 
   it('stores only a keyed hash of the code', async () => {
-    const phone = createPhone();
-    await t.app.inject(codeRequest(phone, '10.1.0.1'));
-    const code = await lastSmsCode(t.app, phone);
+    const { code } = await codeSent('10.1.0.1');
     const rows = await t.app.db.query.phoneCodes.findMany();
     const text = JSON.stringify(rows);
     expect(text).not.toContain(`"${code}"`);
@@ -67,9 +69,7 @@ describe('SMS code: sending and confirming', () => {
   });
 
   it('a code is single use', async () => {
-    const phone = createPhone();
-    await t.app.inject(codeRequest(phone, '10.1.0.4'));
-    const code = await lastSmsCode(t.app, phone);
+    const { phone, code } = await codeSent('10.1.0.4');
     expect((await t.app.inject(codeConfirm(phone, code))).statusCode).toBe(200);
     const again = await t.app.inject(codeConfirm(phone, code));
     expect(again.statusCode).toBe(400);
@@ -77,10 +77,7 @@ describe('SMS code: sending and confirming', () => {
   });
 
   it('a wrong code is refused with the tries left', async () => {
-    const phone = createPhone();
-    await t.app.inject(codeRequest(phone, '10.1.0.5'));
-    const code = await lastSmsCode(t.app, phone);
-    const wrong = code === '000000' ? '111111' : '000000';
+    const { phone, wrong } = await codeSent('10.1.0.5');
     const res = await t.app.inject(codeConfirm(phone, wrong));
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({
@@ -91,10 +88,7 @@ describe('SMS code: sending and confirming', () => {
   });
 
   it("the last try left is said in the singular: 'Te queda 1 intento.'", async () => {
-    const phone = createPhone();
-    await t.app.inject(codeRequest(phone, '10.1.0.15'));
-    const code = await lastSmsCode(t.app, phone);
-    const wrong = code === '000000' ? '111111' : '000000';
+    const { phone, wrong } = await codeSent('10.1.0.15');
     const messages: string[] = [];
     for (let i = 0; i < 4; i++) messages.push((await t.app.inject(codeConfirm(phone, wrong))).json().readable_message);
     expect(messages).toEqual([
@@ -106,10 +100,7 @@ describe('SMS code: sending and confirming', () => {
   });
 
   it('after 5 wrong tries even the right code is refused (default CODE_MAX_ATTEMPTS)', async () => {
-    const phone = createPhone();
-    await t.app.inject(codeRequest(phone, '10.1.0.6'));
-    const code = await lastSmsCode(t.app, phone);
-    const wrong = code === '000000' ? '111111' : '000000';
+    const { phone, code, wrong } = await codeSent('10.1.0.6');
     for (let i = 0; i < 5; i++) expect((await t.app.inject(codeConfirm(phone, wrong))).statusCode).toBe(400);
     const right = await t.app.inject(codeConfirm(phone, code));
     expect(right.statusCode).toBe(429);
@@ -117,18 +108,13 @@ describe('SMS code: sending and confirming', () => {
   });
 
   it('the right code on the 5th try still works', async () => {
-    const phone = createPhone();
-    await t.app.inject(codeRequest(phone, '10.1.0.7'));
-    const code = await lastSmsCode(t.app, phone);
-    const wrong = code === '000000' ? '111111' : '000000';
+    const { phone, code, wrong } = await codeSent('10.1.0.7');
     for (let i = 0; i < 4; i++) await t.app.inject(codeConfirm(phone, wrong));
     expect((await t.app.inject(codeConfirm(phone, code))).statusCode).toBe(200);
   });
 
   it('a code is valid 10 minutes (default CODE_TTL_SECONDS)', async () => {
-    const phone = createPhone();
-    await t.app.inject(codeRequest(phone, '10.1.0.8'));
-    const code = await lastSmsCode(t.app, phone);
+    const { phone, code } = await codeSent('10.1.0.8');
     clock.advance(599);
     expect((await t.app.inject(codeConfirm(phone, code))).statusCode).toBe(200);
 
@@ -254,8 +240,7 @@ describe('SMS code: sending and confirming', () => {
 
 describe('SMS code limits changed by configuration', () => {
   it('CODE_MAX_ATTEMPTS=2 locks after 2 wrong tries', async () => {
-    const t = await createTestApp({ CODE_MAX_ATTEMPTS: '2' });
-    try {
+    await withTestApp({ CODE_MAX_ATTEMPTS: '2' }, async (t) => {
       const phone = createPhone();
       await t.app.inject(codeRequest(phone));
       const code = await lastSmsCode(t.app, phone);
@@ -263,9 +248,7 @@ describe('SMS code limits changed by configuration', () => {
       await t.app.inject(codeConfirm(phone, wrong));
       await t.app.inject(codeConfirm(phone, wrong));
       expect((await t.app.inject(codeConfirm(phone, code))).statusCode).toBe(429);
-    } finally {
-      await t.close();
-    }
+    });
   });
 });
 

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { codeRequest, createPhone } from '../../test/phone.js';
-import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+import { manualClock, useTestApp, withTestApp } from '../../test/test-app.js';
 
 /** docs/decisions/009: a carrier IP shared by thousands keeps working; SMS to many numbers does not. */
 describe('phone-proof limits on a shared IP', () => {
   const clock = manualClock();
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({}, undefined, { clock });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({}, undefined, { clock });
 
   const reverseOtp = (phone: string, ip: string) =>
     t.app.inject({
@@ -80,14 +76,11 @@ describe('phone-proof limits on a shared IP', () => {
 
 describe('SMS_NUMBERS_PER_IP_PER_HOUR changed by configuration', () => {
   it('=2 refuses a third distinct number, also when the requests arrive together', async () => {
-    const t = await createTestApp({ SMS_NUMBERS_PER_IP_PER_HOUR: '2' });
-    try {
+    await withTestApp({ SMS_NUMBERS_PER_IP_PER_HOUR: '2' }, async (t) => {
       const answers = await Promise.all(
         Array.from({ length: 6 }, () => t.app.inject(codeRequest(createPhone(), '10.25.0.1'))),
       );
       expect(answers.map((res) => res.statusCode).sort()).toEqual([200, 200, 429, 429, 429, 429]);
-    } finally {
-      await t.close();
-    }
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, gt } from 'drizzle-orm';
 import type { Executor, Tx } from '../../db/client.js';
+import { changedAnyRow, firstRow, returnedRow } from '../../db/rows.js';
 import { reverseOtpSessions } from '../../db/schema.js';
 
 /** Reverse-OTP sessions: the phone sends us a message naming its nonce. Each row moves from PENDING once. */
@@ -24,12 +25,9 @@ export async function supersedePending(tx: Tx, phoneE164: string, now: Date): Pr
 
 /** Inserts the session unless its nonce is taken (then undefined: draw another). */
 export async function insertSession(tx: Tx, session: NewSession): Promise<ReverseOtpSession | undefined> {
-  const [row] = await tx
-    .insert(reverseOtpSessions)
-    .values(session)
-    .onConflictDoNothing({ target: reverseOtpSessions.nonce })
-    .returning();
-  return row;
+  return returnedRow(
+    tx.insert(reverseOtpSessions).values(session).onConflictDoNothing({ target: reverseOtpSessions.nonce }).returning(),
+  );
 }
 
 /** By the stored hash of the browser's key, or by the row's id (the server's own jobs). */
@@ -37,21 +35,21 @@ export async function findSession(
   db: Executor,
   by: { keyHash: string } | { id: string },
 ): Promise<ReverseOtpSession | undefined> {
-  const [session] = await db
-    .select()
-    .from(reverseOtpSessions)
-    .where('keyHash' in by ? eq(reverseOtpSessions.keyHash, by.keyHash) : eq(reverseOtpSessions.id, by.id))
-    .limit(1);
-  return session;
+  return firstRow(
+    db
+      .select()
+      .from(reverseOtpSessions)
+      .where('keyHash' in by ? eq(reverseOtpSessions.keyHash, by.keyHash) : eq(reverseOtpSessions.id, by.id)),
+  );
 }
 
 export async function findPendingByNonce(tx: Executor, nonce: string): Promise<ReverseOtpSession | undefined> {
-  const [session] = await tx
-    .select()
-    .from(reverseOtpSessions)
-    .where(and(eq(reverseOtpSessions.nonce, nonce), eq(reverseOtpSessions.status, 'PENDING')))
-    .limit(1);
-  return session;
+  return firstRow(
+    tx
+      .select()
+      .from(reverseOtpSessions)
+      .where(and(eq(reverseOtpSessions.nonce, nonce), eq(reverseOtpSessions.status, 'PENDING'))),
+  );
 }
 
 /** Moves a PENDING session to its outcome; false when another request resolved it first. */
@@ -60,12 +58,13 @@ export async function resolveSession(
   id: string,
   outcome: { status: 'VERIFIED' | 'FAILED' | 'EXPIRED'; resolvedAt: Date; fromE164?: string },
 ): Promise<boolean> {
-  const updated = await db
-    .update(reverseOtpSessions)
-    .set(outcome)
-    .where(and(eq(reverseOtpSessions.id, id), eq(reverseOtpSessions.status, 'PENDING')))
-    .returning({ id: reverseOtpSessions.id });
-  return updated.length > 0;
+  return changedAnyRow(
+    db
+      .update(reverseOtpSessions)
+      .set(outcome)
+      .where(and(eq(reverseOtpSessions.id, id), eq(reverseOtpSessions.status, 'PENDING')))
+      .returning({ id: reverseOtpSessions.id }),
+  );
 }
 
 /** The newest sessions still waiting for their message (the development phone page lists them). */

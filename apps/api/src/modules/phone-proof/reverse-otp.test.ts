@@ -1,18 +1,14 @@
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reverseOtpSessions } from '../../db/schema.js';
 import { signWebhook } from '../../providers/reverse-otp/simulator.js';
 import { createPhone } from '../../test/phone.js';
-import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+import { createTestApp, manualClock, useTestApp } from '../../test/test-app.js';
 
 describe('reverse OTP', () => {
   const clock = manualClock();
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({}, undefined, { clock });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({}, undefined, { clock });
 
   const start = async (phone: string, ip = '10.5.0.1') => {
     const res = await t.app.inject({
@@ -105,14 +101,17 @@ describe('reverse OTP', () => {
   describe('webhook signature', () => {
     const url = '/api/v1/webhooks/reverse-otp/simulator';
     const raw = JSON.stringify({ event: 'message.received', data: { from: '+18095550000', text: 'hola' } });
+    /** The provider's call with this body and, when given, this signature. */
+    const deliver = (payload: string, signature?: string, to = url) =>
+      t.app.inject({
+        method: 'POST',
+        url: to,
+        headers: { 'content-type': 'application/json', ...(signature ? { 'x-webhook-signature': signature } : {}) },
+        payload,
+      });
 
     it('refuses a missing signature with 401 and logs it', async () => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url,
-        headers: { 'content-type': 'application/json' },
-        payload: raw,
-      });
+      const res = await deliver(raw);
       expect(res.statusCode).toBe(401);
       expect(res.json().code).toBe('INVALID_SIGNATURE');
       expect(t.logs.some((line) => line.msg === 'reverse-otp webhook with a missing or bad signature')).toBe(true);
@@ -120,66 +119,25 @@ describe('reverse OTP', () => {
 
     it('refuses a signature made with another key, or over another body', async () => {
       const other = signWebhook(Buffer.alloc(32, 1), raw);
-      expect(
-        (
-          await t.app.inject({
-            method: 'POST',
-            url,
-            headers: { 'content-type': 'application/json', 'x-webhook-signature': other },
-            payload: raw,
-          })
-        ).statusCode,
-      ).toBe(401);
+      expect((await deliver(raw, other)).statusCode).toBe(401);
       const good = t.app.reverseOtp.sign!(raw);
       const tampered = raw.replace('hola', 'HOLA');
-      expect(
-        (
-          await t.app.inject({
-            method: 'POST',
-            url,
-            headers: { 'content-type': 'application/json', 'x-webhook-signature': good },
-            payload: tampered,
-          })
-        ).statusCode,
-      ).toBe(401);
+      expect((await deliver(tampered, good)).statusCode).toBe(401);
     });
 
     it('refuses a signature older than five minutes (replay)', async () => {
       const old = signWebhook(t.app.secrets.key('reverse-otp-webhook'), raw, Math.floor(Date.now() / 1000) - 301);
-      expect(
-        (
-          await t.app.inject({
-            method: 'POST',
-            url,
-            headers: { 'content-type': 'application/json', 'x-webhook-signature': old },
-            payload: raw,
-          })
-        ).statusCode,
-      ).toBe(401);
+      expect((await deliver(raw, old)).statusCode).toBe(401);
     });
 
     it('accepts a correctly signed call', async () => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url,
-        headers: { 'content-type': 'application/json', 'x-webhook-signature': t.app.reverseOtp.sign!(raw) },
-        payload: raw,
-      });
+      const res = await deliver(raw, t.app.reverseOtp.sign!(raw));
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ data: { matched: false } });
     });
 
     it('an unknown provider is a 404', async () => {
-      expect(
-        (
-          await t.app.inject({
-            method: 'POST',
-            url: '/api/v1/webhooks/reverse-otp/acme',
-            headers: { 'content-type': 'application/json' },
-            payload: raw,
-          })
-        ).statusCode,
-      ).toBe(404);
+      expect((await deliver(raw, undefined, '/api/v1/webhooks/reverse-otp/acme')).statusCode).toBe(404);
     });
   });
 

@@ -1,7 +1,7 @@
 import type { AddressValues, PersonalDataInput } from '@provee/domain';
 import { amendApplication, engineOf, type ApplicationRow } from '../application/index.js';
-import { birthDateColumn, type UserRow } from '../users/index.js';
-import { checkAddress, checkPersonalData, type RegistrationDeps } from './registration.service.js';
+import type { UserRow } from '../users/index.js';
+import { checkAddress, checkPersonalData, personalDataColumns, type RegistrationDeps } from './registration.service.js';
 import { checkTaxId, rfcCarriesBirthDate } from './tax-id.js';
 
 /**
@@ -24,14 +24,7 @@ export async function amendPersonalData(
     check: rfcCarriesBirthDate(deps, {
       dob: '* Tu RFC lleva otra fecha de nacimiento. Si las dos están mal, escríbenos por el chat de ayuda.',
     }),
-    set: {
-      name: data.name,
-      lastname: data.lastname,
-      maternalLastname: data.maternal_lastname || null,
-      ...birthDateColumn(deps, data.dob),
-      lengthOfResidencyInYears: data.length_of_residency_in_years,
-      maritalStatus: data.marital_status,
-    },
+    set: personalDataColumns(deps, data),
   });
 }
 

@@ -1,9 +1,10 @@
 import { cedulaCheckDigit, generateRfc, MAX_AMENDMENTS } from '@provee/domain';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, businessAddresses, users } from '../../db/schema.js';
-import { createPhone, phoneToken } from '../../test/phone.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { createPhone } from '../../test/phone.js';
+import { CATALOGUE_ADDRESS, PERSONAL_DATA, registerProvenPhone } from '../../test/registration.js';
+import { createTestApp, useTestApp } from '../../test/test-app.js';
 import { verifyAuditChain } from '../audit/index.js';
 
 /**
@@ -15,42 +16,21 @@ const cedula = () => {
   return `${ten.slice(0, 3)}-${ten.slice(3)}-${cedulaCheckDigit(ten)}`;
 };
 
-const PERSONAL = {
-  name: 'María José',
-  lastname: 'Peña',
-  maternal_lastname: 'Núñez',
-  dob: '1985-02-28',
-  length_of_residency_in_years: 4,
-  marital_status: 'MARRIED',
-};
-
-const ADDRESS = {
-  zip_code: '00000',
-  state: 'Distrito Nacional',
-  city: 'Santo Domingo de Guzmán',
-  neighborhood: 'Mata Hambre',
-  street_name: 'Calle Respaldo Los Robles',
-  street_number: '12',
-  apartment_number: '',
-};
-
 describe('saved registration steps and their corrections', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let salesRange: number;
   beforeAll(async () => {
-    t = await createTestApp();
     salesRange = (await t.app.inject({ method: 'GET', url: '/api/v1/sales-ranges' })).json().data.ranges[2].id;
   });
-  afterAll(() => t.close());
 
   type Who = { userId: string; auth: { authorization: string } };
   const registered = async (): Promise<Who> => {
     const phone = createPhone();
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/v2/users',
-      headers: { authorization: `Bearer ${await phoneToken(t.app, phone)}` },
-      payload: { ...PERSONAL, account_type_id: 'SK', phone_number: phone, sales_identifier: '' },
+    const res = await registerProvenPhone(t.app, phone, {
+      ...PERSONAL_DATA,
+      account_type_id: 'SK',
+      phone_number: phone,
+      sales_identifier: '',
     });
     expect(res.statusCode).toBe(201);
     const { user_id: userId, authentication } = res.json().data;
@@ -63,7 +43,8 @@ describe('saved registration steps and their corrections', () => {
     const who = await registered();
     const taxId = cedula();
     expect((await call(who, 'POST', '/tax_info', { tax_payer_id: taxId })).statusCode).toBe(200);
-    if (step !== 'tax-id') expect((await call(who, 'POST', '/businesses/address', ADDRESS)).statusCode).toBe(200);
+    if (step !== 'tax-id')
+      expect((await call(who, 'POST', '/businesses/address', CATALOGUE_ADDRESS)).statusCode).toBe(200);
     if (step === 'business')
       expect(
         (await call(who, 'POST', '/businesses', { ...business, sales_average_range_id: salesRange })).statusCode,
@@ -81,7 +62,7 @@ describe('saved registration steps and their corrections', () => {
     const first = (await call(fresh, 'GET', '/registration')).json().data;
     expect(first).toMatchObject({
       next_step: 'TAX_ACCOUNT',
-      personal: PERSONAL,
+      personal: PERSONAL_DATA,
       tax_payer_id: null,
       address: null,
       business: null,
@@ -91,7 +72,7 @@ describe('saved registration steps and their corrections', () => {
     const who = await through('address');
     const saved = (await call(who, 'GET', '/registration')).json().data;
     expect(saved.tax_payer_id).toBe(who.taxId);
-    expect(saved.address).toMatchObject({ ...ADDRESS, neighborhood_typed: false });
+    expect(saved.address).toMatchObject({ ...CATALOGUE_ADDRESS, neighborhood_typed: false });
     expect(saved.address.state_id).toEqual(expect.any(Number));
     expect(saved.address.city_id).toEqual(expect.any(Number));
     expect(saved.address.neighborhood_id).toEqual(expect.any(Number));
@@ -109,7 +90,7 @@ describe('saved registration steps and their corrections', () => {
 
   it('corrects the personal data where the application stands, with one audit event, the chain intact', async () => {
     const who = await registered();
-    const res = await call(who, 'PUT', '/personal-data', { ...PERSONAL, name: 'María Josefa', dob: '1984-03-01' });
+    const res = await call(who, 'PUT', '/personal-data', { ...PERSONAL_DATA, name: 'María Josefa', dob: '1984-03-01' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data).toMatchObject({ user_id: who.userId, next_step: 'TAX_ACCOUNT', status: 'IN_PROGRESS' });
     const saved = (await call(who, 'GET', '/registration')).json().data;
@@ -122,15 +103,15 @@ describe('saved registration steps and their corrections', () => {
 
   it('a correction follows the first save’s rules: field messages (400), the policy’s age (422), nothing changed', async () => {
     const who = await registered();
-    const bad = await call(who, 'PUT', '/personal-data', { ...PERSONAL, name: 'Ju4n' });
+    const bad = await call(who, 'PUT', '/personal-data', { ...PERSONAL_DATA, name: 'Ju4n' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().issues).toEqual([
       { field: 'body.name', message: '* El formato del nombre es inválido, solo se aceptan letras y espacios' },
     ]);
-    const old = await call(who, 'PUT', '/personal-data', { ...PERSONAL, dob: '1920-01-01' });
+    const old = await call(who, 'PUT', '/personal-data', { ...PERSONAL_DATA, dob: '1920-01-01' });
     expect(old.statusCode).toBe(422);
     expect(old.json().code).toBe('NOT_ELIGIBLE_AGE');
-    expect((await call(who, 'GET', '/registration')).json().data.personal).toEqual(PERSONAL);
+    expect((await call(who, 'GET', '/registration')).json().data.personal).toEqual(PERSONAL_DATA);
     expect(await amendedEvents(who.userId)).toHaveLength(0);
   });
 
@@ -160,10 +141,10 @@ describe('saved registration steps and their corrections', () => {
     const name = (i: number) =>
       `María ${['Ana', 'Bea', 'Carla', 'Dora', 'Elsa', 'Flor', 'Gina', 'Hilda', 'Inés', 'Julia', 'Karla'][i]}`;
     for (let i = 0; i < MAX_AMENDMENTS; i++) {
-      const res = await call(who, 'PUT', '/personal-data', { ...PERSONAL, name: name(i) });
+      const res = await call(who, 'PUT', '/personal-data', { ...PERSONAL_DATA, name: name(i) });
       expect(res.statusCode, res.body).toBe(200);
     }
-    const more = await call(who, 'PUT', '/personal-data', { ...PERSONAL, name: 'Otra Persona' });
+    const more = await call(who, 'PUT', '/personal-data', { ...PERSONAL_DATA, name: 'Otra Persona' });
     expect(more.statusCode).toBe(429);
     expect(more.json()).toMatchObject({
       code: 'TOO_MANY_CORRECTIONS',
@@ -175,10 +156,10 @@ describe('saved registration steps and their corrections', () => {
 
   it('corrects the address; outside the served area it is refused (412) and the saved one stays', async () => {
     const who = await through('address');
-    const res = await call(who, 'PUT', '/businesses/address', { ...ADDRESS, street_number: '14' });
+    const res = await call(who, 'PUT', '/businesses/address', { ...CATALOGUE_ADDRESS, street_number: '14' });
     expect(res.statusCode, res.body).toBe(200);
     const outside = await call(who, 'PUT', '/businesses/address', {
-      ...ADDRESS,
+      ...CATALOGUE_ADDRESS,
       state: 'Azua',
       city: 'Azua',
       neighborhood: 'Los Cartones',
@@ -204,9 +185,9 @@ describe('saved registration steps and their corrections', () => {
     const who = await through('business');
     const before = await t.app.db.select().from(auditEvents).where(eq(auditEvents.applicationId, who.userId));
     for (const [path, payload] of [
-      ['/personal-data', { ...PERSONAL, name: 'Otra Persona' }],
+      ['/personal-data', { ...PERSONAL_DATA, name: 'Otra Persona' }],
       ['/tax_info', { tax_payer_id: cedula() }],
-      ['/businesses/address', { ...ADDRESS, street_number: '99' }],
+      ['/businesses/address', { ...CATALOGUE_ADDRESS, street_number: '99' }],
     ] as const) {
       const res = await call(who, 'PUT', path, payload);
       expect(res.statusCode, path).toBe(409);
@@ -230,7 +211,9 @@ describe('saved registration steps and their corrections', () => {
     const numbers = Array.from({ length: 8 }, (_, i) => String(20 + i));
     const [saved, ...amends] = await Promise.all([
       call(who, 'POST', '/businesses', { ...business, sales_average_range_id: salesRange }),
-      ...numbers.map((number) => call(who, 'PUT', '/businesses/address', { ...ADDRESS, street_number: number })),
+      ...numbers.map((number) =>
+        call(who, 'PUT', '/businesses/address', { ...CATALOGUE_ADDRESS, street_number: number }),
+      ),
     ]);
     expect(saved!.statusCode).toBe(200);
     const accepted = numbers.filter((_, i) => amends[i]!.statusCode === 200);
@@ -270,11 +253,11 @@ describe('Mexico: the RFC and the birth date at once', () => {
             dob,
           });
         const phone = `55${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-        const created = await t.app.inject({
-          method: 'POST',
-          url: '/api/v2/users',
-          headers: { authorization: `Bearer ${await phoneToken(t.app, phone)}` },
-          payload: { ...personal(born), account_type_id: 'SK', phone_number: phone, sales_identifier: '' },
+        const created = await registerProvenPhone(t.app, phone, {
+          ...personal(born),
+          account_type_id: 'SK',
+          phone_number: phone,
+          sales_identifier: '',
         });
         expect(created.statusCode, created.body).toBe(201);
         const { user_id: userId, authentication } = created.json().data;

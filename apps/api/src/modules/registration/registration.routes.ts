@@ -8,7 +8,7 @@ import {
   savedRegistrationCall,
   saveTaxIdCall,
 } from '@provee/domain';
-import { register } from '../../contract/register.js';
+import { bearerRoute, register } from '../../contract/register.js';
 import type { App } from '../../types.js';
 import { requirePhoneAccess, requireToken } from '../auth/index.js';
 import { parsePhone } from '../../phone.js';
@@ -28,11 +28,7 @@ export async function registrationRoutes(app: App): Promise<void> {
   register(
     app,
     registerUserCall,
-    {
-      preParsing: requireToken,
-      summary: 'Registra al comerciante (paso 1: datos personales)',
-      security: [{ bearer: [] }],
-    },
+    bearerRoute(requireToken, 'Registra al comerciante (paso 1: datos personales)'),
     async (request, reply) => {
       const phoneE164 = parsePhone(country, request.body.phone_number);
       requirePhoneAccess(request, phoneE164);
@@ -50,58 +46,36 @@ export async function registrationRoutes(app: App): Promise<void> {
     },
   );
 
-  register(
-    app,
-    saveTaxIdCall,
-    { preParsing: requireToken, summary: 'Paso 2: Cédula / RNC o RFC', security: [{ bearer: [] }] },
-    async (request) => {
-      return answer(await saveTaxId(app, await ownedUser(request, request.params.id), request.body.tax_payer_id));
-    },
-  );
+  register(app, saveTaxIdCall, bearerRoute(requireToken, 'Paso 2: Cédula / RNC o RFC'), async (request) => {
+    return answer(await saveTaxId(app, await ownedUser(request, request.params.id), request.body.tax_payer_id));
+  });
 
   register(
     app,
     saveAddressCall,
-    {
-      preParsing: requireToken,
-      summary: 'Paso 4: domicilio del negocio (412 fuera de la zona de servicio)',
-      security: [{ bearer: [] }],
-    },
+    bearerRoute(requireToken, 'Paso 4: domicilio del negocio (412 fuera de la zona de servicio)'),
     async (request) => {
       return answer(await saveAddress(app, await ownedUser(request, request.params.id), request.body));
     },
   );
 
-  register(
-    app,
-    saveBusinessCall,
-    { preParsing: requireToken, summary: 'Paso 5: datos del negocio', security: [{ bearer: [] }] },
-    async (request) => {
-      return answer(await saveBusiness(app, await ownedUser(request, request.params.id), request.body));
-    },
-  );
+  register(app, saveBusinessCall, bearerRoute(requireToken, 'Paso 5: datos del negocio'), async (request) => {
+    return answer(await saveBusiness(app, await ownedUser(request, request.params.id), request.body));
+  });
 
   // Going back (issue 27, docs/decisions/025): what the steps saved, and their corrections while
   // the step engine allows them (409 with where the application stands once it does not).
   register(
     app,
     savedRegistrationCall,
-    {
-      preParsing: requireToken,
-      summary: 'Lo que guardó cada paso del registro y qué se puede corregir todavía',
-      security: [{ bearer: [] }],
-    },
+    bearerRoute(requireToken, 'Lo que guardó cada paso del registro y qué se puede corregir todavía'),
     async (request) => ({ data: await savedRegistration(app, await ownedUser(request, request.params.id)) }),
   );
 
   register(
     app,
     amendPersonalDataCall,
-    {
-      preParsing: requireToken,
-      summary: 'Corrige el paso 1 (datos personales) antes de los datos del negocio',
-      security: [{ bearer: [] }],
-    },
+    bearerRoute(requireToken, 'Corrige el paso 1 (datos personales) antes de los datos del negocio'),
     async (request) => {
       const user = await amendPersonalData(app, await ownedUser(request, request.params.id), request.body);
       return { data: { ...(await stepAnswer(engineOf(app), user)), tax_id_suggestion: taxIdSuggestion(app, user) } };
@@ -111,11 +85,7 @@ export async function registrationRoutes(app: App): Promise<void> {
   register(
     app,
     amendTaxIdCall,
-    {
-      preParsing: requireToken,
-      summary: 'Corrige el paso 2 (Cédula / RNC o RFC) antes de los datos del negocio',
-      security: [{ bearer: [] }],
-    },
+    bearerRoute(requireToken, 'Corrige el paso 2 (Cédula / RNC o RFC) antes de los datos del negocio'),
     async (request) =>
       answer(await amendTaxId(app, await ownedUser(request, request.params.id), request.body.tax_payer_id)),
   );
@@ -123,11 +93,7 @@ export async function registrationRoutes(app: App): Promise<void> {
   register(
     app,
     amendAddressCall,
-    {
-      preParsing: requireToken,
-      summary: 'Corrige el domicilio del negocio antes de los datos del negocio (412 fuera de la zona)',
-      security: [{ bearer: [] }],
-    },
+    bearerRoute(requireToken, 'Corrige el domicilio del negocio antes de los datos del negocio (412 fuera de la zona)'),
     async (request) => answer(await amendAddress(app, await ownedUser(request, request.params.id), request.body)),
   );
 }

@@ -62,14 +62,24 @@ export async function policyRefused(
 }
 
 /** The rules of step 1 and the policy's ages; `auditId` is where a refusal is recorded. */
-export async function checkPersonalData(
-  deps: RegistrationDeps,
-  auditId: string,
-  data: Pick<
-    PersonalData,
-    'name' | 'lastname' | 'maternal_lastname' | 'dob' | 'length_of_residency_in_years' | 'marital_status'
-  >,
-): Promise<void> {
+type PersonalFields = Pick<
+  PersonalData,
+  'name' | 'lastname' | 'maternal_lastname' | 'dob' | 'length_of_residency_in_years' | 'marital_status'
+>;
+
+/** The application's columns of the personal data (the birth date sealed): step 1 writes them, a correction again. */
+export function personalDataColumns(deps: RegistrationDeps, data: PersonalFields) {
+  return {
+    name: data.name,
+    lastname: data.lastname,
+    maternalLastname: data.maternal_lastname || null,
+    ...birthDateColumn(deps, data.dob),
+    lengthOfResidencyInYears: data.length_of_residency_in_years,
+    maritalStatus: data.marital_status,
+  };
+}
+
+export async function checkPersonalData(deps: RegistrationDeps, auditId: string, data: PersonalFields): Promise<void> {
   const date = parseIsoDate(data.dob);
   const errors = aboutYouErrors({
     name: data.name,
@@ -114,12 +124,7 @@ export async function registerShopkeeper(
   return createApplication(engineOf(deps), {
     phoneE164,
     set: {
-      name: data.name,
-      lastname: data.lastname,
-      maternalLastname: data.maternal_lastname || null,
-      ...birthDateColumn(deps, data.dob),
-      lengthOfResidencyInYears: data.length_of_residency_in_years,
-      maritalStatus: data.marital_status,
+      ...personalDataColumns(deps, data),
       anonymousId: data.anonymous_id,
       utmSource: data.utm_source,
       utmName: data.utm_name,

@@ -4,10 +4,11 @@ import { join } from 'node:path';
 import { cedulaCheckDigit, generateRfc } from '@provee/domain';
 import { defaultPolicy } from '../credit/index.js';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { verifyAuditChain } from '../audit/index.js';
 import { createPhone, phoneToken } from '../../test/phone.js';
-import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+import { CATALOGUE_ADDRESS, registrationData } from '../../test/registration.js';
+import { createTestApp, manualClock, useTestApp, withTestApp } from '../../test/test-app.js';
 
 /** A valid cédula, different every call. */
 function createCedula(): string {
@@ -15,51 +16,24 @@ function createCedula(): string {
   return `${ten.slice(0, 3)}-${ten.slice(3)}-${cedulaCheckDigit(ten)}`;
 }
 
-function createPersonalData(phone: string, overrides: Record<string, unknown> = {}) {
-  return {
-    account_type_id: 'SK',
-    name: 'María José',
-    lastname: 'Peña',
-    maternal_lastname: 'Núñez',
-    dob: '1985-02-28',
-    length_of_residency_in_years: 4,
-    marital_status: 'MARRIED',
-    phone_number: phone,
-    utm_source: 'radio',
-    utm_name: null,
-    utm_medium: null,
-    sales_identifier: '',
-    anonymous_id: `anon-${phone}`,
-    ...overrides,
-  };
-}
+/** The field messages of a 400 answer: field → message. */
+const messagesByField = (res: { json: () => { issues: { field: string; message: string }[] } }) =>
+  Object.fromEntries(res.json().issues.map((issue) => [issue.field, issue.message]));
 
 /** Rows of a raw query, from PGlite ({ rows }) or postgres.js (an array). */
 const rowsOf = (result: unknown) =>
   (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<string, unknown>[];
 
-const ADDRESS = {
-  zip_code: '00000',
-  state: 'Distrito Nacional',
-  city: 'Santo Domingo de Guzmán',
-  neighborhood: 'Mata Hambre',
-  street_name: 'Calle Respaldo Los Robles',
-  street_number: '12',
-  apartment_number: '',
-};
-
 describe('shopkeeper registration', () => {
   const clock = manualClock(new Date('2026-11-21T15:00:00Z'));
-  let t: TestApp;
+  const t = useTestApp({}, undefined, { clock });
   let salesRangeIds: number[];
   beforeAll(async () => {
-    t = await createTestApp({}, undefined, { clock });
     // Mata Hambre (Distrito Nacional) and Los Cartones (Azua) are in the catalogue a fresh start has.
     salesRangeIds = (await t.app.inject({ method: 'GET', url: '/api/v1/sales-ranges' }))
       .json()
       .data.ranges.map((range: { id: number }) => range.id);
   });
-  afterAll(() => t.close());
 
   const register = async (overrides: Record<string, unknown> = {}) => {
     const phone = createPhone();
@@ -68,7 +42,7 @@ describe('shopkeeper registration', () => {
       method: 'POST',
       url: '/api/v2/users',
       headers: { authorization: `Bearer ${token}` },
-      payload: createPersonalData(phone, overrides),
+      payload: registrationData(phone, overrides),
     });
     return { phone, phoneTokenValue: token, res };
   };
@@ -81,6 +55,8 @@ describe('shopkeeper registration', () => {
   };
   const post = (url: string, auth: Record<string, string>, payload: object) =>
     t.app.inject({ method: 'POST', url, headers: auth, payload });
+  const postAddress = (userId: string, auth: Record<string, string>, payload: object) =>
+    post(`/api/v1/users/${userId}/SK/businesses/address`, auth, payload);
 
   it('step 1 creates the application, answers a user token, next step TAX_ACCOUNT', async () => {
     const { phone, userId, auth } = await registered();
@@ -112,10 +88,7 @@ describe('shopkeeper registration', () => {
       dob: '2001-02-29',
     });
     expect(res.statusCode).toBe(400);
-    const issues = Object.fromEntries(
-      res.json().issues.map((issue: { field: string; message: string }) => [issue.field, issue.message]),
-    );
-    expect(issues).toEqual({
+    expect(messagesByField(res)).toEqual({
       'body.name': '* El formato del nombre es inválido, solo se aceptan letras y espacios',
       'body.lastname': '* Ingresa el apellido paterno !',
       'body.maternal_lastname': '* El formato del apellido materno es inválido, solo se aceptan letras.',
@@ -142,7 +115,7 @@ describe('shopkeeper registration', () => {
       method: 'POST',
       url: '/api/v2/users',
       headers: { authorization: `Bearer ${phoneTokenValue}` },
-      payload: createPersonalData(phone),
+      payload: registrationData(phone),
     });
     expect(again.statusCode).toBe(409);
     expect(again.json().code).toBe('USER_EXISTS');
@@ -156,7 +129,7 @@ describe('shopkeeper registration', () => {
       method: 'POST',
       url: '/api/v2/users',
       headers: { authorization: `Bearer ${intruder}` },
-      payload: createPersonalData(createPhone()),
+      payload: registrationData(createPhone()),
     });
     expect(forbidden.statusCode).toBe(403);
   });
@@ -195,7 +168,7 @@ describe('shopkeeper registration', () => {
 
   it('a step that is not the current one is a 409; another user’s id a 403', async () => {
     const { userId, auth } = await registered();
-    const early = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, ADDRESS);
+    const early = await postAddress(userId, auth, CATALOGUE_ADDRESS);
     expect(early.statusCode).toBe(409);
     // Where the application stands, so the app routes without reloading the user.
     expect(early.json()).toMatchObject({
@@ -218,17 +191,15 @@ describe('shopkeeper registration', () => {
 
   it('step 4: the address messages of SPEC §5 (Provincia and Sector in do), and the street may not contain &', async () => {
     const { userId, auth } = await atAddress();
-    const res = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, {
-      ...ADDRESS,
+    const res = await postAddress(userId, auth, {
+      ...CATALOGUE_ADDRESS,
       state: '',
       city: '',
       neighborhood: '',
       street_name: 'Calle 1 & 2',
       street_number: '',
     });
-    const issues = Object.fromEntries(
-      res.json().issues.map((issue: { field: string; message: string }) => [issue.field, issue.message]),
-    );
+    const issues = messagesByField(res);
     expect(res.statusCode).toBe(400);
     expect(issues).toEqual({
       'body.state': '* Ingresa la provincia !',
@@ -237,8 +208,8 @@ describe('shopkeeper registration', () => {
       'body.street_name': '* La calle no puede contener el carácter &.',
       'body.street_number': '* Ingresa el número exterior !',
     });
-    const unknown = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, {
-      ...ADDRESS,
+    const unknown = await postAddress(userId, auth, {
+      ...CATALOGUE_ADDRESS,
       neighborhood: 'No Existe',
     });
     expect(unknown.statusCode).toBe(400);
@@ -247,30 +218,27 @@ describe('shopkeeper registration', () => {
 
   it('step 4 and 5: emoji and control characters are refused with a Spanish message (400)', async () => {
     const { userId, auth } = await atAddress();
-    const res = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, {
-      ...ADDRESS,
+    const res = await postAddress(userId, auth, {
+      ...CATALOGUE_ADDRESS,
       street_name: 'Calle 🏠',
       street_number: '5\u200b',
       apartment_number: '\u202eB',
     });
     expect(res.statusCode).toBe(400);
-    const issues = Object.fromEntries(
-      res.json().issues.map((issue: { field: string; message: string }) => [issue.field, issue.message]),
-    );
-    expect(issues).toEqual({
+    expect(messagesByField(res)).toEqual({
       'body.street_name': '* No uses emojis ni caracteres especiales.',
       'body.street_number': '* No uses emojis ni caracteres especiales.',
       'body.apartment_number': '* No uses emojis ni caracteres especiales.',
     });
     // A control character (NUL) is refused by every route before its own rules, with the same message.
-    const nul = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, {
-      ...ADDRESS,
+    const nul = await postAddress(userId, auth, {
+      ...CATALOGUE_ADDRESS,
       street_number: '5\u0000',
     });
     expect(nul.json().issues).toEqual([
       { field: 'body.street_number', message: '* No uses emojis ni caracteres especiales.' },
     ]);
-    expect((await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, ADDRESS)).statusCode).toBe(200);
+    expect((await postAddress(userId, auth, CATALOGUE_ADDRESS)).statusCode).toBe(200);
     const emoji = await post(`/api/v1/users/${userId}/SK/businesses`, auth, { ...business(), name: 'Colmado 🛒' });
     expect(emoji.statusCode).toBe(400);
     expect(emoji.json().issues).toEqual([
@@ -285,16 +253,16 @@ describe('shopkeeper registration', () => {
 
   it('step 4: outside the served municipalities → 412; inside → next step ABOUT_STORE', async () => {
     const { userId, auth } = await atAddress();
-    const outside = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, {
-      ...ADDRESS,
+    const outside = await postAddress(userId, auth, {
+      ...CATALOGUE_ADDRESS,
       state: 'Azua',
       city: 'Azua',
       neighborhood: 'Los Cartones',
     });
     expect(outside.statusCode).toBe(412);
     expect(outside.json().code).toBe('OUT_OF_SERVICE_AREA');
-    const inside = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, {
-      ...ADDRESS,
+    const inside = await postAddress(userId, auth, {
+      ...CATALOGUE_ADDRESS,
       state: 'distrito nacional',
       neighborhood: 'MATA HAMBRE',
     });
@@ -303,18 +271,15 @@ describe('shopkeeper registration', () => {
   });
 
   it("step 4, 'Mi sector no aparece': a typed sector is stored flagged; the street's rules and the served area still apply", async () => {
-    const typed = { ...ADDRESS, neighborhood: '  Villa  Esperanza del Norte ', neighborhood_typed: true };
+    const typed = { ...CATALOGUE_ADDRESS, neighborhood: '  Villa  Esperanza del Norte ', neighborhood_typed: true };
     const { userId, auth } = await atAddress();
     // Without the flag, a name that is not in the catalogue is refused as before.
-    expect(
-      (await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, { ...typed, neighborhood_typed: undefined }))
-        .statusCode,
-    ).toBe(400);
+    expect((await postAddress(userId, auth, { ...typed, neighborhood_typed: undefined })).statusCode).toBe(400);
     const issue = async (payload: object) => {
-      const res = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, payload);
+      const res = await postAddress(userId, auth, payload);
       expect(res.statusCode).toBe(400);
       expect(res.json().readable_message).toMatch(/\S/);
-      return Object.fromEntries(res.json().issues.map((i: { field: string; message: string }) => [i.field, i.message]));
+      return messagesByField(res);
     };
     expect(await issue({ ...typed, neighborhood: '   ' })).toEqual({ 'body.neighborhood': '* Ingresa el sector !' });
     expect(await issue({ ...typed, neighborhood: 'Los Pinos & Co' })).toEqual({
@@ -329,14 +294,14 @@ describe('shopkeeper registration', () => {
       'body.city': 'No encontramos este municipio, elígelo de la lista.',
     });
     // Outside the served municipalities: 412, typed or not.
-    const outside = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, {
+    const outside = await postAddress(userId, auth, {
       ...typed,
       state: 'Azua',
       city: 'Azua',
     });
     expect(outside.statusCode).toBe(412);
 
-    const ok = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, typed);
+    const ok = await postAddress(userId, auth, typed);
     expect(ok.statusCode).toBe(200);
     expect(ok.json().data.next_step).toBe('ABOUT_STORE');
     const [row] = await t.app.db
@@ -351,8 +316,8 @@ describe('shopkeeper registration', () => {
 
   it('a typed sector that is in the catalogue after all is stored as the catalogue names it, not flagged', async () => {
     const { userId, auth } = await atAddress();
-    const res = await post(`/api/v1/users/${userId}/SK/businesses/address`, auth, {
-      ...ADDRESS,
+    const res = await postAddress(userId, auth, {
+      ...CATALOGUE_ADDRESS,
       neighborhood: 'mata hambre',
       neighborhood_typed: true,
     });
@@ -365,7 +330,7 @@ describe('shopkeeper registration', () => {
 
   const atBusiness = async () => {
     const user = await atAddress();
-    expect((await post(`/api/v1/users/${user.userId}/SK/businesses/address`, user.auth, ADDRESS)).statusCode).toBe(200);
+    expect((await postAddress(user.userId, user.auth, CATALOGUE_ADDRESS)).statusCode).toBe(200);
     return user;
   };
   const business = () => ({
@@ -385,10 +350,7 @@ describe('shopkeeper registration', () => {
       sales_average_range_id: 999_999,
       business_age: 7,
     });
-    const issues = Object.fromEntries(
-      bad.json().issues.map((issue: { field: string; message: string }) => [issue.field, issue.message]),
-    );
-    expect(issues).toEqual({
+    expect(messagesByField(bad)).toEqual({
       'body.name': '* Ingresa el nombre de tu negocio !',
       'body.business_type_other': '* Escribe a qué se dedica tu negocio !',
       'body.sales_average_range_id': '* Selecciona tus ventas semanales !',
@@ -431,7 +393,7 @@ describe('credit policy refusals (configurable)', () => {
         method: 'POST',
         url: '/api/v2/users',
         headers: { authorization: `Bearer ${token}` },
-        payload: createPersonalData(phone, { dob: '2006-01-01' }),
+        payload: registrationData(phone, { dob: '2006-01-01' }),
       });
       expect(res.statusCode).toBe(422);
     } finally {
@@ -445,8 +407,7 @@ describe('credit policy refusals (configurable)', () => {
   ])(
     '%s %i refuses the business with 422 and the application is rejected for good',
     async (name, value, change, code) => {
-      const t = await createTestApp({ CREDIT_POLICY_FILE: policyFile({ [name]: value }) });
-      try {
+      await withTestApp({ CREDIT_POLICY_FILE: policyFile({ [name]: value }) }, async (t) => {
         await t.app.db
           .execute(sql`insert into catalog_neighborhoods (municipality_id, code, name, search_text, name_key)
         select m.id, 'test-mata-hambre', 'Mata Hambre', ' mata hambre ', 'mata hambre'
@@ -457,7 +418,7 @@ describe('credit policy refusals (configurable)', () => {
           method: 'POST',
           url: '/api/v2/users',
           headers: { authorization: `Bearer ${token}` },
-          payload: createPersonalData(phone),
+          payload: registrationData(phone),
         });
         const { user_id: userId, authentication } = created.json().data;
         const auth = { authorization: `Bearer ${authentication.access_token}` };
@@ -472,7 +433,7 @@ describe('credit policy refusals (configurable)', () => {
           method: 'POST',
           url: `/api/v1/users/${userId}/SK/businesses/address`,
           headers: auth,
-          payload: ADDRESS,
+          payload: CATALOGUE_ADDRESS,
         });
         const ranges = (await t.app.inject({ method: 'GET', url: '/api/v1/sales-ranges' })).json().data.ranges;
         const rangeIndex = 'rangeIndex' in change ? change.rangeIndex : 2;
@@ -493,9 +454,7 @@ describe('credit policy refusals (configurable)', () => {
         const detail = (await t.app.inject({ method: 'GET', url: `/api/v1/users/${userId}/SK`, headers: auth })).json()
           .data;
         expect(detail).toMatchObject({ next_step: 'ACCOUNT_NIP', status: 'REJECTED' });
-      } finally {
-        await t.close();
-      }
+      });
     },
   );
 });
@@ -512,7 +471,7 @@ describe('Mexico: RFC', () => {
         method: 'POST',
         url: '/api/v2/users',
         headers: { authorization: `Bearer ${token}` },
-        payload: createPersonalData(phone, {
+        payload: registrationData(phone, {
           name: 'Juan',
           lastname: 'Barrios',
           maternal_lastname: 'Fernández',

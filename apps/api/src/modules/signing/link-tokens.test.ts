@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { cedulaCheckDigit } from '@provee/domain';
-import { desc, eq, like } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractLinks, contractSigners, smsOutbox } from '../../db/schema.js';
-import { createApplication, userAuth } from '../../test/factories.js';
-import { staffSession } from '../../test/staff.js';
-import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { contractLinks, contractSigners } from '../../db/schema.js';
+import { createApplication } from '../../test/factories.js';
+import { consentWithOfferedPin, signingLinkFromSms } from '../../test/signer.js';
+import { manualClock, useTestApp } from '../../test/test-app.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 const randomTen = () => `4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
@@ -17,38 +17,17 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  * read (it used to be base64 JSON with the phone number, for 7 days, in a URL).
  */
 describe('signing links: opaque tokens stored hashed', () => {
-  let t: TestApp;
   const clock = manualClock(new Date('2026-11-23T12:00:00Z'));
-  beforeAll(async () => {
-    t = await createTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '2000' }, undefined, { clock });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '2000' }, undefined, { clock });
 
   async function approvedShopkeeper() {
     const user = await createApplication(t.app, { taxId: cedula(randomTen()) });
-    const auth = userAuth(t.app, user);
-    const nip = (await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth })).json()
-      .data.default_nip;
-    await t.app.inject({ method: 'PUT', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth, payload: { nip } });
+    await consentWithOfferedPin(t.app, user);
     return user;
   }
   async function issueLink(userId: string) {
-    const { headers } = await staffSession(t.app, 'analyst');
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/api/backoffice/applications/${userId}/contract-links`,
-      headers,
-      payload: { person_type: 'titular' },
-    });
-    expect(res.statusCode, res.body).toBe(200);
-    const [sms] = await t.app.db
-      .select()
-      .from(smsOutbox)
-      .where(like(smsOutbox.body, '%send-contract-sign%'))
-      .orderBy(desc(smsOutbox.id))
-      .limit(1);
-    const url = new URL(/https?:\/\/\S+/.exec(sms!.body)![0]);
-    return { url, token: url.searchParams.get('token')!, linkId: res.json().data.result.link_id as string };
+    const { res, url, token } = await signingLinkFromSms(t.app, userId);
+    return { url, token, linkId: res.json().data.result.link_id as string };
   }
   const view = (userId: string, token: string) =>
     t.app.inject({
@@ -56,6 +35,10 @@ describe('signing links: opaque tokens stored hashed', () => {
       url: `/api/v1/users/SK/${userId}/contract-link`,
       headers: { authorization: `Bearer ${token}` },
     });
+
+  /** The contract PDF, opened in a new window with the link's token in the query. */
+  const pdf = (userId: string, token: string) =>
+    t.app.inject({ method: 'GET', url: `/api/v1/users/SK/${userId}/contract?token=${encodeURIComponent(token)}` });
 
   it('the SMS link carries 32 random bytes, readable by nobody; the link row keeps only their SHA-256', async () => {
     const user = await approvedShopkeeper();
@@ -104,21 +87,15 @@ describe('signing links: opaque tokens stored hashed', () => {
     expect(replaced.statusCode).toBe(409);
     expect(replaced.json().code).toBe('LINK_USED');
     // The PDF opens in a new window with the token in the query.
-    const pdf = await t.app.inject({
-      method: 'GET',
-      url: `/api/v1/users/SK/${user.id}/contract?token=${encodeURIComponent(second.token)}`,
-    });
-    expect(pdf.statusCode).toBe(200);
-    expect(pdf.headers['content-type']).toBe('application/pdf');
+    const opened = await pdf(user.id, second.token);
+    expect(opened.statusCode).toBe(200);
+    expect(opened.headers['content-type']).toBe('application/pdf');
     // Past its lifetime the link is refused, reading included.
     clock.advance(t.app.config.CONTRACT_LINK_TTL_SECONDS + 1);
     const expired = await view(user.id, second.token);
     expect(expired.statusCode).toBe(401);
     expect(expired.json().code).toBe('LINK_EXPIRED');
-    const expiredPdf = await t.app.inject({
-      method: 'GET',
-      url: `/api/v1/users/SK/${user.id}/contract?token=${encodeURIComponent(second.token)}`,
-    });
+    const expiredPdf = await pdf(user.id, second.token);
     expect(expiredPdf.statusCode).toBe(401);
     const [signer] = await t.app.db.select().from(contractSigners).where(eq(contractSigners.userId, user.id));
     expect(signer).toBeTruthy();

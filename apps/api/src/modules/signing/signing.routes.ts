@@ -5,8 +5,8 @@ import {
   signingLinkCall,
   verificationStatusCall,
 } from '@provee/domain';
-import { clientAddress } from '../../client-address.js';
-import { register } from '../../contract/register.js';
+import { requestEvidence } from '../../client-address.js';
+import { bearerRoute, register } from '../../contract/register.js';
 import { identityRoutes, verificationStatus } from '../identity/index.js';
 import type { App } from '../../types.js';
 import { contractDocument } from './contract.js';
@@ -26,22 +26,14 @@ export async function signingRoutes(app: App): Promise<void> {
   register(
     app,
     signingLinkCall,
-    {
-      preParsing: signingLink,
-      summary: 'El enlace de firma: quién firma y en qué punto está',
-      security: [{ bearer: [] }],
-    },
+    bearerRoute(signingLink, 'El enlace de firma: quién firma y en qué punto está'),
     async (request) => ({ data: await linkView(deps, await signerAccess(request, request.params.id)) }),
   );
 
   register(
     app,
     verificationStatusCall,
-    {
-      preParsing: signingLink,
-      summary: 'Estado de la verificación de identidad del firmante',
-      security: [{ bearer: [] }],
-    },
+    bearerRoute(signingLink, 'Estado de la verificación de identidad del firmante'),
     async (request, reply) => {
       const { signer } = await signerAccess(request, request.params.id, {
         personType: request.query.person_type,
@@ -59,19 +51,14 @@ export async function signingRoutes(app: App): Promise<void> {
     app,
     signContractCall,
     {
-      preParsing: signingLink,
-      summary: 'Firma autógrafa del contrato (PNG en base64) con su evidencia',
-      security: [{ bearer: [] }],
+      ...bearerRoute(signingLink, 'Firma autógrafa del contrato (PNG en base64) con su evidencia'),
       // A signature is about 10–100 KB of base64; the default body limit is 1 MB.
       bodyLimit: 2 * 1024 * 1024,
     },
     async (request) => {
       const access = await signerAccess(request, request.params.id, { personType: request.body.person_type });
       return {
-        data: await signContract(deps, access, request.body, {
-          ...clientAddress(request),
-          userAgent: request.headers['user-agent'],
-        }),
+        data: await signContract(deps, access, request.body, requestEvidence(request)),
       };
     },
   );
@@ -79,11 +66,7 @@ export async function signingRoutes(app: App): Promise<void> {
   register(
     app,
     contractPdfCall,
-    {
-      preParsing: signingLink,
-      summary: 'El contrato en PDF (firmado cuando ya hay firmas); se abre en una ventana nueva',
-      security: [{ bearer: [] }],
-    },
+    bearerRoute(signingLink, 'El contrato en PDF (firmado cuando ya hay firmas); se abre en una ventana nueva'),
     async (request, reply) => {
       const { signer } = await signerAccess(request, request.params.id, { readOnly: true });
       const document = await contractDocument(deps, signer);
@@ -98,11 +81,7 @@ export async function signingRoutes(app: App): Promise<void> {
   register(
     app,
     contractEvidenceCall,
-    {
-      preParsing: signingLink,
-      summary: 'La evidencia de la firma del contrato (JSON)',
-      security: [{ bearer: [] }],
-    },
+    bearerRoute(signingLink, 'La evidencia de la firma del contrato (JSON)'),
     async (request) => {
       const { signer } = await signerAccess(request, request.params.id, { readOnly: true });
       return { data: await contractEvidence(deps, signer.contractId) };

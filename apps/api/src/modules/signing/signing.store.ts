@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { changedAnyRow, firstRow, returnedRow } from '../../db/rows.js';
 import { contractLinks, contracts, contractSigners } from '../../db/schema.js';
 import type { SignerRow } from '../application/index.js';
 
@@ -13,13 +14,11 @@ export type LinkRow = typeof contractLinks.$inferSelect;
 type ContractValues = Omit<typeof contracts.$inferInsert, 'id' | 'userId' | 'createdAt'>;
 
 export async function findContract(db: Executor, id: string): Promise<ContractRow | undefined> {
-  const [contract] = await db.select().from(contracts).where(eq(contracts.id, id)).limit(1);
-  return contract;
+  return firstRow(db.select().from(contracts).where(eq(contracts.id, id)));
 }
 
 export async function findContractOfUser(db: Executor, userId: string): Promise<ContractRow | undefined> {
-  const [contract] = await db.select().from(contracts).where(eq(contracts.userId, userId)).limit(1);
-  return contract;
+  return firstRow(db.select().from(contracts).where(eq(contracts.userId, userId)));
 }
 
 /** The contract row locked for this transaction (a signature holds it while it stores the signed PDF). */
@@ -42,8 +41,7 @@ export async function insertContract(
   tx: Executor,
   values: ContractValues & Pick<ContractRow, 'id' | 'userId' | 'createdAt'>,
 ): Promise<ContractRow | undefined> {
-  const [row] = await tx.insert(contracts).values(values).onConflictDoNothing({ target: contracts.userId }).returning();
-  return row;
+  return returnedRow(tx.insert(contracts).values(values).onConflictDoNothing({ target: contracts.userId }).returning());
 }
 
 /** A new draft of the contract, only while nobody has signed it; undefined when somebody has. */
@@ -52,12 +50,13 @@ export async function redraftContract(
   id: string,
   values: ContractValues,
 ): Promise<ContractRow | undefined> {
-  const [row] = await tx
-    .update(contracts)
-    .set(values)
-    .where(and(eq(contracts.id, id), isNull(contracts.signedSha256)))
-    .returning();
-  return row;
+  return returnedRow(
+    tx
+      .update(contracts)
+      .set(values)
+      .where(and(eq(contracts.id, id), isNull(contracts.signedSha256)))
+      .returning(),
+  );
 }
 
 export async function storeSignedPdf(
@@ -74,17 +73,17 @@ export async function findContractSigner(
   contractId: string,
   avalId: string | null,
 ): Promise<SignerRow | undefined> {
-  const [signer] = await db
-    .select()
-    .from(contractSigners)
-    .where(
-      and(
-        eq(contractSigners.contractId, contractId),
-        avalId ? eq(contractSigners.avalId, avalId) : eq(contractSigners.personType, 'titular'),
+  return firstRow(
+    db
+      .select()
+      .from(contractSigners)
+      .where(
+        and(
+          eq(contractSigners.contractId, contractId),
+          avalId ? eq(contractSigners.avalId, avalId) : eq(contractSigners.personType, 'titular'),
+        ),
       ),
-    )
-    .limit(1);
-  return signer;
+  );
 }
 
 /** A new signer; undefined when another request added them first. */
@@ -92,8 +91,7 @@ export async function insertSigner(
   tx: Executor,
   values: typeof contractSigners.$inferInsert,
 ): Promise<SignerRow | undefined> {
-  const [row] = await tx.insert(contractSigners).values(values).onConflictDoNothing().returning();
-  return row;
+  return returnedRow(tx.insert(contractSigners).values(values).onConflictDoNothing().returning());
 }
 
 /** The signer's row locked for this transaction (as a signature locks it). */
@@ -119,8 +117,7 @@ export async function signersOf(db: Executor, contractId: string): Promise<Signe
 }
 
 export async function findLinkByTokenSha256(db: Executor, tokenSha256: string): Promise<LinkRow | undefined> {
-  const [link] = await db.select().from(contractLinks).where(eq(contractLinks.tokenSha256, tokenSha256)).limit(1);
-  return link;
+  return firstRow(db.select().from(contractLinks).where(eq(contractLinks.tokenSha256, tokenSha256)));
 }
 
 /** Replaces the signer's open signing links: they stop working at once. */
@@ -145,10 +142,11 @@ export async function insertLink(tx: Executor, values: typeof contractLinks.$inf
 
 /** Uses the link up, once, unless it was replaced: false when it was used or replaced first. */
 export async function markLinkUsed(tx: Executor, id: string, at: Date): Promise<boolean> {
-  const [used] = await tx
-    .update(contractLinks)
-    .set({ usedAt: at })
-    .where(and(eq(contractLinks.id, id), isNull(contractLinks.usedAt), isNull(contractLinks.revokedAt)))
-    .returning({ id: contractLinks.id });
-  return used !== undefined;
+  return changedAnyRow(
+    tx
+      .update(contractLinks)
+      .set({ usedAt: at })
+      .where(and(eq(contractLinks.id, id), isNull(contractLinks.usedAt), isNull(contractLinks.revokedAt)))
+      .returning({ id: contractLinks.id }),
+  );
 }

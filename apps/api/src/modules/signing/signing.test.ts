@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { cedulaCheckDigit, toE164 } from '@provee/domain';
-import { and, desc, eq, like } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   auditEvents,
   contractLinks,
@@ -12,14 +12,18 @@ import {
   identityDocuments,
   identityPhotoUploads,
   identityVerifications,
-  smsOutbox,
 } from '../../db/schema.js';
 import { createApplication, userAuth } from '../../test/factories.js';
 import { multipart } from '../../test/multipart.js';
-import { staffSession } from '../../test/staff.js';
 import { createPhone } from '../../test/phone.js';
-import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
-import type { App } from '../../types.js';
+import {
+  bearer,
+  consentWithOfferedPin,
+  sendLinkFromBackOffice,
+  signingLinkFromSms,
+  widgetPhotos,
+} from '../../test/signer.js';
+import { manualClock, useTestApp } from '../../test/test-app.js';
 import { createJpeg, createPng, createPngHeader } from '../../test/test-images.js';
 import { answerDueSimulatedChecks } from '../identity/index.js';
 import { openContractPdf } from './contract.js';
@@ -36,70 +40,30 @@ const SILENT_ID = testIdentity('9990008');
 const STRONG_GUARANTOR = cedula('9990000001');
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/** The widget's three photos; another `take` is another set of photos (a camera never takes the same bytes twice). */
-const photos = (take = 0) => ({
-  id_front: createJpeg({ width: 1280 + take, height: 800 }),
-  id_back: createJpeg({ width: 1280 + take, height: 800 }),
-  selfie: createJpeg({ width: 720 + take, height: 960 }),
-});
 const signaturePng = () => Buffer.from(createPng({ width: 280, height: 120 })).toString('base64');
 const GEO = JSON.stringify({ latitude: 18.4861, longitude: -69.9312, accuracy: 20, timestamp: 1795000000000 });
 
-/** An analyst sends the signing link from the back office (a fresh session: the tests move the clock by days). */
-async function issueLinkOn(app: App, userId: string, body: Record<string, unknown> = { person_type: 'titular' }) {
-  const { headers } = await staffSession(app, 'analyst');
-  return app.inject({
-    method: 'POST',
-    url: `/api/backoffice/applications/${userId}/contract-links`,
-    headers,
-    payload: body,
-  });
-}
-
-/** The token of a signing link, as the SMS carries it (the link itself travels only in the SMS). */
-async function linkTokenOn(app: App, userId: string, body?: Record<string, unknown>) {
-  const res = await issueLinkOn(app, userId, body);
-  expect(res.statusCode, res.body).toBe(200);
-  const [sms] = await app.db
-    .select()
-    .from(smsOutbox)
-    .where(like(smsOutbox.body, '%send-contract-sign%'))
-    .orderBy(desc(smsOutbox.id))
-    .limit(1);
-  const url = new URL(/https?:\/\/\S+/.exec(sms!.body)![0]);
-  return { token: url.searchParams.get('token')!, data: { ...res.json().data.result, url: url.toString() }, url };
-}
-
 describe('identity verification and contract signing', () => {
-  let t: TestApp;
   const clock = manualClock(new Date('2026-11-23T12:00:00Z'));
-  beforeAll(async () => {
-    t = await createTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '2000' }, undefined, { clock });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '2000' }, undefined, { clock });
 
   /** A shopkeeper whose PIN consent got a pre-approval (the real journey from the PIN on). */
   async function approvedShopkeeper(taxId = cedula(randomTen())) {
     // The name the link and the contract carry (asserted below).
     const user = await createApplication(t.app, { taxId, name: 'María José', lastname: 'Peña' });
-    const auth = userAuth(t.app, user);
-    const sent = await t.app.inject({ method: 'POST', url: `/api/v1/users/${user.id}/SK/nip`, headers: auth });
-    const nip = sent.json().data.default_nip as string;
-    const consent = await t.app.inject({
-      method: 'PUT',
-      url: `/api/v1/users/${user.id}/SK/nip`,
-      headers: auth,
-      payload: { nip },
-    });
+    const consent = await consentWithOfferedPin(t.app, user);
     expect(consent.json().data).toMatchObject({ next_step: 'PASSWORD', status: 'IN_PROGRESS' });
-    return { user, auth };
+    return { user, auth: userAuth(t.app, user) };
   }
 
-  const issueLink = (userId: string, body?: Record<string, unknown>) => issueLinkOn(t.app, userId, body);
-  const linkToken = (userId: string, body?: Record<string, unknown>) => linkTokenOn(t.app, userId, body);
+  const issueLink = (userId: string, body?: Record<string, unknown>) => sendLinkFromBackOffice(t.app, userId, body);
+  /** The token of a signing link, as the SMS carries it, and the back office's answer with the link. */
+  async function linkToken(userId: string, body?: Record<string, unknown>) {
+    const { res, url, token } = await signingLinkFromSms(t.app, userId, body);
+    return { token, data: { ...res.json().data.result, url: url.toString() }, url };
+  }
 
-  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-  const upload = (userId: string, token: string, files = photos(), fields = { person_type: 'titular' }) => {
+  const upload = (userId: string, token: string, files = widgetPhotos(), fields = { person_type: 'titular' }) => {
     const body = multipart(files, { ...fields, verification_type: 'VERIFICATION' });
     return t.app.inject({
       method: 'POST',
@@ -121,6 +85,9 @@ describe('identity verification and contract signing', () => {
       headers: { ...bearer(token), 'user-agent': 'Mozilla/5.0 (Linux; Android 10) Chrome/120 Mobile' },
       payload: { person_type: 'titular', signature: signaturePng(), metadata: GEO, ...body },
     });
+  /** The signing evidence of an application, as this link's signer reads it. */
+  const evidenceSeenBy = (userId: string, token: string) =>
+    t.app.inject({ method: 'GET', url: `/api/v1/users/SK/${userId}/contract/evidence`, headers: bearer(token) });
   /** The simulator answers once its delay has passed (the worker's job, run by hand). */
   async function verifierAnswers() {
     clock.advance(t.app.config.IDENTITY_SIMULATOR_DELAY_MS / 1000 + 1);
@@ -268,10 +235,12 @@ describe('identity verification and contract signing', () => {
         ),
       );
     expect(document).toMatchObject({ format: 'jpeg', width: 720, height: 960 });
-    expect(Buffer.from(document!.dataEncrypted).includes(Buffer.from(photos().selfie.subarray(0, 40)))).toBe(false);
+    expect(Buffer.from(document!.dataEncrypted).includes(Buffer.from(widgetPhotos().selfie.subarray(0, 40)))).toBe(
+      false,
+    );
     // What is kept is the product's own copy of the decoded photo (decision 021), and its hash is the copy's.
     const stored = t.app.cipher.decryptBytes(document!.dataEncrypted);
-    expect(stored.equals(Buffer.from(photos().selfie))).toBe(false);
+    expect(stored.equals(Buffer.from(widgetPhotos().selfie))).toBe(false);
     const meta = await sharp(stored).metadata();
     expect(meta).toMatchObject({ format: 'jpeg', width: 720, height: 960 });
     expect(meta.exif).toBeUndefined();
@@ -297,7 +266,7 @@ describe('identity verification and contract signing', () => {
     expect((await sign(user.id, token, { document_sha256: 'not-a-hash' })).statusCode).toBe(400);
     expect((await signerOf(user.id)).state).toBe('VERIFIED');
     // A photo sent for a reverification that never started is kept only until the signature.
-    const selfie = photos().selfie;
+    const selfie = widgetPhotos().selfie;
     const staged = await t.app.inject({
       method: 'PUT',
       url: `/api/v1/users/SK/${user.id}/identity-photos/selfie/${sha256(selfie)}`,
@@ -328,13 +297,7 @@ describe('identity verification and contract signing', () => {
     const document2 = await PDFDocument.load(pdf.rawPayload);
     expect(document2.getPageCount()).toBe(unsignedPages + 1);
 
-    const evidence = (
-      await t.app.inject({
-        method: 'GET',
-        url: `/api/v1/users/SK/${user.id}/contract/evidence`,
-        headers: bearer(token),
-      })
-    ).json().data;
+    const evidence = (await evidenceSeenBy(user.id, token)).json().data;
     expect(evidence).toMatchObject({ signed_sha256: contract.signedSha256, unsigned_sha256: contract.unsignedSha256 });
     expect(evidence.signers[0]).toMatchObject({
       person_type: 'titular',
@@ -369,17 +332,20 @@ describe('identity verification and contract signing', () => {
   it('refuses a JPEG as signature, a 20 MB upload, a file that is not an image, and keeps what was stored', async () => {
     const { user } = await approvedShopkeeper();
     const { token } = await linkToken(user.id);
-    const huge = { ...photos(), selfie: Buffer.concat([Buffer.from(createJpeg()), Buffer.alloc(20 * 1024 * 1024, 1)]) };
+    const huge = {
+      ...widgetPhotos(),
+      selfie: Buffer.concat([Buffer.from(createJpeg()), Buffer.alloc(20 * 1024 * 1024, 1)]),
+    };
     const tooBig = await upload(user.id, token, huge);
     expect(tooBig.statusCode).toBe(413);
     expect(tooBig.json().readable_message).toMatch(/8 MB/);
-    const notImage = await upload(user.id, token, { ...photos(), id_back: Buffer.from('%PDF-1.7 not a photo') });
+    const notImage = await upload(user.id, token, { ...widgetPhotos(), id_back: Buffer.from('%PDF-1.7 not a photo') });
     expect(notImage.statusCode).toBe(400);
     expect(notImage.json().issues).toEqual([expect.objectContaining({ field: 'body.id_back' })]);
-    const missing = await upload(user.id, token, { id_front: photos().id_front } as never);
+    const missing = await upload(user.id, token, { id_front: widgetPhotos().id_front } as never);
     expect(missing.statusCode).toBe(400);
     // A form cut short or whose boundary never comes: 400, not 500 (found by the fuzzing suite).
-    const form = multipart(photos(), { person_type: 'titular' });
+    const form = multipart(widgetPhotos(), { person_type: 'titular' });
     const boundary = /boundary=(.+)$/.exec(form.headers['content-type'])![1]!;
     for (const [payload, contentType] of [
       [form.payload.subarray(0, form.payload.length - `--${boundary}--\r\n`.length), form.headers['content-type']],
@@ -476,7 +442,7 @@ describe('identity verification and contract signing', () => {
     clock.advance(3600);
     await answerDueSimulatedChecks(t.app);
     expect((await status(silent.user.id, token)).json().data).toMatchObject({ status: null, verifications_left: 2 });
-    const second = (await upload(silent.user.id, token, photos(1))).json().data.verification_id;
+    const second = (await upload(silent.user.id, token, widgetPhotos(1))).json().data.verification_id;
     expect(second).not.toBe(first);
     expect((await signerOf(silent.user.id)).currentVerificationId).toBe(second);
   });
@@ -484,7 +450,9 @@ describe('identity verification and contract signing', () => {
   it('concurrent uploads never pass the attempt cap; concurrent signatures: one 200, the rest 409', async () => {
     const { user } = await approvedShopkeeper(REJECTED_ID());
     const { token } = await linkToken(user.id);
-    const uploads = await Promise.all(Array.from({ length: 6 }, (_, take) => upload(user.id, token, photos(take))));
+    const uploads = await Promise.all(
+      Array.from({ length: 6 }, (_, take) => upload(user.id, token, widgetPhotos(take))),
+    );
     const codes = uploads.map((res) => res.statusCode);
     expect(codes.filter((code) => code === 200).length).toBeLessThanOrEqual(3);
     expect(codes.every((code) => code === 200 || code === 409)).toBe(true);
@@ -530,7 +498,7 @@ describe('identity verification and contract signing', () => {
     const events = await t.app.db.select().from(auditEvents).where(eq(auditEvents.applicationId, user.id));
     expect(events.filter((e) => e.type === 'identity.check_started')).toHaveLength(1);
     // Other photos are another check.
-    expect((await upload(user.id, token, photos(7))).json().data).toMatchObject({
+    expect((await upload(user.id, token, widgetPhotos(7))).json().data).toMatchObject({
       verification_type: 'REVERIFICATION',
       verifications_left: 1,
     });
@@ -591,16 +559,12 @@ describe('identity verification and contract signing', () => {
     expect((await status(user.id, guarantor.token, 'titular')).statusCode).toBe(403);
 
     expect((await upload(user.id, titular.token)).statusCode).toBe(200);
-    expect((await upload(user.id, guarantor.token, photos(), { person_type: 'collateral' })).statusCode).toBe(200);
+    expect((await upload(user.id, guarantor.token, widgetPhotos(), { person_type: 'collateral' })).statusCode).toBe(
+      200,
+    );
     await verifierAnswers();
     // Before anyone signs, a co-signer's link shows where the others stand, not their identity checks.
-    const early = (
-      await t.app.inject({
-        method: 'GET',
-        url: `/api/v1/users/SK/${user.id}/contract/evidence`,
-        headers: bearer(guarantor.token),
-      })
-    ).json().data;
+    const early = (await evidenceSeenBy(user.id, guarantor.token)).json().data;
     expect(early.signers.find((s: { person_type: string }) => s.person_type === 'titular')).toMatchObject({
       state: 'VERIFIED',
       verification: null,
@@ -613,13 +577,7 @@ describe('identity verification and contract signing', () => {
     expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
     const contract = await contractOf(user.id);
     expect(contract.avalIds).toEqual([avalId]);
-    const evidence = (
-      await t.app.inject({
-        method: 'GET',
-        url: `/api/v1/users/SK/${user.id}/contract/evidence`,
-        headers: bearer(guarantor.token),
-      })
-    ).json().data;
+    const evidence = (await evidenceSeenBy(user.id, guarantor.token)).json().data;
     expect(evidence.signers.map((s: { state: string }) => s.state)).toEqual(['SIGNED', 'SIGNED']);
     const unsignedPages = (await PDFDocument.load(contract.unsignedPdf)).getPageCount();
     expect((await PDFDocument.load(contract.signedPdf!)).getPageCount()).toBe(unsignedPages + 2);

@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { firstRow, returnedRow } from '../../db/rows.js';
 import { staff } from '../../db/schema.js';
 
 /** Staff accounts (the `staff` table): who they are, their role, password hash and session epoch. */
@@ -20,12 +21,12 @@ export async function lockStaffById(tx: Executor, id: string): Promise<StaffRow 
 }
 
 export async function findActiveStaffByEmail(db: Executor, email: string): Promise<StaffRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(staff)
-    .where(and(eq(staff.email, email), eq(staff.active, true)))
-    .limit(1);
-  return row;
+  return firstRow(
+    db
+      .select()
+      .from(staff)
+      .where(and(eq(staff.email, email), eq(staff.active, true))),
+  );
 }
 
 /** Every account, by e-mail. */
@@ -38,8 +39,7 @@ export async function insertStaffAccount(
   tx: Executor,
   values: Pick<StaffRow, 'email' | 'name' | 'role' | 'passwordHash' | 'createdAt' | 'updatedAt'>,
 ): Promise<StaffRow | undefined> {
-  const [row] = await tx.insert(staff).values(values).onConflictDoNothing({ target: staff.email }).returning();
-  return row;
+  return returnedRow(tx.insert(staff).values(values).onConflictDoNothing({ target: staff.email }).returning());
 }
 
 /**
@@ -52,10 +52,11 @@ export async function updateStaffAccount(
   change: StaffChange,
   options: { moveSessionEpoch?: boolean } = {},
 ): Promise<StaffRow | undefined> {
-  const [row] = await tx
-    .update(staff)
-    .set({ ...change, ...(options.moveSessionEpoch ? { sessionEpoch: sql`${staff.sessionEpoch} + 1` } : {}) })
-    .where(eq(staff.id, id))
-    .returning();
-  return row;
+  return returnedRow(
+    tx
+      .update(staff)
+      .set({ ...change, ...(options.moveSessionEpoch ? { sessionEpoch: sql`${staff.sessionEpoch} + 1` } : {}) })
+      .where(eq(staff.id, id))
+      .returning(),
+  );
 }

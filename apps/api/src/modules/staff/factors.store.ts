@@ -1,5 +1,6 @@
 import { and, asc, count, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { changedAnyRow, firstRow } from '../../db/rows.js';
 import { staffPasskeys, staffRecoveryCodes, staffTotp } from '../../db/schema.js';
 
 /**
@@ -66,19 +67,20 @@ export async function useTotpStep(
   db: Executor,
   input: { staffId: string; confirmed: boolean; createdAt: Date; step: number; confirmAt?: Date },
 ): Promise<boolean> {
-  const [used] = await db
-    .update(staffTotp)
-    .set({ lastStep: input.step, ...(input.confirmAt ? { confirmedAt: input.confirmAt } : {}) })
-    .where(
-      and(
-        eq(staffTotp.staffId, input.staffId),
-        input.confirmed ? isNotNull(staffTotp.confirmedAt) : isNull(staffTotp.confirmedAt),
-        eq(staffTotp.createdAt, input.createdAt),
-        or(isNull(staffTotp.lastStep), lt(staffTotp.lastStep, input.step)),
-      ),
-    )
-    .returning({ staffId: staffTotp.staffId });
-  return !!used;
+  return changedAnyRow(
+    db
+      .update(staffTotp)
+      .set({ lastStep: input.step, ...(input.confirmAt ? { confirmedAt: input.confirmAt } : {}) })
+      .where(
+        and(
+          eq(staffTotp.staffId, input.staffId),
+          input.confirmed ? isNotNull(staffTotp.confirmedAt) : isNull(staffTotp.confirmedAt),
+          eq(staffTotp.createdAt, input.createdAt),
+          or(isNull(staffTotp.lastStep), lt(staffTotp.lastStep, input.step)),
+        ),
+      )
+      .returning({ staffId: staffTotp.staffId }),
+  );
 }
 
 /** Removes the account's app secret; answers how many went (0 or 1). */
@@ -101,12 +103,12 @@ export async function findPasskey(
   staffId: string,
   credentialId: string,
 ): Promise<PasskeyRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(staffPasskeys)
-    .where(and(eq(staffPasskeys.staffId, staffId), eq(staffPasskeys.credentialId, credentialId)))
-    .limit(1);
-  return row;
+  return firstRow(
+    db
+      .select()
+      .from(staffPasskeys)
+      .where(and(eq(staffPasskeys.staffId, staffId), eq(staffPasskeys.credentialId, credentialId))),
+  );
 }
 
 /** A new passkey; null when its credential id is already registered. */
@@ -127,26 +129,28 @@ export async function insertPasskey(
  * forward (or stays at 0 for an authenticator that keeps none). True when it was recorded.
  */
 export async function advancePasskeyCounter(db: Executor, id: string, newCounter: number, at: Date): Promise<boolean> {
-  const [used] = await db
-    .update(staffPasskeys)
-    .set({ counter: newCounter, lastUsedAt: at })
-    .where(
-      and(
-        eq(staffPasskeys.id, id),
-        newCounter === 0 ? eq(staffPasskeys.counter, 0) : lt(staffPasskeys.counter, newCounter),
-      ),
-    )
-    .returning({ id: staffPasskeys.id });
-  return !!used;
+  return changedAnyRow(
+    db
+      .update(staffPasskeys)
+      .set({ counter: newCounter, lastUsedAt: at })
+      .where(
+        and(
+          eq(staffPasskeys.id, id),
+          newCounter === 0 ? eq(staffPasskeys.counter, 0) : lt(staffPasskeys.counter, newCounter),
+        ),
+      )
+      .returning({ id: staffPasskeys.id }),
+  );
 }
 
 /** Removes one of this account's passkeys; false when it has none by that id. */
 export async function deletePasskey(tx: Executor, staffId: string, id: string): Promise<boolean> {
-  const [removed] = await tx
-    .delete(staffPasskeys)
-    .where(and(eq(staffPasskeys.id, id), eq(staffPasskeys.staffId, staffId)))
-    .returning({ id: staffPasskeys.id });
-  return !!removed;
+  return changedAnyRow(
+    tx
+      .delete(staffPasskeys)
+      .where(and(eq(staffPasskeys.id, id), eq(staffPasskeys.staffId, staffId)))
+      .returning({ id: staffPasskeys.id }),
+  );
 }
 
 /** Removes every passkey of the account; answers how many went. */
@@ -174,18 +178,19 @@ export async function markRecoveryCodeUsed(
   codeHash: string,
   at: Date,
 ): Promise<boolean> {
-  const [used] = await db
-    .update(staffRecoveryCodes)
-    .set({ usedAt: at })
-    .where(
-      and(
-        eq(staffRecoveryCodes.staffId, staffId),
-        eq(staffRecoveryCodes.codeHash, codeHash),
-        isNull(staffRecoveryCodes.usedAt),
-      ),
-    )
-    .returning({ id: staffRecoveryCodes.id });
-  return !!used;
+  return changedAnyRow(
+    db
+      .update(staffRecoveryCodes)
+      .set({ usedAt: at })
+      .where(
+        and(
+          eq(staffRecoveryCodes.staffId, staffId),
+          eq(staffRecoveryCodes.codeHash, codeHash),
+          isNull(staffRecoveryCodes.usedAt),
+        ),
+      )
+      .returning({ id: staffRecoveryCodes.id }),
+  );
 }
 
 export async function countUnusedRecoveryCodes(db: Executor, staffId: string): Promise<number> {

@@ -1,21 +1,17 @@
 import { STAFF_MAX_FAILED_LOGINS_PER_IP } from '@provee/domain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
-import { authenticatorCode, STAFF_PASSWORD, staffSession } from '../../test/staff.js';
+import { describe, expect, it } from 'vitest';
+import { STAFF_PASSWORD, sendAuthenticatorCode, staffSession } from '../../test/staff.js';
+import { manualClock, useTestApp, withTestApp } from '../../test/test-app.js';
 
 describe('back-office login: no enumeration, lock-out per e-mail and per client address', () => {
-  let t: TestApp;
   const clock = manualClock(new Date('2026-11-24T10:00:00Z'));
+  const t = useTestApp({}, undefined, { clock });
   let ipSeq = 0;
   /** Each test its own client address unless it says otherwise (the suite shares one app). */
   const newIp = () => `203.0.113.${++ipSeq}`;
   const login = (email: string, password: string, ip: string) =>
     t.app.inject({ method: 'POST', url: '/api/backoffice/session', payload: { email, password }, remoteAddress: ip });
   const shape = (res: { statusCode: number; json: () => unknown }) => ({ status: res.statusCode, body: res.json() });
-  beforeAll(async () => {
-    t = await createTestApp({}, undefined, { clock });
-  });
-  afterAll(() => t.close());
 
   it('a real and an unknown e-mail answer alike, before and after five wrong passwords', async () => {
     const { member } = await staffSession(t.app, 'analyst');
@@ -46,12 +42,7 @@ describe('back-office login: no enumeration, lock-out per e-mail and per client 
     expect(owner.statusCode, owner.body).toBe(200);
     expect(owner.json().data.stage).toBe('factor');
     const cookie = `provee_staff=${owner.cookies.find((c) => c.name === 'provee_staff')!.value}`;
-    const factor = await t.app.inject({
-      method: 'POST',
-      url: '/api/backoffice/session/factor',
-      headers: { cookie },
-      payload: { method: 'totp', code: authenticatorCode(t.app, member.id) },
-    });
+    const factor = await sendAuthenticatorCode(t.app, cookie, member.id);
     expect(factor.statusCode, factor.body).toBe(200);
     // The second factor ended the e-mail's lock: the next wrong password is a plain 401 again.
     expect((await login(member.email, 'adivinanza-10', newIp())).statusCode).toBe(401);
@@ -105,8 +96,7 @@ describe('back-office login: no enumeration, lock-out per e-mail and per client 
 
 describe('spent counters', () => {
   it('are removed once their window and lock are over, and only then', async () => {
-    const t = await createTestApp();
-    try {
+    await withTestApp({}, async (t) => {
       const { countAttempt, forgetSpentCounters, recordFailure } = await import('./login-failures.js');
       const at = new Date('2026-11-24T12:00:00Z');
       const counter = { key: 'ip:198.51.100.7', max: 1, windowMs: 15 * 60_000 };
@@ -116,8 +106,6 @@ describe('spent counters', () => {
       expect(await countAttempt(t.app.db, counter, new Date('2026-11-24T12:14:00Z'))).toBe(false);
       expect(await forgetSpentCounters(t.app.db, new Date('2026-11-24T12:16:00Z'))).toBe(1);
       expect(await countAttempt(t.app.db, counter, new Date('2026-11-24T12:16:00Z'))).toBe(true);
-    } finally {
-      await t.close();
-    }
+    });
   });
 });

@@ -1,5 +1,7 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { firstRow } from '../../db/rows.js';
+import { changedAnyRow } from '../../db/rows.js';
 import { staff, staffPasswordLinks } from '../../db/schema.js';
 import type { StaffRow } from './accounts.store.js';
 
@@ -27,28 +29,29 @@ export async function findLivePasswordLink(
   tokenHash: string,
   now: Date,
 ): Promise<{ link: PasswordLinkRow; member: StaffRow } | undefined> {
-  const [row] = await db
-    .select({ link: staffPasswordLinks, member: staff })
-    .from(staffPasswordLinks)
-    .innerJoin(staff, eq(staff.id, staffPasswordLinks.staffId))
-    .where(
-      and(
-        eq(staffPasswordLinks.tokenHash, tokenHash),
-        isNull(staffPasswordLinks.usedAt),
-        gt(staffPasswordLinks.expiresAt, now),
-        eq(staff.active, true),
+  return firstRow(
+    db
+      .select({ link: staffPasswordLinks, member: staff })
+      .from(staffPasswordLinks)
+      .innerJoin(staff, eq(staff.id, staffPasswordLinks.staffId))
+      .where(
+        and(
+          eq(staffPasswordLinks.tokenHash, tokenHash),
+          isNull(staffPasswordLinks.usedAt),
+          gt(staffPasswordLinks.expiresAt, now),
+          eq(staff.active, true),
+        ),
       ),
-    )
-    .limit(1);
-  return row;
+  );
 }
 
 /** Uses the link up, once: false when another request used it first. */
 export async function markPasswordLinkUsed(tx: Executor, id: string, at: Date): Promise<boolean> {
-  const [used] = await tx
-    .update(staffPasswordLinks)
-    .set({ usedAt: at })
-    .where(and(eq(staffPasswordLinks.id, id), isNull(staffPasswordLinks.usedAt)))
-    .returning({ id: staffPasswordLinks.id });
-  return !!used;
+  return changedAnyRow(
+    tx
+      .update(staffPasswordLinks)
+      .set({ usedAt: at })
+      .where(and(eq(staffPasswordLinks.id, id), isNull(staffPasswordLinks.usedAt)))
+      .returning({ id: staffPasswordLinks.id }),
+  );
 }

@@ -1,29 +1,24 @@
 import { STAFF_PASSWORD_LINK_MINUTES } from '@provee/domain';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { staffPasswordLinks } from '../../db/schema.js';
 import { createStaffMember, staffEventTypes, staffLogin, staffSession } from '../../test/staff.js';
-import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+import { manualClock, useTestApp } from '../../test/test-app.js';
 
 describe('password links: no password travels in a message', () => {
-  let t: TestApp;
   const clock = manualClock(new Date('2026-11-24T11:00:00Z'));
+  const t = useTestApp({ PUBLIC_BASE_URL: 'https://backoffice.prestamista.test' }, undefined, { clock });
   const tokenOf = (url: string) => new URLSearchParams(new URL(url).hash.slice(1)).get('token')!;
   const setPassword = (token: string, password: string) =>
     t.app.inject({ method: 'POST', url: '/api/backoffice/password-link/password', payload: { token, password } });
-  beforeAll(async () => {
-    t = await createTestApp({ PUBLIC_BASE_URL: 'https://backoffice.prestamista.test' }, undefined, { clock });
-  });
-  afterAll(() => t.close());
+  /** A password link for this staff account, asked for with these headers (an admin's, or not). */
+  const issuePasswordLink = (staffId: string, headers: Record<string, string>) =>
+    t.app.inject({ method: 'POST', url: `/api/backoffice/staff/${staffId}/password-link`, headers });
 
   it('an admin’s link (in the URL fragment, stored hashed) sets a password once, within the hour', async () => {
     const admin = await staffSession(t.app, 'admin');
     const member = await createStaffMember(t.app, 'advisor', { name: 'Inés Asesora' });
-    const issued = await t.app.inject({
-      method: 'POST',
-      url: `/api/backoffice/staff/${member.id}/password-link`,
-      headers: admin.headers,
-    });
+    const issued = await issuePasswordLink(member.id, admin.headers);
     expect(issued.statusCode, issued.body).toBe(200);
     const { url, expires_at: expiresAt } = issued.json().data;
     expect(url).toMatch(/^https:\/\/backoffice\.prestamista\.test\/backoffice\/password#token=[\w-]{43}$/);
@@ -47,16 +42,7 @@ describe('password links: no password travels in a message', () => {
   it('a link expires after an hour; a newer link voids the older one; two tabs cannot both use one', async () => {
     let admin = await staffSession(t.app, 'admin');
     const member = await createStaffMember(t.app, 'analyst');
-    const issue = async () =>
-      tokenOf(
-        (
-          await t.app.inject({
-            method: 'POST',
-            url: `/api/backoffice/staff/${member.id}/password-link`,
-            headers: admin.headers,
-          })
-        ).json().data.url,
-      );
+    const issue = async () => tokenOf((await issuePasswordLink(member.id, admin.headers)).json().data.url);
     const first = await issue();
     clock.advance(STAFF_PASSWORD_LINK_MINUTES * 60 + 1);
     expect((await setPassword(first, 'una frase de prueba larga')).json().code).toBe('PASSWORD_LINK_INVALID');
@@ -74,11 +60,7 @@ describe('password links: no password travels in a message', () => {
   it('setting a password ends every session of the account', async () => {
     const admin = await staffSession(t.app, 'admin');
     const member = await staffSession(t.app, 'advisor');
-    const link = await t.app.inject({
-      method: 'POST',
-      url: `/api/backoffice/staff/${member.member.id}/password-link`,
-      headers: admin.headers,
-    });
+    const link = await issuePasswordLink(member.member.id, admin.headers);
     expect((await setPassword(tokenOf(link.json().data.url), 'la nueva frase del asesor')).statusCode).toBe(204);
     const me = await t.app.inject({ method: 'GET', url: '/api/backoffice/session', headers: member.headers });
     expect(me.statusCode).toBe(401);
@@ -87,17 +69,9 @@ describe('password links: no password travels in a message', () => {
   it('an admin cannot issue a link for their own account, and nobody else can issue one', async () => {
     const admin = await staffSession(t.app, 'admin');
     const analyst = await staffSession(t.app, 'analyst');
-    const own = await t.app.inject({
-      method: 'POST',
-      url: `/api/backoffice/staff/${admin.member.id}/password-link`,
-      headers: admin.headers,
-    });
+    const own = await issuePasswordLink(admin.member.id, admin.headers);
     expect(own.statusCode).toBe(409);
-    const notAdmin = await t.app.inject({
-      method: 'POST',
-      url: `/api/backoffice/staff/${admin.member.id}/password-link`,
-      headers: analyst.headers,
-    });
+    const notAdmin = await issuePasswordLink(admin.member.id, analyst.headers);
     expect(notAdmin.statusCode).toBe(403);
   });
 });

@@ -1,5 +1,6 @@
 import { and, eq, gt, lte, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { returnedRow } from '../../db/rows.js';
 import { staff, staffSessions } from '../../db/schema.js';
 
 /**
@@ -48,21 +49,22 @@ export async function touchLiveStaffSession(
   now: Date,
   limits: SessionLimits,
 ): Promise<StaffSessionRow | undefined> {
-  const [row] = await db
-    .update(staffSessions)
-    .set({ lastSeenAt: now })
-    .where(
-      and(
-        eq(staffSessions.idHash, idHash),
-        gt(staffSessions.lastSeenAt, limits.idleSince),
-        gt(staffSessions.createdAt, limits.bornAfter),
-        // The account is active and nothing ended its sessions since this one began.
-        sql`exists (select 1 from ${staff} where ${staff.id} = ${staffSessions.staffId} and ${staff.active}
-          and ${staff.sessionEpoch} = ${staffSessions.epoch})`,
-      ),
-    )
-    .returning();
-  return row;
+  return returnedRow(
+    db
+      .update(staffSessions)
+      .set({ lastSeenAt: now })
+      .where(
+        and(
+          eq(staffSessions.idHash, idHash),
+          gt(staffSessions.lastSeenAt, limits.idleSince),
+          gt(staffSessions.createdAt, limits.bornAfter),
+          // The account is active and nothing ended its sessions since this one began.
+          sql`exists (select 1 from ${staff} where ${staff.id} = ${staffSessions.staffId} and ${staff.active}
+            and ${staff.sessionEpoch} = ${staffSessions.epoch})`,
+        ),
+      )
+      .returning(),
+  );
 }
 
 export async function deleteStaffSession(db: Executor, idHash: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { lookupUserCall, userDetailCall } from '@provee/domain';
-import { register } from '../../contract/register.js';
+import { bearerRoute, register } from '../../contract/register.js';
 import { AppError } from '../../errors.js';
 import type { App } from '../../types.js';
 import { requirePhoneAccess, requireToken, requireUserAccess } from '../auth/index.js';
@@ -13,11 +13,7 @@ export async function userRoutes(app: App): Promise<void> {
   register(
     app,
     lookupUserCall,
-    {
-      preParsing: requireToken,
-      summary: 'Busca al usuario del teléfono verificado; 404 si es nuevo',
-      security: [{ bearer: [] }],
-    },
+    bearerRoute(requireToken, 'Busca al usuario del teléfono verificado; 404 si es nuevo'),
     async (request) => {
       const phoneE164 = parsePhone(country, request.query.phone_number, 'querystring.phone_number');
       requirePhoneAccess(request, phoneE164);
@@ -30,11 +26,7 @@ export async function userRoutes(app: App): Promise<void> {
   register(
     app,
     userDetailCall,
-    {
-      preParsing: requireToken,
-      summary: 'Detalle del usuario (solo con su propio token)',
-      security: [{ bearer: [] }],
-    },
+    bearerRoute(requireToken, 'Detalle del usuario (solo con su propio token)'),
     async (request) => {
       const detail = await findUserDetail(app.db, request.params.id);
       requireUserAccess(request, detail?.user);

@@ -1,5 +1,6 @@
 import { and, asc, eq, getTableColumns, ne, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.js';
+import { firstRow } from '../../db/rows.js';
 import { avals, businessAddresses, businesses, creditDecisions, users } from '../../db/schema.js';
 
 /**
@@ -19,13 +20,11 @@ export type BusinessAddressValues = Omit<
 >;
 
 export async function findUserByPhone(db: Executor, phoneE164: string): Promise<UserRow | undefined> {
-  const [user] = await db.select().from(users).where(eq(users.phoneE164, phoneE164)).limit(1);
-  return user;
+  return firstRow(db.select().from(users).where(eq(users.phoneE164, phoneE164)));
 }
 
 export async function findUserById(db: Executor, id: string): Promise<UserRow | undefined> {
-  const [user] = await db.select().from(users).where(eq(users.id, id)).limit(1);
-  return user;
+  return firstRow(db.select().from(users).where(eq(users.id, id)));
 }
 
 /** Another application holding this tax id (by its keyed hash), if any. */
@@ -34,12 +33,12 @@ export async function findOtherApplicationWithTaxId(
   taxIdHash: string,
   exceptId: string,
 ): Promise<{ id: string } | undefined> {
-  const [other] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.taxIdHash, taxIdHash), ne(users.id, exceptId)))
-    .limit(1);
-  return other;
+  return firstRow(
+    db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.taxIdHash, taxIdHash), ne(users.id, exceptId))),
+  );
 }
 
 /** The application row with its business and address, in one query. */
@@ -47,14 +46,14 @@ export async function findApplicantRows(
   db: Executor,
   id: string,
 ): Promise<{ user: UserRow; business: BusinessRow | null; address: BusinessAddressRow | null } | undefined> {
-  const [row] = await db
-    .select({ user: users, business: businesses, address: businessAddresses })
-    .from(users)
-    .leftJoin(businesses, eq(businesses.userId, users.id))
-    .leftJoin(businessAddresses, eq(businessAddresses.userId, users.id))
-    .where(eq(users.id, id))
-    .limit(1);
-  return row;
+  return firstRow(
+    db
+      .select({ user: users, business: businesses, address: businessAddresses })
+      .from(users)
+      .leftJoin(businesses, eq(businesses.userId, users.id))
+      .leftJoin(businessAddresses, eq(businessAddresses.userId, users.id))
+      .where(eq(users.id, id)),
+  );
 }
 
 export async function upsertBusiness(tx: Executor, userId: string, values: BusinessValues): Promise<void> {

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser } from '../../test/factories.js';
+import { describe, expect, it } from 'vitest';
+import { createUser, userToken } from '../../test/factories.js';
 import { createPhone, phoneToken } from '../../test/phone.js';
-import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+import { manualClock, useTestApp, withTestApp } from '../../test/test-app.js';
 
 describe('user lookup and detail', () => {
   const clock = manualClock();
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({}, undefined, { clock });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({}, undefined, { clock });
 
   const lookup = (phone: string, token?: string) =>
     t.app.inject({
@@ -97,40 +93,30 @@ describe('user lookup and detail', () => {
   it('a user token opens only that user', async () => {
     const mine = await createUser(t.app);
     const other = await createUser(t.app);
-    const { token } = t.app.tokens.issue({ kind: 'user', userId: mine.id, phoneE164: `+1${mine.phone}` });
+    const token = userToken(t.app, mine);
     expect((await detail(mine.id, token)).statusCode).toBe(200);
     expect((await detail(other.id, token)).statusCode).toBe(403);
   });
 });
 
 describe('GET /api/v1/ip', () => {
-  it('answers the address the server sees', async () => {
-    const t = await createTestApp();
-    try {
+  it.each<{ answers: string; env: Record<string, string>; remoteAddress: string; ip: string }>([
+    { answers: 'the address the server sees', env: {}, remoteAddress: '198.51.100.7', ip: '198.51.100.7' },
+    {
+      answers: 'behind a proxy (TRUST_PROXY=1), the forwarded client address',
+      env: { TRUST_PROXY: '1' },
+      remoteAddress: '10.0.0.2',
+      ip: '203.0.113.1',
+    },
+  ])('answers $answers', async ({ env, remoteAddress, ip }) => {
+    await withTestApp(env, async (t) => {
       const res = await t.app.inject({
         method: 'GET',
         url: '/api/v1/ip',
-        remoteAddress: '198.51.100.7',
+        remoteAddress,
         headers: { 'x-forwarded-for': '203.0.113.1' },
       });
-      expect(res.json()).toEqual({ ip: '198.51.100.7' });
-    } finally {
-      await t.close();
-    }
-  });
-
-  it('behind a proxy (TRUST_PROXY=1) answers the forwarded client address', async () => {
-    const t = await createTestApp({ TRUST_PROXY: '1' });
-    try {
-      const res = await t.app.inject({
-        method: 'GET',
-        url: '/api/v1/ip',
-        remoteAddress: '10.0.0.2',
-        headers: { 'x-forwarded-for': '203.0.113.1' },
-      });
-      expect(res.json()).toEqual({ ip: '203.0.113.1' });
-    } finally {
-      await t.close();
-    }
+      expect(res.json()).toEqual({ ip });
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { changedAnyRow } from '../../db/rows.js';
 import { webhookDeliveries } from '../../db/schema.js';
 
 /** Vendors' webhook deliveries, one row per (provider, the vendor's id for the delivery). */
@@ -15,10 +16,11 @@ export async function deliverySeen(db: Executor, provider: string, deliveryId: s
 
 /** Records the delivery; false when it was recorded already (by an earlier or a concurrent call). */
 export async function recordDelivery(db: Executor, provider: string, deliveryId: string, at: Date): Promise<boolean> {
-  const inserted = await db
-    .insert(webhookDeliveries)
-    .values({ provider, deliveryId, receivedAt: at })
-    .onConflictDoNothing()
-    .returning({ provider: webhookDeliveries.provider });
-  return inserted.length > 0;
+  return changedAnyRow(
+    db
+      .insert(webhookDeliveries)
+      .values({ provider, deliveryId, receivedAt: at })
+      .onConflictDoNothing()
+      .returning({ provider: webhookDeliveries.provider }),
+  );
 }

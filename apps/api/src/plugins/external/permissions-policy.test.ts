@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/test-app.js';
 import { webDist } from '../../test/web-dist.js';
 
 /** A Permissions-Policy header as a map: feature → its allowlist. */
@@ -19,11 +19,7 @@ function policy(header: unknown): Record<string, string> {
  * which the app goes on (client-side) to the photos or the signature carries what those need.
  */
 describe('Permissions-Policy per page', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ WEB_DIST_DIR: webDist() });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ WEB_DIST_DIR: webDist() });
 
   const headerAt = async (url: string) => {
     const res = await t.app.inject({ method: 'GET', url });

@@ -1,10 +1,10 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config.js';
 import { auditEvents, webhookDeliveries } from '../../db/schema.js';
 import { createPhone } from '../../test/phone.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 import { createTwilioReverseOtp, EMPTY_TWIML, twilioSignature } from './twilio.js';
 
 const AUTH_TOKEN = 'test-auth-token-0123456789abcdef';
@@ -125,11 +125,7 @@ describe('twilio signature', () => {
 });
 
 describe('twilio reverse-OTP webhook', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp(TWILIO_ENV);
-  });
-  afterAll(() => t.close());
+  const t = useTestApp(TWILIO_ENV);
 
   const start = async (phone: string) => {
     const res = await t.app.inject({

@@ -2,6 +2,14 @@ import { act, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Countdown, formatCountdown } from './countdown.js';
 
+/** A countdown from `seconds` on a fake clock: what it calls when done, and what it shows. */
+function startCountdown(seconds: number) {
+  vi.useFakeTimers();
+  const onDone = vi.fn();
+  render(<Countdown seconds={seconds} onDone={onDone} />);
+  return { onDone, shown: () => screen.getByRole('timer').textContent };
+}
+
 describe('Countdown', () => {
   afterEach(() => vi.useRealTimers());
 
@@ -16,33 +24,27 @@ describe('Countdown', () => {
   });
 
   it('counts down to zero and says so once', () => {
-    vi.useFakeTimers();
-    const onDone = vi.fn();
-    render(<Countdown seconds={3} onDone={onDone} />);
-    expect(screen.getByRole('timer').textContent).toBe('00 : 03');
+    const { onDone, shown } = startCountdown(3);
+    expect(shown()).toBe('00 : 03');
     act(() => vi.advanceTimersByTime(1000));
-    expect(screen.getByRole('timer').textContent).toBe('00 : 02');
+    expect(shown()).toBe('00 : 02');
     act(() => vi.advanceTimersByTime(5000));
-    expect(screen.getByRole('timer').textContent).toBe('00 : 00');
+    expect(shown()).toBe('00 : 00');
     expect(onDone).toHaveBeenCalledTimes(1);
   });
 
   it('reaches 0 only when the time is really up, and then says so', () => {
-    vi.useFakeTimers();
-    const onDone = vi.fn();
-    render(<Countdown seconds={3} onDone={onDone} />);
+    const { onDone, shown } = startCountdown(3);
     act(() => vi.advanceTimersByTime(2_750));
-    expect(screen.getByRole('timer').textContent).toBe('00 : 01');
+    expect(shown()).toBe('00 : 01');
     expect(onDone).not.toHaveBeenCalled();
     act(() => vi.advanceTimersByTime(250));
-    expect(screen.getByRole('timer').textContent).toBe('00 : 00');
+    expect(shown()).toBe('00 : 00');
     expect(onDone).toHaveBeenCalledTimes(1);
   });
 
   it('nothing to wait for (0 s): done at once', () => {
-    vi.useFakeTimers();
-    const onDone = vi.fn();
-    render(<Countdown seconds={0} onDone={onDone} />);
+    const { onDone } = startCountdown(0);
     expect(onDone).toHaveBeenCalledTimes(1);
     act(() => vi.advanceTimersByTime(5_000));
     expect(onDone).toHaveBeenCalledTimes(1);

@@ -1,17 +1,11 @@
-import type { Route } from '../call.js';
+import { route } from './route.js';
 
 // Where the guarantor calls go: the shopkeeper's and the guarantor's own (zod-free, one value per call).
-export const registerAvalRoute = { method: 'POST', path: '/api/v1/users/:id/:type/avals' } as const satisfies Route;
-export const sendAvalNipRoute = { method: 'POST', path: '/api/v1/users/:id/:type/aval/nip' } as const satisfies Route;
-export const confirmAvalNipRoute = { method: 'PUT', path: '/api/v1/users/:id/:type/aval/nip' } as const satisfies Route;
-export const changeAvalPhoneRoute = {
-  method: 'PUT',
-  path: '/api/v1/users/:id/:type/aval/phone-number',
-} as const satisfies Route;
-export const avalInvitationRoute = { method: 'GET', path: '/api/v1/users/aval/invitation' } as const satisfies Route;
-export const startAvalConsentRoute = { method: 'POST', path: '/api/v1/users/aval/consent' } as const satisfies Route;
-export const restartAvalConsentRoute = {
-  method: 'POST',
-  path: '/api/v1/users/aval/reverse-otp',
-} as const satisfies Route;
-export const pollAvalConsentRoute = { method: 'PUT', path: '/api/v1/users/aval/reverse-otp' } as const satisfies Route;
+export const registerAvalRoute = route('POST', '/api/v1/users/:id/:type/avals');
+export const sendAvalNipRoute = route('POST', '/api/v1/users/:id/:type/aval/nip');
+export const confirmAvalNipRoute = route('PUT', '/api/v1/users/:id/:type/aval/nip');
+export const changeAvalPhoneRoute = route('PUT', '/api/v1/users/:id/:type/aval/phone-number');
+export const avalInvitationRoute = route('GET', '/api/v1/users/aval/invitation');
+export const startAvalConsentRoute = route('POST', '/api/v1/users/aval/consent');
+export const restartAvalConsentRoute = route('POST', '/api/v1/users/aval/reverse-otp');
+export const pollAvalConsentRoute = route('PUT', '/api/v1/users/aval/reverse-otp');

@@ -1,57 +1,27 @@
-import type { Route } from '../call.js';
+import { route } from './route.js';
 
 // Where the back office's calls go (staff session cookie): applications, their actions, the
 // advisors' queue and the reports (zod-free, one value per call).
 const application = '/api/backoffice/applications/:applicationId';
 
-export const listApplicationsRoute = { method: 'GET', path: '/api/backoffice/applications' } as const satisfies Route;
-export const applicationDetailRoute = { method: 'GET', path: application } as const satisfies Route;
-export const identityDocumentImageRoute = {
-  method: 'GET',
-  path: `${application}/identity-documents/:documentId`,
-} as const satisfies Route;
-export const applicationContractRoute = { method: 'GET', path: `${application}/contract` } as const satisfies Route;
-export const applicationContractEvidenceRoute = {
-  method: 'GET',
-  path: `${application}/contract/evidence`,
-} as const satisfies Route;
+export const listApplicationsRoute = route('GET', '/api/backoffice/applications');
+export const applicationDetailRoute = route('GET', application);
+export const identityDocumentImageRoute = route('GET', `${application}/identity-documents/:documentId`);
+export const applicationContractRoute = route('GET', `${application}/contract`);
+export const applicationContractEvidenceRoute = route('GET', `${application}/contract/evidence`);
 
-export const registerGuarantorRoute = { method: 'POST', path: `${application}/guarantors` } as const satisfies Route;
-export const resendInvitationRoute = {
-  method: 'POST',
-  path: `${application}/guarantors/:avalId/invitation`,
-} as const satisfies Route;
-export const retryBureauRoute = { method: 'POST', path: `${application}/bureau-retry` } as const satisfies Route;
-export const reviewAddressRoute = { method: 'POST', path: `${application}/address` } as const satisfies Route;
-export const issueContractLinkRoute = {
-  method: 'POST',
-  path: `${application}/contract-links`,
-} as const satisfies Route;
-export const decideVerificationRoute = {
-  method: 'POST',
-  path: `${application}/verifications/:verificationId/decision`,
-} as const satisfies Route;
-export const grantExtraAttemptRoute = {
-  method: 'POST',
-  path: `${application}/signers/:signerId/extra-attempt`,
-} as const satisfies Route;
+export const registerGuarantorRoute = route('POST', `${application}/guarantors`);
+export const resendInvitationRoute = route('POST', `${application}/guarantors/:avalId/invitation`);
+export const retryBureauRoute = route('POST', `${application}/bureau-retry`);
+export const reviewAddressRoute = route('POST', `${application}/address`);
+export const issueContractLinkRoute = route('POST', `${application}/contract-links`);
+export const decideVerificationRoute = route('POST', `${application}/verifications/:verificationId/decision`);
+export const grantExtraAttemptRoute = route('POST', `${application}/signers/:signerId/extra-attempt`);
 
-export const advisorQueueRoute = { method: 'GET', path: '/api/backoffice/advisor-queue' } as const satisfies Route;
-export const claimAdvisorTaskRoute = {
-  method: 'POST',
-  path: '/api/backoffice/advisor-queue/:source/:sourceId/claim',
-} as const satisfies Route;
-export const finishAdvisorTaskRoute = {
-  method: 'POST',
-  path: '/api/backoffice/advisor-queue/:source/:sourceId/done',
-} as const satisfies Route;
+export const advisorQueueRoute = route('GET', '/api/backoffice/advisor-queue');
+export const claimAdvisorTaskRoute = route('POST', '/api/backoffice/advisor-queue/:source/:sourceId/claim');
+export const finishAdvisorTaskRoute = route('POST', '/api/backoffice/advisor-queue/:source/:sourceId/done');
 
-export const funnelRoute = { method: 'GET', path: '/api/backoffice/funnel' } as const satisfies Route;
-export const exportApplicationsRoute = {
-  method: 'GET',
-  path: '/api/backoffice/exports/applications.csv',
-} as const satisfies Route;
-export const exportConsentsRoute = {
-  method: 'GET',
-  path: '/api/backoffice/exports/consents.csv',
-} as const satisfies Route;
+export const funnelRoute = route('GET', '/api/backoffice/funnel');
+export const exportApplicationsRoute = route('GET', '/api/backoffice/exports/applications.csv');
+export const exportConsentsRoute = route('GET', '/api/backoffice/exports/consents.csv');

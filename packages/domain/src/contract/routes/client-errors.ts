@@ -1,4 +1,4 @@
-import type { Route } from '../call.js';
+import { route } from './route.js';
 
 // Where the web app reports a failed call (SPEC §8); api-client.ts sends it.
-export const reportClientErrorRoute = { method: 'POST', path: '/api/v1/client-errors' } as const satisfies Route;
+export const reportClientErrorRoute = route('POST', '/api/v1/client-errors');

@@ -1,4 +1,4 @@
-import type { Route } from '../call.js';
+import { route } from './route.js';
 
 // Where the public configuration is (the server also writes it into index.html).
-export const publicConfigRoute = { method: 'GET', path: '/api/v1/config' } as const satisfies Route;
+export const publicConfigRoute = route('GET', '/api/v1/config');

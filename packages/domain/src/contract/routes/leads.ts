@@ -1,4 +1,4 @@
-import type { Route } from '../call.js';
+import { route } from './route.js';
 
 // Where a lead goes to sales (an operations call the web app also makes, with its public key).
-export const assignLeadRoute = { method: 'POST', path: '/ops/v1/lead-assignment' } as const satisfies Route;
+export const assignLeadRoute = route('POST', '/ops/v1/lead-assignment');

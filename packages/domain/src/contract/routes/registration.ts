@@ -1,26 +1,11 @@
-import type { Route } from '../call.js';
+import { route } from './route.js';
 
 // Where the registration steps and their corrections go (zod-free, one value per call).
-export const registerUserRoute = { method: 'POST', path: '/api/v2/users' } as const satisfies Route;
-export const saveTaxIdRoute = { method: 'POST', path: '/api/v1/users/:id/:type/tax_info' } as const satisfies Route;
-export const saveAddressRoute = {
-  method: 'POST',
-  path: '/api/v1/users/:id/:type/businesses/address',
-} as const satisfies Route;
-export const saveBusinessRoute = {
-  method: 'POST',
-  path: '/api/v1/users/:id/:type/businesses',
-} as const satisfies Route;
-export const savedRegistrationRoute = {
-  method: 'GET',
-  path: '/api/v1/users/:id/:type/registration',
-} as const satisfies Route;
-export const amendPersonalDataRoute = {
-  method: 'PUT',
-  path: '/api/v1/users/:id/:type/personal-data',
-} as const satisfies Route;
-export const amendTaxIdRoute = { method: 'PUT', path: '/api/v1/users/:id/:type/tax_info' } as const satisfies Route;
-export const amendAddressRoute = {
-  method: 'PUT',
-  path: '/api/v1/users/:id/:type/businesses/address',
-} as const satisfies Route;
+export const registerUserRoute = route('POST', '/api/v2/users');
+export const saveTaxIdRoute = route('POST', '/api/v1/users/:id/:type/tax_info');
+export const saveAddressRoute = route('POST', '/api/v1/users/:id/:type/businesses/address');
+export const saveBusinessRoute = route('POST', '/api/v1/users/:id/:type/businesses');
+export const savedRegistrationRoute = route('GET', '/api/v1/users/:id/:type/registration');
+export const amendPersonalDataRoute = route('PUT', '/api/v1/users/:id/:type/personal-data');
+export const amendTaxIdRoute = route('PUT', '/api/v1/users/:id/:type/tax_info');
+export const amendAddressRoute = route('PUT', '/api/v1/users/:id/:type/businesses/address');

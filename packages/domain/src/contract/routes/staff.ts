@@ -1,45 +1,30 @@
-import type { Route } from '../call.js';
+import { route } from './route.js';
 
 // Where the back office's staff calls go: login and session, one's own second factors, password
 // links and staff accounts (zod-free, one value per call).
 const base = '/api/backoffice';
 
-export const staffLoginOptionsRoute = { method: 'GET', path: `${base}/login-options` } as const satisfies Route;
-export const staffLoginRoute = { method: 'POST', path: `${base}/session` } as const satisfies Route;
-export const staffSessionRoute = { method: 'GET', path: `${base}/session` } as const satisfies Route;
-export const staffLogoutRoute = { method: 'DELETE', path: `${base}/session` } as const satisfies Route;
-export const staffGiveFactorRoute = { method: 'POST', path: `${base}/session/factor` } as const satisfies Route;
-export const staffPasskeyLoginOptionsRoute = {
-  method: 'POST',
-  path: `${base}/session/passkey/options`,
-} as const satisfies Route;
-export const staffPasskeyLoginRoute = { method: 'POST', path: `${base}/session/passkey` } as const satisfies Route;
+export const staffLoginOptionsRoute = route('GET', `${base}/login-options`);
+export const staffLoginRoute = route('POST', `${base}/session`);
+export const staffSessionRoute = route('GET', `${base}/session`);
+export const staffLogoutRoute = route('DELETE', `${base}/session`);
+export const staffGiveFactorRoute = route('POST', `${base}/session/factor`);
+export const staffPasskeyLoginOptionsRoute = route('POST', `${base}/session/passkey/options`);
+export const staffPasskeyLoginRoute = route('POST', `${base}/session/passkey`);
 
-export const ownFactorsRoute = { method: 'GET', path: `${base}/me/factors` } as const satisfies Route;
-export const startTotpRoute = { method: 'POST', path: `${base}/me/totp` } as const satisfies Route;
-export const confirmTotpRoute = { method: 'POST', path: `${base}/me/totp/confirm` } as const satisfies Route;
-export const passkeyRegistrationOptionsRoute = {
-  method: 'POST',
-  path: `${base}/me/passkeys/options`,
-} as const satisfies Route;
-export const registerPasskeyRoute = { method: 'POST', path: `${base}/me/passkeys` } as const satisfies Route;
-export const removePasskeyRoute = { method: 'DELETE', path: `${base}/me/passkeys/:passkeyId` } as const satisfies Route;
-export const renewRecoveryCodesRoute = { method: 'POST', path: `${base}/me/recovery-codes` } as const satisfies Route;
+export const ownFactorsRoute = route('GET', `${base}/me/factors`);
+export const startTotpRoute = route('POST', `${base}/me/totp`);
+export const confirmTotpRoute = route('POST', `${base}/me/totp/confirm`);
+export const passkeyRegistrationOptionsRoute = route('POST', `${base}/me/passkeys/options`);
+export const registerPasskeyRoute = route('POST', `${base}/me/passkeys`);
+export const removePasskeyRoute = route('DELETE', `${base}/me/passkeys/:passkeyId`);
+export const renewRecoveryCodesRoute = route('POST', `${base}/me/recovery-codes`);
 
-export const passwordLinkOwnerRoute = { method: 'POST', path: `${base}/password-link` } as const satisfies Route;
-export const setPasswordWithLinkRoute = {
-  method: 'POST',
-  path: `${base}/password-link/password`,
-} as const satisfies Route;
+export const passwordLinkOwnerRoute = route('POST', `${base}/password-link`);
+export const setPasswordWithLinkRoute = route('POST', `${base}/password-link/password`);
 
-export const listStaffRoute = { method: 'GET', path: `${base}/staff` } as const satisfies Route;
-export const createStaffRoute = { method: 'POST', path: `${base}/staff` } as const satisfies Route;
-export const updateStaffRoute = { method: 'PATCH', path: `${base}/staff/:staffId` } as const satisfies Route;
-export const issuePasswordLinkRoute = {
-  method: 'POST',
-  path: `${base}/staff/:staffId/password-link`,
-} as const satisfies Route;
-export const resetStaffFactorsRoute = {
-  method: 'POST',
-  path: `${base}/staff/:staffId/reset-factors`,
-} as const satisfies Route;
+export const listStaffRoute = route('GET', `${base}/staff`);
+export const createStaffRoute = route('POST', `${base}/staff`);
+export const updateStaffRoute = route('PATCH', `${base}/staff/:staffId`);
+export const issuePasswordLinkRoute = route('POST', `${base}/staff/:staffId/password-link`);
+export const resetStaffFactorsRoute = route('POST', `${base}/staff/:staffId/reset-factors`);

@@ -1,4 +1,3 @@
-import { chatLink } from '@provee/domain';
 import type { MouseEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useStepGuard } from '../../../shared/hooks/use-step-guard.js';
@@ -8,7 +7,7 @@ import { routeAfterConflict } from '../../../shared/lib/users-api.js';
 import { t } from '../../../shared/lib/copy.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { Button } from '../../../shared/ui/button.js';
-import { ChatIcon } from '../../../shared/ui/chat-icon.js';
+import { SupportChatLink } from '../../../shared/ui/chat-link.js';
 import { Page } from '../../../shared/ui/page.js';
 import { Stepper } from '../../../shared/ui/stepper.js';
 import { recordAdvisorContact, type ContactType } from '../api/advisor.js';
@@ -21,7 +20,7 @@ export function AdvisorContactRoute() {
 function AdvisorContactScreen() {
   const { phoneNumber = '', userId = '' } = useParams();
   const navigate = useNavigate();
-  const { advisorPhone, supportChatNumber } = useConfig();
+  const { advisorPhone } = useConfig();
   const download = `/${phoneNumber}/${userId}/download`;
 
   const choose = async (type: ContactType) => {
@@ -50,16 +49,7 @@ function AdvisorContactScreen() {
       <Button variant="secondary" onClick={() => void choose('WITH_ADVISER')}>
         {t('advisor.with')}
       </Button>
-      <a
-        className="btn btn-chat"
-        href={chatLink(supportChatNumber, t('advisor.chatText'))}
-        target="_blank"
-        rel="noopener noreferrer"
-        onClick={follow('WHATSAPP_CHAT')}
-      >
-        <ChatIcon size={22} />
-        {t('advisor.chat')}
-      </a>
+      <SupportChatLink message={t('advisor.chatText')} label={t('advisor.chat')} onClick={follow('WHATSAPP_CHAT')} />
     </Page>
   );
 }

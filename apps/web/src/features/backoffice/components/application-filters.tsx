@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import type { ApplicationFilters } from '../api.js';
 import { COUNTRY_NAMES, statusName, stepName } from '../lib/labels.js';
 import { useStaff } from '../lib/staff-context.js';
+import { SelectField } from './select-field.js';
 
 export const FILTER_KEYS = [
   'q',
@@ -14,6 +15,9 @@ export const FILTER_KEYS = [
   'from',
   'to',
 ] as const satisfies readonly (keyof ApplicationFilters)[];
+const STEP_CHOICES = NEXT_STEPS.map((step) => [step, stepName(step)] as const);
+const STATUS_CHOICES = APPLICATION_STATUSES.map((status) => [status, statusName(status)] as const);
+
 type FilterKey = (typeof FILTER_KEYS)[number];
 type Draft = Record<FilterKey, string>;
 
@@ -54,39 +58,9 @@ export function ApplicationFiltersForm({ filters, onSearch }: Props) {
           : 'Buscar por teléfono o nombre'}
         <input type="search" maxLength={100} {...field('q')} />
       </label>
-      <label>
-        Paso
-        <select aria-label="Paso" {...field('next_step')}>
-          <option value="">Todos</option>
-          {NEXT_STEPS.map((step) => (
-            <option key={step} value={step}>
-              {stepName(step)}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        Estado
-        <select aria-label="Estado" {...field('status')}>
-          <option value="">Todos</option>
-          {APPLICATION_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {statusName(status)}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label>
-        País
-        <select aria-label="País" {...field('country')}>
-          <option value="">Todos</option>
-          {Object.entries(COUNTRY_NAMES).map(([code, name]) => (
-            <option key={code} value={code}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SelectField label="Paso" any="Todos" options={STEP_CHOICES} {...field('next_step')} />
+      <SelectField label="Estado" any="Todos" options={STATUS_CHOICES} {...field('status')} />
+      <SelectField label="País" any="Todos" options={Object.entries(COUNTRY_NAMES)} {...field('country')} />
       <label>
         Fuente (utm_source)
         <input maxLength={100} {...field('utm_source')} />

@@ -22,6 +22,16 @@ function giveCode(code: string) {
   fireEvent.click(within(dialog).getByRole('button', { name: 'Confirmar' }));
 }
 
+/** On the staff page, asks to create an account for `name`; returns the form. */
+async function createAccount(name: string) {
+  renderBackoffice('/backoffice/staff');
+  const form = await screen.findByRole('form', { name: 'Crear cuenta' });
+  fireEvent.change(within(form).getByLabelText('Nombre'), { target: { value: name } });
+  fireEvent.change(within(form).getByLabelText('Correo electrónico'), { target: { value: 'ines@provee.example' } });
+  fireEvent.click(within(form).getByRole('button', { name: 'Crear cuenta' }));
+  return form;
+}
+
 describe("the step-up dialog ('Confirma que eres tú')", () => {
   afterEach(() => vi.unstubAllGlobals());
 
@@ -45,11 +55,7 @@ describe("the step-up dialog ('Confirma que eres tú')", () => {
       if (call.url === '/api/backoffice/session/factor') return json(200, { data: fresh() });
       return undefined;
     });
-    renderBackoffice('/backoffice/staff');
-    const form = await screen.findByRole('form', { name: 'Crear cuenta' });
-    fireEvent.change(within(form).getByLabelText('Nombre'), { target: { value: 'Inés Analista' } });
-    fireEvent.change(within(form).getByLabelText('Correo electrónico'), { target: { value: 'ines@provee.example' } });
-    fireEvent.click(within(form).getByRole('button', { name: 'Crear cuenta' }));
+    await createAccount('Inés Analista');
 
     expect(await screen.findByRole('dialog', { name: 'Confirma que eres tú' })).toBeTruthy();
     expect(document.activeElement).toBe(screen.getByLabelText('Código de 6 dígitos de tu aplicación'));
@@ -69,11 +75,7 @@ describe("the step-up dialog ('Confirma que eres tú')", () => {
       if (call.url === '/api/backoffice/staff' && call.method === 'POST') return STEP_UP();
       return undefined;
     });
-    renderBackoffice('/backoffice/staff');
-    const form = await screen.findByRole('form', { name: 'Crear cuenta' });
-    fireEvent.change(within(form).getByLabelText('Nombre'), { target: { value: 'Inés' } });
-    fireEvent.change(within(form).getByLabelText('Correo electrónico'), { target: { value: 'ines@provee.example' } });
-    fireEvent.click(within(form).getByRole('button', { name: 'Crear cuenta' }));
+    const form = await createAccount('Inés');
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancelar' }));
     expect((await within(form).findByRole('alert')).textContent).toMatch(/confirma tu identidad/);
     expect(screen.queryByRole('dialog')).toBeNull();

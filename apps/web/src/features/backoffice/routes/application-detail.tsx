@@ -10,7 +10,7 @@ import { ContractSection } from '../components/detail/contract-section.js';
 import { GuarantorsSection } from '../components/detail/guarantors-section.js';
 import { IdentitySection } from '../components/detail/identity-section.js';
 import { BusinessSection, PersonSection } from '../components/detail/person-section.js';
-import type { Act } from '../components/detail/section.js';
+import { Facts, type Act } from '../components/detail/section.js';
 import { TimelineSection } from '../components/detail/timeline-section.js';
 import { ErrorMessage, Loading, useTitle } from '../components/messages.js';
 import { formatDateTime } from '../lib/format.js';
@@ -55,36 +55,18 @@ export function ApplicationDetailRoute() {
       {!data && detail.loading && <Loading />}
       {data && (
         <>
-          <dl className="bo-summary">
-            <div>
-              <dt>Paso</dt>
-              <dd>{stepName(data.next_step)}</dd>
-            </div>
-            <div>
-              <dt>Estado</dt>
-              <dd>{statusName(data.status)}</dd>
-            </div>
-            <div>
-              <dt>País</dt>
-              <dd>{countryName(data.country)}</dd>
-            </div>
-            <div>
-              <dt>Teléfono</dt>
-              <dd>{data.phone}</dd>
-            </div>
-            <div>
-              <dt>Origen</dt>
-              <dd>{[data.utm.source, data.utm.medium, data.utm.campaign].filter(Boolean).join(' / ') || '—'}</dd>
-            </div>
-            <div>
-              <dt>Creada</dt>
-              <dd>{formatDateTime(data.created_at)}</dd>
-            </div>
-            <div>
-              <dt>Última actividad</dt>
-              <dd>{formatDateTime(data.updated_at)}</dd>
-            </div>
-          </dl>
+          <Facts
+            className="bo-summary"
+            items={[
+              ['Paso', stepName(data.next_step)],
+              ['Estado', statusName(data.status)],
+              ['País', countryName(data.country)],
+              ['Teléfono', data.phone],
+              ['Origen', [data.utm.source, data.utm.medium, data.utm.campaign].filter(Boolean).join(' / ')],
+              ['Creada', formatDateTime(data.created_at)],
+              ['Última actividad', formatDateTime(data.updated_at)],
+            ]}
+          />
           <Sections data={data} act={act} canAct={can('actOnApplications')} canSeeImages={can('readSensitive')} />
         </>
       )}

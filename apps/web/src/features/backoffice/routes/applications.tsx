@@ -1,6 +1,7 @@
 import { Link, useSearchParams } from 'react-router';
 import { applications, type ApplicationFilters } from '../api.js';
 import { ApplicationFiltersForm, FILTER_KEYS } from '../components/application-filters.js';
+import { DataTable } from '../components/data-table.js';
 import { ErrorMessage, Loading, useTitle } from '../components/messages.js';
 import { Pagination } from '../components/pagination.js';
 import { formatDateTime } from '../lib/format.js';
@@ -47,51 +48,35 @@ export function ApplicationsRoute() {
           {list.data.items.length === 0 ? (
             <p>No hay solicitudes con estos filtros.</p>
           ) : (
-            <div className="bo-table-wrap">
-              <table className="bo-table">
-                <caption className="visually-hidden">Solicitudes, la de actividad más reciente primero</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Nombre</th>
-                    <th scope="col">Teléfono</th>
-                    <th scope="col">Negocio</th>
-                    <th scope="col">Paso</th>
-                    <th scope="col">Estado</th>
-                    <th scope="col">Origen</th>
-                    <th scope="col">Creada</th>
-                    <th scope="col">Última actividad</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.data.items.map((item) => (
-                    <tr key={item.id}>
-                      <th scope="row">
-                        <Link to={`/backoffice/applications/${item.id}`}>{item.full_name ?? 'Sin nombre'}</Link>
-                        {item.guarantor_phone_shared && (
-                          <span
-                            className="bo-badge bo-badge--warn"
-                            title="Un celular de sus avales aparece en otra solicitud"
-                          >
-                            Aval repetido
-                          </span>
-                        )}
-                      </th>
-                      <td className="bo-nowrap">{item.phone}</td>
-                      <td>{item.business_name ?? '—'}</td>
-                      <td>{stepName(item.next_step)}</td>
-                      <td>
-                        <span className={`bo-badge bo-badge--${item.status.toLowerCase()}`}>
-                          {statusName(item.status)}
-                        </span>
-                      </td>
-                      <td>{[item.utm_source, item.utm_campaign].filter(Boolean).join(' / ') || '—'}</td>
-                      <td className="bo-nowrap">{formatDateTime(item.created_at)}</td>
-                      <td className="bo-nowrap">{formatDateTime(item.updated_at)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Solicitudes, la de actividad más reciente primero"
+              columns={['Nombre', 'Teléfono', 'Negocio', 'Paso', 'Estado', 'Origen', 'Creada', 'Última actividad']}
+            >
+              {list.data.items.map((item) => (
+                <tr key={item.id}>
+                  <th scope="row">
+                    <Link to={`/backoffice/applications/${item.id}`}>{item.full_name ?? 'Sin nombre'}</Link>
+                    {item.guarantor_phone_shared && (
+                      <span
+                        className="bo-badge bo-badge--warn"
+                        title="Un celular de sus avales aparece en otra solicitud"
+                      >
+                        Aval repetido
+                      </span>
+                    )}
+                  </th>
+                  <td className="bo-nowrap">{item.phone}</td>
+                  <td>{item.business_name ?? '—'}</td>
+                  <td>{stepName(item.next_step)}</td>
+                  <td>
+                    <span className={`bo-badge bo-badge--${item.status.toLowerCase()}`}>{statusName(item.status)}</span>
+                  </td>
+                  <td>{[item.utm_source, item.utm_campaign].filter(Boolean).join(' / ') || '—'}</td>
+                  <td className="bo-nowrap">{formatDateTime(item.created_at)}</td>
+                  <td className="bo-nowrap">{formatDateTime(item.updated_at)}</td>
+                </tr>
+              ))}
+            </DataTable>
           )}
           <Pagination page={list.data.page} pages={pages} onPage={goTo} />
         </>

@@ -1,6 +1,7 @@
 import type { ReportQuery } from '@provee/domain';
 import { useState, type FormEvent } from 'react';
 import { reports } from '../api.js';
+import { DataTable } from '../components/data-table.js';
 import { FunnelChart } from '../components/funnel-chart.js';
 import { ErrorMessage, Loading, useTitle } from '../components/messages.js';
 import { formatDuration, formatInteger, formatPercent, localDate } from '../lib/format.js';
@@ -59,29 +60,19 @@ export function FunnelRoute() {
       {steps.length > 0 && (
         <div className="bo-funnel">
           <FunnelChart steps={steps} />
-          <div className="bo-table-wrap">
-            <table className="bo-table">
-              <caption className="visually-hidden">Embudo por paso</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Paso</th>
-                  <th scope="col">Llegaron</th>
-                  <th scope="col">Conversión</th>
-                  <th scope="col">Tiempo mediano desde el paso anterior</th>
-                </tr>
-              </thead>
-              <tbody>
-                {steps.map((step) => (
-                  <tr key={step.key}>
-                    <th scope="row">{step.label}</th>
-                    <td className="bo-number">{formatInteger(step.reached)}</td>
-                    <td className="bo-number">{formatPercent(step.conversion)}</td>
-                    <td className="bo-number">{formatDuration(step.median_seconds_from_previous)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Embudo por paso"
+            columns={['Paso', 'Llegaron', 'Conversión', 'Tiempo mediano desde el paso anterior']}
+          >
+            {steps.map((step) => (
+              <tr key={step.key}>
+                <th scope="row">{step.label}</th>
+                <td className="bo-number">{formatInteger(step.reached)}</td>
+                <td className="bo-number">{formatPercent(step.conversion)}</td>
+                <td className="bo-number">{formatDuration(step.median_seconds_from_previous)}</td>
+              </tr>
+            ))}
+          </DataTable>
         </div>
       )}
     </section>

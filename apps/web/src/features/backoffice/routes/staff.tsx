@@ -1,6 +1,7 @@
 import type { PasswordLinkView, StaffView } from '@provee/domain';
 import { useState } from 'react';
 import { ActionButton } from '../components/actions.js';
+import { DataTable } from '../components/data-table.js';
 import { ErrorMessage, Loading, useTitle } from '../components/messages.js';
 import { CreateStaff } from '../components/staff/create-staff.js';
 import { PasswordLinkCard } from '../components/staff/password-link-card.js';
@@ -49,96 +50,79 @@ export function StaffRoute() {
       <ErrorMessage error={list.error} />
       {!list.data && list.loading && <Loading />}
       {list.data && (
-        <div className="bo-table-wrap">
-          <table className="bo-table">
-            <thead>
-              <tr>
-                <th scope="col">Nombre</th>
-                <th scope="col">Correo</th>
-                <th scope="col">Rol</th>
-                <th scope="col">Estado</th>
-                <th scope="col">Segundo factor</th>
-                <th scope="col">Último acceso</th>
-                <th scope="col">Acciones</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.data.map((member) => (
-                <tr key={member.id} className={member.active ? undefined : 'bo-row--done'}>
-                  <th scope="row">
-                    {member.name}
-                    {member.id === me.id && <span className="bo-muted"> (tú)</span>}
-                  </th>
-                  <td>{member.email}</td>
-                  <td>
-                    {member.id === me.id ? (
-                      roleName(member.role)
-                    ) : (
-                      <RoleChanger
+        <DataTable columns={['Nombre', 'Correo', 'Rol', 'Estado', 'Segundo factor', 'Último acceso', 'Acciones']}>
+          {list.data.map((member) => (
+            <tr key={member.id} className={member.active ? undefined : 'bo-row--done'}>
+              <th scope="row">
+                {member.name}
+                {member.id === me.id && <span className="bo-muted"> (tú)</span>}
+              </th>
+              <td>{member.email}</td>
+              <td>
+                {member.id === me.id ? (
+                  roleName(member.role)
+                ) : (
+                  <RoleChanger
+                    member={member}
+                    onChange={(role) =>
+                      run(
+                        () => staffAccounts.update(member.id, { role }),
+                        `${member.name} ahora es ${roleName(role).toLowerCase()}`,
+                      )
+                    }
+                  />
+                )}
+              </td>
+              <td>
+                {member.active ? 'Activa' : 'Desactivada'}
+                {lockedNow(member) && (
+                  <span className="bo-badge bo-badge--warn">Bloqueada hasta {formatDateTime(member.locked_until)}</span>
+                )}
+              </td>
+              <td>
+                <SecondFactor member={member} />
+              </td>
+              <td className="bo-nowrap">{formatDateTime(member.last_login_at)}</td>
+              <td className="bo-row-actions">
+                {member.id !== me.id && (
+                  <>
+                    <ActionButton
+                      label={member.active ? 'Desactivar' : 'Activar'}
+                      name={`${member.active ? 'Desactivar' : 'Activar'} la cuenta de ${member.name}`}
+                      run={() =>
+                        run(
+                          () => staffAccounts.update(member.id, { active: !member.active }),
+                          `Cuenta de ${member.name} ${member.active ? 'desactivada' : 'activada'}`,
+                        )
+                      }
+                    />
+                    {!ssoOnly && (
+                      <ActionButton
+                        label="Nuevo enlace de contraseña"
+                        name={`Nuevo enlace de contraseña para ${member.name}`}
+                        run={async () => {
+                          setFlash('');
+                          setLink({ name: member.name, link: await staffAccounts.passwordLink(member.id) });
+                        }}
+                      />
+                    )}
+                    {member.second_factor && (
+                      <ResetFactors
                         member={member}
-                        onChange={(role) =>
+                        run={() =>
                           run(
-                            () => staffAccounts.update(member.id, { role }),
-                            `${member.name} ahora es ${roleName(role).toLowerCase()}`,
+                            () => staffAccounts.resetFactors(member.id),
+                            `Segundo factor de ${member.name} restablecido: lo configurará en su próximo inicio de sesión`,
                           )
                         }
                       />
                     )}
-                  </td>
-                  <td>
-                    {member.active ? 'Activa' : 'Desactivada'}
-                    {lockedNow(member) && (
-                      <span className="bo-badge bo-badge--warn">
-                        Bloqueada hasta {formatDateTime(member.locked_until)}
-                      </span>
-                    )}
-                  </td>
-                  <td>
-                    <SecondFactor member={member} />
-                  </td>
-                  <td className="bo-nowrap">{formatDateTime(member.last_login_at)}</td>
-                  <td className="bo-row-actions">
-                    {member.id !== me.id && (
-                      <>
-                        <ActionButton
-                          label={member.active ? 'Desactivar' : 'Activar'}
-                          name={`${member.active ? 'Desactivar' : 'Activar'} la cuenta de ${member.name}`}
-                          run={() =>
-                            run(
-                              () => staffAccounts.update(member.id, { active: !member.active }),
-                              `Cuenta de ${member.name} ${member.active ? 'desactivada' : 'activada'}`,
-                            )
-                          }
-                        />
-                        {!ssoOnly && (
-                          <ActionButton
-                            label="Nuevo enlace de contraseña"
-                            name={`Nuevo enlace de contraseña para ${member.name}`}
-                            run={async () => {
-                              setFlash('');
-                              setLink({ name: member.name, link: await staffAccounts.passwordLink(member.id) });
-                            }}
-                          />
-                        )}
-                        {member.second_factor && (
-                          <ResetFactors
-                            member={member}
-                            run={() =>
-                              run(
-                                () => staffAccounts.resetFactors(member.id),
-                                `Segundo factor de ${member.name} restablecido: lo configurará en su próximo inicio de sesión`,
-                              )
-                            }
-                          />
-                        )}
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                  </>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       <CreateStaff
         ssoOnly={ssoOnly}

@@ -58,6 +58,11 @@ function CreatePasswordScreen() {
   const [password, setPassword] = useState('');
   const [confirmation, setConfirmation] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
+  /** Typing in a field keeps the value and clears that field's error. */
+  const typing = (set: (value: string) => void, field: string) => (value: string) => {
+    set(value);
+    setErrors(({ [field]: _changed, ...rest }) => rest);
+  };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -86,20 +91,14 @@ function CreatePasswordScreen() {
         <PasswordField
           label={t('password.label')}
           value={password}
-          onChange={(value) => {
-            setPassword(value);
-            setErrors(({ password: _changed, ...rest }) => rest);
-          }}
+          onChange={typing(setPassword, 'password')}
           error={errors.password}
           autoComplete="new-password"
         />
         <PasswordField
           label={t('password.confirm')}
           value={confirmation}
-          onChange={(value) => {
-            setConfirmation(value);
-            setErrors(({ password_confirmation: _changed, ...rest }) => rest);
-          }}
+          onChange={typing(setConfirmation, 'password_confirmation')}
           error={errors.password_confirmation}
           autoComplete="new-password"
         />

@@ -1,17 +1,11 @@
-import { fireEvent, render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { fireEvent, screen } from '@testing-library/react';
+import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { applicationState } from '../../../shared/lib/application-state.js';
-import { ConfigContext } from '../../../shared/lib/config.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { SendNipRoute } from './send-nip.js';
-import { createPublicConfig } from '../../../test/public-config.js';
-
-const config = createPublicConfig();
-
-function json(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
+import { json, stubApi } from '../../../test/fetch-stub.js';
+import { renderScreenAt } from '../../../test/render-screen.js';
 
 const WRONG = '* El NIP no es correcto. Revísalo o pide uno nuevo.';
 
@@ -23,30 +17,22 @@ describe('SendNipRoute', () => {
   });
 
   it('the wrong-PIN message goes away when a new PIN is sent', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (url: string, init?: RequestInit) => {
-        if (url.endsWith('/consents/text'))
-          return json(200, { data: { version: '1', text: 'Autorizo la consulta.', sha256: 'abc' } });
-        if (url.endsWith('/SK/nip') && init?.method === 'PUT')
-          return json(400, { code: 'NIP_INVALID', message: 'wrong nip', readable_message: WRONG });
-        if (url.endsWith('/SK/nip') && init?.method === 'POST')
-          return json(200, {
-            data: { expires_at: new Date(Date.now() + 600_000).toISOString(), resend_after_seconds: 60 },
-          });
-        return json(404, { code: 'NOT_FOUND', message: 'not found', readable_message: 'No encontrado' });
-      }),
-    );
+    stubApi(({ url, method }) => {
+      if (url.endsWith('/consents/text'))
+        return json(200, { data: { version: '1', text: 'Autorizo la consulta.', sha256: 'abc' } });
+      if (url.endsWith('/SK/nip') && method === 'PUT')
+        return json(400, { code: 'NIP_INVALID', message: 'wrong nip', readable_message: WRONG });
+      if (url.endsWith('/SK/nip') && method === 'POST')
+        return json(200, {
+          data: { expires_at: new Date(Date.now() + 600_000).toISOString(), resend_after_seconds: 60 },
+        });
+      return undefined;
+    });
     // The tab knows the application is at the PIN (the step guard lets the screen show).
     applicationState.set({ user_id: 'u-1', next_step: 'ACCOUNT_BUREAU', status: 'IN_PROGRESS', phone: '8095551234' });
-    render(
-      <ConfigContext value={config}>
-        <MemoryRouter initialEntries={['/8095551234/u-1/send-nip?already-sent=true']}>
-          <Routes>
-            <Route path="/:phoneNumber/:userId/send-nip" element={<SendNipRoute />} />
-          </Routes>
-        </MemoryRouter>
-      </ConfigContext>,
+    renderScreenAt(
+      '/8095551234/u-1/send-nip?already-sent=true',
+      <Route path="/:phoneNumber/:userId/send-nip" element={<SendNipRoute />} />,
     );
     await screen.findByText('Autorizo la consulta.');
     for (const [index, digit] of ['1', '2', '3', '4'].entries()) {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigContext } from '../../../shared/lib/config.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { ReverseOtp } from './reverse-otp.js';
+import { json } from '../../../test/fetch-stub.js';
 import { createPublicConfig } from '../../../test/public-config.js';
 
 const config = createPublicConfig();
@@ -17,9 +18,18 @@ const session = (id: string) => ({
   expires_at: new Date(Date.now() + 600_000).toISOString(),
 });
 
-function json(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
+/** Every call answers the 401 of a message sent from another number, with the server's `readable` text. */
+const failProof = (readable: string) =>
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () =>
+      json(401, {
+        code: 'REVERSE_OTP_FAILED',
+        message: 'unauthenticated for invalid credentials',
+        readable_message: readable,
+      }),
+    ),
+  );
 
 function renderScreen() {
   return render(
@@ -83,16 +93,8 @@ describe('ReverseOtp screen', () => {
   });
 
   it('a message from another number on a phone: back to /home, without asking to scan a QR code it never showed', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () =>
-        json(401, {
-          code: 'REVERSE_OTP_FAILED',
-          message: 'unauthenticated for invalid credentials',
-          readable_message:
-            'La verificación es incorrecta. Regresa a la página de inicio y escanea el código QR con el celular con el que hiciste la solicitud.',
-        }),
-      ),
+    failProof(
+      'La verificación es incorrecta. Regresa a la página de inicio y escanea el código QR con el celular con el que hiciste la solicitud.',
     );
     renderScreen();
     await vi.waitFor(() => expect(uiState.get().error).not.toBeNull());
@@ -107,16 +109,7 @@ describe('ReverseOtp screen', () => {
   it('on a wide screen (the QR is shown) the server text of SPEC §8 stays', async () => {
     const readable =
       'La verificación es incorrecta. Regresa a la página de inicio y escanea el código QR con el celular con el que hiciste la solicitud.';
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () =>
-        json(401, {
-          code: 'REVERSE_OTP_FAILED',
-          message: 'unauthenticated for invalid credentials',
-          readable_message: readable,
-        }),
-      ),
-    );
+    failProof(readable);
     const original = window.matchMedia;
     window.matchMedia = ((query: string) => ({ ...original(query), matches: true })) as typeof window.matchMedia;
     try {

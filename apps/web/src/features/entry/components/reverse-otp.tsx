@@ -9,7 +9,7 @@ import { session as storage } from '../../../shared/lib/session.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { useMediaQuery } from '../../../shared/hooks/use-media-query.js';
 import { Button } from '../../../shared/ui/button.js';
-import { ChatIcon } from '../../../shared/ui/chat-icon.js';
+import { ChatLink } from '../../../shared/ui/chat-link.js';
 import { Countdown } from '../../../shared/ui/countdown.js';
 import { Page } from '../../../shared/ui/page.js';
 import { lookupPublicIp, pollReverseOtp, startReverseOtp, type ReverseOtpSession } from '../api/phone-proof.js';
@@ -140,10 +140,7 @@ export function ReverseOtp({ phone, sessionId, initial, resume = false }: Revers
               })}
             </p>
           </div>
-          <a className="btn btn-chat" href={details.whatsapp_url} target="_blank" rel="noopener noreferrer">
-            <ChatIcon size={22} />
-            {t('reverse.whatsapp')}
-          </a>
+          <ChatLink href={details.whatsapp_url} label={t('reverse.whatsapp')} />
           <a className="btn btn-secondary" href={details.sms_url}>
             {t('reverse.sms')}
           </a>

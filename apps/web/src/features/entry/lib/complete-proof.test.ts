@@ -1,5 +1,6 @@
 import type { FoundUser, PhoneAuthentication } from '@provee/domain';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { json } from '../../../test/fetch-stub.js';
 import { completeProof } from './complete-proof.js';
 
 /** A proof's answer: the token and the phone's application (null: a new number). */
@@ -8,10 +9,6 @@ const proof = (token: string, user: FoundUser | null = null): PhoneAuthenticatio
   phone_number: '',
   user,
 });
-
-function json(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
 
 describe('completeProof', () => {
   const leadIds: string[] = [];

@@ -1,20 +1,16 @@
-import { render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { screen } from '@testing-library/react';
+import { Route } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { ConfigContext } from '../../../shared/lib/config.js';
 import { createPublicConfig } from '../../../test/public-config.js';
+import { renderScreenAt } from '../../../test/render-screen.js';
 import type { CodeRequestOutcome } from '../lib/code-state.js';
 import { CodeRoute } from './code.js';
 
 function renderCode(state: CodeRequestOutcome | null) {
-  return render(
-    <ConfigContext value={createPublicConfig('do')}>
-      <MemoryRouter initialEntries={[{ pathname: '/home/8095551234/code', state }]}>
-        <Routes>
-          <Route path="/home/:phoneNumber/code" element={<CodeRoute />} />
-        </Routes>
-      </MemoryRouter>
-    </ConfigContext>,
+  return renderScreenAt(
+    { pathname: '/home/8095551234/code', state },
+    <Route path="/home/:phoneNumber/code" element={<CodeRoute />} />,
+    createPublicConfig('do'),
   );
 }
 

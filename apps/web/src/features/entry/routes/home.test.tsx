@@ -1,23 +1,21 @@
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { Route } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConfigContext } from '../../../shared/lib/config.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { HomeRoute } from './home.js';
 import { createPublicConfig } from '../../../test/public-config.js';
+import { renderScreenAt } from '../../../test/render-screen.js';
 
 const config = (country: 'do' | 'mx') => createPublicConfig(country);
 
 function renderHome(country: 'do' | 'mx' = 'do') {
-  return render(
-    <ConfigContext value={config(country)}>
-      <MemoryRouter initialEntries={['/home']}>
-        <Routes>
-          <Route path="/home" element={<HomeRoute />} />
-          <Route path="/home/:phoneNumber/code" element={<p>pantalla del código</p>} />
-        </Routes>
-      </MemoryRouter>
-    </ConfigContext>,
+  return renderScreenAt(
+    '/home',
+    <>
+      <Route path="/home" element={<HomeRoute />} />
+      <Route path="/home/:phoneNumber/code" element={<p>pantalla del código</p>} />
+    </>,
+    config(country),
   );
 }
 

@@ -1,17 +1,14 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { PublicConfig } from '@provee/domain';
 import { applicationState } from '../../../shared/lib/application-state.js';
 import { ConfigContext } from '../../../shared/lib/config.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
+import { json, stubApi, Where, type Call } from '../../../test/fetch-stub.js';
 import { createPublicConfig } from '../../../test/public-config.js';
 import { CongratulationsPartnerRoute } from './congratulations-partner.js';
 import { SendNipPartnerRoute } from './send-nip-partner.js';
-
-function json(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
 
 const sent = (overrides: Record<string, unknown> = {}) => ({
   data: {
@@ -24,39 +21,13 @@ const sent = (overrides: Record<string, unknown> = {}) => ({
   },
 });
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-  authorization: string | undefined;
-}
-
-/** fetch answered by `answer` (undefined → 404); every call is recorded. */
-function stubApi(answer: (call: Call) => Response | undefined) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      const headers = (init?.headers ?? {}) as Record<string, string>;
-      const call = {
-        method: init?.method ?? 'GET',
-        url,
-        body: init?.body ? JSON.parse(init.body as string) : undefined,
-        authorization: headers.authorization,
-      };
-      calls.push(call);
-      if (url.includes('/consents/text'))
-        return json(200, { data: { version: '1', text: 'Autorizo la consulta.', sha256: 'abc' } });
-      return answer(call) ?? json(404, { code: 'NOT_FOUND', message: 'not found', readable_message: 'No encontrado' });
-    }),
+/** fetch answered by `answer` (undefined → 404), but the consent text, always there; every call is recorded. */
+const stubAvalApi = (answer: (call: Call) => Response | undefined) =>
+  stubApi((call) =>
+    call.url.includes('/consents/text')
+      ? json(200, { data: { version: '1', text: 'Autorizo la consulta.', sha256: 'abc' } })
+      : answer(call),
   );
-  return calls;
-}
-
-function Where() {
-  const location = useLocation();
-  return <output data-testid="where">{location.pathname + location.search}</output>;
-}
 
 function renderAt(url: string, config: PublicConfig = createPublicConfig()) {
   render(
@@ -100,7 +71,7 @@ describe('SendNipPartnerRoute (the guarantor PIN, SPEC §2.5)', () => {
 
   it("sends the PIN to the guarantor's number on arrival, greets them and prefills the PIN", async () => {
     sessionStorage.setItem('clientToken', 'Bearer shopkeeper');
-    const calls = stubApi((call) =>
+    const calls = stubAvalApi((call) =>
       call.method === 'POST' && call.url.includes('/aval/nip') ? json(200, sent({ default_nip: '4821' })) : undefined,
     );
     renderAt('/partner/SK/u-1/8095551234/send-nip-partner');
@@ -125,7 +96,7 @@ describe('SendNipPartnerRoute (the guarantor PIN, SPEC §2.5)', () => {
   });
 
   it("'Aceptar consulta' is enabled only with the 4 digits", async () => {
-    stubApi((call) => (call.method === 'POST' ? json(200, sent()) : undefined));
+    stubAvalApi((call) => (call.method === 'POST' ? json(200, sent()) : undefined));
     renderAt('/partner/SK/u-1/8095551234/send-nip-partner');
     await screen.findByRole('heading', { name: 'Hola, Ramón Pérez' });
     expect(boxes()).toBe('');
@@ -137,7 +108,7 @@ describe('SendNipPartnerRoute (the guarantor PIN, SPEC §2.5)', () => {
   });
 
   it('the right PIN goes to /congratulations-partner', async () => {
-    const calls = stubApi((call) => {
+    const calls = stubAvalApi((call) => {
       if (call.method === 'POST') return json(200, sent({ default_nip: '4821' }));
       if (call.method === 'PUT' && call.url.includes('/aval/nip'))
         return json(200, {
@@ -166,7 +137,7 @@ describe('SendNipPartnerRoute (the guarantor PIN, SPEC §2.5)', () => {
 
   it('a wrong PIN shows the server message; a resend clears it and says the PIN went again', async () => {
     const WRONG = '* El NIP no es correcto. Revísalo o pide uno nuevo.';
-    stubApi((call) => {
+    stubAvalApi((call) => {
       if (call.method === 'POST') return json(200, sent());
       if (call.method === 'PUT')
         return json(400, { code: 'NIP_INVALID', message: 'wrong nip', readable_message: WRONG });
@@ -189,7 +160,7 @@ describe('SendNipPartnerRoute (the guarantor PIN, SPEC §2.5)', () => {
   });
 
   it('a 422 on the PIN goes to /rejected (SPEC §8)', async () => {
-    stubApi((call) => {
+    stubAvalApi((call) => {
       if (call.method === 'POST') return json(200, sent({ default_nip: '4821' }));
       if (call.method === 'PUT')
         return json(422, { code: 'NOT_ELIGIBLE', message: 'refused', readable_message: 'No cumple' });
@@ -202,7 +173,7 @@ describe('SendNipPartnerRoute (the guarantor PIN, SPEC §2.5)', () => {
   });
 
   it('already-sent: no PIN request on arrival; the query route reads to, user_id, user_type_id, phone_number', async () => {
-    const calls = stubApi(() => undefined);
+    const calls = stubAvalApi(() => undefined);
     renderAt('/send-nip-partner?to=collateral&user_id=u-9&user_type_id=SK&phone_number=8295550000&already-sent=true');
     expect(await screen.findByRole('heading', { name: 'Hola' })).toBeTruthy();
     expect(plain(screen.getByText(/Te enviamos un NIP/).textContent)).toContain('+1 829 555 0000');
@@ -213,7 +184,7 @@ describe('SendNipPartnerRoute (the guarantor PIN, SPEC §2.5)', () => {
 
   it("a guarantor's link (?token=) calls with that token, not the stored one", async () => {
     sessionStorage.setItem('clientToken', 'Bearer shopkeeper');
-    const calls = stubApi((call) => (call.method === 'POST' ? json(200, sent()) : undefined));
+    const calls = stubAvalApi((call) => (call.method === 'POST' ? json(200, sent()) : undefined));
     renderAt('/partner/SK/u-1/8095551234/send-nip-partner?token=invite-123');
     await screen.findByRole('heading', { name: 'Hola, Ramón Pérez' });
     expect(calls.find((call) => call.url.includes('/aval/nip'))?.authorization).toBe('Bearer invite-123');
@@ -222,7 +193,7 @@ describe('SendNipPartnerRoute (the guarantor PIN, SPEC §2.5)', () => {
   it("'Cambiar número' sends the new number with the country's prefix, shows a 400's field message, then continues with the new number", async () => {
     const OWN = 'El aval necesita su propio celular, distinto al tuyo.';
     let changes = 0;
-    const calls = stubApi((call) => {
+    const calls = stubAvalApi((call) => {
       if (call.method === 'POST') return json(200, sent());
       if (call.url.endsWith('/aval/phone-number')) {
         changes += 1;
@@ -276,7 +247,7 @@ describe('SendNipPartnerRoute (the guarantor PIN, SPEC §2.5)', () => {
   });
 
   it('Mexico: the modal shows +52 and sends it before the 10 digits', async () => {
-    const calls = stubApi((call) => {
+    const calls = stubAvalApi((call) => {
       if (call.method === 'POST') return json(200, sent({ aval_type: 'COLLATERAL' }));
       if (call.url.endsWith('/aval/phone-number')) return json(200, sent({ aval_type: 'COLLATERAL' }));
       return undefined;

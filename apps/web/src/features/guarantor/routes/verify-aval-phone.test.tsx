@@ -1,18 +1,14 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { act, fireEvent, screen } from '@testing-library/react';
+import { Route } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConfigContext } from '../../../shared/lib/config.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
-import { createPublicConfig } from '../../../test/public-config.js';
+import { json, stubApi, type Call } from '../../../test/fetch-stub.js';
+import { renderScreenAt } from '../../../test/render-screen.js';
 import { VerifyAvalPhoneRoute } from './verify-aval-phone.js';
 
 const USER = '3f0c1d9e-8a55-4a57-9a8e-1e2b3c4d5e6f';
 const AVAL = '7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
 const SESSION = '0b8e6b2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b';
-
-function json(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-}
 
 const started = {
   redirection_url: 'https://wa.me/18095550111?text=PROVEE%20123',
@@ -24,33 +20,14 @@ const started = {
   expires_at: new Date(Date.now() + 600_000).toISOString(),
 };
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-  authorization: string | undefined;
-}
-
-function stubApi(answer: (call: Call) => Response | undefined) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init?: RequestInit) => {
-      const headers = (init?.headers ?? {}) as Record<string, string>;
-      const call = {
-        method: init?.method ?? 'GET',
-        url,
-        body: init?.body ? JSON.parse(init.body as string) : undefined,
-        authorization: headers.authorization,
-      };
-      calls.push(call);
-      if (url === '/api/v1/ip') return json(200, { ip: '203.0.113.9' });
-      if (url === '/api/v1/consents/text?person_type=collateral')
-        return json(200, { data: { version: 'v', text: 'Autorizo la consulta como aval.', sha256: 'x'.repeat(64) } });
-      return answer(call) ?? json(404, { code: 'NOT_FOUND', message: 'not found', readable_message: 'No encontrado' });
-    }),
-  );
-  return calls;
+/** fetch answered by `answer` (undefined → 404), but the public IP and the consent text; every call is recorded. */
+function stubAvalApi(answer: (call: Call) => Response | undefined) {
+  return stubApi((call) => {
+    if (call.url === '/api/v1/ip') return json(200, { ip: '203.0.113.9' });
+    if (call.url === '/api/v1/consents/text?person_type=collateral')
+      return json(200, { data: { version: 'v', text: 'Autorizo la consulta como aval.', sha256: 'x'.repeat(64) } });
+    return answer(call);
+  });
 }
 
 const invitation = (status = 'PENDING') =>
@@ -69,20 +46,27 @@ const invitation = (status = 'PENDING') =>
 
 const validation = (value: 'pending' | 'success' | 'error') => json(200, { data: { validation: value } });
 
-function renderAt(url: string) {
-  render(
-    <ConfigContext value={createPublicConfig()}>
-      <MemoryRouter initialEntries={[url]}>
-        <Routes>
-          <Route path="/verify-aval-phone" element={<VerifyAvalPhoneRoute />} />
-        </Routes>
-      </MemoryRouter>
-    </ConfigContext>,
-  );
-}
+const renderAt = (url: string) =>
+  renderScreenAt(url, <Route path="/verify-aval-phone" element={<VerifyAvalPhoneRoute />} />);
 
 /** Lets the fake clock run and the answers it released arrive. */
 const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+
+/**
+ * On a fake clock, the screen following the session of the link; the n-th question on where it
+ * stands gets `answer(n)`. Returns how many were asked so far.
+ */
+function followSession(answer: (poll: number) => Response) {
+  vi.useFakeTimers();
+  let polls = 0;
+  stubAvalApi((call) => {
+    if (call.url !== '/api/v1/users/aval/reverse-otp') return undefined;
+    polls += 1;
+    return answer(polls);
+  });
+  renderAt(`/verify-aval-phone?sessionUuid=${SESSION}`);
+  return () => polls;
+}
 
 describe('VerifyAvalPhoneRoute (remote consent of the guarantor, SPEC §2.5)', () => {
   afterEach(() => {
@@ -93,7 +77,7 @@ describe('VerifyAvalPhoneRoute (remote consent of the guarantor, SPEC §2.5)', (
 
   it('greets the guarantor with the names of the invitation', async () => {
     sessionStorage.setItem('clientToken', 'Bearer shopkeeper');
-    const calls = stubApi((call) => (call.url === '/api/v1/users/aval/invitation' ? invitation() : undefined));
+    const calls = stubAvalApi((call) => (call.url === '/api/v1/users/aval/invitation' ? invitation() : undefined));
     renderAt('/verify-aval-phone?token=invite-1');
 
     expect(await screen.findByRole('heading', { name: 'Hola, Ramón Pérez' })).toBeTruthy();
@@ -109,7 +93,7 @@ describe('VerifyAvalPhoneRoute (remote consent of the guarantor, SPEC §2.5)', (
   });
 
   it("'Aceptar Consulta' starts the consent and the page stays: what to send, the links beside it, come back here", async () => {
-    const calls = stubApi((call) => {
+    const calls = stubAvalApi((call) => {
       if (call.url === '/api/v1/users/aval/invitation') return invitation();
       if (call.url === '/api/v1/users/aval/consent') return json(200, { data: started });
       if (call.url === '/api/v1/users/aval/reverse-otp') return validation('pending');
@@ -147,7 +131,7 @@ describe('VerifyAvalPhoneRoute (remote consent of the guarantor, SPEC §2.5)', (
   });
 
   it("back with ?sessionUuid=: 'Excelente' when the phone was validated", async () => {
-    const calls = stubApi((call) =>
+    const calls = stubAvalApi((call) =>
       call.url === '/api/v1/users/aval/reverse-otp' ? validation('success') : undefined,
     );
     renderAt(`/verify-aval-phone?sessionUuid=${SESSION}`);
@@ -157,7 +141,7 @@ describe('VerifyAvalPhoneRoute (remote consent of the guarantor, SPEC §2.5)', (
   });
 
   it("back with ?sessionUuid=: 'Lo sentimos' and the support chat when it could not be validated", async () => {
-    stubApi((call) => (call.url === '/api/v1/users/aval/reverse-otp' ? validation('error') : undefined));
+    stubAvalApi((call) => (call.url === '/api/v1/users/aval/reverse-otp' ? validation('error') : undefined));
     renderAt(`/verify-aval-phone?sessionUuid=${SESSION}`);
     expect(await screen.findByRole('heading', { name: 'Lo sentimos' })).toBeTruthy();
     expect(screen.getByText('No pudimos validar tu celular. Por favor, contacta a soporte.')).toBeTruthy();
@@ -175,7 +159,7 @@ describe('VerifyAvalPhoneRoute (remote consent of the guarantor, SPEC §2.5)', (
         shopkeeperName: 'Juana',
       }),
     );
-    const calls = stubApi((call) =>
+    const calls = stubAvalApi((call) =>
       call.url === '/api/v1/users/aval/reverse-otp' ? validation('success') : undefined,
     );
     renderAt('/verify-aval-phone?token=invite-1');
@@ -187,7 +171,7 @@ describe('VerifyAvalPhoneRoute (remote consent of the guarantor, SPEC §2.5)', (
     vi.useFakeTimers();
     let polls = 0;
     let answer: 'pending' | 'success' = 'pending';
-    stubApi((call) => {
+    stubAvalApi((call) => {
       if (call.url === '/api/v1/users/aval/invitation') return invitation();
       if (call.url === '/api/v1/users/aval/consent') return json(200, { data: started });
       if (call.url === '/api/v1/users/aval/reverse-otp') {
@@ -224,49 +208,35 @@ describe('VerifyAvalPhoneRoute (remote consent of the guarantor, SPEC §2.5)', (
   });
 
   it('coming back to the page (from the messaging app) asks at once, and soon again after', async () => {
-    vi.useFakeTimers();
-    let polls = 0;
     let answer: 'pending' | 'success' = 'pending';
-    stubApi((call) => {
-      if (call.url !== '/api/v1/users/aval/reverse-otp') return undefined;
-      polls += 1;
-      return validation(answer);
-    });
-    renderAt(`/verify-aval-phone?sessionUuid=${SESSION}`);
+    const polls = followSession(() => validation(answer));
     await advance(0);
     expect(screen.getByText('Validando tu celular…')).toBeTruthy();
     // Away for a while: the questions have slowed down to one every 10 s.
     await advance(60_000);
-    const before = polls;
+    const before = polls();
 
     answer = 'success';
     act(() => {
       window.dispatchEvent(new Event('focus'));
     });
     await advance(0);
-    expect(polls).toBe(before + 1);
+    expect(polls()).toBe(before + 1);
     expect(screen.getByRole('heading', { name: 'Excelente' })).toBeTruthy();
   });
 
   it("the server's 'error' (another number, the session expired) is 'Lo sentimos' at once", async () => {
-    vi.useFakeTimers();
-    let polls = 0;
-    stubApi((call) => {
-      if (call.url !== '/api/v1/users/aval/reverse-otp') return undefined;
-      polls += 1;
-      return validation(polls < 3 ? 'pending' : 'error');
-    });
-    renderAt(`/verify-aval-phone?sessionUuid=${SESSION}`);
+    const polls = followSession((poll) => validation(poll < 3 ? 'pending' : 'error'));
     await advance(5_000);
     expect(screen.getByRole('heading', { name: 'Lo sentimos' })).toBeTruthy();
     await advance(60_000);
-    expect(polls).toBe(3);
+    expect(polls()).toBe(3);
   });
 
   it("'Lo sentimos' after the session ended: 'Intentar de nuevo' starts a new one from the invitation", async () => {
     vi.useFakeTimers();
     let consents = 0;
-    stubApi((call) => {
+    stubAvalApi((call) => {
       if (call.url === '/api/v1/users/aval/invitation') return invitation();
       if (call.url === '/api/v1/users/aval/consent') {
         consents += 1;
@@ -294,37 +264,32 @@ describe('VerifyAvalPhoneRoute (remote consent of the guarantor, SPEC §2.5)', (
   });
 
   it('no answer at all: the timer stops after 30 questions in a row, coming back asks again; a 429 is waited out', async () => {
-    vi.useFakeTimers();
-    let polls = 0;
     let reachable = false;
-    stubApi((call) => {
-      if (call.url !== '/api/v1/users/aval/reverse-otp') return undefined;
-      polls += 1;
+    const polls = followSession((poll) => {
       if (reachable) return validation('success');
-      if (polls === 1)
+      if (poll === 1)
         return json(429, { code: 'RATE_LIMITED', message: 'x', readable_message: 'x', retry_after_seconds: 60 });
       throw new TypeError('Failed to fetch');
     });
-    renderAt(`/verify-aval-phone?sessionUuid=${SESSION}`);
     await advance(0);
-    expect(polls).toBe(1);
+    expect(polls()).toBe(1);
     await advance(59_000);
-    expect(polls).toBe(1);
+    expect(polls()).toBe(1);
     await advance(1_000);
-    expect(polls).toBe(2);
+    expect(polls()).toBe(2);
     await advance(60 * 60_000);
-    expect(polls).toBe(30);
+    expect(polls()).toBe(30);
     reachable = true;
     act(() => {
       window.dispatchEvent(new Event('focus'));
     });
     await advance(0);
-    expect(polls).toBe(31);
+    expect(polls()).toBe(31);
     expect(screen.getByRole('heading', { name: 'Excelente' })).toBeTruthy();
   });
 
   it('an invitation already answered shows no button', async () => {
-    stubApi((call) => (call.url === '/api/v1/users/aval/invitation' ? invitation('CONSENTED') : undefined));
+    stubAvalApi((call) => (call.url === '/api/v1/users/aval/invitation' ? invitation('CONSENTED') : undefined));
     renderAt('/verify-aval-phone?token=invite-1');
     expect(await screen.findByText('Ya registramos tu respuesta. ¡Gracias!')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Aceptar Consulta' })).toBeNull();

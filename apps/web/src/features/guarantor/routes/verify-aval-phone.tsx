@@ -1,4 +1,3 @@
-import { chatLink } from '@provee/domain';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../../../shared/lib/api-client.js';
@@ -7,7 +6,7 @@ import { t } from '../../../shared/lib/copy.js';
 import { formatE164 } from '../../../shared/lib/format.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { Button } from '../../../shared/ui/button.js';
-import { ChatIcon } from '../../../shared/ui/chat-icon.js';
+import { ChatLink, SupportChatLink } from '../../../shared/ui/chat-link.js';
 import { Page } from '../../../shared/ui/page.js';
 import {
   getAvalInvitation,
@@ -134,15 +133,7 @@ export function VerifyAvalPhoneRoute() {
           // The message never came in time (the session ended): with the invitation's link, a new try.
           <Button onClick={tryAgain}>{t('reverse.retry')}</Button>
         )}
-        <a
-          className="btn btn-chat"
-          href={chatLink(config.supportChatNumber, g('verify.supportChat'))}
-          target="_blank"
-          rel="noopener noreferrer"
-        >
-          <ChatIcon size={22} />
-          {g('verify.support')}
-        </a>
+        <SupportChatLink message={g('verify.supportChat')} label={g('verify.support')} />
       </Page>
     );
   }
@@ -192,10 +183,7 @@ export function VerifyAvalPhoneRoute() {
               {t('reverse.destination', { destination: formatE164(config.country, started.destination) })}
             </p>
           </div>
-          <a className="btn btn-chat" href={started.whatsapp_url} target="_blank" rel="noopener noreferrer">
-            <ChatIcon size={22} />
-            {t('reverse.whatsapp')}
-          </a>
+          <ChatLink href={started.whatsapp_url} label={t('reverse.whatsapp')} />
           <a className="btn btn-secondary" href={started.sms_url}>
             {t('reverse.sms')}
           </a>

@@ -1,21 +1,11 @@
-import { render, screen } from '@testing-library/react';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { screen } from '@testing-library/react';
+import { Route } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { ConfigContext } from '../../../shared/lib/config.js';
-import { createPublicConfig } from '../../../test/public-config.js';
+import { renderScreenAt } from '../../../test/render-screen.js';
 import { SomethingHappenedRoute } from './something-happened.js';
 
-function renderAt(url: string) {
-  render(
-    <ConfigContext value={createPublicConfig()}>
-      <MemoryRouter initialEntries={[url]}>
-        <Routes>
-          <Route path="/something-happened" element={<SomethingHappenedRoute />} />
-        </Routes>
-      </MemoryRouter>
-    </ConfigContext>,
-  );
-}
+const renderAt = (url: string) =>
+  renderScreenAt(url, <Route path="/something-happened" element={<SomethingHappenedRoute />} />);
 
 const chatText = () =>
   new URL((screen.getByRole('link', { name: 'Contactar a soporte' }) as HTMLAnchorElement).href).searchParams.get(

@@ -10,7 +10,6 @@ import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { Button } from '../../../shared/ui/button.js';
-import { Page } from '../../../shared/ui/page.js';
 import { Select } from '../../../shared/ui/select.js';
 import { TextField } from '../../../shared/ui/text-field.js';
 import {
@@ -21,9 +20,10 @@ import {
   type Named,
   type SavedRegistration,
 } from '../api/registration.js';
-import { RegistrationStepper } from '../components/registration-stepper.js';
-import { SavedNote, useSavedStep } from '../components/saved-step.js';
-import { handleStepError, type FieldErrors } from '../../../shared/lib/step-errors.js';
+import { useSavedStep } from '../components/saved-step.js';
+import { StepForm } from '../components/step-form.js';
+import { useStepFields } from '../lib/step-fields.js';
+import { handleStepError } from '../../../shared/lib/step-errors.js';
 
 interface Draft {
   zip_code: string;
@@ -89,7 +89,7 @@ function AboutLivingScreen({ view }: { view: StepView }) {
   // Back on a saved address: what was saved, unless a new search result or typing started a draft.
   const { data: saved, readOnly, goOn } = useSavedStep(view, phoneNumber, userId);
   const fromSaved = view.saved && (readOnly || !stored.drafted);
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { errors, setErrors, clearError, textField, selectField } = useStepFields(draft, update);
   const states = useApiData('states', () => catalog.states());
   const cities = useApiData(draft.state_id ? `cities:${draft.state_id}` : null, () =>
     catalog.cities(Number(draft.state_id)),
@@ -138,7 +138,7 @@ function AboutLivingScreen({ view }: { view: StepView }) {
     const clean = zip.replace(/\D/g, '').slice(0, ZIP_CODE_LENGTH);
     update({ zip_code: clean });
     // The zip message is about the old value: a changed zip clears it.
-    if (clean !== draft.zip_code) setErrors(({ zip_code: _zip, ...rest }) => rest);
+    if (clean !== draft.zip_code) clearError('zip_code');
     if (clean.length !== ZIP_CODE_LENGTH || clean === lastZip.current) return;
     lastZip.current = clean;
     try {
@@ -213,118 +213,105 @@ function AboutLivingScreen({ view }: { view: StepView }) {
     }
   };
 
-  const change = (field: keyof Draft) => (value: string) => {
-    update({ [field]: value });
-    if (errors[field]) setErrors(({ [field]: _removed, ...rest }) => rest);
-  };
-
   return (
-    <Page title={t('address.formTitle')} heading={t('address.formTitle')}>
-      <RegistrationStepper screen="about-living" />
-      <SavedNote view={view} />
-      <form className="stack" onSubmit={onSubmit} noValidate>
-        <fieldset className="step-fields" disabled={readOnly}>
-          {country.hasZipCode && (
-            <TextField
-              label={t('address.zip')}
-              value={draft.zip_code}
-              onChange={onZip}
-              error={errors.zip_code}
-              inputMode="numeric"
-              maxLength={ZIP_CODE_LENGTH}
-              autoComplete="postal-code"
-            />
-          )}
-          <Select
-            label={t('address.state')}
-            placeholder={t('common.select')}
-            options={options(states)}
-            value={draft.state_id}
-            onChange={(event) => {
-              update({ state_id: event.currentTarget.value, city_id: '', neighborhood_id: '' });
-              setErrors(({ state: _s, ...rest }) => rest);
-            }}
-            error={errors.state}
-          />
-          <Select
-            label={t('address.city')}
-            placeholder={t('common.select')}
-            options={options(cities)}
-            value={draft.city_id}
-            disabled={!draft.state_id}
-            onChange={(event) => {
-              update({ city_id: event.currentTarget.value, neighborhood_id: '' });
-              setErrors(({ city: _c, ...rest }) => rest);
-            }}
-            error={errors.city}
-          />
-          <div>
-            {draft.neighborhood_typed ? (
-              <TextField
-                label={country.neighborhoodLabel}
-                value={draft.neighborhood_text}
-                onChange={(value) => {
-                  update({ neighborhood_text: value });
-                  setErrors(({ neighborhood: _n, ...rest }) => rest);
-                }}
-                error={errors.neighborhood}
-                maxLength={ADDRESS_LIMITS.neighborhood}
-                autoComplete="address-level3"
-                autoFocus={toggled}
-                tidyOnBlur
-              />
-            ) : (
-              <Select
-                label={country.neighborhoodLabel}
-                placeholder={t('common.select')}
-                options={options(neighborhoodChoices)}
-                value={draft.neighborhood_id}
-                disabled={!draft.city_id}
-                onChange={(event) => change('neighborhood_id')(event.currentTarget.value)}
-                error={errors.neighborhood}
-              />
-            )}
-            <Button
-              variant="link"
-              className="field-toggle"
-              onClick={() => {
-                update({ neighborhood_typed: !draft.neighborhood_typed });
-                setToggled(true);
-                setErrors(({ neighborhood: _n, ...rest }) => rest);
-              }}
-            >
-              {draft.neighborhood_typed ? t('address.neighborhoodPick') : t('address.neighborhoodMissing')}
-            </Button>
-          </div>
+    <StepForm
+      title={t('address.formTitle')}
+      screen="about-living"
+      view={view}
+      readOnly={readOnly}
+      onSubmit={onSubmit}
+      footer={<p className="fine-print">{t('address.consent', { appName: config.appName })}</p>}
+    >
+      {country.hasZipCode && (
+        <TextField
+          label={t('address.zip')}
+          value={draft.zip_code}
+          onChange={onZip}
+          error={errors.zip_code}
+          inputMode="numeric"
+          maxLength={ZIP_CODE_LENGTH}
+          autoComplete="postal-code"
+        />
+      )}
+      <Select
+        label={t('address.state')}
+        placeholder={t('common.select')}
+        options={options(states)}
+        value={draft.state_id}
+        onChange={(event) => {
+          update({ state_id: event.currentTarget.value, city_id: '', neighborhood_id: '' });
+          clearError('state');
+        }}
+        error={errors.state}
+      />
+      <Select
+        label={t('address.city')}
+        placeholder={t('common.select')}
+        options={options(cities)}
+        value={draft.city_id}
+        disabled={!draft.state_id}
+        onChange={(event) => {
+          update({ city_id: event.currentTarget.value, neighborhood_id: '' });
+          clearError('city');
+        }}
+        error={errors.city}
+      />
+      <div>
+        {draft.neighborhood_typed ? (
           <TextField
-            label={t('address.street')}
-            value={draft.street_name}
-            onChange={change('street_name')}
-            error={errors.street_name}
-            maxLength={ADDRESS_LIMITS.street}
-            autoComplete="address-line1"
+            label={country.neighborhoodLabel}
+            value={draft.neighborhood_text}
+            onChange={(value) => {
+              update({ neighborhood_text: value });
+              clearError('neighborhood');
+            }}
+            error={errors.neighborhood}
+            maxLength={ADDRESS_LIMITS.neighborhood}
+            autoComplete="address-level3"
+            autoFocus={toggled}
             tidyOnBlur
           />
-          <div className="two-columns">
-            <TextField
-              label={t('address.streetNumber')}
-              value={draft.street_number}
-              onChange={change('street_number')}
-              error={errors.street_number}
-              maxLength={ADDRESS_LIMITS.number}
-            />
-            <TextField
-              label={t('address.apartment')}
-              value={draft.apartment_number}
-              onChange={change('apartment_number')}
-              error={errors.apartment_number}
-              maxLength={ADDRESS_LIMITS.number}
-            />
-          </div>
-        </fieldset>
-        <p className="fine-print">{t('address.consent', { appName: config.appName })}</p>
-        <Button type="submit">{t('common.continue')}</Button>
-      </form>
-    </Page>
+        ) : (
+          <Select
+            label={country.neighborhoodLabel}
+            placeholder={t('common.select')}
+            options={options(neighborhoodChoices)}
+            {...selectField('neighborhood_id')}
+            disabled={!draft.city_id}
+            error={errors.neighborhood}
+          />
+        )}
+        <Button
+          variant="link"
+          className="field-toggle"
+          onClick={() => {
+            update({ neighborhood_typed: !draft.neighborhood_typed });
+            setToggled(true);
+            clearError('neighborhood');
+          }}
+        >
+          {draft.neighborhood_typed ? t('address.neighborhoodPick') : t('address.neighborhoodMissing')}
+        </Button>
+      </div>
+      <TextField
+        label={t('address.street')}
+        {...textField('street_name')}
+        maxLength={ADDRESS_LIMITS.street}
+        autoComplete="address-line1"
+        tidyOnBlur
+      />
+      <div className="two-columns">
+        <TextField
+          label={t('address.streetNumber')}
+          {...textField('street_number')}
+          maxLength={ADDRESS_LIMITS.number}
+        />
+        <TextField
+          label={t('address.apartment')}
+          {...textField('apartment_number')}
+          maxLength={ADDRESS_LIMITS.number}
+        />
+      </div>
+    </StepForm>
   );
 }

@@ -33,14 +33,13 @@ import { session } from '../../../shared/lib/session.js';
 import { borrowSession, lendSessionToOtherTabs } from '../../../shared/lib/session-share.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { getUser } from '../../../shared/lib/users-api.js';
-import { Button } from '../../../shared/ui/button.js';
-import { Page } from '../../../shared/ui/page.js';
 import { Select } from '../../../shared/ui/select.js';
 import { TextField } from '../../../shared/ui/text-field.js';
 import { amendPersonalData, createUser, type SavedRegistration } from '../api/registration.js';
-import { RegistrationStepper } from '../components/registration-stepper.js';
-import { SavedNote, useSavedStep } from '../components/saved-step.js';
-import { handleStepError, type FieldErrors } from '../../../shared/lib/step-errors.js';
+import { useSavedStep } from '../components/saved-step.js';
+import { StepForm } from '../components/step-form.js';
+import { useStepFields } from '../lib/step-fields.js';
+import { handleStepError } from '../../../shared/lib/step-errors.js';
 
 const EMPTY: AboutYouValues = {
   name: '',
@@ -52,6 +51,13 @@ const EMPTY: AboutYouValues = {
   length_of_residency_in_years: '',
   marital_status: '',
 };
+
+/** The three name fields, in the order of an official document. */
+const NAME_FIELDS = [
+  { field: 'name', label: 'aboutYou.name', maxLength: NAME_MAX_LENGTH, autoComplete: 'given-name' },
+  { field: 'lastname', label: 'aboutYou.lastname', maxLength: SURNAME_MAX_LENGTH, autoComplete: 'family-name' },
+  { field: 'maternal_lastname', label: 'aboutYou.maternalLastname', maxLength: SURNAME_MAX_LENGTH },
+] as const;
 
 const monthChoices = MONTHS.map((label, index) => ({ value: String(index + 1), label }));
 
@@ -145,7 +151,7 @@ function AboutYouScreen({ view, userId }: { view: StepView; userId: string }) {
     // When the saved answer is there.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [personal]);
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { errors, setErrors, clearError, textField, selectField } = useStepFields(values, update);
   const { country } = useConfig();
   const [today] = useState(() => todayIn(country.timeZone, new Date()));
   const { yearOptions, monthOptions, days } = birthDateChoices(today, values.year, values.month);
@@ -156,14 +162,14 @@ function AboutYouScreen({ view, userId }: { view: StepView; userId: string }) {
     if (next.month && Number(next.month) > choices.monthOptions.length) next.month = '';
     if (next.day && Number(next.day) > birthDateChoices(today, next.year, next.month).days) next.day = '';
     update({ day: next.day, month: next.month, year: next.year });
-    setErrors(({ [field]: _changed, ...rest }) => rest);
+    clearError(field);
   };
   const dayChoices = Array.from({ length: days }, (_, i) => ({ value: String(i + 1), label: String(i + 1) }));
-
-  const change = (field: keyof AboutYouValues) => (value: string) => {
-    update({ [field]: value });
-    if (errors[field]) setErrors(({ [field]: _removed, ...rest }) => rest);
-  };
+  const dateParts = [
+    { part: 'day', label: t('aboutYou.day'), options: dayChoices },
+    { part: 'month', label: t('aboutYou.month'), options: monthOptions },
+    { part: 'year', label: t('aboutYou.year'), options: yearOptions },
+  ] as const;
 
   const nextScreen = `/${phoneNumber}/${userId}/additional-data`;
   const onSubmit = async (event: FormEvent) => {
@@ -176,6 +182,7 @@ function AboutYouScreen({ view, userId }: { view: StepView; userId: string }) {
       name: values.name,
       lastname: values.lastname,
       maternal_lastname: values.maternal_lastname,
+      // aboutYouErrors checked the date; '' would get the server's field message.
       dob: isoDate(Number(values.year), Number(values.month), Number(values.day)) ?? '',
       length_of_residency_in_years: Number(values.length_of_residency_in_years),
       marital_status: values.marital_status,
@@ -201,13 +208,7 @@ function AboutYouScreen({ view, userId }: { view: StepView; userId: string }) {
     try {
       const { data } = await createUser({
         account_type_id: 'SK',
-        name: values.name,
-        lastname: values.lastname,
-        maternal_lastname: values.maternal_lastname,
-        // aboutYouErrors checked the date; '' would get the server's field message.
-        dob: isoDate(Number(values.year), Number(values.month), Number(values.day)) ?? '',
-        length_of_residency_in_years: Number(values.length_of_residency_in_years),
-        marital_status: values.marital_status,
+        ...personalData,
         phone_number: phoneNumber,
         utm_source: session.get(SESSION_KEYS.utmSource),
         utm_name: session.get(SESSION_KEYS.utmCampaign),
@@ -236,87 +237,43 @@ function AboutYouScreen({ view, userId }: { view: StepView; userId: string }) {
   };
 
   return (
-    <Page title={t('aboutYou.title')} heading={t('aboutYou.title')}>
-      <RegistrationStepper screen="about-you" />
-      <p className="page-subtitle">{t('aboutYou.subtitle')}</p>
-      <SavedNote view={view} />
-      <form className="stack" onSubmit={onSubmit} noValidate>
-        <fieldset className="step-fields" disabled={readOnly}>
-          <TextField
-            label={t('aboutYou.name')}
-            value={values.name}
-            onChange={change('name')}
-            error={errors.name}
-            maxLength={NAME_MAX_LENGTH}
-            autoComplete="given-name"
-            autoCapitalize="words"
-            tidyOnBlur
-          />
-          <TextField
-            label={t('aboutYou.lastname')}
-            value={values.lastname}
-            onChange={change('lastname')}
-            error={errors.lastname}
-            maxLength={SURNAME_MAX_LENGTH}
-            autoComplete="family-name"
-            autoCapitalize="words"
-            tidyOnBlur
-          />
-          <TextField
-            label={t('aboutYou.maternalLastname')}
-            value={values.maternal_lastname}
-            onChange={change('maternal_lastname')}
-            error={errors.maternal_lastname}
-            maxLength={SURNAME_MAX_LENGTH}
-            autoCapitalize="words"
-            tidyOnBlur
-          />
-          <fieldset className="date-fields">
-            <legend>{t('aboutYou.birthDate')}</legend>
-            <Select
-              label={t('aboutYou.day')}
-              placeholder={t('common.selectShort')}
-              options={dayChoices}
-              value={values.day}
-              onChange={(e) => changeDate('day', e.currentTarget.value)}
-              error={errors.day}
-            />
-            <Select
-              label={t('aboutYou.month')}
-              placeholder={t('common.selectShort')}
-              options={monthOptions}
-              value={values.month}
-              onChange={(e) => changeDate('month', e.currentTarget.value)}
-              error={errors.month}
-            />
-            <Select
-              label={t('aboutYou.year')}
-              placeholder={t('common.selectShort')}
-              options={yearOptions}
-              value={values.year}
-              onChange={(e) => changeDate('year', e.currentTarget.value)}
-              error={errors.year}
-            />
-          </fieldset>
+    <StepForm
+      title={t('aboutYou.title')}
+      screen="about-you"
+      subtitle={t('aboutYou.subtitle')}
+      view={view}
+      readOnly={readOnly}
+      onSubmit={onSubmit}
+    >
+      {NAME_FIELDS.map(({ field, label, ...limits }) => (
+        <TextField key={field} label={t(label)} {...textField(field)} {...limits} autoCapitalize="words" tidyOnBlur />
+      ))}
+      <fieldset className="date-fields">
+        <legend>{t('aboutYou.birthDate')}</legend>
+        {dateParts.map(({ part, label, options }) => (
           <Select
-            label={t('aboutYou.residency')}
-            placeholder={t('common.select')}
-            options={YEAR_CHOICES}
-            value={values.length_of_residency_in_years}
-            onChange={(e) => change('length_of_residency_in_years')(e.currentTarget.value)}
-            error={errors.length_of_residency_in_years}
+            key={part}
+            label={label}
+            placeholder={t('common.selectShort')}
+            options={options}
+            value={values[part]}
+            onChange={(e) => changeDate(part, e.currentTarget.value)}
+            error={errors[part]}
           />
-          <Select
-            label={t('aboutYou.maritalStatus')}
-            placeholder={t('common.select')}
-            options={CIVIL_STATUSES}
-            value={values.marital_status}
-            onChange={(e) => change('marital_status')(e.currentTarget.value)}
-            error={errors.marital_status}
-          />
-        </fieldset>
-        <Button type="submit">{t('common.continue')}</Button>
-      </form>
-    </Page>
+        ))}
+      </fieldset>
+      <Select
+        label={t('aboutYou.residency')}
+        placeholder={t('common.select')}
+        options={YEAR_CHOICES}
+        {...selectField('length_of_residency_in_years')}
+      />
+      <Select
+        label={t('aboutYou.maritalStatus')}
+        placeholder={t('common.select')}
+        options={CIVIL_STATUSES}
+        {...selectField('marital_status')}
+      />
+    </StepForm>
   );
 }

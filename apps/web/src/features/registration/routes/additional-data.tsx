@@ -1,5 +1,5 @@
 import { SESSION_KEYS, cleanTaxId, taxIdError } from '@provee/domain';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { usePrefetch, type NextProps } from '../../../shared/hooks/use-prefetch.js';
 import { useStepGuard, type StepView } from '../../../shared/hooks/use-step-guard.js';
@@ -8,14 +8,13 @@ import { applicationState, routeAfterSave } from '../../../shared/lib/applicatio
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
 import { getUser } from '../../../shared/lib/users-api.js';
-import { Button } from '../../../shared/ui/button.js';
 import { Checkbox } from '../../../shared/ui/checkbox.js';
-import { Page } from '../../../shared/ui/page.js';
 import { TextField } from '../../../shared/ui/text-field.js';
 import { amendTaxId, saveTaxId } from '../api/registration.js';
-import { RegistrationStepper } from '../components/registration-stepper.js';
-import { SavedNote, useSavedStep } from '../components/saved-step.js';
-import { handleStepError, type FieldErrors } from '../../../shared/lib/step-errors.js';
+import { useSavedStep } from '../components/saved-step.js';
+import { StepForm } from '../components/step-form.js';
+import { useStepFields } from '../lib/step-fields.js';
+import { handleStepError } from '../../../shared/lib/step-errors.js';
 
 /** Step 2: the tax id, checked by the country's rule (cédula 3-7-1 with check digit, or RFC). */
 export function AdditionalDataRoute({ next }: NextProps) {
@@ -36,7 +35,7 @@ function AdditionalDataScreen({ view }: { view: StepView }) {
   });
   const { value, confirmed } = draft;
   const setConfirmed = (checked: boolean) => updateDraft({ confirmed: checked });
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { errors, setErrors } = useStepFields(draft, updateDraft);
   // A letter in a cédula is named as it is typed (issue 27), not dropped.
   const typedError = value && /[^\d-]/.test(value) ? taxIdError(country, value) : undefined;
   const complete = value.length === length && !typedError;
@@ -93,41 +92,39 @@ function AdditionalDataScreen({ view }: { view: StepView }) {
   };
 
   return (
-    <Page title={t('taxId.title', { label })} heading={t('taxId.title', { label })}>
-      <RegistrationStepper screen="additional-data" />
-      <p className="page-subtitle">{t('taxId.subtitle')}</p>
-      <SavedNote view={view} />
-      <form className="stack" onSubmit={onSubmit} noValidate>
-        <fieldset className="step-fields" disabled={readOnly}>
-          <TextField
-            label={label}
-            value={value}
-            onChange={(typed) => {
-              const next = cleanTaxId(country, typed);
-              // A changed tax id must be confirmed again.
-              updateDraft(next !== value ? { value: next, confirmed: false } : { value: next });
-              setErrors({});
-            }}
-            // Left empty: SPEC §5's message, not just a Continuar that stays off.
-            onBlur={() => !value && setErrors({ tax_payer_id: taxIdError(country, '')! })}
-            error={errors.tax_payer_id ?? typedError}
-            inputMode={country.taxId.format ? 'numeric' : 'text'}
-            autoCapitalize="characters"
-            autoComplete="off"
-            maxLength={length}
-            hint={t('taxId.length', { count: value.length, length })}
-          />
-          <a href={lookupUrl} target="_blank" rel="noopener noreferrer" className="inline-link">
-            {t('taxId.lookup', { label })}
-          </a>
-          <Checkbox checked={confirmed} disabled={!complete} onChange={setConfirmed}>
-            {t('taxId.confirm', { label })}
-          </Checkbox>
-        </fieldset>
-        <Button type="submit" disabled={!readOnly && (!complete || !confirmed)}>
-          {t('common.continue')}
-        </Button>
-      </form>
-    </Page>
+    <StepForm
+      title={t('taxId.title', { label })}
+      screen="additional-data"
+      subtitle={t('taxId.subtitle')}
+      view={view}
+      readOnly={readOnly}
+      onSubmit={onSubmit}
+      canContinue={readOnly || (complete && confirmed)}
+    >
+      <TextField
+        label={label}
+        value={value}
+        onChange={(typed) => {
+          const next = cleanTaxId(country, typed);
+          // A changed tax id must be confirmed again.
+          updateDraft(next !== value ? { value: next, confirmed: false } : { value: next });
+          setErrors({});
+        }}
+        // Left empty: SPEC §5's message, not just a Continuar that stays off.
+        onBlur={() => !value && setErrors({ tax_payer_id: taxIdError(country, '')! })}
+        error={errors.tax_payer_id ?? typedError}
+        inputMode={country.taxId.format ? 'numeric' : 'text'}
+        autoCapitalize="characters"
+        autoComplete="off"
+        maxLength={length}
+        hint={t('taxId.length', { count: value.length, length })}
+      />
+      <a href={lookupUrl} target="_blank" rel="noopener noreferrer" className="inline-link">
+        {t('taxId.lookup', { label })}
+      </a>
+      <Checkbox checked={confirmed} disabled={!complete} onChange={setConfirmed}>
+        {t('taxId.confirm', { label })}
+      </Checkbox>
+    </StepForm>
   );
 }

@@ -6,7 +6,7 @@ import {
   businessErrors,
   type BusinessValues,
 } from '@provee/domain';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, type FormEvent } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { useApiData } from '../../../shared/hooks/use-api-data.js';
 import { useStoredState } from '../../../shared/hooks/use-stored-state.js';
@@ -15,14 +15,13 @@ import { useStepGuard, type StepView } from '../../../shared/hooks/use-step-guar
 import { routeAfterSave } from '../../../shared/lib/application-state.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
-import { Button } from '../../../shared/ui/button.js';
-import { Page } from '../../../shared/ui/page.js';
 import { Select } from '../../../shared/ui/select.js';
 import { TextField } from '../../../shared/ui/text-field.js';
 import { catalog, saveBusiness } from '../api/registration.js';
-import { RegistrationStepper } from '../components/registration-stepper.js';
-import { SavedNote, useSavedStep } from '../components/saved-step.js';
-import { handleStepError, type FieldErrors } from '../../../shared/lib/step-errors.js';
+import { useSavedStep } from '../components/saved-step.js';
+import { StepForm } from '../components/step-form.js';
+import { useStepFields } from '../lib/step-fields.js';
+import { handleStepError } from '../../../shared/lib/step-errors.js';
 
 const EMPTY: BusinessValues = {
   name: '',
@@ -44,7 +43,7 @@ function MoreAboutScreen({ view }: { view: StepView }) {
   const navigate = useNavigate();
   const { country } = useConfig();
   const [values, update, clearDraft, stored] = useStoredState(SESSION_KEYS.draftBusiness, EMPTY);
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { setErrors, textField, selectField } = useStepFields(values, update);
   const types = useApiData('business-types', () => catalog.businessTypes());
   const ranges = useApiData('sales-ranges', () => catalog.salesRanges());
   // Back on the saved business (issue 27): the credit policy judged it, so it shows as it was sent.
@@ -62,11 +61,6 @@ function MoreAboutScreen({ view }: { view: StepView }) {
     // When the saved answer is there.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [business]);
-
-  const change = (field: keyof BusinessValues) => (value: string) => {
-    update({ [field]: value });
-    if (errors[field]) setErrors(({ [field]: _removed, ...rest }) => rest);
-  };
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -92,58 +86,47 @@ function MoreAboutScreen({ view }: { view: StepView }) {
   };
 
   return (
-    <Page title={t('business.title')} heading={t('business.title')}>
-      <RegistrationStepper screen="more-about" />
-      <p className="page-subtitle">{t('business.subtitle', { storeType: country.storeType.toLowerCase() })}</p>
-      <SavedNote view={view} />
-      <form className="stack" onSubmit={onSubmit} noValidate>
-        <fieldset className="step-fields" disabled={view.saved}>
-          <TextField
-            label={t('business.name')}
-            value={values.name}
-            onChange={change('name')}
-            error={errors.name}
-            maxLength={BUSINESS_LIMITS.name}
-            autoCapitalize="words"
-            tidyOnBlur
-          />
-          <Select
-            label={t('business.age')}
-            placeholder={t('common.select')}
-            options={YEAR_CHOICES}
-            value={values.business_age}
-            onChange={(e) => change('business_age')(e.currentTarget.value)}
-            error={errors.business_age}
-          />
-          <Select
-            label={t('business.type')}
-            placeholder={t('common.select')}
-            options={(types ?? []).map((type) => ({ value: type, label: type }))}
-            value={values.business_type}
-            onChange={(e) => change('business_type')(e.currentTarget.value)}
-            error={errors.business_type}
-          />
-          {values.business_type === OTHER_BUSINESS_TYPE && (
-            <TextField
-              label={t('business.typeOther')}
-              value={values.business_type_other}
-              onChange={change('business_type_other')}
-              error={errors.business_type_other}
-              maxLength={BUSINESS_LIMITS.typeOther}
-              tidyOnBlur
-            />
-          )}
-          <Select
-            label={t('business.sales')}
-            placeholder={t('common.select')}
-            options={(ranges ?? []).map((range) => ({ value: String(range.id), label: range.range_description }))}
-            value={values.sales_average_range_id}
-            onChange={(e) => change('sales_average_range_id')(e.currentTarget.value)}
-            error={errors.sales_average_range_id}
-          />
-        </fieldset>
-        <Button type="submit">{t('common.continue')}</Button>
-      </form>
-    </Page>
+    <StepForm
+      title={t('business.title')}
+      screen="more-about"
+      subtitle={t('business.subtitle', { storeType: country.storeType.toLowerCase() })}
+      view={view}
+      readOnly={view.saved}
+      onSubmit={onSubmit}
+    >
+      <TextField
+        label={t('business.name')}
+        {...textField('name')}
+        maxLength={BUSINESS_LIMITS.name}
+        autoCapitalize="words"
+        tidyOnBlur
+      />
+      <Select
+        label={t('business.age')}
+        placeholder={t('common.select')}
+        options={YEAR_CHOICES}
+        {...selectField('business_age')}
+      />
+      <Select
+        label={t('business.type')}
+        placeholder={t('common.select')}
+        options={(types ?? []).map((type) => ({ value: type, label: type }))}
+        {...selectField('business_type')}
+      />
+      {values.business_type === OTHER_BUSINESS_TYPE && (
+        <TextField
+          label={t('business.typeOther')}
+          {...textField('business_type_other')}
+          maxLength={BUSINESS_LIMITS.typeOther}
+          tidyOnBlur
+        />
+      )}
+      <Select
+        label={t('business.sales')}
+        placeholder={t('common.select')}
+        options={(ranges ?? []).map((range) => ({ value: String(range.id), label: range.range_description }))}
+        {...selectField('sales_average_range_id')}
+      />
+    </StepForm>
   );
 }

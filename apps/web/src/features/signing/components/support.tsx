@@ -1,20 +1,12 @@
-import { chatLink } from '@provee/domain';
-import { useConfig } from '../../../shared/lib/config.js';
 import { t } from '../../../shared/lib/copy.js';
 import { Button } from '../../../shared/ui/button.js';
-import { ChatIcon } from '../../../shared/ui/chat-icon.js';
+import { SupportChatLink } from '../../../shared/ui/chat-link.js';
 import { Modal } from '../../../shared/ui/modal.js';
 import { s } from '../lib/copy.js';
 
 /** 'Contactar a soporte': the support chat with a text saying what happened. */
-export function SupportChatLink({ text }: { text: string }) {
-  const { supportChatNumber } = useConfig();
-  return (
-    <a className="btn btn-chat" href={chatLink(supportChatNumber, text)} target="_blank" rel="noopener noreferrer">
-      <ChatIcon size={22} />
-      {s('support.button')}
-    </a>
-  );
+export function SigningSupportLink({ text }: { text: string }) {
+  return <SupportChatLink message={text} label={s('support.button')} />;
 }
 
 interface SupportModalProps {
@@ -31,7 +23,7 @@ export function SupportModal({ open, title, text, chat, onClose }: SupportModalP
   return (
     <Modal open={open} title={title} onClose={onClose}>
       <p className="modal-text">{text}</p>
-      <SupportChatLink text={chat} />
+      <SigningSupportLink text={chat} />
       <Button variant="secondary" onClick={onClose}>
         {t('common.close')}
       </Button>

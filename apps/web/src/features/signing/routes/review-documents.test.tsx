@@ -1,7 +1,8 @@
 import { act, screen } from '@testing-library/react';
 import { Route } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TOKEN, USER_ID, envelope, json, renderRoutes, stubApi } from '../../../test/signing.js';
+import { json, stubApi } from '../../../test/fetch-stub.js';
+import { TOKEN, USER_ID, envelope, renderRoutes } from '../../../test/signing.js';
 import { ReviewDocumentsRoute } from './review-documents.js';
 
 const PREFIX = `/SK/${USER_ID}/${encodeURIComponent('Juana Gómez')}/collateral/${encodeURIComponent('Ramón Pérez')}`;
@@ -114,11 +115,14 @@ describe('…/review-documents (SPEC §2.4, §4)', () => {
     expect(polls()).toBe(9);
   });
 
-  it('APPROVED: …/approved-documents', async () => {
-    stubStatus('APPROVED');
+  it.each([
+    ['APPROVED', 'approved-documents'],
+    ['UNDER_REVIEW', 'manual-verification'],
+  ] as const)('%s: …/%s', async (status, page) => {
+    stubStatus(status);
     open();
     await advance(30_000);
-    expect(where()).toBe(`${PREFIX}/approved-documents`);
+    expect(where()).toBe(`${PREFIX}/${page}`);
   });
 
   it('REJECTED: …/error-documents, keeping the verification type', async () => {
@@ -129,13 +133,6 @@ describe('…/review-documents (SPEC §2.4, §4)', () => {
     expect(scheduledOf(calls).at(-1)!.url).toBe(
       `${STATUS_URL}?verification_type=REVERIFICATION&person_type=collateral`,
     );
-  });
-
-  it('UNDER_REVIEW: …/manual-verification', async () => {
-    stubStatus('UNDER_REVIEW');
-    open();
-    await advance(30_000);
-    expect(where()).toBe(`${PREFIX}/manual-verification`);
   });
 
   it('a failed status fetch is no answer: the countdown goes on and the next poll counts', async () => {

@@ -5,16 +5,8 @@ import { uiState } from '../../../shared/lib/ui-state.js';
 import { ApiError } from '../../../shared/lib/api-client.js';
 import { putPhoto } from '../api/identity-photos.js';
 import { CAMERA_SIZE, photoFromFile } from '../lib/photo.js';
-import {
-  TOKEN,
-  USER_ID,
-  createSigningLink,
-  envelope,
-  json,
-  renderRoutes,
-  stubApi,
-  type Call,
-} from '../../../test/signing.js';
+import { json, stubApi, type Call } from '../../../test/fetch-stub.js';
+import { TOKEN, USER_ID, createSigningLink, envelope, renderRoutes } from '../../../test/signing.js';
 import { SendContractSignRoute } from './send-contract-sign.js';
 
 vi.mock('../lib/photo.js', async (importOriginal) => ({

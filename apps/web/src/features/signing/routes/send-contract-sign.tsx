@@ -17,7 +17,7 @@ import {
 import { missingPhotos, submitIdentityCheck } from '../api/identity-photos.js';
 import { IdentityCapture } from '../components/identity-capture.js';
 import { MetamapButton } from '../components/metamap-button.js';
-import { SigningNoticeModal, SupportChatLink, type SigningNotice } from '../components/support.js';
+import { SigningNoticeModal, SigningSupportLink, type SigningNotice } from '../components/support.js';
 import { s } from '../lib/copy.js';
 import type { Hashes } from '../lib/photo-queue.js';
 import { reviewArrival } from '../lib/review-schedule.js';
@@ -124,7 +124,7 @@ export function SendContractSignRoute({ next }: NextProps) {
         {load.kind === 'refused' && (
           <>
             <p className="notice">{s('link.text')}</p>
-            <SupportChatLink text={s('link.chat')} />
+            <SigningSupportLink text={s('link.chat')} />
           </>
         )}
         {load.kind === 'signed' && (
@@ -217,7 +217,7 @@ export function SendContractSignRoute({ next }: NextProps) {
           {s('attempts.title')}
         </h2>
         <p className="page-subtitle">{s('attempts.text')}</p>
-        <SupportChatLink text={s('attempts.chat')} />
+        <SigningSupportLink text={s('attempts.chat')} />
       </section>
     );
   } else if (link.widget.provider === 'metamap') {

@@ -3,7 +3,8 @@ import { Route } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import type { Stroke } from '../lib/signature.js';
-import { TOKEN, USER_ID, envelope, json, renderRoutes, stubApi } from '../../../test/signing.js';
+import { json, stubApi } from '../../../test/fetch-stub.js';
+import { TOKEN, USER_ID, envelope, renderRoutes } from '../../../test/signing.js';
 import { SignContractRoute } from './sign-contract.js';
 
 /** jsdom draws nothing: the pad is a stand-in whose strokes each test sets. */

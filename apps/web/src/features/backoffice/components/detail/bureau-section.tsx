@@ -2,7 +2,8 @@ import { actions } from '../../api.js';
 import { formatDateTime, formatMoney } from '../../lib/format.js';
 import { bureauStatusName, decisionResultName } from '../../lib/labels.js';
 import { ActionButton } from '../actions.js';
-import { Facts, Section, type SectionProps } from './section.js';
+import { DataTable } from '../data-table.js';
+import { DatedRow, Facts, Section, type SectionProps } from './section.js';
 
 const show = (value: unknown) =>
   value === null || value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value);
@@ -16,41 +17,25 @@ export function BureauSection({ detail, act, canAct }: SectionProps) {
       {detail.bureau_queries.length === 0 ? (
         <p className="bo-muted">Sin consultas.</p>
       ) : (
-        <div className="bo-table-wrap">
-          <table className="bo-table">
-            <thead>
-              <tr>
-                <th scope="col">Creada</th>
-                <th scope="col">Estado</th>
-                <th scope="col">Intentos</th>
-                <th scope="col">Último error</th>
-                <th scope="col">Reporte</th>
-              </tr>
-            </thead>
-            <tbody>
-              {detail.bureau_queries.map((query) => (
-                <tr key={query.id}>
-                  <th scope="row" className="bo-nowrap">
-                    {formatDateTime(query.created_at)}
-                  </th>
-                  <td>{bureauStatusName(query.status)}</td>
-                  <td>{query.attempts}</td>
-                  <td>{query.last_error ?? '—'}</td>
-                  <td>
-                    {query.report ? (
-                      <details>
-                        <summary>Ver reporte</summary>
-                        <pre className="bo-pre">{JSON.stringify(query.report, null, 2)}</pre>
-                      </details>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Creada', 'Estado', 'Intentos', 'Último error', 'Reporte']}>
+          {detail.bureau_queries.map((query) => (
+            <DatedRow key={query.id} at={query.created_at}>
+              <td>{bureauStatusName(query.status)}</td>
+              <td>{query.attempts}</td>
+              <td>{query.last_error ?? '—'}</td>
+              <td>
+                {query.report ? (
+                  <details>
+                    <summary>Ver reporte</summary>
+                    <pre className="bo-pre">{JSON.stringify(query.report, null, 2)}</pre>
+                  </details>
+                ) : (
+                  '—'
+                )}
+              </td>
+            </DatedRow>
+          ))}
+        </DataTable>
       )}
       {canAct && unanswered && (
         <ActionButton
@@ -72,27 +57,21 @@ export function BureauSection({ detail, act, canAct }: SectionProps) {
               ['Persona', decision.aval_id ? 'Aval' : 'Titular'],
             ]}
           />
-          <table className="bo-table">
-            <caption>Reglas de la decisión del {formatDateTime(decision.created_at)}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Regla</th>
-                <th scope="col">Valor</th>
-                <th scope="col">Umbral</th>
-                <th scope="col">Resultado</th>
+          <DataTable
+            unwrapped
+            showCaption
+            caption={`Reglas de la decisión del ${formatDateTime(decision.created_at)}`}
+            columns={['Regla', 'Valor', 'Umbral', 'Resultado']}
+          >
+            {decision.rules.map((rule) => (
+              <tr key={rule.rule} className={rule.passed ? undefined : 'bo-row--failed'}>
+                <th scope="row">{rule.rule}</th>
+                <td>{show(rule.value)}</td>
+                <td>{show(rule.threshold)}</td>
+                <td>{rule.passed ? 'Cumple' : 'No cumple'}</td>
               </tr>
-            </thead>
-            <tbody>
-              {decision.rules.map((rule) => (
-                <tr key={rule.rule} className={rule.passed ? undefined : 'bo-row--failed'}>
-                  <th scope="row">{rule.rule}</th>
-                  <td>{show(rule.value)}</td>
-                  <td>{show(rule.threshold)}</td>
-                  <td>{rule.passed ? 'Cumple' : 'No cumple'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </DataTable>
         </div>
       ))}
     </Section>

@@ -1,7 +1,7 @@
 import type { ApplicationDetail } from '@provee/domain';
-import { formatDateTime } from '../../lib/format.js';
 import { contactTypeName } from '../../lib/labels.js';
-import { Section } from './section.js';
+import { DataTable } from '../data-table.js';
+import { DatedRow, Section } from './section.js';
 
 export function ContactsSection({ detail }: { detail: ApplicationDetail }) {
   return (
@@ -9,24 +9,13 @@ export function ContactsSection({ detail }: { detail: ApplicationDetail }) {
       {detail.advisor_contacts.length === 0 ? (
         <p className="bo-muted">Sin contactos.</p>
       ) : (
-        <table className="bo-table bo-table--narrow">
-          <thead>
-            <tr>
-              <th scope="col">Fecha</th>
-              <th scope="col">Tipo</th>
-            </tr>
-          </thead>
-          <tbody>
-            {detail.advisor_contacts.map((contact) => (
-              <tr key={contact.id}>
-                <th scope="row" className="bo-nowrap">
-                  {formatDateTime(contact.created_at)}
-                </th>
-                <td>{contactTypeName(contact.contact_type)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable narrow columns={['Fecha', 'Tipo']}>
+          {detail.advisor_contacts.map((contact) => (
+            <DatedRow key={contact.id} at={contact.created_at}>
+              <td>{contactTypeName(contact.contact_type)}</td>
+            </DatedRow>
+          ))}
+        </DataTable>
       )}
     </Section>
   );

@@ -6,6 +6,8 @@ import { AVAL_TYPE_NAMES, avalStatusName, avalTypeName } from '../../lib/labels.
 import { useSubmit } from '../../lib/use-submit.js';
 import { ErrorMessage } from '../messages.js';
 import { ActionButton } from '../actions.js';
+import { DataTable } from '../data-table.js';
+import { SelectField } from '../select-field.js';
 import { Section, type SectionProps } from './section.js';
 
 export function GuarantorsSection({ detail, act, canAct }: SectionProps) {
@@ -14,47 +16,33 @@ export function GuarantorsSection({ detail, act, canAct }: SectionProps) {
       {detail.guarantors.length === 0 ? (
         <p className="bo-muted">Sin avales.</p>
       ) : (
-        <div className="bo-table-wrap">
-          <table className="bo-table">
-            <thead>
-              <tr>
-                <th scope="col">Nombre</th>
-                <th scope="col">Tipo</th>
-                <th scope="col">Teléfono</th>
-                <th scope="col">Estado</th>
-                <th scope="col">Registrado</th>
-                {canAct && <th scope="col">Acciones</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {detail.guarantors.map((aval) => (
-                <tr key={aval.id}>
-                  <th scope="row">{aval.name ?? 'Sin nombre'}</th>
-                  <td>{avalTypeName(aval.aval_type)}</td>
-                  <td className="bo-nowrap">
-                    {aval.phone ?? '—'}
-                    <SharedPhone others={aval.phone_other_applications} />
-                  </td>
-                  <td>{avalStatusName(aval.status)}</td>
-                  <td className="bo-nowrap">{formatDateTime(aval.created_at)}</td>
-                  {canAct && (
-                    <td>
-                      {aval.status === 'PENDING' && (
-                        <ActionButton
-                          label="Reenviar invitación"
-                          name={`Reenviar invitación a ${aval.name ?? aval.phone ?? 'el aval'}`}
-                          run={() =>
-                            act(() => actions.resendInvitation(detail.id, aval.id), 'Invitación reenviada al aval')
-                          }
-                        />
-                      )}
-                    </td>
+        <DataTable columns={['Nombre', 'Tipo', 'Teléfono', 'Estado', 'Registrado', canAct && 'Acciones']}>
+          {detail.guarantors.map((aval) => (
+            <tr key={aval.id}>
+              <th scope="row">{aval.name ?? 'Sin nombre'}</th>
+              <td>{avalTypeName(aval.aval_type)}</td>
+              <td className="bo-nowrap">
+                {aval.phone ?? '—'}
+                <SharedPhone others={aval.phone_other_applications} />
+              </td>
+              <td>{avalStatusName(aval.status)}</td>
+              <td className="bo-nowrap">{formatDateTime(aval.created_at)}</td>
+              {canAct && (
+                <td>
+                  {aval.status === 'PENDING' && (
+                    <ActionButton
+                      label="Reenviar invitación"
+                      name={`Reenviar invitación a ${aval.name ?? aval.phone ?? 'el aval'}`}
+                      run={() =>
+                        act(() => actions.resendInvitation(detail.id, aval.id), 'Invitación reenviada al aval')
+                      }
+                    />
                   )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                </td>
+              )}
+            </tr>
+          ))}
+        </DataTable>
       )}
       {canAct && (
         <RegisterGuarantor run={(body) => act(() => actions.registerGuarantor(detail.id, body), 'Aval registrado')} />
@@ -91,16 +79,12 @@ function RegisterGuarantor({ run }: { run: (body: RegisterGuarantorBody) => Prom
   return (
     <form className="bo-subsection bo-form bo-form--grid" onSubmit={onSubmit} aria-labelledby="bo-new-aval" noValidate>
       <h3 id="bo-new-aval">Registrar aval</h3>
-      <label>
-        Tipo
-        <select aria-label="Tipo" value={body.aval_type} onChange={set('aval_type')}>
-          {Object.entries(AVAL_TYPE_NAMES).map(([code, name]) => (
-            <option key={code} value={code}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SelectField
+        label="Tipo"
+        options={Object.entries(AVAL_TYPE_NAMES)}
+        value={body.aval_type}
+        onChange={set('aval_type')}
+      />
       <label>
         Nombre completo
         <input value={body.name} maxLength={80} onChange={set('name')} autoComplete="off" />

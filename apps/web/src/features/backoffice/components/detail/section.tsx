@@ -1,5 +1,6 @@
 import type { ApplicationDetail } from '@provee/domain';
 import type { ReactNode } from 'react';
+import { formatDateTime } from '../../lib/format.js';
 
 /** Runs an action on the application, then says `success` and reloads the detail. Throws on failure. */
 export type Act = (run: () => Promise<unknown>, success: string) => Promise<void>;
@@ -28,10 +29,10 @@ export function Section({ id, title, wide, children }: SectionFrame) {
   );
 }
 
-/** A definition list of label → value; empty values read '—'. */
-export function Facts({ items }: { items: [string, ReactNode][] }) {
+/** A definition list of label → value (`bo-facts` unless `className` says); empty values read '—'. */
+export function Facts({ items, className = 'bo-facts' }: { items: [string, ReactNode][]; className?: string }) {
   return (
-    <dl className="bo-facts">
+    <dl className={className}>
       {items.map(([term, value]) => (
         <div key={term}>
           <dt>{term}</dt>
@@ -43,3 +44,15 @@ export function Facts({ items }: { items: [string, ReactNode][] }) {
 }
 
 export const yesNo = (value: boolean) => (value ? 'Sí' : 'No');
+
+/** A record's row, headed by when the record was made. */
+export function DatedRow({ at, children }: { at: string; children: ReactNode }) {
+  return (
+    <tr>
+      <th scope="row" className="bo-nowrap">
+        {formatDateTime(at)}
+      </th>
+      {children}
+    </tr>
+  );
+}

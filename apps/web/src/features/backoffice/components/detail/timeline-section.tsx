@@ -1,6 +1,7 @@
 import type { ApplicationDetail, AuditChainView } from '@provee/domain';
 import { formatEventTime, summarizePayload } from '../../lib/format.js';
 import { chainName, chainReason } from '../../lib/labels.js';
+import { DataTable } from '../data-table.js';
 import { Section } from './section.js';
 
 /** The audit trail, with whether its hash chain still verifies (a broken one was tampered with). */
@@ -31,40 +32,27 @@ function Chain({ chain }: { chain: AuditChainView }) {
         </div>
       )}
       {chain.events.length > 0 && (
-        <div className="bo-table-wrap">
-          <table className="bo-table" aria-labelledby={id}>
-            <thead>
-              <tr>
-                <th scope="col">Evento</th>
-                <th scope="col">Fecha y hora</th>
-                <th scope="col">Tipo</th>
-                <th scope="col">Actor</th>
-                <th scope="col">Detalle</th>
+        <DataTable labelledBy={id} columns={['Evento', 'Fecha y hora', 'Tipo', 'Actor', 'Detalle']}>
+          {chain.events.map((event) => {
+            const broken = !chain.valid && event.id === chain.broken_at;
+            return (
+              <tr key={event.id} className={broken ? 'bo-row--broken' : undefined}>
+                <th scope="row">
+                  {event.id}
+                  {broken && <span className="bo-badge bo-badge--rejected">Alterado</span>}
+                </th>
+                <td className="bo-nowrap">
+                  <time dateTime={event.at}>{formatEventTime(event.at)}</time>
+                </td>
+                <td>
+                  <code>{event.type}</code>
+                </td>
+                <td title={event.actor}>{event.actor_name}</td>
+                <td className="bo-payload">{summarizePayload(event.payload)}</td>
               </tr>
-            </thead>
-            <tbody>
-              {chain.events.map((event) => {
-                const broken = !chain.valid && event.id === chain.broken_at;
-                return (
-                  <tr key={event.id} className={broken ? 'bo-row--broken' : undefined}>
-                    <th scope="row">
-                      {event.id}
-                      {broken && <span className="bo-badge bo-badge--rejected">Alterado</span>}
-                    </th>
-                    <td className="bo-nowrap">
-                      <time dateTime={event.at}>{formatEventTime(event.at)}</time>
-                    </td>
-                    <td>
-                      <code>{event.type}</code>
-                    </td>
-                    <td title={event.actor}>{event.actor_name}</td>
-                    <td className="bo-payload">{summarizePayload(event.payload)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </DataTable>
       )}
     </div>
   );

@@ -3,7 +3,9 @@ import { useState, type FormEvent } from 'react';
 import { ROLE_NAMES } from '../../lib/labels.js';
 import { useSubmit } from '../../lib/use-submit.js';
 import { ErrorMessage } from '../messages.js';
+import { SelectField } from '../select-field.js';
 
+const ROLE_CHOICES = STAFF_ROLES.map((role) => [role, ROLE_NAMES[role]] as const);
 const EMPTY: StaffCreateBody = { name: '', email: '', role: 'advisor' };
 
 /** A new account: no password here; its owner sets one with the link shown next. */
@@ -35,17 +37,7 @@ export function CreateStaff({
         Correo electrónico
         <input type="email" value={body.email} maxLength={200} onChange={set('email')} autoComplete="off" />
       </label>
-      <label>
-        Rol
-        {/* Named on its own: a wrapping label would also read out every option. */}
-        <select aria-label="Rol" value={body.role} onChange={set('role')}>
-          {STAFF_ROLES.map((r) => (
-            <option key={r} value={r}>
-              {ROLE_NAMES[r]}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SelectField label="Rol" options={ROLE_CHOICES} value={body.role} onChange={set('role')} />
       <p className="bo-muted bo-form__note">
         {ssoOnly
           ? `La persona entra con ${ssoOnly} usando este correo.`
