@@ -5,6 +5,8 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Desktop-only specs of the lender's back office (the phone projects skip them). */
 const BACKOFFICE_SPECS = ['backoffice.spec.ts', 'staff-security.spec.ts'];
+/** Specs of servers of their own (the Mexican market; Mexico with Círculo de Crédito's stand-in). */
+const COUNTRY_SPECS = ['mexico.spec.ts', 'circulo.spec.ts'];
 
 export default defineConfig({
   testDir: 'e2e',
@@ -20,10 +22,10 @@ export default defineConfig({
   // The whole suite at both phone sizes (the help-button check runs on every screen); the
   // Mexican journey against the second server of the global setup (COUNTRY=mx).
   projects: [
-    { name: 'do-412x823', testIgnore: ['mexico.spec.ts', ...BACKOFFICE_SPECS], metadata: { server: 'do' } },
+    { name: 'do-412x823', testIgnore: [...COUNTRY_SPECS, ...BACKOFFICE_SPECS], metadata: { server: 'do' } },
     {
       name: 'do-360x640',
-      testIgnore: ['mexico.spec.ts', ...BACKOFFICE_SPECS],
+      testIgnore: [...COUNTRY_SPECS, ...BACKOFFICE_SPECS],
       metadata: { server: 'do-small' },
       use: { viewport: { width: 360, height: 640 } },
     },
@@ -33,6 +35,13 @@ export default defineConfig({
       testMatch: 'mexico.spec.ts',
       metadata: { server: 'mx' },
       use: { locale: 'es-MX', viewport: { width: 360, height: 640 } },
+    },
+    // Mexico with Círculo de Crédito's stand-in as the bureau: the shopkeeper on a phone, the analyst at a desk.
+    {
+      name: 'mx-circulo-412x823',
+      testMatch: 'circulo.spec.ts',
+      metadata: { server: 'mx-circulo' },
+      use: { locale: 'es-MX' },
     },
     // The lender's back office: desktop-first, on the Dominican server (staff made by the CLI).
     {

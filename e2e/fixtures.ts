@@ -90,12 +90,13 @@ export const test = base.extend({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixture's dependencies from this pattern.
   baseURL: async ({}, use, testInfo) => {
     // Each project has its server in the global setup (playwright.config.ts names it).
-    const server = testInfo.project.metadata.server as 'do' | 'do-small' | 'mx' | 'staff';
+    const server = testInfo.project.metadata.server as 'do' | 'do-small' | 'mx' | 'mx-circulo' | 'staff';
     await use(
       {
         do: process.env.E2E_BASE_URL,
         'do-small': process.env.E2E_SMALL_BASE_URL,
         mx: process.env.E2E_MX_BASE_URL,
+        'mx-circulo': process.env.E2E_MX_CIRCULO_BASE_URL,
         staff: process.env.E2E_STAFF_BASE_URL,
       }[server],
     );

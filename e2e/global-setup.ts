@@ -11,6 +11,8 @@ import { ENROLLED_ENV, enrolThroughApi, type EnrolledByServer } from './staff-lo
 
 const serverJs = join(import.meta.dirname, '../apps/api/dist/server.js');
 const staffCreateJs = join(import.meta.dirname, '../apps/api/dist/staff-create.js');
+const tsxCli = join(import.meta.dirname, '../node_modules/tsx/dist/cli.mjs');
+const circuloFakeTs = join(import.meta.dirname, '../apps/api/test/stand-ins/circulo/main.ts');
 
 /**
  * Back-office accounts, made the way a lender makes its first ones: the staff:create CLI, with the
@@ -184,6 +186,36 @@ async function startStaffServer() {
 }
 
 /**
+ * Círculo de Crédito's stand-in as a newcomer runs it (`npm run bureau:circulo-fake`, keys in a
+ * fresh folder), and the environment it prints for the product.
+ */
+async function startCirculoFake(): Promise<{ env: Record<string, string>; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'provee-e2e-circulo-'));
+  const child = spawn(process.execPath, [tsxCli, circuloFakeTs], {
+    env: { PATH: process.env.PATH, CIRCULO_FAKE_DIR: dir, CIRCULO_FAKE_PORT: String(await freePort()) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  const env = await new Promise<Record<string, string>>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const line = /^ENV (.*)$/m.exec(output);
+      if (line) resolve(JSON.parse(line[1]!) as Record<string, string>);
+    });
+    child.once('exit', (code) => reject(new Error(`bureau:circulo-fake exited (${code}):\n${output}`)));
+  });
+  return {
+    env,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
  * The built app for the Dominican market (twice: one per phone size) and the same app with
  * COUNTRY=mx, and the back office's security server. Nothing is imported: every server runs on
  * what a fresh start has (the shipped catalogue).
@@ -199,26 +231,38 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'provee-e2e-'));
   // The 360×640 run gets its own database: the bureau's test identities are one application each.
   const smallDataDir = mkdtempSync(join(tmpdir(), 'provee-e2e-360-'));
+  const circuloDataDir = mkdtempSync(join(tmpdir(), 'provee-e2e-mx-circulo-'));
   createStaffAccounts(dataDir);
   createStaffAccounts(smallDataDir);
-  const [dominican, dominicanSmall, mexican, staff] = await Promise.all([
+  createStaffAccounts(circuloDataDir);
+  const circulo = await startCirculoFake();
+  const [dominican, dominicanSmall, mexican, mexicanCirculo, staff] = await Promise.all([
     startServer('do', dataDir),
     startServer('do-small', smallDataDir),
     // Mexico's catalogue is the shipped seed (apps/api/src/modules/catalog/seed/mx.ts).
     startServer('mx', mkdtempSync(join(tmpdir(), 'provee-e2e-mx-')), { COUNTRY: 'mx' }),
+    // Mexico with Círculo de Crédito as the bureau (its stand-in, above).
+    startServer('mx-circulo', circuloDataDir, circulo.env),
     startStaffServer(),
   ]);
   process.env.E2E_BASE_URL = dominican.baseUrl;
   process.env.E2E_SMALL_BASE_URL = dominicanSmall.baseUrl;
   process.env.E2E_MX_BASE_URL = mexican.baseUrl;
+  process.env.E2E_MX_CIRCULO_BASE_URL = mexicanCirculo.baseUrl;
   process.env.E2E_STAFF_BASE_URL = staff.baseUrl;
-  const [enrolled, enrolledSmall] = await Promise.all([
+  const [enrolled, enrolledSmall, enrolledCirculo] = await Promise.all([
     enrolStaff(dominican.baseUrl),
     enrolStaff(dominicanSmall.baseUrl),
+    enrolStaff(mexicanCirculo.baseUrl),
   ]);
-  process.env[ENROLLED_ENV] = JSON.stringify({ do: enrolled, 'do-small': enrolledSmall } satisfies EnrolledByServer);
+  process.env[ENROLLED_ENV] = JSON.stringify({
+    do: enrolled,
+    'do-small': enrolledSmall,
+    'mx-circulo': enrolledCirculo,
+  } satisfies EnrolledByServer);
   return async () => {
     // One after the other: each dump opens a PGlite of its own in this process.
-    for (const server of [dominican, dominicanSmall, mexican, staff]) await server.stop();
+    for (const server of [dominican, dominicanSmall, mexican, mexicanCirculo, staff]) await server.stop();
+    await circulo.stop();
   };
 }

@@ -43,6 +43,9 @@ export const ENCRYPTED_COLUMNS = [
   { table: 'users', column: 'tax_id_encrypted', kind: 'taxId' },
   { table: 'users', column: 'dob_encrypted', kind: 'birthDate' },
   { table: 'avals', column: 'tax_id_encrypted', kind: 'taxId' },
+  // Kept for a bureau that audits consents (Círculo's NIP audit), and a real bureau's answer (its RFC, its accounts).
+  { table: 'bureau_consents', column: 'pin_encrypted', kind: 'pin' },
+  { table: 'bureau_queries', column: 'report_raw_encrypted', kind: 'taxId' },
 ];
 /** 12-byte IV, 16-byte tag, base64url. */
 export const CIPHERTEXT = /^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]+$/;

@@ -134,7 +134,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
     ? Buffer.from(config.DATA_ENCRYPTION_KEY, 'base64')
     : secrets.key('data-encryption');
   app.decorate('cipher', createFieldCipher(encryptionKey, secrets.key('lookup-hash')));
-  app.decorate('policy', loadPolicy(config.CREDIT_POLICY_FILE));
+  app.decorate('policy', loadPolicy(config.CREDIT_POLICY_FILE, config.COUNTRY));
   app.decorate(
     'passwords',
     createPasswordHasher({

@@ -1,3 +1,7 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -69,6 +73,40 @@ describe('config', () => {
         TWILIO_FROM: '+18095550000',
       }).SMS_PROVIDER,
     ).toBe('twilio');
+  });
+
+  it('Círculo de Crédito: Mexico only, every value named when missing, the keys read and checked at start', () => {
+    expect(() => loadConfig({ BUREAU_PROVIDER: 'circulo' })).toThrow(
+      /circulo solo está disponible con COUNTRY=mx[\s\S]*CIRCULO_BASE_URL[\s\S]*CIRCULO_API_KEY[\s\S]*CIRCULO_USERNAME[\s\S]*CIRCULO_PASSWORD[\s\S]*CIRCULO_PRIVATE_KEY_FILE[\s\S]*CIRCULO_CERTIFICATE_FILE/,
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'config-circulo-'));
+    const file = (name: string, text: string) => {
+      writeFileSync(join(dir, name), text);
+      return join(dir, name);
+    };
+    const p384 = generateKeyPairSync('ec', { namedCurve: 'secp384r1' });
+    const p256 = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+    const env = {
+      COUNTRY: 'mx',
+      BUREAU_PROVIDER: 'circulo',
+      CIRCULO_BASE_URL: 'https://services.circulodecredito.com.mx/sandbox',
+      CIRCULO_API_KEY: 'k',
+      CIRCULO_USERNAME: 'u',
+      CIRCULO_PASSWORD: 'p',
+      CIRCULO_PRIVATE_KEY_FILE: file('key.pem', p384.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()),
+      CIRCULO_CERTIFICATE_FILE: file('cert.pem', p384.publicKey.export({ type: 'spki', format: 'pem' }).toString()),
+    };
+    expect(loadConfig(env)).toMatchObject({ BUREAU_PROVIDER: 'circulo', CIRCULO_PRODUCT_PATH: '/v2/rccficoscore' });
+    expect(() => loadConfig({ ...env, CIRCULO_PRIVATE_KEY_FILE: join(dir, 'missing.pem') })).toThrow(
+      /CIRCULO_PRIVATE_KEY_FILE: no se pudo leer .*missing\.pem: ENOENT/,
+    );
+    const wrongCurve = file('p256.pem', p256.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
+    expect(() => loadConfig({ ...env, CIRCULO_PRIVATE_KEY_FILE: wrongCurve })).toThrow(
+      /CIRCULO_PRIVATE_KEY_FILE: .* no es una llave EC secp384r1/,
+    );
+    expect(() => loadConfig({ ...env, CIRCULO_CERTIFICATE_FILE: file('junk.pem', 'not a certificate') })).toThrow(
+      /CIRCULO_CERTIFICATE_FILE: .*junk\.pem no es válida/,
+    );
   });
 
   it('tokens live at most 12 hours', () => {

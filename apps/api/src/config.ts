@@ -1,4 +1,6 @@
 import { countryCodeSchema, STAFF_STEP_UP_MINUTES } from '@provee/domain';
+import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { trustProxySchema } from './trust-proxy.js';
 
@@ -125,6 +127,23 @@ const envSchema = z.object({
   BUREAU_RETRY_MAX_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
   BUREAU_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
   BUREAU_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
+  /** The credit bureau: the built-in simulator, or Círculo de Crédito (COUNTRY=mx; decision 028). */
+  BUREAU_PROVIDER: z.enum(['simulator', 'circulo']).default('simulator'),
+  /** Círculo's base: production https://services.circulodecredito.com.mx, or the same under /sandbox. */
+  CIRCULO_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  CIRCULO_API_KEY: z.string().min(1).optional(),
+  CIRCULO_USERNAME: z.string().min(1).optional(),
+  CIRCULO_PASSWORD: z.string().min(1).optional(),
+  /** PEM: the lender's secp384r1 private key, whose certificate is registered in Círculo's portal. */
+  CIRCULO_PRIVATE_KEY_FILE: z.string().min(1).optional(),
+  /** PEM: Círculo's certificate (or public key), downloaded from its portal. */
+  CIRCULO_CERTIFICATE_FILE: z.string().min(1).optional(),
+  CIRCULO_PRODUCT_PATH: z
+    .string()
+    .regex(/^\/[A-Za-z0-9/_-]+$/, 'debe ser una ruta como /v2/rccficoscore')
+    .default('/v2/rccficoscore'),
+  /** What is sent as apellidoMaterno for a person with one surname (Círculo's sources name no value). */
+  CIRCULO_MISSING_SURNAME: z.string().min(1).max(30).default('NO PROPORCIONADO'),
   /** The advisor-welcome video: unset, the built-in one (BUILTIN_ADVISOR_VIDEO); an https URL, the lender's; 'none', no video. */
   ADVISOR_VIDEO_URL: z.union([z.literal('none'), z.url({ protocol: /^https$/, normalize: true })]).optional(),
 
@@ -234,6 +253,7 @@ export function loadConfig(env: Record<string, string | undefined>) {
       if (!config[name]) problems.push(`${name}: es obligatoria con IDENTITY_PROVIDER=metamap`);
     }
   }
+  if (config.BUREAU_PROVIDER === 'circulo') problems.push(...circuloProblems(config));
   if (config.OIDC_ISSUER) {
     if (!config.OIDC_CLIENT_ID) problems.push('OIDC_CLIENT_ID: es obligatoria con OIDC_ISSUER');
     if (!config.PUBLIC_BASE_URL)
@@ -253,4 +273,48 @@ export function loadConfig(env: Record<string, string | undefined>) {
     // In test mode a fixed key keeps the operations API usable on a fresh clone (required otherwise).
     OPS_API_KEY: config.OPS_API_KEY ?? 'provee-dev-ops-key-not-for-production',
   };
+}
+
+/** What stops Círculo's adapter from working, each naming its variable: missing values, unreadable or wrong keys. */
+function circuloProblems(config: z.infer<typeof envSchema>): string[] {
+  const problems: string[] = [];
+  if (config.COUNTRY !== 'mx') problems.push('BUREAU_PROVIDER: circulo solo está disponible con COUNTRY=mx');
+  for (const name of [
+    'CIRCULO_BASE_URL',
+    'CIRCULO_API_KEY',
+    'CIRCULO_USERNAME',
+    'CIRCULO_PASSWORD',
+    'CIRCULO_PRIVATE_KEY_FILE',
+    'CIRCULO_CERTIFICATE_FILE',
+  ] as const) {
+    if (!config[name]) problems.push(`${name}: es obligatoria con BUREAU_PROVIDER=circulo`);
+  }
+  if (config.CIRCULO_PRIVATE_KEY_FILE) {
+    const problem = keyFileProblem(config.CIRCULO_PRIVATE_KEY_FILE, (pem) => {
+      const key = createPrivateKey(pem);
+      if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'secp384r1')
+        throw new Error('no es una llave EC secp384r1');
+    });
+    if (problem) problems.push(`CIRCULO_PRIVATE_KEY_FILE: ${problem}`);
+  }
+  if (config.CIRCULO_CERTIFICATE_FILE) {
+    const problem = keyFileProblem(config.CIRCULO_CERTIFICATE_FILE, (pem) => createPublicKey(pem));
+    if (problem) problems.push(`CIRCULO_CERTIFICATE_FILE: ${problem}`);
+  }
+  return problems;
+}
+
+function keyFileProblem(file: string, check: (pem: string) => unknown): string | null {
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (error) {
+    return `no se pudo leer ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+  }
+  try {
+    check(pem);
+    return null;
+  } catch (error) {
+    return `${file} no es válida: ${(error as Error).message}`;
+  }
 }

@@ -63,7 +63,12 @@ const userRow = (taxId: string, dob: string) =>
     tax_id_encrypted: taxId,
     tax_id_hash: cipher.lookupHash(`do:${TAX_ID}`),
   })}`;
+const consentRow = (pin: string) =>
+  `bureau_consents ${JSON.stringify({ id: 'c6c0d2f4-3a4e-4d55-9a43-6c1e2f0b9d11', pin_verified: true, pin_encrypted: pin })}`;
 const CLEAN_DUMP = [
+  '-- table bureau_consents (1 rows)',
+  consentRow(cipher.encrypt('4821')),
+  '-- table bureau_queries (0 rows)',
   '-- table avals (0 rows)',
   '-- table catalog_neighborhoods (1 rows)',
   // A catalogue code that happens to equal a recorded SMS code: public reference data, not a leak.
@@ -175,7 +180,13 @@ describe('hygiene scanner (suite 7)', () => {
       "users.tax_id_encrypted is not the app's ciphertext (v1.<iv>.<tag>.<ciphertext>)",
       "users.dob_encrypted is not the app's ciphertext (v1.<iv>.<tag>.<ciphertext>)",
     ]);
-    expect(problems[0]).toMatchObject({ file: 'copy.dump.txt', line: 7 });
+    expect(problems[0]).toMatchObject({ file: 'copy.dump.txt', line: 10 });
+    const plainPin = [CLEAN_DUMP[0], consentRow('4821'), ...CLEAN_DUMP.slice(2)].join('\n');
+    expect(
+      (scan.checkEncryptedColumns('copy.dump.txt', plainPin) as { problems: Finding[] }).problems.map(
+        (problem) => problem.how,
+      ),
+    ).toEqual(["bureau_consents.pin_encrypted is not the app's ciphertext (v1.<iv>.<tag>.<ciphertext>)"]);
     expect(
       scanDump(dump)
         .findings.map((finding) => finding.kind)

@@ -1,6 +1,6 @@
 /**
- * Two statuses kept beside the application's state (application.ts): a guarantor's (`avals.status`)
- * and a bureau query's (`bureau_queries.status`). Each moves only through a row of its table, and in
+ * Statuses kept beside the application's state (application.ts): a guarantor's (`avals.status`),
+ * a bureau query's (`bureau_queries.status`) and its consent audit's (`bureau_consent_audits.status`). Each moves only through a row of its table, and in
  * the API only its store writes it, with a guarded update (`… where status in <from>`) as the step
  * engine moves the application: zero rows updated means another request moved it first.
  */
@@ -47,6 +47,22 @@ export const BUREAU_QUERY_TRANSITIONS = {
   retried: { from: ['FAILED'], to: ['PENDING'], actor: 'staff' },
 } as const satisfies Record<string, StatusTransition<BureauQueryStatus>>;
 export type BureauQueryTransitionName = keyof typeof BUREAU_QUERY_TRANSITIONS;
+
+export const CONSENT_AUDIT_STATUSES = ['PENDING', 'RUNNING', 'DONE', 'REFUSED'] as const;
+export type ConsentAuditStatus = (typeof CONSENT_AUDIT_STATUSES)[number];
+
+/**
+ * The consent's evidence sent to a bureau that audits it (Círculo's NIP audit), after its query
+ * answered: every move of its status, by name.
+ */
+export const CONSENT_AUDIT_TRANSITIONS = {
+  /** A process takes a due audit, or one whose runner's lease ran out, for one attempt. */
+  claimed: { from: ['PENDING', 'RUNNING'], to: ['RUNNING'], actor: 'system' },
+  /** The bureau acknowledged the evidence with its folio. */
+  acknowledged: { from: ['RUNNING'], to: ['DONE'], actor: 'system' },
+  /** The attempt failed: tried again after a pause, or refused as sent (an analyst looks). */
+  failed: { from: ['RUNNING'], to: ['PENDING', 'REFUSED'], actor: 'system' },
+} as const satisfies Record<string, StatusTransition<ConsentAuditStatus>>;
 
 /** True when `transition` may leave `from` for `to`. */
 function statusAllows<Status extends string>(transition: StatusTransition<Status>, from: Status, to: Status): boolean {

@@ -384,6 +384,8 @@ export const bureauConsents = pgTable(
     forwardedFor: text('forwarded_for'),
     userAgent: text('user_agent'),
     pinVerified: boolean('pin_verified').notNull(),
+    /** The PIN the person typed, encrypted: a bureau that audits consents asks for it (Círculo's NIP audit). */
+    pinEncrypted: text('pin_encrypted'),
     bureauFolio: text('bureau_folio').notNull().unique(),
     authorizedUntil: timestamp('authorized_until', { withTimezone: true }).notNull(),
   },
@@ -407,13 +409,57 @@ export const bureauQueries = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     lastError: text('last_error'),
+    /**
+     * Why a FAILED query will not be tried again by itself: 'exhausted' (every attempt failed),
+     * 'refused' (the bureau refused the request as sent) or 'integrity' (an answer whose signature
+     * did not verify). null while it may still answer.
+     */
+    failure: text('failure'),
     report: jsonb('report').$type<Record<string, unknown>>(),
+    /** The bureau's answer as received (a real bureau's), encrypted: the evidence behind the report. */
+    reportRawEncrypted: text('report_raw_encrypted'),
+    /** The bureau that answered ('simulator', 'circulo'). */
+    provider: text('provider'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
   },
   (table) => [
     index('bureau_queries_due_idx').on(table.status, table.nextAttemptAt),
+    check('bureau_queries_failure_check', sql`${table.failure} in ('exhausted', 'refused', 'integrity')`),
     index('bureau_queries_user_idx').on(table.userId),
+  ],
+);
+
+/**
+ * The consent's evidence sent to a bureau that audits it after the query (Círculo's NIP audit),
+ * one per answered query, retried in the background with back-off until the bureau acknowledges it.
+ */
+export const bureauConsentAudits = pgTable(
+  'bureau_consent_audits',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    queryId: uuid('query_id')
+      .notNull()
+      .unique()
+      .references(() => bureauQueries.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    /** PENDING → RUNNING → DONE; REFUSED when the bureau refuses it as sent (an analyst looks). */
+    status: text('status').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    /** The bureau's acknowledgement (Círculo's folioCDC). */
+    auditFolio: text('audit_folio'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    index('bureau_consent_audits_due_idx').on(table.status, table.nextAttemptAt),
+    index('bureau_consent_audits_user_idx').on(table.userId),
+    check('bureau_consent_audits_status', sql`${table.status} in ('PENDING', 'RUNNING', 'DONE', 'REFUSED')`),
   ],
 );
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contracts, smsOutbox } from '../../src/db/schema.js';
 import { openContractPdf } from '../../src/modules/signing/index.js';
 import { HSTS } from '../../src/plugins/external/security.js';
+import { circuloForTests, consentAsCirculoPerson } from '../../src/test/circulo.js';
 import { createApplication, createJpeg, userAuth } from '../../src/test/factories.js';
 import { multipart } from '../../src/test/multipart.js';
 import { createPhone } from '../../src/test/phone.js';
@@ -131,6 +132,8 @@ describe('suite 7: security headers and closed CORS', () => {
    * caller's address) get a request from their owner that succeeds; the others are public
    * reference data, listed here. A new GET route fails until it is put in one of the two.
    */
+  /** Asked of an application a real bureau answered: its own test below. */
+  const BUREAU_RAW_ROUTE = 'GET /api/backoffice/applications/{applicationId}/bureau-queries/{queryId}/raw';
   const PUBLIC = new Set([
     'GET /api/health',
     'GET /api/v1/config',
@@ -282,7 +285,7 @@ describe('suite 7: security headers and closed CORS', () => {
         .map(() => `GET ${path}`),
     );
     expect(routes.length).toBeGreaterThanOrEqual(30);
-    const unlisted = routes.filter((route) => !PUBLIC.has(route) && !owners[route]);
+    const unlisted = routes.filter((route) => !PUBLIC.has(route) && !owners[route] && route !== BUREAU_RAW_ROUTE);
     expect(unlisted, 'GET routes with no owner request here and not listed as public: add them').toEqual([]);
     const gone = Object.keys(owners).filter((route) => !routes.includes(route));
     expect(gone, 'requests for routes the OpenAPI document no longer has').toEqual([]);
@@ -305,6 +308,23 @@ describe('suite 7: security headers and closed CORS', () => {
       for (const secret of [user.phone, taxId, user.id]) expect(res.body, route).not.toContain(secret);
     }
     console.log(`hygiene: ${personal} GET routes with personal data answer no-store; ${PUBLIC.size} are public`);
+  });
+
+  it('Cache-Control: no-store on a real bureau’s answer as received (Círculo’s stand-in; the simulator keeps none)', async () => {
+    const circulo = await circuloForTests();
+    const mx = await createTestApp({ ...circulo.env, BUREAU_SYNC_WAIT_MS: '5000' });
+    try {
+      const { user } = await consentAsCirculoPerson(mx.app, '800101');
+      const admin = await staffSession(mx.app, 'admin');
+      const detail = await get(mx, `/api/backoffice/applications/${user.id}`, admin.headers);
+      const queryId = detail.json().data.bureau_queries[0].id as string;
+      const res = await get(mx, `/api/backoffice/applications/${user.id}/bureau-queries/${queryId}/raw`, admin.headers);
+      expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+      expect(cacheDirectives(res.headers['cache-control'])).toContain('no-store');
+    } finally {
+      await mx.close();
+      await circulo.standIn.close();
+    }
   });
 
   it('closed CORS: no Access-Control-Allow-Origin for another site, preflight or simple, anywhere', async () => {

@@ -9,6 +9,7 @@ import {
   applicationContractEvidenceRoute,
   applicationContractRoute,
   applicationDetailRoute,
+  bureauQueryRawRoute,
   claimAdvisorTaskRoute,
   decideVerificationRoute,
   exportApplicationsRoute,
@@ -324,7 +325,18 @@ export const applicationDetailResponse = z.object({
         status: z.string(),
         attempts: z.number(),
         last_error: z.string().nullable(),
+        /** Why a FAILED query is not tried again: 'exhausted', 'refused' or 'integrity' (a bad signature). */
+        failure: z.enum(['exhausted', 'refused', 'integrity']).nullable(),
+        /** The bureau that answered ('simulator', 'circulo'); null before any answer. */
+        provider: z.string().nullable(),
         report: z.record(z.string(), z.unknown()).nullable(),
+        /** The bureau's answer as received is kept: analysts may read it (`bureauQueryRawCall`); false for advisors. */
+        raw_report: z.boolean(),
+        /** The consent's audit owed to the bureau for this answer (Círculo's NIP audit); null when none is owed. */
+        audit_status: z.string().nullable(),
+        /** The bureau's acknowledgement of that audit (Círculo's folioCDC). */
+        audit_folio: z.string().nullable(),
+        audit_last_error: z.string().nullable(),
         created_at: z.string(),
         updated_at: z.string(),
       }),
@@ -338,7 +350,16 @@ export const applicationDetailResponse = z.object({
         amount: z.number(),
         currency: z.string(),
         policy_version: z.string(),
-        rules: z.array(z.object({ rule: z.string(), passed: z.boolean(), value: z.unknown(), threshold: z.unknown() })),
+        rules: z.array(
+          z.object({
+            rule: z.string(),
+            passed: z.boolean(),
+            value: z.unknown(),
+            threshold: z.unknown(),
+            /** The policy's reason for a failed rule, in Spanish (absent from older decisions). */
+            reason: z.string().optional(),
+          }),
+        ),
         created_at: z.string(),
       }),
     ),
@@ -371,6 +392,10 @@ export const applicationDetailResponse = z.object({
 export type ApplicationDetail = z.infer<typeof applicationDetailResponse>['data'];
 
 export const identityDocumentParams = applicationParams.extend({ documentId: z.uuid('Documento inválido.') });
+export const bureauQueryParams = applicationParams.extend({ queryId: z.uuid('Consulta inválida.') });
+/** The bureau's answer as it was received (Círculo's `Respuesta`), for analysts: each read is audited. */
+export const bureauQueryRawResponse = z.object({ data: z.record(z.string(), z.unknown()) });
+export type BureauRawReport = z.infer<typeof bureauQueryRawResponse>['data'];
 
 // ---- actions ----------------------------------------------------------------------------------
 /** Every action answers where the application stands now, and what the action made. */
@@ -502,6 +527,11 @@ export const applicationContractCall = defineCall(applicationContractRoute, {
   params: applicationParams,
   responses: { 200: { description: 'PDF', content: { 'application/pdf': { schema: z.string() } } } },
 });
+export const bureauQueryRawCall = applicationCall(
+  bureauQueryRawRoute,
+  { params: bureauQueryParams },
+  { 200: bureauQueryRawResponse },
+);
 export const applicationContractEvidenceCall = defineCall(applicationContractEvidenceRoute, {
   params: applicationParams,
   responses: { 200: contractEvidenceResponse },

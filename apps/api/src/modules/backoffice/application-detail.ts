@@ -6,6 +6,8 @@ import { applicantPerson, applicantTaxId } from '../users/index.js';
 import { applicationRecords, otherApplicationsNaming, staffNames } from './applications.store.js';
 import { MASKED_DATE, MASKED_TAX_ID, NOT_FOUND } from './applications.service.js';
 
+type BureauQueryView = ApplicationDetail['bureau_queries'][number];
+
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
 /** Audit payload fields that hold where a person connected from: evidence for analysts only. */
@@ -73,7 +75,8 @@ export async function applicationDetail(
   const records = await applicationRecords(app.db, applicationId);
   if (!records) throw NOT_FOUND;
   const { user, business, address, consents, queries, decisions, guarantors, signers, contract, contacts } = records;
-  const { checks, documents } = records;
+  const { checks, documents, audits } = records;
+  const auditOf = new Map(audits.map((audit) => [audit.queryId, audit]));
   const sensitive = staffMay(member.role as StaffRole, 'readSensitive');
   const sharedPhones = await otherApplicationsNaming(app.db, user.id, [
     ...new Set(guarantors.map((aval) => aval.phoneE164).filter((phone): phone is string => Boolean(phone))),
@@ -143,8 +146,14 @@ export async function applicationDetail(
       status: query.status,
       attempts: query.attempts,
       last_error: query.lastError,
+      failure: query.failure as BureauQueryView['failure'],
+      provider: query.provider,
       // The bureau's report is credit data: analysts only.
       report: sensitive ? (query.report ?? null) : null,
+      raw_report: sensitive && Boolean(query.hasRaw),
+      audit_status: auditOf.get(query.id)?.status ?? null,
+      audit_folio: auditOf.get(query.id)?.auditFolio ?? null,
+      audit_last_error: auditOf.get(query.id)?.lastError ?? null,
       created_at: query.createdAt.toISOString(),
       updated_at: query.updatedAt.toISOString(),
     })),

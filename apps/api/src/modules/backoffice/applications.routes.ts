@@ -2,6 +2,7 @@ import {
   applicationContractCall,
   applicationContractEvidenceCall,
   applicationDetailCall,
+  bureauQueryRawCall,
   decideVerificationCall,
   grantExtraAttemptCall,
   identityDocumentImageCall,
@@ -28,7 +29,7 @@ import {
   sendInvitation,
 } from './actions.service.js';
 import { applicationDetail } from './application-detail.js';
-import { applicationContract, identityImage, listApplications } from './applications.service.js';
+import { applicationContract, bureauRawReport, identityImage, listApplications } from './applications.service.js';
 
 /** Find, read and act on applications. */
 export async function applicationRoutes(app: App): Promise<void> {
@@ -40,6 +41,12 @@ export async function applicationRoutes(app: App): Promise<void> {
   register(app, applicationDetailCall, { onRequest: staffOnly('readApplications') }, async (request) => ({
     data: await applicationDetail(app, request.staffMember!, request.params.applicationId),
   }));
+
+  // The bureau's answer as received is credit data in full: analysts only, each look recorded.
+  register(app, bureauQueryRawCall, { onRequest: staffOnly('readSensitive') }, async (request) => {
+    const { applicationId, queryId } = request.params;
+    return { data: await bureauRawReport(app, request.staffMember!, applicationId, queryId) };
+  });
 
   // Identity images and the evidence are personal data of the most sensitive kind: analysts only,
   // with a second factor given in the last 15 minutes, and each look is recorded.

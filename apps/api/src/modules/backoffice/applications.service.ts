@@ -10,12 +10,14 @@ import {
 } from '@provee/domain';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
-import type { StaffRow } from '../staff/index.js';
+import { appendAuditEvent } from '../audit/index.js';
+import { staffActor, type StaffRow } from '../staff/index.js';
 import { taxIdLookupHash } from '../users/index.js';
 import { openContractPdf } from '../signing/index.js';
 import {
   applicationsPage,
   applicationsWhere,
+  bureauQueryRaw,
   contractOf,
   identityDocument,
   type SearchTerms,
@@ -98,4 +100,25 @@ export async function applicationContract(app: FastifyInstance, applicationId: s
   if (!row)
     throw new AppError(404, 'CONTRACT_NOT_FOUND', 'contract not found', 'Esta solicitud aún no tiene contrato.');
   return { id: row.id, pdf: openContractPdf(app, row.signedPdf ?? row.unsignedPdf) };
+}
+
+/**
+ * A bureau query's answer as the bureau sent it (analysts and admins; the route checks the role),
+ * each reading recorded on the application's chain in the read's own transaction.
+ */
+export async function bureauRawReport(app: FastifyInstance, member: StaffRow, applicationId: string, queryId: string) {
+  return app.db.transaction(async (tx) => {
+    const row = await bureauQueryRaw(tx, applicationId, queryId);
+    if (!row?.raw)
+      throw new AppError(404, 'BUREAU_REPORT_NOT_FOUND', 'bureau report not found', 'Esta consulta no tiene reporte.');
+    const raw = Buffer.from(app.cipher.decrypt(row.raw), 'base64').toString('utf8');
+    await appendAuditEvent(tx, {
+      applicationId,
+      actor: staffActor(member),
+      type: 'staff.viewed_bureau_raw',
+      payload: { query_id: queryId },
+      at: app.clock(),
+    });
+    return JSON.parse(raw) as Record<string, unknown>;
+  });
 }

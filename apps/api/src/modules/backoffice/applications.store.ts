@@ -1,10 +1,11 @@
 import type { ApplicationsFilter } from '@provee/domain';
-import { and, asc, desc, eq, gte, ilike, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import { and, asc, desc, eq, gte, ilike, inArray, isNotNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { Db, Executor } from '../../db/client.js';
 import { firstRow } from '../../db/rows.js';
 import {
   advisorEvents,
   avals,
+  bureauConsentAudits,
   bureauConsents,
   bureauQueries,
   businessAddresses,
@@ -113,27 +114,46 @@ export async function applicationRecords(db: Db, applicationId: string) {
   const [user] = await db.select().from(users).where(eq(users.id, applicationId)).limit(1);
   if (!user) return undefined;
   const byUser = <T extends { userId: unknown }>(table: T) => eq(table.userId as never, user.id);
-  const [business, address, consents, queries, decisions, guarantors, signers, contract, contacts] = await Promise.all([
-    db.select().from(businesses).where(byUser(businesses)).limit(1),
-    db.select().from(businessAddresses).where(byUser(businessAddresses)).limit(1),
-    db.select().from(bureauConsents).where(byUser(bureauConsents)).orderBy(asc(bureauConsents.createdAt)),
-    db.select().from(bureauQueries).where(byUser(bureauQueries)).orderBy(asc(bureauQueries.createdAt)),
-    db.select().from(creditDecisions).where(byUser(creditDecisions)).orderBy(asc(creditDecisions.createdAt)),
-    db.select().from(avals).where(byUser(avals)).orderBy(asc(avals.createdAt)),
-    db.select().from(contractSigners).where(byUser(contractSigners)).orderBy(asc(contractSigners.createdAt)),
-    db
-      .select({
-        id: contracts.id,
-        templateVersion: contracts.templateVersion,
-        unsignedSha256: contracts.unsignedSha256,
-        signedSha256: contracts.signedSha256,
-        createdAt: contracts.createdAt,
-      })
-      .from(contracts)
-      .where(byUser(contracts))
-      .limit(1),
-    db.select().from(advisorEvents).where(byUser(advisorEvents)).orderBy(asc(advisorEvents.createdAt)),
-  ]);
+  const [business, address, consents, queries, audits, decisions, guarantors, signers, contract, contacts] =
+    await Promise.all([
+      db.select().from(businesses).where(byUser(businesses)).limit(1),
+      db.select().from(businessAddresses).where(byUser(businessAddresses)).limit(1),
+      db.select().from(bureauConsents).where(byUser(bureauConsents)).orderBy(asc(bureauConsents.createdAt)),
+      // Without the raw answer: it is read one at a time, audited (bureauQueryRaw).
+      db
+        .select({
+          id: bureauQueries.id,
+          consentId: bureauQueries.consentId,
+          status: bureauQueries.status,
+          attempts: bureauQueries.attempts,
+          lastError: bureauQueries.lastError,
+          failure: bureauQueries.failure,
+          provider: bureauQueries.provider,
+          report: bureauQueries.report,
+          hasRaw: isNotNull(bureauQueries.reportRawEncrypted),
+          createdAt: bureauQueries.createdAt,
+          updatedAt: bureauQueries.updatedAt,
+        })
+        .from(bureauQueries)
+        .where(byUser(bureauQueries))
+        .orderBy(asc(bureauQueries.createdAt)),
+      db.select().from(bureauConsentAudits).where(byUser(bureauConsentAudits)),
+      db.select().from(creditDecisions).where(byUser(creditDecisions)).orderBy(asc(creditDecisions.createdAt)),
+      db.select().from(avals).where(byUser(avals)).orderBy(asc(avals.createdAt)),
+      db.select().from(contractSigners).where(byUser(contractSigners)).orderBy(asc(contractSigners.createdAt)),
+      db
+        .select({
+          id: contracts.id,
+          templateVersion: contracts.templateVersion,
+          unsignedSha256: contracts.unsignedSha256,
+          signedSha256: contracts.signedSha256,
+          createdAt: contracts.createdAt,
+        })
+        .from(contracts)
+        .where(byUser(contracts))
+        .limit(1),
+      db.select().from(advisorEvents).where(byUser(advisorEvents)).orderBy(asc(advisorEvents.createdAt)),
+    ]);
   const signerIds = signers.map((signer) => signer.id);
   const checks = signerIds.length
     ? await db
@@ -165,6 +185,7 @@ export async function applicationRecords(db: Db, applicationId: string) {
     address: address[0],
     consents,
     queries,
+    audits,
     decisions,
     guarantors,
     signers,
@@ -184,6 +205,16 @@ export async function identityDocument(db: Db, applicationId: string, documentId
       .innerJoin(identityVerifications, eq(identityVerifications.id, identityDocuments.verificationId))
       .innerJoin(contractSigners, eq(contractSigners.id, identityVerifications.signerId))
       .where(and(eq(identityDocuments.id, documentId), eq(contractSigners.userId, applicationId))),
+  );
+}
+
+/** A bureau query's answer as received (still encrypted), when the query is of this application. */
+export async function bureauQueryRaw(db: Executor, applicationId: string, queryId: string) {
+  return firstRow(
+    db
+      .select({ raw: bureauQueries.reportRawEncrypted })
+      .from(bureauQueries)
+      .where(and(eq(bureauQueries.id, queryId), eq(bureauQueries.userId, applicationId))),
   );
 }
 

@@ -333,8 +333,8 @@ describe('back office: applications, evidence and actions', () => {
       if (path.startsWith('/api/backoffice/staff')) return 'manageStaff';
       if (path.startsWith('/api/backoffice/advisor-queue')) return 'workAdvisorQueue';
       if (path.startsWith('/api/backoffice/funnel') || path.startsWith('/api/backoffice/exports')) return 'readReports';
-      if (path.includes('/identity-documents/') || (method === 'GET' && path.includes('/contract')))
-        return 'readSensitive';
+      if (path.includes('/identity-documents/') || path.includes('/bureau-queries/')) return 'readSensitive';
+      if (method === 'GET' && path.includes('/contract')) return 'readSensitive';
       if (path.startsWith('/api/backoffice/applications'))
         return method === 'GET' ? 'readApplications' : 'actOnApplications';
       throw new Error(`no permission known for ${method} ${path}: add it to this table`);

@@ -89,6 +89,7 @@ const consents: ExportKind = {
     'consent_version',
     'consent_text_sha256',
     'authorized_until',
+    'folio_cdc',
   ],
   async page(db, range, after, size) {
     const rows = await consentsPage(db, range, after, size);
@@ -108,6 +109,7 @@ const consents: ExportKind = {
         row.consentVersion,
         row.consentTextSha256,
         iso(row.authorizedUntil),
+        row.folioCdc,
       ],
       cursor: { at: row.cursorAt, id: row.id },
     }));

@@ -1,7 +1,7 @@
 import { and, asc, getTableColumns, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
-import { bureauConsents, users } from '../../db/schema.js';
+import { bureauConsentAudits, bureauConsents, bureauQueries, users } from '../../db/schema.js';
 import type { ReportRange } from './report-range.js';
 
 // The exports' pages: applications and bureau consents of a range (the back office is the one read
@@ -31,11 +31,24 @@ export async function applicationsPage(db: Db, range: ReportRange, after: Cursor
     .limit(size);
 }
 
+/** The acknowledgement of the consent's audit (Círculo's folioCDC); the latest when several queries owed one. */
+const auditFolio = () =>
+  sql<string | null>`(
+    select consent_audit.audit_folio from ${bureauConsentAudits} consent_audit
+      join ${bureauQueries} bureau_query on bureau_query.id = consent_audit.query_id
+    where bureau_query.consent_id = ${bureauConsents}.id and consent_audit.audit_folio is not null
+    order by consent_audit.updated_at desc limit 1
+  )`;
+
 export async function consentsPage(db: Db, range: ReportRange, after: Cursor | null, size: number) {
   // The text itself is long and the same for everyone of a version: its hash names it.
   const { consentText: _text, ...evidence } = getTableColumns(bureauConsents);
   return db
-    .select({ ...evidence, cursorAt: sql<string>`${bureauConsents.createdAt}::text` })
+    .select({
+      ...evidence,
+      folioCdc: auditFolio(),
+      cursorAt: sql<string>`${bureauConsents.createdAt}::text`,
+    })
     .from(bureauConsents)
     .where(inPage(bureauConsents.createdAt, bureauConsents.id, range, after))
     .orderBy(asc(bureauConsents.createdAt), asc(bureauConsents.id))

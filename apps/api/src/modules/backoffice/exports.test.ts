@@ -220,7 +220,7 @@ describe('CSV exports', () => {
     expect(res.headers['content-disposition']).toBe('attachment; filename="consentimientos-2026-11-10-2026-11-11.csv"');
     // The header line as the file carries it, after the BOM.
     expect(res.body.slice(1, res.body.indexOf('\r\n'))).toBe(
-      'consent_id,application_id,person_type,aval_id,created_at,ip,peer_ip,forwarded_for,user_agent,pin_verified,bureau_folio,consent_version,consent_text_sha256,authorized_until',
+      'consent_id,application_id,person_type,aval_id,created_at,ip,peer_ip,forwarded_for,user_agent,pin_verified,bureau_folio,consent_version,consent_text_sha256,authorized_until,folio_cdc',
     );
     const [, ...rows] = parseCsv(res.body.slice(1));
     const all = await t.app.db.select().from(bureauConsents).orderBy(bureauConsents.createdAt, bureauConsents.id);
@@ -242,6 +242,7 @@ describe('CSV exports', () => {
         consent.consentVersion,
         consent.consentTextSha256,
         consent.authorizedUntil.toISOString(),
+        '', // no NIP audit: the simulator's bureau asks for none
       ]),
     );
     expect(rows.map((row) => row[2])).toEqual(['titular', 'collateral']);

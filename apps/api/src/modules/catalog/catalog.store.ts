@@ -109,3 +109,26 @@ export async function findNeighborhoodPlace(db: Db, id: number) {
       .where(eq(catalogNeighborhoods.id, id)),
   );
 }
+
+/**
+ * Where a municipality lies (its state's code, INEGI's for Mexico) and whether the postcode is one of
+ * the catalogue's for that state: what a bureau that files people by address is sent.
+ */
+export async function findMunicipalityState(db: Db, municipalityId: number, zipCode: string) {
+  const place = await firstRow(
+    db
+      .select({ municipality: catalogMunicipalities.name, stateId: catalogStates.id, stateCode: catalogStates.code })
+      .from(catalogMunicipalities)
+      .innerJoin(catalogStates, eq(catalogStates.id, catalogMunicipalities.stateId))
+      .where(eq(catalogMunicipalities.id, municipalityId)),
+  );
+  if (!place) return undefined;
+  const inState = await firstRow(
+    db
+      .select({ id: catalogNeighborhoods.id })
+      .from(catalogNeighborhoods)
+      .innerJoin(catalogMunicipalities, eq(catalogMunicipalities.id, catalogNeighborhoods.municipalityId))
+      .where(and(eq(catalogNeighborhoods.zipCode, zipCode), eq(catalogMunicipalities.stateId, place.stateId))),
+  );
+  return { municipality: place.municipality, stateCode: place.stateCode, postcodeInState: inState !== undefined };
+}

@@ -2,7 +2,7 @@ import { BUREAU_QUERY_INITIAL_STATUS, BUREAU_QUERY_TRANSITIONS } from '@provee/d
 import { and, eq, lt, lte, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { bureauQueries } from '../../db/schema.js';
-import { changedAnyRow, returnedRow } from '../../db/rows.js';
+import { changedAnyRow, firstRow, returnedRow } from '../../db/rows.js';
 import { statusMoves } from '../../db/status-move.js';
 
 /**
@@ -75,7 +75,7 @@ function endAttempt(
   id: string,
   { status, guard }: ReturnType<typeof move>,
   outcome: Pick<BureauQueryRow, 'attempts' | 'lastError' | 'updatedAt'> &
-    Partial<Pick<BureauQueryRow, 'report' | 'nextAttemptAt'>>,
+    Partial<Pick<BureauQueryRow, 'report' | 'reportRawEncrypted' | 'provider' | 'failure' | 'nextAttemptAt'>>,
 ): Promise<boolean> {
   return changedAnyRow(
     tx
@@ -86,25 +86,52 @@ function endAttempt(
   );
 }
 
-/** The bureau answered: the report is kept and the query ends. False when it was not running any more. */
+/**
+ * The bureau answered: the report is kept (with the answer as received, encrypted, from a real
+ * bureau) and the query ends. False when it was not running any more.
+ */
 export async function markBureauQueryAnswered(
   tx: Executor,
   id: string,
-  values: { attempts: number; report: Record<string, unknown>; at: Date },
+  values: {
+    attempts: number;
+    report: Record<string, unknown>;
+    reportRawEncrypted: string | null;
+    provider: string;
+    at: Date;
+  },
 ): Promise<boolean> {
-  const { attempts, report, at } = values;
-  return endAttempt(tx, id, move('answered', 'DONE'), { attempts, report, lastError: null, updatedAt: at });
+  const { attempts, report, reportRawEncrypted, provider, at } = values;
+  return endAttempt(tx, id, move('answered', 'DONE'), {
+    attempts,
+    report,
+    reportRawEncrypted,
+    provider,
+    lastError: null,
+    updatedAt: at,
+  });
 }
 
-/** The attempt failed: tried again at `nextAttemptAt`, or given up (FAILED). False when it was not running. */
+/** Why a query stops for good: every attempt failed, the bureau refused it, or its answer did not verify. */
+export type BureauQueryFailure = 'exhausted' | 'refused' | 'integrity';
+
+/**
+ * The attempt failed: tried again at `nextAttemptAt` (no `failure`), or given up (FAILED, with why).
+ * False when it was not running.
+ */
 export async function markBureauQueryFailed(
   tx: Executor,
   id: string,
-  values: { givenUp: boolean; attempts: number; nextAttemptAt: Date; lastError: string; at: Date },
+  values: { failure: BureauQueryFailure | null; attempts: number; nextAttemptAt: Date; lastError: string; at: Date },
 ): Promise<boolean> {
-  const { attempts, nextAttemptAt, lastError, at } = values;
-  const to = values.givenUp ? 'FAILED' : 'PENDING';
-  return endAttempt(tx, id, move('failed', to), { attempts, nextAttemptAt, lastError, updatedAt: at });
+  const { failure, attempts, nextAttemptAt, lastError, at } = values;
+  return endAttempt(tx, id, move('failed', failure ? 'FAILED' : 'PENDING'), {
+    attempts,
+    nextAttemptAt,
+    lastError,
+    failure,
+    updatedAt: at,
+  });
 }
 
 /**
@@ -120,8 +147,13 @@ export async function retryGivenUpBureauQuery(
   return returnedRow(
     tx
       .update(bureauQueries)
-      .set({ status, nextAttemptAt: now, lockedUntil: null, updatedAt: now })
+      .set({ status, nextAttemptAt: now, lockedUntil: null, failure: null, updatedAt: now })
       .where(and(eq(bureauQueries.userId, userId), guard))
       .returning({ id: bureauQueries.id, lastError: bureauQueries.lastError }),
   );
+}
+
+/** A query by id. */
+export async function findBureauQuery(db: Executor, id: string): Promise<BureauQueryRow | undefined> {
+  return firstRow(db.select().from(bureauQueries).where(eq(bureauQueries.id, id)));
 }

@@ -1,11 +1,19 @@
 import type { AvalType } from '@provee/domain';
-import { BureauError, type BureauSubject } from '../../providers/bureau/index.js';
+import {
+  BureauError,
+  BureauIntegrityError,
+  BureauRefusedError,
+  type BureauAddress,
+  type BureauSubject,
+} from '../../providers/bureau/index.js';
 import { appendAuditEvent } from '../audit/index.js';
+import { findMunicipalityState } from '../catalog/index.js';
 import { describeApplicant, type Applicant } from '../users/index.js';
 import {
   claimBureauQuery,
   listDueBureauQueries,
   markBureauQueryFailed,
+  type BureauQueryFailure,
   type BureauQueryRow,
 } from './bureau-queries.store.js';
 import { findConsent } from './consents.store.js';
@@ -42,7 +50,7 @@ export async function runBureauAttempt(deps: BureauDeps, queryId: string): Promi
   // processes together show that no query ran twice (npm run scale-test).
   deps.log.info({ queryId, attempt }, 'bureau attempt started');
   try {
-    const party = await bureauParty(deps, claimed, attempt);
+    const party = await partyOfQuery(deps, claimed, attempt);
     const report = await deps.bureau.query(party.subject, AbortSignal.timeout(config.BUREAU_TIMEOUT_MS));
     const answered = { query: claimed, attempt, report };
     if (party.kind === 'guarantor') await decideGuarantor(deps, { ...answered, ...party });
@@ -53,31 +61,59 @@ export async function runBureauAttempt(deps: BureauDeps, queryId: string): Promi
   }
 }
 
-/** The attempt's failure: tried again after a pause that doubles, or given up after the last attempt. */
+/** The audit event of a query that stops for good, by why. */
+const STOPPED_EVENT: Record<BureauQueryFailure, string> = {
+  exhausted: 'bureau.gave_up',
+  refused: 'bureau.refused',
+  integrity: 'bureau.integrity_failed',
+};
+
+/** Why an attempt's failure stops the query for good, or null when it is tried again. */
+function failureOf(error: unknown, attempt: number, maxAttempts: number): BureauQueryFailure | null {
+  if (error instanceof BureauIntegrityError) return 'integrity';
+  if (error instanceof BureauRefusedError) return 'refused';
+  return attempt >= maxAttempts ? 'exhausted' : null;
+}
+
+/**
+ * The attempt's failure: tried again after a pause that doubles, or stopped for good (every attempt
+ * failed, the bureau refused the request, or its answer's signature did not verify). The
+ * application waits at its step either way; the back office shows why.
+ */
 async function recordFailure(deps: BureauDeps, query: BureauQueryRow, attempt: number, error: unknown) {
   const { config } = deps;
-  const exhausted = attempt >= config.BUREAU_MAX_ATTEMPTS;
+  const failure = failureOf(error, attempt, config.BUREAU_MAX_ATTEMPTS);
   const delay = Math.min(config.BUREAU_RETRY_MAX_MS, config.BUREAU_RETRY_BASE_MS * 2 ** (attempt - 1));
   const message = error instanceof Error ? error.message : String(error);
+  const codes = error instanceof BureauRefusedError ? error.codes.slice(0, 10) : [];
   const failedAt = deps.clock();
   const queryId = query.id;
   // Logged before the claim is released: no other process's attempt can start before this line.
-  if (error instanceof BureauError) deps.log.warn({ queryId, attempt, exhausted }, 'bureau query failed');
+  // Ids, the status and the bureau's codes only: never the report.
+  if (failure === 'integrity')
+    deps.log.error({ queryId, attempt }, 'bureau answer signature did not verify: nothing in it was read');
+  else if (failure === 'refused')
+    deps.log.error(
+      { queryId, attempt, status: (error as BureauRefusedError).status, codes },
+      'bureau refused the query',
+    );
+  else if (error instanceof BureauError)
+    deps.log.warn({ queryId, attempt, exhausted: !!failure }, 'bureau query failed');
   else deps.log.error({ err: error, queryId, attempt }, 'bureau attempt failed unexpectedly');
   await deps.db.transaction(async (tx) => {
     const moved = await markBureauQueryFailed(tx, queryId, {
-      givenUp: exhausted,
+      failure,
       attempts: attempt,
       nextAttemptAt: new Date(failedAt.getTime() + delay),
       lastError: message.slice(0, 500),
       at: failedAt,
     });
-    if (moved && exhausted) {
-      const payload = { query_id: queryId, attempts: attempt, last_error: message.slice(0, 200) };
+    if (moved && failure) {
+      const payload = { query_id: queryId, attempts: attempt, last_error: message.slice(0, 200), codes };
       await appendAuditEvent(tx, {
         applicationId: query.userId,
         actor: 'system',
-        type: 'bureau.gave_up',
+        type: STOPPED_EVENT[failure],
         payload,
         at: failedAt,
       });
@@ -86,7 +122,11 @@ async function recordFailure(deps: BureauDeps, query: BureauQueryRow, attempt: n
 }
 
 /** Who the query asks about, under the folio of its consent. */
-async function bureauParty(deps: BureauDeps, query: BureauQueryRow, attempt: number): Promise<BureauParty> {
+export async function partyOfQuery(
+  deps: BureauDeps,
+  query: Pick<BureauQueryRow, 'userId' | 'consentId'>,
+  attempt: number,
+): Promise<BureauParty> {
   const consent = await findConsent(deps.db, query.consentId);
   if (!consent) throw new Error('bureau query without consent');
   const asked = { country: deps.config.COUNTRY, consentFolio: consent.bureauFolio, attempt };
@@ -94,7 +134,15 @@ async function bureauParty(deps: BureauDeps, query: BureauQueryRow, attempt: num
     // A guarantor: asked under their own tax id and name (the bureau keys on the tax id).
     const aval = await deps.guarantorBureau.subject(deps, consent.avalId);
     if (!aval?.taxId) throw new Error('guarantor without tax id');
-    const subject = { ...asked, taxId: aval.taxId, name: aval.name, lastname: '', maternalLastname: null, dob: '' };
+    const subject = {
+      ...asked,
+      taxId: aval.taxId,
+      name: aval.name,
+      lastname: '',
+      maternalLastname: null,
+      dob: '',
+      address: null,
+    };
     return { kind: 'guarantor', subject, avalId: consent.avalId, avalType: aval.avalType };
   }
   const applicant = await describeApplicant(deps, query.userId);
@@ -107,8 +155,38 @@ async function bureauParty(deps: BureauDeps, query: BureauQueryRow, attempt: num
     lastname: person.lastname ?? '',
     maternalLastname: person.maternalLastname,
     dob: person.birthDate,
+    address: deps.bureau.needsAddress ? await bureauAddress(deps, applicant) : null,
   };
   return { kind: 'applicant', subject, applicant };
+}
+
+/**
+ * The business address as a bureau that files people by address is sent it, with the state's code
+ * from the catalogue; a postcode the catalogue does not place in that state is refused before the
+ * call (the bureau would refuse it too, after charging for the query).
+ */
+async function bureauAddress(deps: BureauDeps, applicant: Applicant): Promise<BureauAddress> {
+  const { address } = applicant;
+  const place =
+    address?.municipalityId == null
+      ? undefined
+      : await findMunicipalityState(deps.db, address.municipalityId, address.zipCode);
+  if (!address || !place)
+    throw new BureauRefusedError('la dirección del negocio no está en el catálogo', 0, [
+      { codigo: 'domicilio', mensaje: 'La dirección del negocio no tiene municipio del catálogo.' },
+    ]);
+  if (!place.postcodeInState)
+    throw new BureauRefusedError('el código postal no pertenece al estado', 0, [
+      { codigo: 'CP', mensaje: `El código postal ${address.zipCode} no pertenece al estado del domicilio.` },
+    ]);
+  return {
+    street: `${address.streetName} ${address.streetNumber}`.trim(),
+    neighborhood: address.neighborhood,
+    municipality: place.municipality,
+    city: address.city,
+    stateCode: place.stateCode,
+    postcode: address.zipCode,
+  };
 }
 
 /** Queries whose next try is due (or whose runner died): what the background worker picks up. */

@@ -65,6 +65,8 @@ export async function writeConsent(
     forwardedFor?: string | null | undefined;
     userAgent: string | undefined;
     pinVerified: boolean;
+    /** The PIN typed, encrypted, where the bureau audits consents (null otherwise, and without a PIN). */
+    pinEncrypted?: string | null;
     now: Date;
   },
 ): Promise<{ consentId: string; queryId: string }> {
@@ -86,6 +88,7 @@ export async function writeConsent(
     forwardedFor: input.forwardedFor ?? null,
     userAgent: input.userAgent?.slice(0, 400) ?? null,
     pinVerified: input.pinVerified,
+    pinEncrypted: input.pinEncrypted ?? null,
     bureauFolio: folio,
     authorizedUntil,
   });
@@ -144,6 +147,7 @@ export async function confirmConsentNip(
           forwardedFor: evidence.forwardedFor,
           userAgent: evidence.userAgent,
           pinVerified: true,
+          pinEncrypted: deps.bureau.auditConsent ? deps.cipher.encrypt(nip) : null,
           now,
         })
       ).queryId,

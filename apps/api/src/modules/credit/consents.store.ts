@@ -56,3 +56,17 @@ export async function latestTitularConsentFolio(db: Executor, userId: string): P
   );
   return consent?.folio ?? null;
 }
+
+/** What a consent audit sends: when the person approved, the PIN they typed (encrypted) and whether it was checked. */
+export async function findConsentEvidence(db: Executor, id: string) {
+  return firstRow(
+    db
+      .select({
+        createdAt: bureauConsents.createdAt,
+        pinEncrypted: bureauConsents.pinEncrypted,
+        pinVerified: bureauConsents.pinVerified,
+      })
+      .from(bureauConsents)
+      .where(eq(bureauConsents.id, id)),
+  );
+}

@@ -276,6 +276,7 @@ describe('consent evidence', () => {
     const simulator = createBureauSimulator({ latencyMs: 0, slowMs: 0 });
     const watching: BureauProvider = {
       name: 'watching',
+      needsAddress: false,
       async query(subject, signal) {
         const rows = await box
           .t!.app.db.select()

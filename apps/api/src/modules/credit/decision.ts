@@ -13,6 +13,7 @@ import type { BureauReport } from '../../providers/bureau/index.js';
 import { engineOf, moveApplication, StepConflict } from '../application/index.js';
 import type { Applicant } from '../users/index.js';
 import { markBureauQueryAnswered, type BureauQueryRow } from './bureau-queries.store.js';
+import { insertConsentAudit } from './consent-audits.store.js';
 import {
   findLatestApprovedDecision,
   insertDecision,
@@ -45,15 +46,30 @@ async function decisionInputs(deps: BureauDeps, applicant: Applicant, report: Bu
     sales_range: (salesPosition ?? -1) + 1,
     score: report.score,
     delinquencies: report.delinquencies,
+    worst_past_due_delay_days: report.worst_past_due_delay_days,
     open_accounts: report.open_accounts,
     recent_inquiries: report.recent_inquiries,
     thin_file: report.score === null,
   };
 }
 
-/** The query's report is kept and the query ends, with the decision or (decided already) alone. */
-const answer = (tx: Executor, { query, attempt, report }: Answered, at: Date) =>
-  markBureauQueryAnswered(tx, query.id, { attempts: attempt, report: { ...report }, at });
+/**
+ * The query's report is kept (a real bureau's answer as received, encrypted) and the query ends,
+ * with the decision or (decided already) alone. A bureau that audits consents is owed the
+ * consent's evidence for the query it answered: the audit is due from the same transaction.
+ */
+async function answer(deps: BureauDeps, tx: Executor, { query, attempt, report }: Answered, at: Date) {
+  const { raw, ...kept } = report;
+  const answered = await markBureauQueryAnswered(tx, query.id, {
+    attempts: attempt,
+    report: { ...kept },
+    reportRawEncrypted: raw ? deps.cipher.encrypt(raw.toString('base64')) : null,
+    provider: deps.bureau.name,
+    at,
+  });
+  if (answered && report.folio && deps.bureau.auditConsent)
+    await insertConsentAudit(tx, { queryId: query.id, userId: query.userId, at });
+}
 
 /** What a decision moves, stores and records beside the query's ids, the policy's version and the report's folio. */
 interface DecisionMove {
@@ -89,7 +105,7 @@ async function moveWithDecision(deps: BureauDeps, answered: Answered, move: Deci
           bureauReportFolio: report.folio,
           createdAt: now,
         });
-        await answer(tx, answered, now);
+        await answer(deps, tx, answered, now);
         await move.alsoWrite?.(tx, now);
       },
       event: {
@@ -104,7 +120,7 @@ async function moveWithDecision(deps: BureauDeps, answered: Answered, move: Deci
     });
   } catch (error) {
     if (!(error instanceof StepConflict)) throw error;
-    await answer(deps.db, answered, now);
+    await deps.db.transaction((tx) => answer(deps, tx, answered, now));
   }
 }
 

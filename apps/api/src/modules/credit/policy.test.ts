@@ -13,6 +13,7 @@ const clean: DecisionInputs = {
   sales_range: 3,
   score: 700,
   delinquencies: 0,
+  worst_past_due_delay_days: 0,
   open_accounts: 2,
   recent_inquiries: 1,
   thin_file: false,

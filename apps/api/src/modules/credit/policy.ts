@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import type { CountryCode } from '@provee/domain';
 import defaultPolicy from './default-policy.json' with { type: 'json' };
+import mexicoPolicy from './default-policy-mx.json' with { type: 'json' };
+
+/** The policy a fresh start decides with, by country (CREDIT_POLICY_FILE replaces it). */
+const DEFAULT_POLICY: Record<CountryCode, unknown> = { do: defaultPolicy, mx: mexicoPolicy };
 
 /**
  * The credit policy is data: a versioned document, validated at start. Every decision stores the
@@ -16,10 +21,16 @@ export const policySchema = z.object({
     min_business_age_years: z.number().int().min(1).max(4),
     min_sales_range: z.number().int().min(1),
     min_score: z.number().int().min(0),
-    max_delinquencies: z.number().int().min(0),
-    max_recent_inquiries: z.number().int().min(0),
+    // The bureau's rules below apply when the policy names them (absent: not a rule).
+    /** Open accounts with an amount past due. */
+    max_delinquencies: z.number().int().min(0).optional(),
+    /** The worst delay, in days, of an open account with an amount past due. */
+    max_past_due_delay_days: z.number().int().min(0).optional(),
+    max_recent_inquiries: z.number().int().min(0).optional(),
     thin_file: z.enum(['approve', 'reject']),
   }),
+  /** What the decision records as the reason of each rule that failed (the back office, the evidence). */
+  reasons: z.record(z.string(), z.string().min(1).max(200)).default({}),
   /** The guarantor's bureau answer (a partner or a collateral guarantor). */
   guarantor: z
     .object({
@@ -41,8 +52,8 @@ export type CreditPolicy = z.infer<typeof policySchema>;
 
 export class PolicyError extends Error {}
 
-export function loadPolicy(file: string | undefined): CreditPolicy {
-  let raw: unknown = defaultPolicy;
+export function loadPolicy(file: string | undefined, country: CountryCode = 'do'): CreditPolicy {
+  let raw: unknown = DEFAULT_POLICY[country];
   if (file) {
     try {
       raw = JSON.parse(readFileSync(file, 'utf8'));
@@ -66,6 +77,7 @@ export interface DecisionInputs {
   sales_range: number;
   score: number | null;
   delinquencies: number;
+  worst_past_due_delay_days: number;
   open_accounts: number;
   recent_inquiries: number;
   thin_file: boolean;
@@ -76,6 +88,8 @@ export interface RuleOutcome {
   passed: boolean;
   value: unknown;
   threshold: unknown;
+  /** The policy's reason for this rule, on a rule that failed. */
+  reason?: string;
 }
 
 export interface Evaluation {
@@ -107,19 +121,10 @@ export function evaluate(policy: CreditPolicy, inputs: DecisionInputs): Evaluati
     inputs.thin_file
       ? outcome('thin_file', rules.thin_file === 'approve', true, rules.thin_file)
       : outcome('min_score', (inputs.score ?? 0) >= rules.min_score, inputs.score, rules.min_score),
-    outcome(
-      'max_delinquencies',
-      inputs.delinquencies <= rules.max_delinquencies,
-      inputs.delinquencies,
-      rules.max_delinquencies,
-    ),
-    outcome(
-      'max_recent_inquiries',
-      inputs.recent_inquiries <= rules.max_recent_inquiries,
-      inputs.recent_inquiries,
-      rules.max_recent_inquiries,
-    ),
-  ];
+    ...atMost('max_delinquencies', inputs.delinquencies, rules.max_delinquencies),
+    ...atMost('max_past_due_delay_days', inputs.worst_past_due_delay_days, rules.max_past_due_delay_days),
+    ...atMost('max_recent_inquiries', inputs.recent_inquiries, rules.max_recent_inquiries),
+  ].map((item) => withReason(policy, item));
   const approved = outcomes.every((item) => item.passed);
   const { by_sales_range: bases, score_bands: bands, cap } = policy.amount;
   const base = bases[Math.min(inputs.sales_range, bases.length) - 1] ?? bases[0]!;
@@ -155,5 +160,17 @@ export function evaluateGuarantor(policy: CreditPolicy, inputs: GuarantorInputs)
       threshold: rules.max_delinquencies,
     },
   ];
-  return { result: outcomes.every((rule) => rule.passed) ? 'APPROVED' : 'REJECTED', rules: outcomes, amount: 0 };
+  const recorded = outcomes.map((item) => withReason(policy, item));
+  return { result: recorded.every((rule) => rule.passed) ? 'APPROVED' : 'REJECTED', rules: recorded, amount: 0 };
+}
+
+/** A maximum the policy may name: its outcome, or none when the policy does not name it. */
+function atMost(rule: string, value: number, threshold: number | undefined): RuleOutcome[] {
+  return threshold === undefined ? [] : [{ rule, passed: value <= threshold, value, threshold }];
+}
+
+/** A failed rule carries the policy's reason for it, when the policy gives one. */
+function withReason(policy: CreditPolicy, outcome: RuleOutcome): RuleOutcome {
+  const reason = policy.reasons[outcome.rule];
+  return !outcome.passed && reason ? { ...outcome, reason } : outcome;
 }

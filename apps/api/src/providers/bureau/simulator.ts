@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { BureauError } from './bureau-error.js';
-import type { BureauProvider, BureauReport, BureauSubject } from './index.js';
+import type { BureauProvider, BureauReport, BureauSubject } from './types.js';
 
 /**
  * A credit bureau that answers like one: a report derived deterministically from the tax id,
@@ -49,6 +49,7 @@ function cleanReport(subject: BureauSubject, folio: string): BureauReport {
     score: 620 + (digest[0]! % 140),
     open_accounts: 1 + (digest[1]! % 4),
     delinquencies: 0,
+    worst_past_due_delay_days: 0,
     recent_inquiries: digest[2]! % 4,
   };
 }
@@ -56,17 +57,39 @@ function cleanReport(subject: BureauSubject, folio: string): BureauReport {
 export function createBureauSimulator(options: { latencyMs: number; slowMs: number }): BureauProvider {
   return {
     name: 'simulator',
+    needsAddress: false,
     async query(subject, signal) {
       const who = identity(subject);
       const folio = `SIM-${createHash('sha256').update(`${subject.consentFolio}:${subject.taxId}`).digest('hex').slice(0, 12).toUpperCase()}`;
       await sleep(who === TEST_IDENTITIES.slow ? options.slowMs : options.latencyMs, signal);
       switch (who) {
         case TEST_IDENTITIES.strong:
-          return { folio, score: 780, open_accounts: 4, delinquencies: 0, recent_inquiries: 1 };
+          return {
+            folio,
+            score: 780,
+            open_accounts: 4,
+            delinquencies: 0,
+            worst_past_due_delay_days: 0,
+            recent_inquiries: 1,
+          };
         case TEST_IDENTITIES.delinquent:
-          return { folio, score: 430, open_accounts: 5, delinquencies: 3, recent_inquiries: 6 };
+          return {
+            folio,
+            score: 430,
+            open_accounts: 5,
+            delinquencies: 3,
+            worst_past_due_delay_days: 120,
+            recent_inquiries: 6,
+          };
         case TEST_IDENTITIES.thinFile:
-          return { folio, score: null, open_accounts: 0, delinquencies: 0, recent_inquiries: 0 };
+          return {
+            folio,
+            score: null,
+            open_accounts: 0,
+            delinquencies: 0,
+            worst_past_due_delay_days: 0,
+            recent_inquiries: 0,
+          };
         case TEST_IDENTITIES.failing:
           if (subject.attempt <= FAILING_ATTEMPTS)
             throw new BureauError(`simulated bureau outage (attempt ${subject.attempt})`);

@@ -2,7 +2,7 @@ import { searchKey, type CountryCode } from '@provee/domain';
 import type { CatalogRevision } from '../../db/catalog-revision.js';
 import type { Db } from '../../db/client.js';
 import { findCountryPlace, listCountryPlaces } from './catalog.store.js';
-import type { AddressSearchProvider } from './index.js';
+import type { AddressSearchProvider } from './types.js';
 
 interface IndexedPlace {
   id: number;

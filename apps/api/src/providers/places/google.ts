@@ -1,6 +1,6 @@
 import type { CountryCode } from '@provee/domain';
 import { PlacesError } from './places-error.js';
-import type { AddressSearchProvider, PlaceDetails } from './index.js';
+import type { AddressSearchProvider, PlaceDetails } from './types.js';
 
 interface GoogleOptions {
   apiUrl: string;

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import type { InboundMessage, ReverseOtpProvider } from './index.js';
+import type { InboundMessage, ReverseOtpProvider } from './types.js';
 
 /**
  * The built-in simulator speaks the shape a messaging vendor's webhook uses:

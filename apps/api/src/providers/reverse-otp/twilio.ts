@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import type { InboundMessage, ReverseOtpProvider } from './index.js';
+import type { InboundMessage, ReverseOtpProvider } from './types.js';
 
 /**
  * Twilio Messaging (SMS and WhatsApp): the number's "A message comes in" webhook points at

@@ -3,18 +3,9 @@ import type { Db } from '../../db/client.js';
 import { createOutboxSms } from './outbox.js';
 import { createTwilioSms } from './twilio.js';
 
-export interface SmsMessage {
-  /** E.164 */
-  to: string;
-  body: string;
-}
+import type { SmsProvider } from './types.js';
 
-/** Sends a text message; throws SmsError when the provider refuses or cannot be reached. */
-export interface SmsProvider {
-  name: 'outbox' | 'twilio';
-  send(message: SmsMessage): Promise<void>;
-}
-
+export type { SmsMessage, SmsProvider } from './types.js';
 export { SmsError } from './sms-error.js';
 
 export function createSmsProvider(config: Config, db: Db): SmsProvider {

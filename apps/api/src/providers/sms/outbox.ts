@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client.js';
-import type { SmsProvider } from './index.js';
+import type { SmsProvider } from './types.js';
 import { storeOutboxMessage } from './outbox.store.js';
 
 /** Development and tests: every message is stored, and /dev/outbox shows them. */

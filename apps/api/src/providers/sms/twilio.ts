@@ -1,5 +1,5 @@
 import { SmsError } from './sms-error.js';
-import type { SmsProvider } from './index.js';
+import type { SmsProvider } from './types.js';
 
 interface TwilioOptions {
   apiUrl: string;

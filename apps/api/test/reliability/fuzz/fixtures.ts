@@ -759,6 +759,21 @@ export const FIXTURES: Record<string, Fixture | Fixture[]> = {
       return { params: { applicationId: user.id, documentId }, headers: await world.adminSession() };
     },
   },
+  'GET /api/backoffice/applications/{applicationId}/bureau-queries/{queryId}/raw': {
+    reusable: true,
+    control: {
+      status: 404,
+      code: 'BUREAU_REPORT_NOT_FOUND',
+      why: 'the bureau simulator keeps no answer as received (a real bureau’s is read in backoffice/bureau-report.test.ts)',
+    },
+    prepare: async (world) => {
+      const user = await world.approved();
+      const headers = await world.adminSession();
+      const detail = await world.app.inject({ method: 'GET', url: `/api/backoffice/applications/${user.id}`, headers });
+      const queryId = (detail.json() as { data: { bureau_queries: { id: string }[] } }).data.bureau_queries[0]!.id;
+      return { params: { applicationId: user.id, queryId }, headers };
+    },
+  },
   'GET /api/backoffice/applications/{applicationId}/contract': {
     reusable: true,
     prepare: async (world) => {

@@ -1,0 +1,99 @@
+import { CONSENT_AUDIT_TRANSITIONS } from '@provee/domain';
+import { and, eq, lt, lte, or } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { changedAnyRow, returnedRow } from '../../db/rows.js';
+import { bureauConsentAudits } from '../../db/schema.js';
+import { statusMoves } from '../../db/status-move.js';
+
+/**
+ * The consent's evidence owed to a bureau that audits it (Círculo's NIP audit): one per answered
+ * query, written in the query's transaction, retried with back-off until acknowledged. Its status
+ * moves only here, through CONSENT_AUDIT_TRANSITIONS (packages/domain).
+ */
+export type ConsentAuditRow = typeof bureauConsentAudits.$inferSelect;
+
+const move = statusMoves(bureauConsentAudits.status, CONSENT_AUDIT_TRANSITIONS);
+
+/** The audit a query's answer owes, due at once (nothing when the query has one already). */
+export async function insertConsentAudit(tx: Executor, values: { queryId: string; userId: string; at: Date }) {
+  await tx
+    .insert(bureauConsentAudits)
+    .values({ ...values, status: 'PENDING', nextAttemptAt: values.at, createdAt: values.at, updatedAt: values.at })
+    .onConflictDoNothing({ target: bureauConsentAudits.queryId });
+}
+
+const due = (now: Date) =>
+  or(
+    and(eq(bureauConsentAudits.status, 'PENDING'), lte(bureauConsentAudits.nextAttemptAt, now)),
+    and(eq(bureauConsentAudits.status, 'RUNNING'), lt(bureauConsentAudits.lockedUntil, now)),
+  );
+
+/** The audits due now, the longest waiting first. */
+export async function listDueConsentAudits(db: Executor, now: Date, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: bureauConsentAudits.id })
+    .from(bureauConsentAudits)
+    .where(due(now))
+    .orderBy(bureauConsentAudits.nextAttemptAt)
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+/** Takes a due audit for one attempt, leased until `lockedUntil`; undefined when it is not due. */
+export async function claimConsentAudit(db: Executor, id: string, now: Date, lockedUntil: Date) {
+  const { status, guard } = move('claimed', 'RUNNING');
+  return returnedRow(
+    db
+      .update(bureauConsentAudits)
+      .set({ status, lockedUntil, updatedAt: now })
+      .where(and(eq(bureauConsentAudits.id, id), guard, due(now)))
+      .returning(),
+  );
+}
+
+/** The end of a running attempt: its lease is given back with the attempt's outcome. False when it was not running. */
+function endAttempt(
+  tx: Executor,
+  id: string,
+  { status, guard }: ReturnType<typeof move>,
+  outcome: Pick<ConsentAuditRow, 'attempts' | 'lastError' | 'updatedAt'> &
+    Partial<Pick<ConsentAuditRow, 'auditFolio' | 'nextAttemptAt'>>,
+): Promise<boolean> {
+  return changedAnyRow(
+    tx
+      .update(bureauConsentAudits)
+      .set({ status, lockedUntil: null, ...outcome })
+      .where(and(eq(bureauConsentAudits.id, id), guard))
+      .returning({ id: bureauConsentAudits.id }),
+  );
+}
+
+/** The bureau acknowledged the evidence with its folio. False when the audit was not running. */
+export function markConsentAuditAcknowledged(
+  tx: Executor,
+  id: string,
+  values: { attempts: number; auditFolio: string; at: Date },
+): Promise<boolean> {
+  const { attempts, auditFolio, at } = values;
+  return endAttempt(tx, id, move('acknowledged', 'DONE'), { attempts, auditFolio, lastError: null, updatedAt: at });
+}
+
+/** The attempt failed: tried again at `nextAttemptAt`, or refused as sent (REFUSED). False when it was not running. */
+export function markConsentAuditFailed(
+  tx: Executor,
+  id: string,
+  values: { refused: boolean; attempts: number; nextAttemptAt: Date; lastError: string; at: Date },
+): Promise<boolean> {
+  const { attempts, nextAttemptAt, lastError, at } = values;
+  return endAttempt(tx, id, move('failed', values.refused ? 'REFUSED' : 'PENDING'), {
+    attempts,
+    nextAttemptAt,
+    lastError,
+    updatedAt: at,
+  });
+}
+
+/** An application's consent audits (the back office). */
+export function listConsentAuditsOf(db: Executor, userId: string): Promise<ConsentAuditRow[]> {
+  return db.select().from(bureauConsentAudits).where(eq(bureauConsentAudits.userId, userId));
+}
