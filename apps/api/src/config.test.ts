@@ -91,12 +91,13 @@ describe('config', () => {
       BUREAU_PROVIDER: 'circulo',
       CIRCULO_BASE_URL: 'https://services.circulodecredito.com.mx/sandbox',
       CIRCULO_API_KEY: 'k',
-      CIRCULO_USERNAME: 'u',
+      CIRCULO_USERNAME: 'NGA9915CC5',
       CIRCULO_PASSWORD: 'p',
       CIRCULO_PRIVATE_KEY_FILE: file('key.pem', p384.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()),
       CIRCULO_CERTIFICATE_FILE: file('cert.pem', p384.publicKey.export({ type: 'spki', format: 'pem' }).toString()),
     };
     expect(loadConfig(env)).toMatchObject({ BUREAU_PROVIDER: 'circulo', CIRCULO_PRODUCT_PATH: '/v2/rccficoscore' });
+    expect(() => loadConfig({ ...env, CIRCULO_USERNAME: 'short' })).toThrow(/CIRCULO_USERNAME: debe tener de 10 a 13/);
     expect(() => loadConfig({ ...env, CIRCULO_PRIVATE_KEY_FILE: join(dir, 'missing.pem') })).toThrow(
       /CIRCULO_PRIVATE_KEY_FILE: no se pudo leer .*missing\.pem: ENOENT/,
     );

@@ -289,6 +289,11 @@ function circuloProblems(config: z.infer<typeof envSchema>): string[] {
   ] as const) {
     if (!config[name]) problems.push(`${name}: es obligatoria con BUREAU_PROVIDER=circulo`);
   }
+  // The NIP audit's `usuario` is this user: 10 to 13 characters (audit-firma-client-php).
+  if (config.CIRCULO_USERNAME && (config.CIRCULO_USERNAME.length < 10 || config.CIRCULO_USERNAME.length > 13))
+    problems.push('CIRCULO_USERNAME: debe tener de 10 a 13 caracteres (el usuario de consulta de Círculo)');
+  if (config.CIRCULO_BASE_URL?.startsWith('http:') && config.NODE_ENV === 'production')
+    problems.push('CIRCULO_BASE_URL: debe usar https en producción');
   if (config.CIRCULO_PRIVATE_KEY_FILE) {
     const problem = keyFileProblem(config.CIRCULO_PRIVATE_KEY_FILE, (pem) => {
       const key = createPrivateKey(pem);

@@ -42,8 +42,9 @@ export async function applicationRoutes(app: App): Promise<void> {
     data: await applicationDetail(app, request.staffMember!, request.params.applicationId),
   }));
 
-  // The bureau's answer as received is credit data in full: analysts only, each look recorded.
-  register(app, bureauQueryRawCall, { onRequest: staffOnly('readSensitive') }, async (request) => {
+  // The bureau's answer as received is credit data in full (the RFC, addresses, employers, every
+  // account): analysts only, with a recent second factor as for identity images, each look recorded.
+  register(app, bureauQueryRawCall, { onRequest: staffOnly('readSensitive', { stepUp: true }) }, async (request) => {
     const { applicationId, queryId } = request.params;
     return { data: await bureauRawReport(app, request.staffMember!, applicationId, queryId) };
   });

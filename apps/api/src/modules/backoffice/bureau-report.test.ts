@@ -154,4 +154,13 @@ describe('back office: Círculo de Crédito’s report, NIP audit and alerts', (
     expect(folioOf(ids.blocked)).toBe('');
     expect(folioOf(ids.tampered)).toBe('');
   });
+
+  // Last: it moves the clock past the analyst's second factor.
+  it('the raw answer needs a second factor from the last 15 minutes, as identity images do', async () => {
+    const [query] = (await detailOf(ids.good)).bureau_queries;
+    clock.advance(15 * 60 + 1);
+    const stale = await get(`/applications/${ids.good}/bureau-queries/${query.id}/raw`);
+    expect(stale.statusCode).toBe(403);
+    expect(stale.json()).toMatchObject({ code: 'STEP_UP_REQUIRED' });
+  });
 });

@@ -41,8 +41,9 @@ const auditFolio = () =>
   )`;
 
 export async function consentsPage(db: Db, range: ReportRange, after: Cursor | null, size: number) {
-  // The text itself is long and the same for everyone of a version: its hash names it.
-  const { consentText: _text, ...evidence } = getTableColumns(bureauConsents);
+  // The text itself is long and the same for everyone of a version: its hash names it. The PIN
+  // (encrypted, for a bureau's audit) is never exported.
+  const { consentText: _text, pinEncrypted: _pin, ...evidence } = getTableColumns(bureauConsents);
   return db
     .select({
       ...evidence,

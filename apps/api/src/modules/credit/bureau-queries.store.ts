@@ -122,14 +122,22 @@ export type BureauQueryFailure = 'exhausted' | 'refused' | 'integrity';
 export async function markBureauQueryFailed(
   tx: Executor,
   id: string,
-  values: { failure: BureauQueryFailure | null; attempts: number; nextAttemptAt: Date; lastError: string; at: Date },
+  values: {
+    failure: BureauQueryFailure | null;
+    attempts: number;
+    nextAttemptAt: Date;
+    lastError: string;
+    provider: string;
+    at: Date;
+  },
 ): Promise<boolean> {
-  const { failure, attempts, nextAttemptAt, lastError, at } = values;
+  const { failure, attempts, nextAttemptAt, lastError, provider, at } = values;
   return endAttempt(tx, id, move('failed', failure ? 'FAILED' : 'PENDING'), {
     attempts,
     nextAttemptAt,
     lastError,
     failure,
+    provider,
     updatedAt: at,
   });
 }

@@ -61,6 +61,24 @@ export async function runBureauAttempt(deps: BureauDeps, queryId: string): Promi
   }
 }
 
+/**
+ * What is kept and shown of a failure: a bureau's own message (ours, no personal data), or only
+ * the kind of an unexpected error — a database error's message carries its query's parameters
+ * (the report, the person), which must reach neither the log nor the back office.
+ */
+export function safeMessage(error: unknown): string {
+  if (error instanceof BureauError || error instanceof BureauRefusedError || error instanceof BureauIntegrityError)
+    return error.message;
+  return `error inesperado (${errorKind(error)})`;
+}
+
+/** An unexpected error's class and code, nothing of its message. */
+export function errorKind(error: unknown): string {
+  if (!(error instanceof Error)) return typeof error;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' ? `${error.name} ${code}` : error.name;
+}
+
 /** The audit event of a query that stops for good, by why. */
 const STOPPED_EVENT: Record<BureauQueryFailure, string> = {
   exhausted: 'bureau.gave_up',
@@ -84,7 +102,7 @@ async function recordFailure(deps: BureauDeps, query: BureauQueryRow, attempt: n
   const { config } = deps;
   const failure = failureOf(error, attempt, config.BUREAU_MAX_ATTEMPTS);
   const delay = Math.min(config.BUREAU_RETRY_MAX_MS, config.BUREAU_RETRY_BASE_MS * 2 ** (attempt - 1));
-  const message = error instanceof Error ? error.message : String(error);
+  const message = safeMessage(error);
   const codes = error instanceof BureauRefusedError ? error.codes.slice(0, 10) : [];
   const failedAt = deps.clock();
   const queryId = query.id;
@@ -99,13 +117,14 @@ async function recordFailure(deps: BureauDeps, query: BureauQueryRow, attempt: n
     );
   else if (error instanceof BureauError)
     deps.log.warn({ queryId, attempt, exhausted: !!failure }, 'bureau query failed');
-  else deps.log.error({ err: error, queryId, attempt }, 'bureau attempt failed unexpectedly');
+  else deps.log.error({ error: errorKind(error), queryId, attempt }, 'bureau attempt failed unexpectedly');
   await deps.db.transaction(async (tx) => {
     const moved = await markBureauQueryFailed(tx, queryId, {
       failure,
       attempts: attempt,
       nextAttemptAt: new Date(failedAt.getTime() + delay),
       lastError: message.slice(0, 500),
+      provider: deps.bureau.name,
       at: failedAt,
     });
     if (moved && failure) {

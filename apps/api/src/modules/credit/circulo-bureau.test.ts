@@ -114,7 +114,13 @@ describe('Círculo de Crédito: the query, the decision and the NIP audit', () =
   it('a tampered answer signature is never a decision: the query fails for good, the application waits', async () => {
     const { user } = await consent('800109');
     expect(await decisionOf(user.id)).toBeUndefined();
-    expect(await queryOf(user.id)).toMatchObject({ status: 'FAILED', failure: 'integrity', report: null });
+    expect(await queryOf(user.id)).toMatchObject({
+      status: 'FAILED',
+      failure: 'integrity',
+      provider: 'circulo',
+      report: null,
+      reportRawEncrypted: null,
+    });
     expect(await stepOf(user)).toMatchObject({ next_step: 'ACCOUNT_BUREAU', status: 'WAITING' });
     expect(await eventsOf(user.id)).toContain('bureau.integrity_failed');
     const line = t.logs.find((entry) => entry.msg === 'bureau answer signature did not verify: nothing in it was read');
@@ -143,6 +149,33 @@ describe('Círculo de Crédito: the query, the decision and the NIP audit', () =
     await processDueBureauQueries(t.app);
     expect(await queryOf(user.id)).toMatchObject({ status: 'DONE', attempts: 2 });
     expect((await decisionOf(user.id))!.result).toBe('APPROVED');
+  });
+
+  it('an audit whose acknowledgement was lost (sent, then a crash) is done when Círculo says the folio is audited', async () => {
+    const { user } = await consent('800101');
+    await processDueConsentAudits(t.app);
+    // The state a crash right after Círculo's answer leaves: the audit is still owed here.
+    await t.app.db
+      .update(bureauConsentAudits)
+      .set({ status: 'PENDING', auditFolio: null })
+      .where(eq(bureauConsentAudits.userId, user.id));
+    await processDueConsentAudits(t.app);
+    const [audit] = await t.app.db.select().from(bureauConsentAudits).where(eq(bureauConsentAudits.userId, user.id));
+    const query = await queryOf(user.id);
+    expect(audit).toMatchObject({ status: 'DONE', auditFolio: query.report!.folio, attempts: 2 });
+    const acknowledged = await t.app.db.select().from(auditEvents).where(eq(auditEvents.applicationId, user.id));
+    expect(
+      acknowledged.filter((event) => event.type === 'bureau.consent_audited').map((event) => event.payload),
+    ).toEqual([
+      { query_id: query.id, audit_folio: query.report!.folio },
+      { query_id: query.id, audit_folio: query.report!.folio, acknowledged_before: true },
+    ]);
+  });
+
+  it('a signed report about another person (a replayed answer) is never a decision', async () => {
+    const { user } = await consent('800110');
+    expect(await decisionOf(user.id)).toBeUndefined();
+    expect(await queryOf(user.id)).toMatchObject({ status: 'FAILED', failure: 'integrity' });
   });
 
   it('20 PIN confirmations at once: one bureau query, one decision and one NIP audit', async () => {

@@ -1,7 +1,7 @@
 import { BureauIntegrityError, BureauRefusedError, type ConsentEvidence } from '../../providers/bureau/index.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { findBureauQuery } from './bureau-queries.store.js';
-import { partyOfQuery } from './bureau.js';
+import { errorKind, partyOfQuery, safeMessage } from './bureau.js';
 import {
   claimConsentAudit,
   listDueConsentAudits,
@@ -30,35 +30,67 @@ export async function runConsentAudit(deps: BureauDeps, auditId: string): Promis
   );
   if (!claimed) return;
   const attempt = claimed.attempts + 1;
+  let evidence: ConsentEvidence | undefined;
   try {
-    const evidence = await evidenceOf(deps, claimed);
+    evidence = await evidenceOf(deps, claimed);
     const auditFolio = await bureau.auditConsent(evidence, AbortSignal.timeout(config.BUREAU_TIMEOUT_MS));
-    const at = deps.clock();
-    await deps.db.transaction(async (tx) => {
-      if (await markConsentAuditAcknowledged(tx, claimed.id, { attempts: attempt, auditFolio, at }))
-        await appendAuditEvent(tx, {
-          applicationId: claimed.userId,
-          actor: 'system',
-          type: 'bureau.consent_audited',
-          payload: { query_id: claimed.queryId, audit_folio: auditFolio },
-          at,
-        });
-    });
-    deps.log.info({ auditId, attempt }, 'bureau consent audit acknowledged');
+    await acknowledge(deps, claimed, attempt, auditFolio, false);
   } catch (error) {
-    await recordAuditFailure(deps, claimed, attempt, error);
+    // The folio was audited already: an earlier attempt reached Círculo and its answer was lost
+    // (a timeout, a crash). The evidence is there; the audit is done.
+    if (evidence && error instanceof BureauRefusedError && error.codes.some((code) => code.codigo === '400.6'))
+      await acknowledge(deps, claimed, attempt, evidence.reportFolio, true);
+    else await recordAuditFailure(deps, claimed, attempt, error);
   }
 }
 
+async function acknowledge(
+  deps: BureauDeps,
+  audit: ConsentAuditRow,
+  attempt: number,
+  auditFolio: string,
+  before: boolean,
+) {
+  const at = deps.clock();
+  await deps.db.transaction(async (tx) => {
+    if (await markConsentAuditAcknowledged(tx, audit.id, { attempts: attempt, auditFolio, at }))
+      await appendAuditEvent(tx, {
+        applicationId: audit.userId,
+        actor: 'system',
+        type: 'bureau.consent_audited',
+        payload: { query_id: audit.queryId, audit_folio: auditFolio, ...(before ? { acknowledged_before: true } : {}) },
+        at,
+      });
+  });
+  deps.log.info({ auditId: audit.id, attempt }, 'bureau consent audit acknowledged');
+}
+
+/**
+ * Refused as sent when the bureau says the evidence itself is wrong (400, 404) or it cannot be built
+ * (status 0: refused here); credentials or signature refused (401, 403), an answer that did not
+ * verify and every outage are tried again: the evidence is owed, never dropped.
+ */
+const evidenceRefused = (error: unknown) =>
+  error instanceof BureauRefusedError && [0, 400, 404, 409, 422].includes(error.status);
+
 async function recordAuditFailure(deps: BureauDeps, audit: ConsentAuditRow, attempt: number, error: unknown) {
   const { config } = deps;
-  const refused = error instanceof BureauRefusedError || error instanceof BureauIntegrityError;
+  const refused = evidenceRefused(error);
   const delay = Math.min(config.BUREAU_RETRY_MAX_MS, config.BUREAU_RETRY_BASE_MS * 2 ** Math.min(attempt - 1, 20));
-  const message = error instanceof Error ? error.message : String(error);
+  const message = safeMessage(error);
   const codes = error instanceof BureauRefusedError ? error.codes.slice(0, 10) : [];
   const at = deps.clock();
   if (refused) deps.log.error({ auditId: audit.id, attempt, codes }, 'bureau refused the consent audit');
-  else deps.log.warn({ auditId: audit.id, attempt }, 'bureau consent audit failed; tried again later');
+  else if (error instanceof BureauRefusedError || error instanceof BureauIntegrityError)
+    deps.log.error(
+      { auditId: audit.id, attempt, codes },
+      'bureau consent audit failed (configuration?); tried again later',
+    );
+  else
+    deps.log.warn(
+      { auditId: audit.id, attempt, error: errorKind(error) },
+      'bureau consent audit failed; tried again later',
+    );
   await deps.db.transaction(async (tx) => {
     const moved = await markConsentAuditFailed(tx, audit.id, {
       refused,

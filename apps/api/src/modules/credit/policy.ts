@@ -77,7 +77,8 @@ export interface DecisionInputs {
   sales_range: number;
   score: number | null;
   delinquencies: number;
-  worst_past_due_delay_days: number;
+  /** null: the bureau did not say (a maximum on it then fails). */
+  worst_past_due_delay_days: number | null;
   open_accounts: number;
   recent_inquiries: number;
   thin_file: boolean;
@@ -165,8 +166,8 @@ export function evaluateGuarantor(policy: CreditPolicy, inputs: GuarantorInputs)
 }
 
 /** A maximum the policy may name: its outcome, or none when the policy does not name it. */
-function atMost(rule: string, value: number, threshold: number | undefined): RuleOutcome[] {
-  return threshold === undefined ? [] : [{ rule, passed: value <= threshold, value, threshold }];
+function atMost(rule: string, value: number | null, threshold: number | undefined): RuleOutcome[] {
+  return threshold === undefined ? [] : [{ rule, passed: value !== null && value <= threshold, value, threshold }];
 }
 
 /** A failed rule carries the policy's reason for it, when the policy gives one. */

@@ -37,8 +37,8 @@ export interface BureauReport {
   open_accounts: number;
   /** Open accounts with an amount past due. */
   delinquencies: number;
-  /** The worst delay, in days, of an open account with an amount past due (0: none). */
-  worst_past_due_delay_days: number;
+  /** The worst delay, in days, of an open account with an amount past due (0: none; null: not said). */
+  worst_past_due_delay_days: number | null;
   recent_inquiries: number;
   /** A real bureau's fuller reading (inquiries by period, prevention keys, messages), kept with the query. */
   details?: Record<string, unknown>;

@@ -14,6 +14,7 @@
  * | 800107        | 429 on the first query, then good                                       |
  * | 800108        | 503 on the first query, then good                                       |
  * | 800109        | good, but the answer's signature is wrong                               |
+ * | 800110        | good, signed, but about another person (a replayed answer)              |
  * | anything else | good                                                                    |
  */
 export type Behaviour =
@@ -25,7 +26,8 @@ export type Behaviour =
   | 'unauthorised'
   | 'busy-once'
   | 'down-once'
-  | 'bad-signature';
+  | 'bad-signature'
+  | 'someone-else';
 
 const BY_DATE_PART: Record<string, Behaviour> = {
   '800101': 'good',
@@ -37,6 +39,7 @@ const BY_DATE_PART: Record<string, Behaviour> = {
   '800107': 'busy-once',
   '800108': 'down-once',
   '800109': 'bad-signature',
+  '800110': 'someone-else',
 };
 
 export function behaviourOf(rfc: string | undefined): Behaviour {
@@ -75,8 +78,17 @@ function account(
   };
 }
 
-/** A report for a person, folio given. */
-export function reportFor(behaviour: Behaviour, folio: string, now: Date) {
+/** The person a report is about, as Círculo files them (the answer's `persona`). */
+export interface FiledPerson {
+  apellidoPaterno: unknown;
+  apellidoMaterno: unknown;
+  primerNombre: unknown;
+  fechaNacimiento: unknown;
+  RFC: unknown;
+}
+
+/** A report about `person`, folio given. */
+export function reportFor(behaviour: Behaviour, folio: string, now: Date, person: FiledPerson) {
   const score = behaviour === 'past-due' ? 680 : behaviour === 'low-score' ? 560 : 720;
   const creditos = [
     account(now, { lender: 'TIENDA DEPARTAMENTAL' }),
@@ -90,6 +102,14 @@ export function reportFor(behaviour: Behaviour, folio: string, now: Date) {
     folioConsultaOtorgante: '0000001',
     claveOtorgante: '0000081008',
     declaracionesConsumidor: null,
+    persona: {
+      apellidoPaterno: person.apellidoPaterno,
+      apellidoMaterno: person.apellidoMaterno,
+      nombres: person.primerNombre,
+      fechaNacimiento: person.fechaNacimiento,
+      RFC: person.RFC,
+      nacionalidad: 'MX',
+    },
     consultas: [
       { fechaConsulta: day(now, 30), claveOtorgante: '0000081008', nombreOtorgante: 'BANCO', tipoCredito: 'PP' },
       { fechaConsulta: day(now, 200), claveOtorgante: '0000081008', nombreOtorgante: 'FINANCIERA', tipoCredito: 'PP' },

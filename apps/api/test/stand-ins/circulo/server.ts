@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { KeyObject } from 'node:crypto';
 import { signBody, verifyBody } from '../../../src/providers/bureau/circulo/signature.js';
-import { behaviourOf, reportFor, type Behaviour } from './persons.js';
+import { behaviourOf, reportFor, type Behaviour, type FiledPerson } from './persons.js';
 import { CIRCULO_STATES, postcodeInState } from './postcodes.js';
 
 /**
@@ -77,7 +77,13 @@ export async function startCirculoStandIn(options: StandInOptions, port = 0) {
     }
     const folio = String(nextFolio++);
     queries.set(folio, { folio, body, at: clock() });
-    const answer = reportFor(behaviour === 'bad-signature' ? 'good' : behaviour, folio, clock());
+    const about = behaviour === 'someone-else' ? SOMEONE_ELSE : (body as unknown as FiledPerson);
+    const answer = reportFor(
+      ['bad-signature', 'someone-else'].includes(behaviour) ? 'good' : behaviour,
+      folio,
+      clock(),
+      about,
+    );
     return { status: 200, body: answer, ...(behaviour === 'bad-signature' ? { key: options.wrongKey } : {}) };
   }
 
@@ -157,6 +163,15 @@ export type CirculoStandIn = Awaited<ReturnType<typeof startCirculoStandIn>>;
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
+/** Círculo's own sandbox person, whose report the 'someone-else' person gets instead of their own. */
+const SOMEONE_ELSE: FiledPerson = {
+  apellidoPaterno: 'SESENTAYDOS',
+  apellidoMaterno: 'PRUEBA',
+  primerNombre: 'JUAN',
+  fechaNacimiento: '1965-08-09',
+  RFC: 'SEPJ650809JG1',
+};
+
 /** What is wrong with a `PersonaPeticion`, in Círculo's words (empty: nothing). */
 function personaProblems(body: Record<string, unknown>): string[] {
   const problems: string[] = [];
@@ -199,9 +214,15 @@ function auditProblems(body: Record<string, unknown>): string[] {
   const persona = body.persona as Record<string, unknown> | undefined;
   if (typeof persona !== 'object' || persona === null) return [...problems, required('persona')];
   for (const field of ['primerNombre', 'apellidoPaterno', 'apellidoMaterno'])
-    if (text(persona[field]).length < 2) problems.push(invalid(field));
+    if (text(persona[field]).length < 2 || text(persona[field]).length > 30) problems.push(invalid(field));
+  if (
+    persona.segundoNombre !== undefined &&
+    (text(persona.segundoNombre).length < 2 || text(persona.segundoNombre).length > 30)
+  )
+    problems.push(invalid('segundoNombre'));
   const address = persona.domicilio as Record<string, unknown> | undefined;
   if (typeof address !== 'object' || address === null || !text(address.calleNumero) || !text(address.estado))
     problems.push(required('domicilio'));
+  else if (text(address.calleNumero).length > 80) problems.push(invalid('calleNumero'));
   return problems;
 }

@@ -8,7 +8,7 @@ import { startCirculoStandIn, type CirculoStandIn } from '../../../../test/stand
 import { BureauError, BureauIntegrityError, BureauRefusedError } from '../bureau-error.js';
 import { createCirculoClient, type CirculoClientOptions, type SustitucionNipPeticion } from './client.js';
 import { circuloText, personaPeticion, type CirculoSubject } from './persona.js';
-import { normaliseReport, parseRespuesta } from './report.js';
+import { normaliseReport, parseRespuesta, reportIsAbout } from './report.js';
 import { signBody, verifyBody } from './signature.js';
 import { auditState, circuloState } from './states.js';
 
@@ -116,8 +116,9 @@ describe('the published sample answer', () => {
       scoreReasons: ['D2', 'P9', 'K0', 'E0'],
       openAccounts: 4,
       accountsPastDue: 1,
-      worstPastDueDelayDays: 60,
-      worstDelayDays: 60,
+      // peorAtraso says 2, but 4 payments are missed now: the worst delay is at least those (4 × 30 days).
+      worstPastDueDelayDays: 120,
+      worstDelayDays: 120,
       inquiries: { last3Months: 1, last6Months: 1, last12Months: 1 },
       preventionKeys: ['IA', 'LS', 'CC', 'CA'],
       messages: ['No se obtuvo respuesta de otras SIC´s'],
@@ -128,6 +129,27 @@ describe('the published sample answer', () => {
     expect(parseRespuesta({ creditos: [] })).toBeNull();
     const excluded = parseRespuesta({ folioConsulta: '1', scores: [{ nombreScore: 'FICO', valor: -9 }] })!;
     expect(normaliseReport(excluded, new Date()).score).toBeNull();
+  });
+
+  it('an empty amount is unknown, not zero; a numeric folio is read; a past-due account that says no delay fails closed', () => {
+    const answer = parseRespuesta({
+      folioConsulta: 19698610,
+      creditos: [{ saldoVencido: '350', numeroPagosVencidos: '', peorAtraso: null, pagoActual: '--' }],
+    })!;
+    expect(answer.folioConsulta).toBe('19698610');
+    expect(answer.creditos![0]!.numeroPagosVencidos).toBeNull();
+    expect(normaliseReport(answer, new Date())).toMatchObject({ accountsPastDue: 1, worstPastDueDelayDays: null });
+  });
+
+  it('a report is about the person asked only when its RFC and birth date say so', () => {
+    const sent = { RFC: 'SEPJ650809JG1', apellidoPaterno: 'SESENTAYDOS', fechaNacimiento: '1965-08-09' };
+    const answer = parseRespuesta(sample)!;
+    expect(reportIsAbout(answer, sent)).toBe(true);
+    // Círculo may hold another homoclave: the RFC's first ten characters name the person.
+    expect(reportIsAbout(answer, { ...sent, RFC: 'SEPJ650809XXX' })).toBe(true);
+    expect(reportIsAbout(answer, { ...sent, RFC: 'NUPM800101AB1' })).toBe(false);
+    expect(reportIsAbout(answer, { ...sent, fechaNacimiento: '1965-08-10' })).toBe(false);
+    expect(reportIsAbout(parseRespuesta({ folioConsulta: '1' })!, sent)).toBe(false);
   });
 });
 
@@ -184,6 +206,27 @@ describe('the adapter against the stand-in, over HTTP', () => {
     const low = await client().report(persona('NUPM800104AB1'), signal());
     expect(low.kind === 'report' && low.report.score).toBe(560);
     expect(await client().report(persona('NUPM800103AB1'), signal())).toEqual({ kind: 'no-record' });
+  });
+
+  it('a signed answer about another person (a replay) is never this person’s report', async () => {
+    await expect(client().report(persona('NUPM800110AB1'), signal())).rejects.toThrow(/no es de la persona consultada/);
+    await expect(client().report(persona('NUPM800110AB1'), signal())).rejects.toBeInstanceOf(BureauIntegrityError);
+  });
+
+  it('a redirect is never followed (it would carry the credentials elsewhere)', async () => {
+    const { createServer } = await import('node:http');
+    const seen: string[] = [];
+    const elsewhere = createServer((request, response) => {
+      seen.push(request.url ?? '');
+      response.writeHead(request.url === '/moved' ? 200 : 302, { location: '/moved' }).end();
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const { port } = elsewhere.address() as { port: number };
+    await expect(
+      client({ baseUrl: `http://127.0.0.1:${port}` }).report(persona('NUPM800101AB1'), signal()),
+    ).rejects.toBeInstanceOf(BureauError);
+    expect(seen).toEqual(['/v2/rccficoscore']);
+    await new Promise((resolve) => elsewhere.close(resolve));
   });
 
   it('an answer signed with another key is never read: an integrity failure', async () => {

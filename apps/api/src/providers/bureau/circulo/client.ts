@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { BureauError, BureauIntegrityError, BureauRefusedError } from '../bureau-error.js';
 import type { PersonaPeticion } from './persona.js';
-import { normaliseReport, parseRespuesta, type NormalisedReport } from './report.js';
+import { normaliseReport, parseRespuesta, reportIsAbout, type NormalisedReport } from './report.js';
 import { SIGNATURE_HEADER, signBody, verifyBody } from './signature.js';
 
 export interface CirculoClientOptions {
@@ -68,6 +68,8 @@ export function createCirculoClient(options: CirculoClientOptions) {
           [SIGNATURE_HEADER]: signBody(bytes, options.privateKey),
         },
         body: bytes,
+        // Never follow a redirect: it would carry the credentials to another address.
+        redirect: 'error',
         signal,
       });
       raw = Buffer.from(await response.arrayBuffer());
@@ -78,10 +80,13 @@ export function createCirculoClient(options: CirculoClientOptions) {
     return { status: response.status, raw, signed };
   }
 
-  /** An answer that is not a success: retried (429, 5xx, anything unexpected) or refused for good (400–404). */
+  /**
+   * An answer that is not a success: refused for good (a 4xx: the request as sent will not do) or
+   * retried (408, 425, 429, 5xx and anything else: the next try may answer).
+   */
   function failure(path: string, answer: { status: number; raw: Buffer; signed: boolean }): Error {
     const { status } = answer;
-    if (status >= 400 && status <= 404) {
+    if (status >= 400 && status < 500 && ![408, 425, 429].includes(status)) {
       const codes = answer.signed ? (errores.safeParse(json(answer.raw))?.data?.errores ?? []) : [];
       return new BureauRefusedError(`Círculo rechazó ${path} (HTTP ${status})`, status, codes);
     }
@@ -97,6 +102,11 @@ export function createCirculoClient(options: CirculoClientOptions) {
       if (answer.status === 204) return { kind: 'no-record' };
       const parsed = parseRespuesta(json(answer.raw));
       if (!parsed) throw new BureauRefusedError('la respuesta de Círculo no tiene la forma de un reporte', 200);
+      // Signed, but about someone else (a replayed answer, or a mix-up): never this person's decision.
+      if (!reportIsAbout(parsed, persona))
+        throw new BureauIntegrityError(
+          `el reporte firmado (folio ${parsed.folioConsulta}) no es de la persona consultada`,
+        );
       return { kind: 'report', report: normaliseReport(parsed, options.clock()), raw: answer.raw };
     },
 

@@ -65,15 +65,16 @@ export function circuloText(value: string, maxLength: number): string {
  */
 export function personaPeticion(subject: CirculoSubject, options: { missingSurname: string }): PersonaPeticion {
   const [first = '', ...rest] = circuloText(subject.givenNames, 101).split(' ');
-  const second = circuloText(rest.join(' '), 50);
+  // Within the NIP audit's limits too (names 2–30 characters), so the audit can send the person as asked.
+  const second = circuloText(rest.join(' '), 30);
   const maternal = subject.maternalSurname ? circuloText(subject.maternalSurname, 30) : '';
   const { address } = subject;
   const neighborhood = address.neighborhood ? circuloText(address.neighborhood, 65) : '';
   return {
     apellidoPaterno: circuloText(subject.paternalSurname, 30),
     apellidoMaterno: maternal || circuloText(options.missingSurname, 30),
-    primerNombre: first.slice(0, 50),
-    ...(second ? { segundoNombre: second } : {}),
+    primerNombre: first.slice(0, 30),
+    ...(second.length >= 2 ? { segundoNombre: second } : {}),
     fechaNacimiento: subject.birthDate,
     ...(subject.rfc ? { RFC: subject.rfc.toUpperCase() } : {}),
     nacionalidad: 'MX',
@@ -88,8 +89,11 @@ export function personaPeticion(subject: CirculoSubject, options: { missingSurna
   };
 }
 
-/** Círculo refuses a `direccion` of fewer than two words: a street without a number is sent 'SN' (sin número). */
+/**
+ * Círculo refuses a `direccion` of fewer than two words: a street without a number is sent 'SN'
+ * (sin número). 80 characters: the NIP audit's `calleNumero` limit (the report's is 85).
+ */
 function streetWithNumber(street: string): string {
-  const text = circuloText(street, 85);
-  return text.includes(' ') ? text : circuloText(`${text} SN`, 85);
+  const text = circuloText(street, 80);
+  return text.includes(' ') ? text : circuloText(`${text} SN`, 80);
 }
