@@ -1,5 +1,5 @@
 import { BUREAU_QUERY_INITIAL_STATUS, BUREAU_QUERY_TRANSITIONS } from '@provee/domain';
-import { and, eq, lt, lte, or } from 'drizzle-orm';
+import { and, eq, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { bureauQueries } from '../../db/schema.js';
 import { changedAnyRow, firstRow, returnedRow } from '../../db/rows.js';
@@ -69,10 +69,20 @@ export async function listDueBureauQueries(db: Executor, now: Date, limit: numbe
   return rows.map((row) => row.id);
 }
 
-/** The end of a running attempt: its lease is given back with the attempt's outcome. False when it was not running. */
+/** The claim an attempt holds: the query, and the lease it was given (no other attempt holds the same). */
+export type BureauQueryClaim = Pick<BureauQueryRow, 'id' | 'lockedUntil'>;
+
+/** Still held by this claim: the lease it was given is the one on the row. */
+const heldBy = (claim: BureauQueryClaim) =>
+  claim.lockedUntil ? eq(bureauQueries.lockedUntil, claim.lockedUntil) : isNull(bureauQueries.lockedUntil);
+
+/**
+ * The end of a running attempt: its lease is given back with the attempt's outcome. False when the
+ * attempt no longer holds the query (it ended, or its lease ran out and another attempt took it).
+ */
 function endAttempt(
   tx: Executor,
-  id: string,
+  claim: BureauQueryClaim,
   { status, guard }: ReturnType<typeof move>,
   outcome: Pick<BureauQueryRow, 'attempts' | 'lastError' | 'updatedAt'> &
     Partial<Pick<BureauQueryRow, 'report' | 'reportRawEncrypted' | 'provider' | 'failure' | 'nextAttemptAt'>>,
@@ -81,18 +91,18 @@ function endAttempt(
     tx
       .update(bureauQueries)
       .set({ status, lockedUntil: null, ...outcome })
-      .where(and(eq(bureauQueries.id, id), guard))
+      .where(and(eq(bureauQueries.id, claim.id), heldBy(claim), guard))
       .returning({ id: bureauQueries.id }),
   );
 }
 
 /**
  * The bureau answered: the report is kept (with the answer as received, encrypted, from a real
- * bureau) and the query ends. False when it was not running any more.
+ * bureau) and the query ends. False when this attempt no longer holds the query.
  */
 export async function markBureauQueryAnswered(
   tx: Executor,
-  id: string,
+  claim: BureauQueryClaim,
   values: {
     attempts: number;
     report: Record<string, unknown>;
@@ -102,7 +112,7 @@ export async function markBureauQueryAnswered(
   },
 ): Promise<boolean> {
   const { attempts, report, reportRawEncrypted, provider, at } = values;
-  return endAttempt(tx, id, move('answered', 'DONE'), {
+  return endAttempt(tx, claim, move('answered', 'DONE'), {
     attempts,
     report,
     reportRawEncrypted,
@@ -117,11 +127,11 @@ export type BureauQueryFailure = 'exhausted' | 'refused' | 'integrity';
 
 /**
  * The attempt failed: tried again at `nextAttemptAt` (no `failure`), or given up (FAILED, with why).
- * False when it was not running.
+ * False when this attempt no longer holds the query.
  */
 export async function markBureauQueryFailed(
   tx: Executor,
-  id: string,
+  claim: BureauQueryClaim,
   values: {
     failure: BureauQueryFailure | null;
     attempts: number;
@@ -132,7 +142,7 @@ export async function markBureauQueryFailed(
   },
 ): Promise<boolean> {
   const { failure, attempts, nextAttemptAt, lastError, provider, at } = values;
-  return endAttempt(tx, id, move('failed', failure ? 'FAILED' : 'PENDING'), {
+  return endAttempt(tx, claim, move('failed', failure ? 'FAILED' : 'PENDING'), {
     attempts,
     nextAttemptAt,
     lastError,

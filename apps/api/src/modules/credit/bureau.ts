@@ -17,7 +17,7 @@ import {
   type BureauQueryRow,
 } from './bureau-queries.store.js';
 import { findConsent } from './consents.store.js';
-import { decideApplicant, decideGuarantor } from './decision.js';
+import { AttemptOutlivedClaim, decideApplicant, decideGuarantor } from './decision.js';
 import type { BureauDeps } from './deps.js';
 
 /** Who a query asks about: the shopkeeper (with what the decision reads of them) or a guarantor. */
@@ -49,15 +49,19 @@ export async function runBureauAttempt(deps: BureauDeps, queryId: string): Promi
   // Every bureau call is logged (ids only): a query costs the lender, and the logs of all the
   // processes together show that no query ran twice (npm run scale-test).
   deps.log.info({ queryId, attempt }, 'bureau attempt started');
+  // The attempt's time runs from its claim, within its lease (BUREAU_TIMEOUT_MS + 5 s).
+  const deadline = AbortSignal.timeout(config.BUREAU_TIMEOUT_MS);
   try {
     const party = await partyOfQuery(deps, claimed, attempt);
-    const report = await deps.bureau.query(party.subject, AbortSignal.timeout(config.BUREAU_TIMEOUT_MS));
+    const report = await deps.bureau.query(party.subject, deadline);
     const answered = { query: claimed, attempt, report };
     if (party.kind === 'guarantor') await decideGuarantor(deps, { ...answered, ...party });
     else await decideApplicant(deps, { ...answered, applicant: party.applicant });
     deps.log.info({ queryId, attempt }, 'bureau answered');
   } catch (error) {
-    await recordFailure(deps, claimed, attempt, error);
+    // Past its lease another attempt took the query: that one decides; this one changed nothing.
+    if (error instanceof AttemptOutlivedClaim) deps.log.warn({ queryId, attempt }, 'bureau attempt outlived its claim');
+    else await recordFailure(deps, claimed, attempt, error);
   }
 }
 
@@ -119,7 +123,7 @@ async function recordFailure(deps: BureauDeps, query: BureauQueryRow, attempt: n
     deps.log.warn({ queryId, attempt, exhausted: !!failure }, 'bureau query failed');
   else deps.log.error({ error: errorKind(error), queryId, attempt }, 'bureau attempt failed unexpectedly');
   await deps.db.transaction(async (tx) => {
-    const moved = await markBureauQueryFailed(tx, queryId, {
+    const moved = await markBureauQueryFailed(tx, query, {
       failure,
       attempts: attempt,
       nextAttemptAt: new Date(failedAt.getTime() + delay),

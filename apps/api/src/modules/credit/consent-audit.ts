@@ -53,7 +53,7 @@ async function acknowledge(
 ) {
   const at = deps.clock();
   await deps.db.transaction(async (tx) => {
-    if (await markConsentAuditAcknowledged(tx, audit.id, { attempts: attempt, auditFolio, at }))
+    if (await markConsentAuditAcknowledged(tx, audit, { attempts: attempt, auditFolio, at }))
       await appendAuditEvent(tx, {
         applicationId: audit.userId,
         actor: 'system',
@@ -92,7 +92,7 @@ async function recordAuditFailure(deps: BureauDeps, audit: ConsentAuditRow, atte
       'bureau consent audit failed; tried again later',
     );
   await deps.db.transaction(async (tx) => {
-    const moved = await markConsentAuditFailed(tx, audit.id, {
+    const moved = await markConsentAuditFailed(tx, audit, {
       refused,
       attempts: attempt,
       nextAttemptAt: new Date(at.getTime() + delay),

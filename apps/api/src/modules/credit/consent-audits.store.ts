@@ -1,5 +1,5 @@
 import { CONSENT_AUDIT_TRANSITIONS } from '@provee/domain';
-import { and, eq, lt, lte, or } from 'drizzle-orm';
+import { and, eq, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { changedAnyRow, returnedRow } from '../../db/rows.js';
 import { bureauConsentAudits } from '../../db/schema.js';
@@ -51,10 +51,19 @@ export async function claimConsentAudit(db: Executor, id: string, now: Date, loc
   );
 }
 
-/** The end of a running attempt: its lease is given back with the attempt's outcome. False when it was not running. */
+const heldBy = (claim: ConsentAuditClaim) =>
+  claim.lockedUntil ? eq(bureauConsentAudits.lockedUntil, claim.lockedUntil) : isNull(bureauConsentAudits.lockedUntil);
+
+/** The claim an attempt holds: the audit, and the lease it was given. */
+export type ConsentAuditClaim = Pick<ConsentAuditRow, 'id' | 'lockedUntil'>;
+
+/**
+ * The end of a running attempt: its lease is given back with the attempt's outcome. False when the
+ * attempt no longer holds the audit (its lease ran out and another attempt took it, or it ended).
+ */
 function endAttempt(
   tx: Executor,
-  id: string,
+  claim: ConsentAuditClaim,
   { status, guard }: ReturnType<typeof move>,
   outcome: Pick<ConsentAuditRow, 'attempts' | 'lastError' | 'updatedAt'> &
     Partial<Pick<ConsentAuditRow, 'auditFolio' | 'nextAttemptAt'>>,
@@ -63,7 +72,7 @@ function endAttempt(
     tx
       .update(bureauConsentAudits)
       .set({ status, lockedUntil: null, ...outcome })
-      .where(and(eq(bureauConsentAudits.id, id), guard))
+      .where(and(eq(bureauConsentAudits.id, claim.id), heldBy(claim), guard))
       .returning({ id: bureauConsentAudits.id }),
   );
 }
@@ -71,21 +80,21 @@ function endAttempt(
 /** The bureau acknowledged the evidence with its folio. False when the audit was not running. */
 export function markConsentAuditAcknowledged(
   tx: Executor,
-  id: string,
+  claim: ConsentAuditClaim,
   values: { attempts: number; auditFolio: string; at: Date },
 ): Promise<boolean> {
   const { attempts, auditFolio, at } = values;
-  return endAttempt(tx, id, move('acknowledged', 'DONE'), { attempts, auditFolio, lastError: null, updatedAt: at });
+  return endAttempt(tx, claim, move('acknowledged', 'DONE'), { attempts, auditFolio, lastError: null, updatedAt: at });
 }
 
 /** The attempt failed: tried again at `nextAttemptAt`, or refused as sent (REFUSED). False when it was not running. */
 export function markConsentAuditFailed(
   tx: Executor,
-  id: string,
+  claim: ConsentAuditClaim,
   values: { refused: boolean; attempts: number; nextAttemptAt: Date; lastError: string; at: Date },
 ): Promise<boolean> {
   const { attempts, nextAttemptAt, lastError, at } = values;
-  return endAttempt(tx, id, move('failed', values.refused ? 'REFUSED' : 'PENDING'), {
+  return endAttempt(tx, claim, move('failed', values.refused ? 'REFUSED' : 'PENDING'), {
     attempts,
     nextAttemptAt,
     lastError,

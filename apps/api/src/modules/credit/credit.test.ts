@@ -2,12 +2,13 @@ import { cedulaCheckDigit } from '@provee/domain';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditEvents, bureauConsents, bureauQueries, creditDecisions } from '../../db/schema.js';
-import type { BureauProvider } from '../../providers/bureau/index.js';
+import { BureauError, type BureauProvider } from '../../providers/bureau/index.js';
 import { createBureauSimulator } from '../../providers/bureau/simulator.js';
 import { createApplication, userToken } from '../../test/factories.js';
 import { createTestApp, manualClock, type TestApp, useTestApp, withTestApp } from '../../test/test-app.js';
 import { verifyPassword } from './password.js';
 import { processDueBureauQueries } from './bureau.js';
+import { claimBureauQuery, markBureauQueryFailed } from './bureau-queries.store.js';
 
 /** A valid cédula from its first ten digits (the simulator's test identities are 99900000NN). */
 function cedula(ten: string): string {
@@ -487,5 +488,52 @@ describe('password and advisor', () => {
         })
       ).statusCode,
     ).toBe(400);
+  });
+});
+
+describe('an attempt holds its bureau query only while its lease is the one on the row', () => {
+  it('past its lease, once another attempt took the query, its end changes nothing', async () => {
+    const clock = manualClock(new Date('2026-11-21T15:00:00Z'));
+    // A bureau that is down: every query waits for its next try.
+    const down: BureauProvider = {
+      name: 'down',
+      needsAddress: false,
+      query: () => Promise.reject(new BureauError('bureau down')),
+    };
+    const t = await createTestApp({ BUREAU_SYNC_WAIT_MS: '1000' }, undefined, { clock, bureau: down });
+    try {
+      const user = await createApplication(t.app, { taxId: cedula(randomTen()) });
+      const headers = { authorization: `Bearer ${userToken(t.app, user)}` };
+      const url = `/api/v1/users/${user.id}/SK/nip`;
+      await t.app.inject({ method: 'POST', url, headers });
+      const outbox = (await t.app.inject({ method: 'GET', url: `/dev/outbox.json?to=%2B1${user.phone}` })).json();
+      const nip = /\b(\d{4})\b/.exec(outbox.messages[0].body)![1]!;
+      await t.app.inject({ method: 'PUT', url, headers, payload: { nip } });
+      const query = async () =>
+        (await t.app.db.select().from(bureauQueries).where(eq(bureauQueries.userId, user.id)))[0]!;
+      expect(await query()).toMatchObject({ status: 'PENDING', attempts: 1 });
+      clock.advance(10);
+      const lease = (seconds: number) => new Date(clock().getTime() + seconds * 1000);
+      const a = (await claimBureauQuery(t.app.db, (await query()).id, clock(), lease(1)))!;
+      clock.advance(2);
+      const b = (await claimBureauQuery(t.app.db, a.id, clock(), lease(30)))!;
+      expect(b).toMatchObject({ status: 'RUNNING' });
+      const end = (claim: typeof a, failure: 'integrity' | null) =>
+        markBureauQueryFailed(t.app.db, claim, {
+          failure,
+          attempts: 2,
+          nextAttemptAt: clock(),
+          lastError: 'x',
+          provider: 'down',
+          at: clock(),
+        });
+      // A comes back late: it no longer holds the query; B's attempt does.
+      expect(await end(a, 'integrity')).toBe(false);
+      expect(await query()).toMatchObject({ status: 'RUNNING', lockedUntil: b.lockedUntil, failure: null });
+      expect(await end(b, null)).toBe(true);
+      expect(await query()).toMatchObject({ status: 'PENDING', lockedUntil: null });
+    } finally {
+      await t.close();
+    }
   });
 });

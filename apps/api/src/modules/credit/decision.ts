@@ -60,7 +60,7 @@ async function decisionInputs(deps: BureauDeps, applicant: Applicant, report: Bu
  */
 async function answer(deps: BureauDeps, tx: Executor, { query, attempt, report }: Answered, at: Date) {
   const { raw, ...kept } = report;
-  const answered = await markBureauQueryAnswered(tx, query.id, {
+  const answered = await markBureauQueryAnswered(tx, query, {
     attempts: attempt,
     report: { ...kept },
     reportRawEncrypted: raw ? deps.cipher.encrypt(raw.toString('base64')) : null,
@@ -69,7 +69,14 @@ async function answer(deps: BureauDeps, tx: Executor, { query, attempt, report }
   });
   if (answered && report.folio && deps.bureau.auditConsent)
     await insertConsentAudit(tx, { queryId: query.id, userId: query.userId, at });
+  return answered;
 }
+
+/**
+ * An attempt that ran past its lease while another attempt took the query: its decision is rolled
+ * back (the query's holder decides), and nothing of it is kept.
+ */
+export class AttemptOutlivedClaim extends Error {}
 
 /** What a decision moves, stores and records beside the query's ids, the policy's version and the report's folio. */
 interface DecisionMove {
@@ -105,7 +112,8 @@ async function moveWithDecision(deps: BureauDeps, answered: Answered, move: Deci
           bureauReportFolio: report.folio,
           createdAt: now,
         });
-        await answer(deps, tx, answered, now);
+        if (!(await answer(deps, tx, answered, now)))
+          throw new AttemptOutlivedClaim('bureau attempt outlived its claim');
         await move.alsoWrite?.(tx, now);
       },
       event: {
