@@ -6,6 +6,7 @@ import { TWILIO_SIGNATURE_HEADER, twilioSignature } from '../../../src/providers
 import { METAMAP_SIGNATURE_HEADER } from '../../../src/providers/identity/metamap.js';
 import { createPng } from '../../../src/test/factories.js';
 import { createPhone } from '../../../src/test/phone.js';
+import { CATALOGUE_ADDRESS } from '../../../src/test/registration.js';
 import { createStaffMember, STAFF_PASSWORD, staffLogin } from '../../../src/test/staff.js';
 import type { App } from '../../../src/types.js';
 import type { JsonSchema, Parameter } from './operations.js';
@@ -85,15 +86,6 @@ export const HIDDEN_OPERATIONS: HiddenOperation[] = [
   },
 ];
 
-const address = {
-  zip_code: '00000',
-  state: 'Distrito Nacional',
-  city: 'Santo Domingo de Guzmán',
-  neighborhood: 'Mata Hambre',
-  street_name: 'Calle Respaldo Los Robles',
-  street_number: '12',
-  apartment_number: '',
-};
 const GEO = JSON.stringify({ latitude: 18.4861, longitude: -69.9312, accuracy: 20, timestamp: 1795000000000 });
 /** The signature pad's export: a PNG in base64. */
 const SIGNATURE_PNG = Buffer.from(createPng({ width: 280, height: 120 })).toString('base64');
@@ -294,7 +286,7 @@ export const FIXTURES: Record<string, Fixture | Fixture[]> = {
   'POST /api/v1/users/{id}/{type}/businesses/address': {
     prepare: async (world) => {
       const user = await world.shopkeeper('BUSINESS_ADDRESS');
-      return { params: { id: user.id, type: 'SK' }, headers: user.auth, body: address };
+      return { params: { id: user.id, type: 'SK' }, headers: user.auth, body: CATALOGUE_ADDRESS };
     },
   },
   'POST /api/v1/users/{id}/{type}/businesses': {
@@ -349,7 +341,7 @@ export const FIXTURES: Record<string, Fixture | Fixture[]> = {
   'PUT /api/v1/users/{id}/{type}/businesses/address': {
     prepare: async (world) => {
       const user = await world.shopkeeper('ABOUT_STORE');
-      return { params: { id: user.id, type: 'SK' }, headers: user.auth, body: address };
+      return { params: { id: user.id, type: 'SK' }, headers: user.auth, body: CATALOGUE_ADDRESS };
     },
   },
   'POST /api/v1/users/{id}/{type}/nip': {
