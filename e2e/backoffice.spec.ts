@@ -281,7 +281,8 @@ test('naming a guarantor before the application reaches the inventory step: the 
   const analyst = await staffPage(browser, baseURL!, 'analyst');
   await openApplication(analyst, phone);
   const form = analyst.getByRole('form', { name: 'Registrar aval' });
-  await form.getByLabel('Nombre completo').fill('Ramón Pérez');
+  await form.getByLabel('Nombre(s)').fill('Ramón');
+  await form.getByLabel('Apellido paterno').fill('Pérez');
   await form.getByLabel('Celular').fill(uniquePhone());
   await form.getByLabel('Identificación fiscal').fill(cedula('9990000001'));
   await form.getByRole('button', { name: 'Registrar aval' }).click();

@@ -1,4 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
+import { generateRfc } from '@provee/domain';
 import { expect, expectAccessible, screenshot, test } from './fixtures.js';
 import { seedUser, smsWith } from './helpers.js';
 import { STAFF_ACCOUNTS } from './staff-accounts.js';
@@ -34,12 +35,16 @@ async function throughThePin(page: Page, datePart: string): Promise<{ phone: str
   return { phone, userId };
 }
 
-async function analystPage(browser: Browser, baseURL: string): Promise<Page> {
+/**
+ * A member of the lender's staff signed in to the back office. Each test signs in as its own role:
+ * two workers giving the same account's code in the same 30 s would have one refused as reused.
+ */
+async function staffPage(browser: Browser, baseURL: string, role: 'analyst' | 'admin'): Promise<Page> {
   const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 }, locale: 'es-MX' });
   const page = await context.newPage();
   await page.goto('/backoffice');
   await expect(page).toHaveURL(/\/backoffice\/login/);
-  await logInWithCode(page, STAFF_ACCOUNTS.analyst, enrolledStaff('mx-circulo', 'analyst').secret);
+  await logInWithCode(page, STAFF_ACCOUNTS[role], enrolledStaff('mx-circulo', role).secret);
   return page;
 }
 
@@ -55,7 +60,7 @@ test('a shopkeeper with a good history is pre-approved; the analyst sees the rep
   await screenshot(page, 'circulo-approved');
   await expectAccessible(page);
 
-  const analyst = await analystPage(browser, baseURL!);
+  const analyst = await staffPage(browser, baseURL!, 'analyst');
   await analyst.goto(`/backoffice/applications/${userId}`);
   const bureau = analyst.getByRole('region', { name: 'Buró y decisión' });
   await expect(bureau.getByText('720').first()).toBeVisible();
@@ -74,4 +79,69 @@ test('a shopkeeper with an open account past due over 60 days is rejected', asyn
   await expect(page).toHaveURL(/\/rejected$/);
   await expect(page.getByRole('heading', { name: 'Lo sentimos' })).toBeVisible();
   await screenshot(page, 'circulo-rejected');
+});
+
+test('an admin names a guarantor with their home address; the guarantor accepts from their own phone and is asked as Círculo files them', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const userId = await seedUser(page.request, {
+    phone: mexicanPhone(),
+    nextStep: 'INVENTORY',
+    taxId: rfcOf('800101'),
+  });
+  const partner = mexicanPhone();
+  const analyst = await staffPage(browser, baseURL!, 'admin');
+  await analyst.goto(`/backoffice/applications/${userId}`);
+  const form = analyst.getByRole('form', { name: 'Registrar aval' });
+  const fields: [string, string][] = [
+    ['Nombre(s)', 'Ramón'],
+    ['Apellido paterno', 'Pérez'],
+    ['Apellido materno', 'Luna'],
+    ['Celular', partner],
+    // The stand-in's good person: the RFC's date part is 800101 (and the birth date sent).
+    [
+      'Identificación fiscal',
+      generateRfc({ name: 'Ramón', lastname: 'Pérez', maternalLastname: 'Luna', dob: '1980-01-01' }),
+    ],
+    ['Domicilio: código postal', '50000'],
+    ['Domicilio: estado', 'México'],
+    ['Domicilio: municipio', 'Toluca'],
+    ['Domicilio: colonia', 'Toluca Centro'],
+    ['Domicilio: calle', 'Avenida Hidalgo'],
+    ['Domicilio: número', '301'],
+  ];
+  for (const [label, value] of fields) await form.getByLabel(label).fill(value);
+  await screenshot(analyst, 'circulo-backoffice-guarantor-form');
+  await form.getByRole('button', { name: 'Registrar aval' }).click();
+  const guarantors = analyst.getByRole('region', { name: 'Avales' });
+  await expect(guarantors.getByRole('rowheader', { name: 'Ramón Pérez Luna' })).toBeVisible();
+
+  // The guarantor, on their own phone: the invitation link, 'Aceptar Consulta', the message sent.
+  const sms = await smsWith(page.request, partner, 'verify-aval-phone', '+52');
+  const link = new URL(/(https?:\/\/\S+)/.exec(sms)![1]!);
+  await page.goto(`${link.pathname}${link.search}`);
+  await expect(page.getByRole('heading', { name: 'Hola, Ramón Pérez Luna' })).toBeVisible();
+  await page.getByRole('button', { name: 'Aceptar Consulta' }).click();
+  const message = (await page
+    .getByText(/Verificar .+: [A-Z0-9]{8}/)
+    .first()
+    .textContent())!.trim();
+  const sent = await page.request.post('/dev/reverse-otp/inbound', { data: { from: `+52${partner}`, text: message } });
+  expect(sent.ok()).toBe(true);
+  await expect(page.getByRole('heading', { name: 'Excelente' })).toBeVisible({ timeout: 12_000 });
+  await screenshot(page, 'circulo-guarantor-validated');
+
+  // The back office: the guarantor approved on Círculo's report, and its NIP audit acknowledged.
+  await expect(async () => {
+    await analyst.reload();
+    await expect(guarantors.getByRole('row', { name: /Ramón Pérez Luna/ })).toContainText('Aprobado', {
+      timeout: 1_000,
+    });
+    await expect(analyst.getByText(/\d+ \(Acusada\)/).first()).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await screenshot(analyst, 'circulo-backoffice-guarantor');
+  await analyst.context().close();
 });

@@ -46,6 +46,9 @@ export const ENCRYPTED_COLUMNS = [
   // Kept for a bureau that audits consents (Círculo's NIP audit), and a real bureau's answer (its RFC, its accounts).
   { table: 'bureau_consents', column: 'pin_encrypted', kind: 'pin' },
   { table: 'bureau_queries', column: 'report_raw_encrypted', kind: 'taxId' },
+  // Who a query asked about, kept for Círculo's NIP audit; a guarantor's home address for Círculo.
+  { table: 'bureau_queries', column: 'subject_encrypted', kind: 'taxId' },
+  { table: 'avals', column: 'address_encrypted', kind: 'taxId' },
 ];
 /** 12-byte IV, 16-byte tag, base64url. */
 export const CIPHERTEXT = /^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]+$/;

@@ -114,6 +114,12 @@ export const avals = pgTable(
     status: text('status').notNull().default('PENDING'),
     /** The guarantor's tax id (the bureau is asked under it), encrypted like the shopkeeper's. */
     taxIdEncrypted: text('tax_id_encrypted'),
+    /** Given names and surnames apart (null: only the full `name` was given); a bureau files people by them. */
+    givenNames: text('given_names'),
+    lastname: text('lastname'),
+    maternalLastname: text('maternal_lastname'),
+    /** The guarantor's home address (a CatalogAddress as JSON), encrypted: where the bureau asks for one. */
+    addressEncrypted: text('address_encrypted'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -418,6 +424,11 @@ export const bureauQueries = pgTable(
     report: jsonb('report').$type<Record<string, unknown>>(),
     /** The bureau's answer as received (a real bureau's), encrypted: the evidence behind the report. */
     reportRawEncrypted: text('report_raw_encrypted'),
+    /**
+     * Who the bureau was asked about (the BureauSubject sent), encrypted, where a consent audit is
+     * owed for the answer: the audit sends the person as asked, whatever changed since.
+     */
+    subjectEncrypted: text('subject_encrypted'),
     /** The bureau that answered ('simulator', 'circulo'). */
     provider: text('provider'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull(),

@@ -3,8 +3,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCirculoStandIn, type CirculoStandIn } from '../../test/stand-ins/circulo/server.js';
+import { afterAll, beforeAll } from 'vitest';
 import type { App } from '../types.js';
 import { createApplication, userAuth } from './factories.js';
+import { createTestApp, type TestApp } from './test-app.js';
 
 const pem = (
   key: { export(options: { type: 'pkcs8' | 'spki'; format: 'pem' }): string | Buffer },
@@ -40,6 +42,38 @@ export async function circuloForTests(): Promise<{ standIn: CirculoStandIn; env:
       CIRCULO_PASSWORD: credentials.password,
       CIRCULO_PRIVATE_KEY_FILE: join(dir, 'lender-key.pem'),
       CIRCULO_CERTIFICATE_FILE: join(dir, 'circulo-cert.pem'),
+    },
+  };
+}
+
+/**
+ * The app of a `describe` block in Mexico with Círculo's stand-in as its bureau (`env` added to the
+ * configuration), both started before its first test and closed after its last. Read `app`, `logs`
+ * and `standIn` inside hooks and tests only.
+ */
+export function useCirculoTestApp(env: Record<string, string>, options: Parameters<typeof createTestApp>[2]) {
+  let started: { t: TestApp; standIn: CirculoStandIn } | undefined;
+  beforeAll(async () => {
+    const circulo = await circuloForTests();
+    started = { standIn: circulo.standIn, t: await createTestApp({ ...circulo.env, ...env }, undefined, options) };
+  });
+  afterAll(async () => {
+    await started?.t.close();
+    await started?.standIn.close();
+  });
+  const current = () => {
+    if (!started) throw new Error('the app is created in beforeAll: use it inside a hook or a test');
+    return started;
+  };
+  return {
+    get app() {
+      return current().t.app;
+    },
+    get logs() {
+      return current().t.logs;
+    },
+    get standIn() {
+      return current().standIn;
     },
   };
 }

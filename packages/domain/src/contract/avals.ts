@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { callsSharing, refusals } from './call.js';
 import { phoneNumberSchema, stepAnswerSchema, userParams } from './common.js';
+import { addressBody } from './registration.js';
 import {
   avalInvitationRoute,
   changeAvalPhoneRoute,
@@ -31,9 +32,17 @@ export type Aval = z.infer<typeof avalSchema>;
  */
 export const registerAvalBody = z.object({
   aval_type: avalType,
+  /** The full name; with `lastname`, the given names only. */
   name: z.string().trim().min(1).max(80),
   phone_number: phoneNumberSchema,
   tax_payer_id: z.string().max(20),
+  /**
+   * The surnames and the guarantor's home address: required where the bureau files people by
+   * them (Círculo de Crédito, Mexico), stored when given elsewhere.
+   */
+  lastname: z.string().trim().max(60).optional(),
+  maternal_lastname: z.string().trim().max(60).optional(),
+  address: addressBody.omit({ neighborhood_typed: true }).optional(),
 });
 export type RegisterAvalPayload = z.input<typeof registerAvalBody>;
 export const avalRegisteredResponse = z.object({

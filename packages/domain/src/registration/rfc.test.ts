@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cleanRfc, generateRfc, isValidRfc, rfcBase, rfcHasBirthDate, rfcHomonymy } from './rfc.js';
+import { birthDateOfRfc, cleanRfc, generateRfc, isValidRfc, rfcBase, rfcHasBirthDate, rfcHomonymy } from './rfc.js';
 
 describe('RFC (SAT algorithm), against published examples', () => {
   it('Juan Barrios Fernández, 13 Dec 1970 → BAFJ701213SBA', () => {
@@ -98,5 +98,23 @@ describe('an RFC and a birth date', () => {
         },
       ),
     );
+  });
+});
+
+describe('the birth date an RFC carries', () => {
+  it.each([
+    ['BAFJ701213SBA', '1970-12-13'],
+    ['XAXX080101000', '2008-01-01'], // 18 on 2026-01-01: of age
+    ['XAXX081130000', '1908-11-30'], // 2008-11-30 is 17 on 2026-11-25: the century before
+    ['XAXX250101000', '1925-01-01'],
+    ['XAXX000229000', '2000-02-29'],
+  ])('%s → %s (on 2026-11-25)', (rfc, date) => {
+    expect(birthDateOfRfc(rfc, '2026-11-25')).toBe(date);
+  });
+
+  it('six digits that are not a date, or no RFC at all, carry none', () => {
+    expect(birthDateOfRfc('XAXX801301000', '2026-11-25')).toBeUndefined();
+    expect(birthDateOfRfc('XAXX010229000', '2026-11-25')).toBeUndefined();
+    expect(birthDateOfRfc('12345', '2026-11-25')).toBeUndefined();
   });
 });

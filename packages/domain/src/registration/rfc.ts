@@ -1,3 +1,6 @@
+import { MIN_AGE_YEARS } from '../constants.js';
+import { ageOn, isoDate } from './dates.js';
+
 /**
  * Mexican RFC of a natural person (persona física), 13 characters, following the SAT algorithm:
  * four letters from the names, the birth date YYMMDD, two homonymy characters and a check digit.
@@ -215,4 +218,22 @@ export function cleanRfc(value: string): string {
 /** Whether an RFC carries this birth date ('yyyy-MM-dd'): its six digits after the letters are yymmdd. */
 export function rfcHasBirthDate(rfc: string, birthDate: string): boolean {
   return rfc.slice(4, 10) === birthDate.slice(2).replace(/-/g, '');
+}
+
+/**
+ * The birth date an RFC carries ('yyyy-MM-dd'), for a person of age on `today`: its yymmdd read in
+ * the latest century that makes them at least MIN_AGE_YEARS old (an RFC of 08 is 2008 in 2026, one
+ * of 25 is 1925). undefined when its six digits are not a date. Used where only the RFC is given
+ * (a guarantor) and a bureau files people by birth date.
+ */
+export function birthDateOfRfc(rfc: string, today: string): string | undefined {
+  const match = /^[A-ZÑ&]{4}(\d{2})(\d{2})(\d{2})/.exec(rfc);
+  if (!match) return undefined;
+  const [yy, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  for (const century of [2000, 1900]) {
+    const date = isoDate(century + yy, month, day);
+    if (!date) return undefined;
+    if (ageOn(date, today) >= MIN_AGE_YEARS) return date;
+  }
+  return undefined;
 }

@@ -85,7 +85,12 @@ function endAttempt(
   claim: BureauQueryClaim,
   { status, guard }: ReturnType<typeof move>,
   outcome: Pick<BureauQueryRow, 'attempts' | 'lastError' | 'updatedAt'> &
-    Partial<Pick<BureauQueryRow, 'report' | 'reportRawEncrypted' | 'provider' | 'failure' | 'nextAttemptAt'>>,
+    Partial<
+      Pick<
+        BureauQueryRow,
+        'report' | 'reportRawEncrypted' | 'subjectEncrypted' | 'provider' | 'failure' | 'nextAttemptAt'
+      >
+    >,
 ): Promise<boolean> {
   return changedAnyRow(
     tx
@@ -107,15 +112,17 @@ export async function markBureauQueryAnswered(
     attempts: number;
     report: Record<string, unknown>;
     reportRawEncrypted: string | null;
+    subjectEncrypted: string | null;
     provider: string;
     at: Date;
   },
 ): Promise<boolean> {
-  const { attempts, report, reportRawEncrypted, provider, at } = values;
+  const { attempts, report, reportRawEncrypted, subjectEncrypted, provider, at } = values;
   return endAttempt(tx, claim, move('answered', 'DONE'), {
     attempts,
     report,
     reportRawEncrypted,
+    subjectEncrypted,
     provider,
     lastError: null,
     updatedAt: at,

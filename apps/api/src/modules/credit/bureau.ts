@@ -7,7 +7,7 @@ import {
   type BureauSubject,
 } from '../../providers/bureau/index.js';
 import { appendAuditEvent } from '../audit/index.js';
-import { findMunicipalityState } from '../catalog/index.js';
+import { findMunicipalityState, type CatalogAddress } from '../catalog/index.js';
 import { describeApplicant, type Applicant } from '../users/index.js';
 import {
   claimBureauQuery,
@@ -54,7 +54,7 @@ export async function runBureauAttempt(deps: BureauDeps, queryId: string): Promi
   try {
     const party = await partyOfQuery(deps, claimed, attempt);
     const report = await deps.bureau.query(party.subject, deadline);
-    const answered = { query: claimed, attempt, report };
+    const answered = { query: claimed, attempt, subject: party.subject, report };
     if (party.kind === 'guarantor') await decideGuarantor(deps, { ...answered, ...party });
     else await decideApplicant(deps, { ...answered, applicant: party.applicant });
     deps.log.info({ queryId, attempt }, 'bureau answered');
@@ -154,17 +154,27 @@ export async function partyOfQuery(
   if (!consent) throw new Error('bureau query without consent');
   const asked = { country: deps.config.COUNTRY, consentFolio: consent.bureauFolio, attempt };
   if (consent.avalId) {
-    // A guarantor: asked under their own tax id and name (the bureau keys on the tax id).
+    // A guarantor: asked under their own tax id (the bureau keys on it) and, where the bureau files
+    // people by them, their name's parts, the birth date their RFC carries and their home address.
     const aval = await deps.guarantorBureau.subject(deps, consent.avalId);
     if (!aval?.taxId) throw new Error('guarantor without tax id');
+    const { person } = aval;
+    const needsPerson = deps.bureau.needsPerson;
+    if (needsPerson && !(person?.birthDate && person.address))
+      throw new BureauRefusedError('el aval no tiene apellidos, fecha de nacimiento o domicilio', 0, [
+        {
+          codigo: 'persona',
+          mensaje: 'Registra de nuevo al aval con sus apellidos, un RFC con fecha de nacimiento y su domicilio.',
+        },
+      ]);
     const subject = {
       ...asked,
       taxId: aval.taxId,
-      name: aval.name,
-      lastname: '',
-      maternalLastname: null,
-      dob: '',
-      address: null,
+      name: person?.givenNames ?? aval.name,
+      lastname: person?.lastname ?? '',
+      maternalLastname: person?.maternalLastname ?? null,
+      dob: person?.birthDate ?? '',
+      address: needsPerson && person?.address ? await bureauAddress(deps, person.address, 'del aval') : null,
     };
     return { kind: 'guarantor', subject, avalId: consent.avalId, avalType: aval.avalType };
   }
@@ -178,29 +188,38 @@ export async function partyOfQuery(
     lastname: person.lastname ?? '',
     maternalLastname: person.maternalLastname,
     dob: person.birthDate,
-    address: deps.bureau.needsAddress ? await bureauAddress(deps, applicant) : null,
+    address: deps.bureau.needsPerson ? await bureauAddress(deps, applicant.address, 'del negocio') : null,
   };
   return { kind: 'applicant', subject, applicant };
 }
 
+/** What an address to send is made of: a business address (older ones may lack their municipality) or a guarantor's. */
+type BureauAddressSource = Pick<
+  CatalogAddress,
+  'municipalityId' | 'zipCode' | 'streetName' | 'streetNumber' | 'neighborhood' | 'city'
+>;
+
 /**
- * The business address as a bureau that files people by address is sent it, with the state's code
- * from the catalogue; a postcode the catalogue does not place in that state is refused before the
- * call (the bureau would refuse it too, after charging for the query).
+ * An address (the business's, a guarantor's home) as a bureau that files people by address is sent
+ * it, with the state's code from the catalogue; a postcode the catalogue does not place in that
+ * state is refused before the call (the bureau would refuse it too, after charging for the query).
  */
-async function bureauAddress(deps: BureauDeps, applicant: Applicant): Promise<BureauAddress> {
-  const { address } = applicant;
+async function bureauAddress(
+  deps: BureauDeps,
+  address: (Omit<BureauAddressSource, 'municipalityId'> & { municipalityId: number | null }) | null,
+  whose: 'del negocio' | 'del aval',
+): Promise<BureauAddress> {
   const place =
     address?.municipalityId == null
       ? undefined
       : await findMunicipalityState(deps.db, address.municipalityId, address.zipCode);
   if (!address || !place)
-    throw new BureauRefusedError('la dirección del negocio no está en el catálogo', 0, [
-      { codigo: 'domicilio', mensaje: 'La dirección del negocio no tiene municipio del catálogo.' },
+    throw new BureauRefusedError(`la dirección ${whose} no está en el catálogo`, 0, [
+      { codigo: 'domicilio', mensaje: `La dirección ${whose} no tiene municipio del catálogo.` },
     ]);
   if (!place.postcodeInState)
     throw new BureauRefusedError('el código postal no pertenece al estado', 0, [
-      { codigo: 'CP', mensaje: `El código postal ${address.zipCode} no pertenece al estado del domicilio.` },
+      { codigo: 'CP', mensaje: `El código postal ${address.zipCode} no pertenece al estado del domicilio ${whose}.` },
     ]);
   return {
     street: `${address.streetName} ${address.streetNumber}`.trim(),

@@ -2,33 +2,20 @@
 // (apps/api/test/stand-ins/circulo): the shopkeeper's PIN, the signed query, the policy's decision
 // and the NIP audit, on both databases.
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditEvents, bureauConsentAudits, bureauConsents, bureauQueries, creditDecisions } from '../../db/schema.js';
-import type { CirculoStandIn } from '../../../test/stand-ins/circulo/server.js';
-import { circuloForTests, circuloRfc, consentAsCirculoPerson } from '../../test/circulo.js';
+import { circuloRfc, consentAsCirculoPerson, useCirculoTestApp } from '../../test/circulo.js';
 import { createApplication, userToken } from '../../test/factories.js';
-import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+import { manualClock } from '../../test/test-app.js';
 import { processDueBureauQueries } from './bureau.js';
 import { processDueConsentAudits } from './consent-audit.js';
 
 describe('Círculo de Crédito: the query, the decision and the NIP audit', () => {
   const clock = manualClock(new Date('2026-11-25T16:00:00Z'));
-  let t: TestApp;
-  let standIn: CirculoStandIn;
-
-  beforeAll(async () => {
-    const circulo = await circuloForTests();
-    standIn = circulo.standIn;
-    t = await createTestApp(
-      { ...circulo.env, BUREAU_SYNC_WAIT_MS: '5000', BUREAU_RETRY_BASE_MS: '1000', BUREAU_RETRY_MAX_MS: '4000' },
-      undefined,
-      { clock },
-    );
-  });
-  afterAll(async () => {
-    await t.close();
-    await standIn.close();
-  });
+  const t = useCirculoTestApp(
+    { BUREAU_SYNC_WAIT_MS: '5000', BUREAU_RETRY_BASE_MS: '1000', BUREAU_RETRY_MAX_MS: '4000' },
+    { clock },
+  );
 
   const call = (method: 'GET' | 'POST' | 'PUT', user: { id: string; phone: string }, path: string, payload?: object) =>
     t.app.inject({
@@ -61,7 +48,7 @@ describe('Círculo de Crédito: the query, the decision and the NIP audit', () =
     expect(query.report).toMatchObject({ score: 720, delinquencies: 0, details: { inquiries_12_months: 2 } });
     expect(decision.bureauReportFolio).toBe(query.report!.folio);
     // What the stand-in was sent: Círculo's PersonaPeticion, signed (the stand-in checked it).
-    expect(standIn.queries.get(String(query.report!.folio))?.body).toMatchObject({
+    expect(t.standIn.queries.get(String(query.report!.folio))?.body).toMatchObject({
       RFC: rfc,
       fechaNacimiento: '1980-01-01',
       domicilio: { estado: 'MEX', CP: '55000' },
@@ -76,7 +63,7 @@ describe('Círculo de Crédito: the query, the decision and the NIP audit', () =
     expect(await processDueConsentAudits(t.app)).toBeGreaterThanOrEqual(1);
     const [audit] = await t.app.db.select().from(bureauConsentAudits).where(eq(bureauConsentAudits.userId, user.id));
     expect(audit).toMatchObject({ status: 'DONE', auditFolio: String(query.report!.folio), attempts: 1 });
-    const sent = standIn.audits.find((body) => String(body.folioCDC) === query.report!.folio)!;
+    const sent = t.standIn.audits.find((body) => String(body.folioCDC) === query.report!.folio)!;
     expect(sent).toMatchObject({
       numeroFirma: pin,
       ingresoNuevamenteNIP: true,
@@ -186,10 +173,10 @@ describe('Círculo de Crédito: the query, the decision and the NIP audit', () =
     const answers = await Promise.all(Array.from({ length: 20 }, () => call('PUT', user, '/nip', { nip: pin })));
     expect(answers.filter((res) => res.statusCode === 200)).toHaveLength(1);
     expect(answers.every((res) => res.statusCode === 200 || res.statusCode === 409)).toBe(true);
-    const sent = [...standIn.queries.values()].filter((query) => query.body.RFC === rfc);
+    const sent = [...t.standIn.queries.values()].filter((query) => query.body.RFC === rfc);
     expect(sent).toHaveLength(1);
     await Promise.all(Array.from({ length: 5 }, () => processDueConsentAudits(t.app)));
-    expect(standIn.audits.filter((body) => String(body.folioCDC) === sent[0]!.folio)).toHaveLength(1);
+    expect(t.standIn.audits.filter((body) => String(body.folioCDC) === sent[0]!.folio)).toHaveLength(1);
     expect(await t.app.db.select().from(creditDecisions).where(eq(creditDecisions.userId, user.id))).toHaveLength(1);
   });
 });

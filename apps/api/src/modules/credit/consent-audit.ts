@@ -1,4 +1,9 @@
-import { BureauIntegrityError, BureauRefusedError, type ConsentEvidence } from '../../providers/bureau/index.js';
+import {
+  BureauIntegrityError,
+  BureauRefusedError,
+  type BureauSubject,
+  type ConsentEvidence,
+} from '../../providers/bureau/index.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { findBureauQuery } from './bureau-queries.store.js';
 import { errorKind, partyOfQuery, safeMessage } from './bureau.js';
@@ -120,7 +125,10 @@ async function evidenceOf(deps: BureauDeps, audit: ConsentAuditRow): Promise<Con
     throw new BureauRefusedError('el consentimiento no guardó el NIP para la auditoría', 0, [
       { codigo: 'numeroFirma', mensaje: 'El consentimiento no tiene NIP.' },
     ]);
-  const { subject } = await partyOfQuery(deps, query, 1);
+  // The person as the bureau was asked; a query answered before that was kept: as they are now.
+  const subject = query.subjectEncrypted
+    ? (JSON.parse(deps.cipher.decrypt(query.subjectEncrypted)) as BureauSubject)
+    : (await partyOfQuery(deps, query, 1)).subject;
   return {
     subject,
     reportFolio,

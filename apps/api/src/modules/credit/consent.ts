@@ -53,7 +53,7 @@ export function consentFolio(now: Date): string {
  * shopkeeper's own (`avalId` null, person type 'titular') or a guarantor's ('collateral').
  */
 export async function writeConsent(
-  deps: { config: Pick<Config, 'LENDER_NAME'> },
+  deps: Pick<BureauDeps, 'cipher' | 'bureau'> & { config: Pick<Config, 'LENDER_NAME'> },
   tx: Tx,
   input: {
     userId: string;
@@ -65,8 +65,11 @@ export async function writeConsent(
     forwardedFor?: string | null | undefined;
     userAgent: string | undefined;
     pinVerified: boolean;
-    /** The PIN typed, encrypted, where the bureau audits consents (null otherwise, and without a PIN). */
-    pinEncrypted?: string | null;
+    /**
+     * The code the person returned to consent: the PIN typed, or the nonce a guarantor's own phone
+     * sent (reverse OTP). Kept, encrypted, only where the bureau audits consents (Círculo's NIP audit).
+     */
+    pin: string | null;
     now: Date;
   },
 ): Promise<{ consentId: string; queryId: string }> {
@@ -88,7 +91,7 @@ export async function writeConsent(
     forwardedFor: input.forwardedFor ?? null,
     userAgent: input.userAgent?.slice(0, 400) ?? null,
     pinVerified: input.pinVerified,
-    pinEncrypted: input.pinEncrypted ?? null,
+    pinEncrypted: input.pin && deps.bureau.auditConsent ? deps.cipher.encrypt(input.pin) : null,
     bureauFolio: folio,
     authorizedUntil,
   });
@@ -147,7 +150,7 @@ export async function confirmConsentNip(
           forwardedFor: evidence.forwardedFor,
           userAgent: evidence.userAgent,
           pinVerified: true,
-          pinEncrypted: deps.bureau.auditConsent ? deps.cipher.encrypt(nip) : null,
+          pin: nip,
           now,
         })
       ).queryId,

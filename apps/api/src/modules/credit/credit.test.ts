@@ -277,7 +277,7 @@ describe('consent evidence', () => {
     const simulator = createBureauSimulator({ latencyMs: 0, slowMs: 0 });
     const watching: BureauProvider = {
       name: 'watching',
-      needsAddress: false,
+      needsPerson: false,
       async query(subject, signal) {
         const rows = await box
           .t!.app.db.select()
@@ -497,7 +497,7 @@ describe('an attempt holds its bureau query only while its lease is the one on t
     // A bureau that is down: every query waits for its next try.
     const down: BureauProvider = {
       name: 'down',
-      needsAddress: false,
+      needsPerson: false,
       query: () => Promise.reject(new BureauError('bureau down')),
     };
     const t = await createTestApp({ BUREAU_SYNC_WAIT_MS: '1000' }, undefined, { clock, bureau: down });

@@ -9,7 +9,7 @@ import {
   type TransitionName,
 } from '@provee/domain';
 import type { Executor, Tx } from '../../db/client.js';
-import type { BureauReport } from '../../providers/bureau/index.js';
+import type { BureauReport, BureauSubject } from '../../providers/bureau/index.js';
 import { engineOf, moveApplication, StepConflict } from '../application/index.js';
 import type { Applicant } from '../users/index.js';
 import { markBureauQueryAnswered, type BureauQueryRow } from './bureau-queries.store.js';
@@ -28,6 +28,8 @@ import { evaluate, evaluateGuarantor, type DecisionInputs } from './policy.js';
 interface Answered {
   query: BureauQueryRow;
   attempt: number;
+  /** Who the bureau was asked about. */
+  subject: BureauSubject;
   report: BureauReport;
 }
 
@@ -58,17 +60,18 @@ async function decisionInputs(deps: BureauDeps, applicant: Applicant, report: Bu
  * with the decision or (decided already) alone. A bureau that audits consents is owed the
  * consent's evidence for the query it answered: the audit is due from the same transaction.
  */
-async function answer(deps: BureauDeps, tx: Executor, { query, attempt, report }: Answered, at: Date) {
+async function answer(deps: BureauDeps, tx: Executor, { query, attempt, subject, report }: Answered, at: Date) {
   const { raw, ...kept } = report;
+  const auditOwed = !!report.folio && !!deps.bureau.auditConsent;
   const answered = await markBureauQueryAnswered(tx, query, {
     attempts: attempt,
     report: { ...kept },
     reportRawEncrypted: raw ? deps.cipher.encrypt(raw.toString('base64')) : null,
+    subjectEncrypted: auditOwed ? deps.cipher.encrypt(JSON.stringify(subject)) : null,
     provider: deps.bureau.name,
     at,
   });
-  if (answered && report.folio && deps.bureau.auditConsent)
-    await insertConsentAudit(tx, { queryId: query.id, userId: query.userId, at });
+  if (answered && auditOwed) await insertConsentAudit(tx, { queryId: query.id, userId: query.userId, at });
   return answered;
 }
 

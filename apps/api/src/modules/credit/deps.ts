@@ -4,6 +4,7 @@ import type { Config } from '../../config.js';
 import type { FieldCipher } from '../../crypto.js';
 import type { Db, Executor, Tx } from '../../db/client.js';
 import type { BureauProvider } from '../../providers/bureau/index.js';
+import type { CatalogAddress } from '../catalog/index.js';
 import type { Secrets } from '../../secrets.js';
 import type { consumeCode, issueCode } from '../one-time-codes/index.js';
 import type { sendSms } from '../sms/index.js';
@@ -45,11 +46,22 @@ export type SmsDeps = Parameters<typeof sendSms>[0];
  * consents through this module, so this module cannot import it (the loop would make the two one).
  */
 export interface GuarantorBureau {
-  /** Who the bureau is asked about: the guarantor's type, name and tax id (as stored). */
+  /** Who the bureau is asked about: the guarantor's type, name and tax id (as stored), and who they are when known. */
   subject(
-    deps: { db: Executor; cipher: FieldCipher; config: Pick<Config, 'COUNTRY'> },
+    deps: { db: Executor; cipher: FieldCipher; clock: () => Date; config: Pick<Config, 'COUNTRY'> },
     avalId: string,
-  ): Promise<{ avalType: AvalType; name: string; taxId: string | null } | undefined>;
+  ): Promise<{ avalType: AvalType; name: string; taxId: string | null; person: GuarantorPerson | null } | undefined>;
   /** The policy's guarantor rules decided (in the decision's transaction): their status follows. */
   decided(tx: Tx, avalId: string, approved: boolean, at: Date): Promise<void>;
+}
+
+/** A guarantor as a bureau that files people by name, birth date and address asks about them. */
+export interface GuarantorPerson {
+  givenNames: string;
+  lastname: string;
+  maternalLastname: string | null;
+  /** From the RFC (birthDateOfRfc): Mexico's tax id carries it. */
+  birthDate: string | null;
+  /** Their home address, as the catalogue placed it when they were named. */
+  address: CatalogAddress | null;
 }

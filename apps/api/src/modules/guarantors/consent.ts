@@ -18,7 +18,7 @@ export async function recordAvalConsent(
   deps: ConsentDeps,
   user: UserRow,
   aval: AvalRow,
-  evidence: ConsentFrom & { pinVerified: boolean; claim?: string; sessionId?: string },
+  evidence: ConsentFrom & { pinVerified: boolean; pin: string; claim?: string; sessionId?: string },
 ) {
   const steps = AVAL_STEPS[aval.avalType as AvalType];
   const now = deps.clock();
@@ -42,6 +42,7 @@ export async function recordAvalConsent(
           forwardedFor: evidence.forwardedFor,
           userAgent: evidence.userAgent,
           pinVerified: evidence.pinVerified,
+          pin: evidence.pin,
           now,
         })
       ).queryId;

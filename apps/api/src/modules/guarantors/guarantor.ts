@@ -5,6 +5,7 @@ import { AppError } from '../../errors.js';
 import type { GuarantorBureau } from '../credit/index.js';
 import type { UserRow } from '../users/index.js';
 import { findAval, markAvalDecided, type AvalRow } from './guarantors.store.js';
+import { guarantorPerson } from './person.js';
 
 /**
  * A guarantor as the other modules read them. Their tax id is stored encrypted; this file is the
@@ -74,10 +75,15 @@ export function shopkeeperName(user: Pick<UserRow, 'name' | 'lastname'>): string
 /** The guarantor's side of their bureau query, for modules/credit (app.ts decorates `guarantorBureau` with it). */
 export const guarantorBureau: GuarantorBureau = {
   async subject(deps, avalId) {
-    const guarantor = await describeGuarantor(deps, avalId);
-    return (
-      guarantor && { avalType: guarantor.avalType, name: guarantor.name, taxId: guarantor.taxId?.canonical ?? null }
-    );
+    const aval = await findAval(deps.db, avalId);
+    if (!aval) return undefined;
+    const taxId = guarantorTaxId(deps, aval)?.canonical ?? null;
+    return {
+      avalType: aval.avalType as AvalType,
+      name: aval.name ?? '',
+      taxId,
+      person: guarantorPerson(deps, aval, taxId),
+    };
   },
   async decided(tx, avalId, approved, at) {
     if (!(await markAvalDecided(tx, avalId, approved, at)))

@@ -41,7 +41,8 @@ export function listApprovedAvals(db: Executor, userId: string): Promise<AvalRow
 /** A newly named guarantor, waiting for their consent. */
 export async function insertAval(
   tx: Executor,
-  values: Pick<AvalRow, 'userId' | 'avalType' | 'name' | 'phoneE164' | 'taxIdEncrypted'> & { at: Date },
+  values: Pick<AvalRow, 'userId' | 'avalType' | 'name' | 'phoneE164' | 'taxIdEncrypted'> &
+    Partial<Pick<AvalRow, 'givenNames' | 'lastname' | 'maternalLastname' | 'addressEncrypted'>> & { at: Date },
 ): Promise<AvalRow> {
   const { at, ...columns } = values;
   const [created] = await tx

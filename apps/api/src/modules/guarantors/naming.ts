@@ -5,22 +5,24 @@ import {
   formatTaxId,
   taxIdError,
   type ApplicationStatus,
-  type AvalType,
   type NextStep,
+  type RegisterAvalPayload,
 } from '@provee/domain';
 import { invalidFields } from '../../errors.js';
 import { engineOf, moveApplication, StepConflict, stepAnswer } from '../application/index.js';
+import type { BureauDeps } from '../credit/index.js';
 import type { UserRow } from '../users/index.js';
 import type { GuarantorDeps } from './deps.js';
 import { taxIdColumn } from './guarantor.js';
 import { guarantorPhone } from './guarantor-phone.js';
 import { insertAval, replaceActiveAvals } from './guarantors.store.js';
+import { personColumns, personErrors } from './person.js';
 
 /** Names a guarantor (the mobile app's form or an operator) and moves the application to the PIN step. */
 export async function registerAval(
-  deps: Pick<GuarantorDeps, 'db' | 'clock' | 'config' | 'cipher' | 'secrets'>,
+  deps: Pick<GuarantorDeps, 'db' | 'clock' | 'config' | 'cipher' | 'secrets'> & Pick<BureauDeps, 'bureau'>,
   user: UserRow,
-  input: { aval_type: AvalType; name: string; phone_number: string; tax_payer_id: string },
+  input: RegisterAvalPayload,
   actor: string,
 ) {
   const engine = engineOf(deps);
@@ -29,11 +31,10 @@ export async function registerAval(
   if (!transition) throw new StepConflict(await stepAnswer(engine, user));
   const country = getCountry(deps.config.COUNTRY);
   const canonical = normalizeTaxId(country, input.tax_payer_id);
-  const errors: Record<string, string> = {};
   const taxError = taxIdError(country, formatTaxId(country, canonical));
-  if (taxError) errors.tax_payer_id = taxError;
-  if (!/^[\p{L} .'-]{2,80}$/u.test(input.name)) errors.name = '* Escribe el nombre completo del aval.';
+  const errors = { ...personErrors(deps, input, canonical), ...(taxError ? { tax_payer_id: taxError } : {}) };
   if (Object.keys(errors).length > 0) throw invalidFields(errors);
+  const person = await personColumns(deps, input);
   const phoneE164 = await guarantorPhone(deps, input.phone_number, 'phone_number', user);
   const now = deps.clock();
   const { row, result: aval } = await moveApplication(engine, {
@@ -46,7 +47,7 @@ export async function registerAval(
       return insertAval(tx, {
         userId: user.id,
         avalType: input.aval_type,
-        name: input.name.trim(),
+        ...person,
         phoneE164,
         ...taxIdColumn(deps, canonical),
         at: now,

@@ -84,6 +84,6 @@ export async function confirmAvalPin(
   const { claim } = await workUnderClaim(engine, user.id, steps.consent, () =>
     consumeCode(deps, { phoneE164: aval.phoneE164!, purpose: 'aval-nip', code: nip }),
   );
-  await recordAvalConsent(deps, user, aval, { ...evidence, pinVerified: true, claim });
+  await recordAvalConsent(deps, user, aval, { ...evidence, pinVerified: true, pin: nip, claim });
   return refreshed(deps, user.id, aval.id);
 }

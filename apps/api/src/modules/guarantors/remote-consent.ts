@@ -51,7 +51,13 @@ export async function validateRemoteConsent(
   if (!aval || !user || aval.phoneE164 !== state.session.phoneE164 || aval.status === 'REPLACED') return 'error';
   if (aval.status !== 'PENDING') return 'success'; // recorded already (a reload, a second tab)
   try {
-    await recordAvalConsent(deps, user, aval, { ...evidence, pinVerified: false, sessionId: state.session.id });
+    // The nonce their phone sent is the code they returned (Círculo's NIP audit sends it as numeroFirma).
+    await recordAvalConsent(deps, user, aval, {
+      ...evidence,
+      pinVerified: false,
+      pin: state.session.nonce,
+      sessionId: state.session.id,
+    });
   } catch (error) {
     if (!(error instanceof StepConflict)) throw error;
     // Recorded a moment ago by another request (a second tab): the same answer; otherwise too late.

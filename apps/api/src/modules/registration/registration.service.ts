@@ -1,5 +1,4 @@
 import {
-  addressErrors,
   ageOn,
   aboutYouErrors,
   businessErrors,
@@ -11,11 +10,11 @@ import {
 import type { Config } from '../../config.js';
 import type { FieldCipher } from '../../crypto.js';
 import type { Db, Tx } from '../../db/client.js';
-import { AppError, assertNoErrors, invalidFields, notEligible } from '../../errors.js';
+import { AppError, assertNoErrors, notEligible } from '../../errors.js';
 import type { Secrets } from '../../secrets.js';
 import { assertAt, createApplication, engineOf, moveApplication, type ApplicationRow } from '../application/index.js';
 import { appendAuditEvent, phoneAuditId } from '../audit/index.js';
-import { listBusinessTypes, listSalesRanges, resolveAddressNames } from '../catalog/index.js';
+import { addressInCatalog, listBusinessTypes, listSalesRanges } from '../catalog/index.js';
 import type { CreditPolicy } from '../credit/index.js';
 import { birthDateColumn, upsertBusiness, upsertBusinessAddress, type UserRow } from '../users/index.js';
 
@@ -146,22 +145,9 @@ export async function registerShopkeeper(
 
 /** The address by the rules, the catalogue and the served area: the row to store and what the event records. */
 export async function checkAddress(deps: RegistrationDeps, user: UserRow, values: AddressValues) {
-  const country = getCountry(deps.config.COUNTRY);
-  assertNoErrors(addressErrors(country, values));
-  const found = await resolveAddressNames(deps.db, country.code, values);
-  if (!found.state) throw invalidFields({ state: 'No encontramos este estado, elígelo de la lista.' });
-  if (!found.city) throw invalidFields({ city: 'No encontramos este municipio, elígelo de la lista.' });
-  // A typed neighbourhood that is in the catalogue after all is stored as the catalogue's.
-  if (!found.neighborhood && !values.neighborhood_typed) {
-    throw invalidFields({
-      neighborhood: `No encontramos este ${country.neighborhoodLabel.toLowerCase()}, elígelo de la lista.`,
-    });
-  }
-  if (country.hasZipCode && found.neighborhood?.zipCode && found.neighborhood.zipCode !== values.zip_code) {
-    throw invalidFields({ zip_code: '* El código postal no corresponde a la colonia.' });
-  }
-  if (!found.city.allowed) {
-    await policyRefused(deps, user.id, 'allowed-cities', { city: found.city.name, state: found.state.name });
+  const { address, allowed } = await addressInCatalog(deps.db, getCountry(deps.config.COUNTRY), values);
+  if (!allowed) {
+    await policyRefused(deps, user.id, 'allowed-cities', { city: address.city, state: address.state });
     throw new AppError(
       412,
       'OUT_OF_SERVICE_AREA',
@@ -169,21 +155,10 @@ export async function checkAddress(deps: RegistrationDeps, user: UserRow, values
       'Por ahora solo damos servicio en algunos municipios.',
     );
   }
-  const row = {
-    zipCode: values.zip_code,
-    state: found.state.name,
-    city: found.city.name,
-    neighborhood: found.neighborhood?.name ?? values.neighborhood.trim().replace(/\s+/g, ' '),
-    neighborhoodTyped: !found.neighborhood,
-    streetName: values.street_name.trim(),
-    streetNumber: values.street_number.trim(),
-    apartmentNumber: values.apartment_number.trim() || null,
-    municipalityId: found.city.id,
-    updatedAt: deps.clock(),
-  };
+  const row = { ...address, updatedAt: deps.clock() };
   return {
     write: (tx: Tx) => upsertBusinessAddress(tx, user.id, row),
-    payload: { municipality_id: found.city.id, neighborhood_typed: !found.neighborhood },
+    payload: { municipality_id: address.municipalityId, neighborhood_typed: address.neighborhoodTyped },
   };
 }
 

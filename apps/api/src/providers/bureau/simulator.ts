@@ -57,7 +57,7 @@ function cleanReport(subject: BureauSubject, folio: string): BureauReport {
 export function createBureauSimulator(options: { latencyMs: number; slowMs: number }): BureauProvider {
   return {
     name: 'simulator',
-    needsAddress: false,
+    needsPerson: false,
     async query(subject, signal) {
       const who = identity(subject);
       const folio = `SIM-${createHash('sha256').update(`${subject.consentFolio}:${subject.taxId}`).digest('hex').slice(0, 12).toUpperCase()}`;

@@ -61,8 +61,11 @@ export interface ConsentEvidence {
 
 export interface BureauProvider {
   name: string;
-  /** Whether the subject needs the business address (queries without one are not sent). */
-  needsAddress: boolean;
+  /**
+   * Whether the bureau files people by their surnames apart, birth date and address (Círculo):
+   * queries without them are not sent, and a guarantor must be named with them.
+   */
+  needsPerson: boolean;
   query(subject: BureauSubject, signal: AbortSignal): Promise<BureauReport>;
   /** Sends the consent's evidence for a query (its acknowledgement folio); absent where the bureau asks for none. */
   auditConsent?(evidence: ConsentEvidence, signal: AbortSignal): Promise<string>;

@@ -47,7 +47,7 @@ export function createCirculoBureau(config: Config): BureauProvider {
 
   return {
     name: 'circulo',
-    needsAddress: true,
+    needsPerson: true,
 
     async query(subject, signal): Promise<BureauReport> {
       const answer = await client.report(persona(subject), signal);

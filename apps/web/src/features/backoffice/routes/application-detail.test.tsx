@@ -171,6 +171,48 @@ describe('/backoffice/applications/:applicationId', () => {
     expect(alone?.textContent).not.toContain('También aval');
   });
 
+  it('names a guarantor with the surnames apart and, in Mexico, the home address the bureau files people by', async () => {
+    const calls = open('analyst', createDetail({ country: 'mx' }), (call) =>
+      call.method === 'POST' ? json(200, { data: {} }) : undefined,
+    );
+    const form = await screen.findByRole('form', { name: 'Registrar aval' });
+    const fill = (label: string, value: string) =>
+      fireEvent.change(within(form).getByLabelText(label), { target: { value } });
+    fill('Nombre(s)', 'José Ramiro');
+    fill('Apellido paterno', 'Gutiérrez');
+    fill('Celular', '5512345678');
+    fill('Identificación fiscal', 'GUHR800101AB1');
+    fill('Domicilio: código postal', '50000');
+    fill('Domicilio: estado', 'México');
+    fill('Domicilio: municipio', 'Toluca');
+    fill('Domicilio: colonia', 'Toluca Centro');
+    fill('Domicilio: calle', 'Avenida Hidalgo');
+    fill('Domicilio: número', '301');
+    fireEvent.click(within(form).getByRole('button', { name: 'Registrar aval' }));
+    await vi.waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
+    expect(calls.find((call) => call.method === 'POST')!.body).toEqual({
+      aval_type: 'PARTNER',
+      name: 'José Ramiro',
+      lastname: 'Gutiérrez',
+      maternal_lastname: '',
+      phone_number: '5512345678',
+      tax_payer_id: 'GUHR800101AB1',
+      address: {
+        zip_code: '50000',
+        state: 'México',
+        city: 'Toluca',
+        neighborhood: 'Toluca Centro',
+        street_name: 'Avenida Hidalgo',
+        street_number: '301',
+      },
+    });
+    vi.unstubAllGlobals();
+    document.body.innerHTML = '';
+    open('analyst', createDetail({ country: 'do' }));
+    const dominican = await screen.findByRole('form', { name: 'Registrar aval' });
+    expect(within(dominican).queryByLabelText('Domicilio: calle')).toBeNull();
+  });
+
   it('shows the consent IP to analysts only (the API sends none to advisors)', async () => {
     const consent: ApplicationDetail['consents'][number] = {
       id: 'c1',

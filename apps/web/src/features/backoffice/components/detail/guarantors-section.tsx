@@ -45,7 +45,10 @@ export function GuarantorsSection({ detail, act, canAct }: SectionProps) {
         </DataTable>
       )}
       {canAct && (
-        <RegisterGuarantor run={(body) => act(() => actions.registerGuarantor(detail.id, body), 'Aval registrado')} />
+        <RegisterGuarantor
+          withAddress={detail.country === 'mx'}
+          run={(body) => act(() => actions.registerGuarantor(detail.id, body), 'Aval registrado')}
+        />
       )}
     </Section>
   );
@@ -64,17 +67,68 @@ function SharedPhone({ others }: { others: number }) {
   );
 }
 
-const EMPTY: RegisterGuarantorBody = { aval_type: 'PARTNER', name: '', phone_number: '', tax_payer_id: '' };
+const EMPTY = {
+  aval_type: 'PARTNER',
+  name: '',
+  lastname: '',
+  maternal_lastname: '',
+  phone_number: '',
+  tax_payer_id: '',
+  zip_code: '',
+  state: '',
+  city: '',
+  neighborhood: '',
+  street_name: '',
+  street_number: '',
+};
+type Fields = typeof EMPTY;
 
-/** Naming a guarantor for the shopkeeper (e.g. on the phone): the same fields as their form. */
-function RegisterGuarantor({ run }: { run: (body: RegisterGuarantorBody) => Promise<void> }) {
-  const [body, setBody] = useState(EMPTY);
+/** The guarantor's home address, where the bureau files people by it (Mexico: Círculo de Crédito). */
+const ADDRESS_FIELDS: [keyof Fields, string, number][] = [
+  ['zip_code', 'Código postal', 5],
+  ['state', 'Estado', 100],
+  ['city', 'Municipio', 100],
+  ['neighborhood', 'Colonia', 100],
+  ['street_name', 'Calle', 120],
+  ['street_number', 'Número', 20],
+];
+
+/** What the form sends: the address only where it is asked for (and filled in). */
+function bodyOf(fields: Fields, withAddress: boolean): RegisterGuarantorBody {
+  const { zip_code, state, city, neighborhood, street_name, street_number, aval_type, ...person } = fields;
+  const address = { zip_code, state, city, neighborhood, street_name, street_number };
+  const filled = withAddress && Object.values(address).some(Boolean);
+  return { ...person, aval_type: aval_type as RegisterGuarantorBody['aval_type'], ...(filled ? { address } : {}) };
+}
+
+/**
+ * Naming a guarantor for the shopkeeper (e.g. on the phone): the same fields as their form, the
+ * surnames apart and, in Mexico, the home address Círculo de Crédito files people by.
+ */
+function RegisterGuarantor({
+  withAddress,
+  run,
+}: {
+  withAddress: boolean;
+  run: (body: RegisterGuarantorBody) => Promise<void>;
+}) {
+  const [fields, setFields] = useState(EMPTY);
   const { pending, error, submit } = useSubmit();
-  const set = (key: keyof RegisterGuarantorBody) => (e: { target: { value: string } }) =>
-    setBody({ ...body, [key]: e.target.value });
+  const input = (key: keyof Fields, label: string, maxLength: number, type = 'text') => (
+    <label key={key}>
+      {label}
+      <input
+        type={type}
+        value={fields[key]}
+        maxLength={maxLength}
+        onChange={(e) => setFields({ ...fields, [key]: e.target.value })}
+        autoComplete="off"
+      />
+    </label>
+  );
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
-    if (await submit(() => run(body))) setBody(EMPTY);
+    if (await submit(() => run(bodyOf(fields, withAddress)))) setFields(EMPTY);
   };
   return (
     <form className="bo-subsection bo-form bo-form--grid" onSubmit={onSubmit} aria-labelledby="bo-new-aval" noValidate>
@@ -82,21 +136,15 @@ function RegisterGuarantor({ run }: { run: (body: RegisterGuarantorBody) => Prom
       <SelectField
         label="Tipo"
         options={Object.entries(AVAL_TYPE_NAMES)}
-        value={body.aval_type}
-        onChange={set('aval_type')}
+        value={fields.aval_type}
+        onChange={(e) => setFields({ ...fields, aval_type: e.target.value })}
       />
-      <label>
-        Nombre completo
-        <input value={body.name} maxLength={80} onChange={set('name')} autoComplete="off" />
-      </label>
-      <label>
-        Celular
-        <input type="tel" value={body.phone_number} onChange={set('phone_number')} autoComplete="off" />
-      </label>
-      <label>
-        Identificación fiscal
-        <input value={body.tax_payer_id} maxLength={20} onChange={set('tax_payer_id')} autoComplete="off" />
-      </label>
+      {input('name', 'Nombre(s)', 80)}
+      {input('lastname', 'Apellido paterno', 60)}
+      {input('maternal_lastname', 'Apellido materno', 60)}
+      {input('phone_number', 'Celular', 20, 'tel')}
+      {input('tax_payer_id', 'Identificación fiscal', 20)}
+      {withAddress && ADDRESS_FIELDS.map(([key, label, max]) => input(key, `Domicilio: ${label.toLowerCase()}`, max))}
       <ErrorMessage error={error} />
       <div className="bo-actions">
         <button type="submit" className="bo-button bo-button--small" disabled={pending}>
