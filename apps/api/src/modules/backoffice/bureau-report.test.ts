@@ -1,17 +1,17 @@
 // The back office's view of Círculo de Crédito's answers (issue 29), against its stand-in over real
 // HTTP: the detail's facts, failures and NIP audit, the raw answer for analysts, and the consents CSV.
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents, bureauConsentAudits } from '../../db/schema.js';
-import type { CirculoStandIn } from '../../../test/stand-ins/circulo/server.js';
-import { circuloForTests, consentAsCirculoPerson } from '../../test/circulo.js';
+import { consentAsCirculoPerson, useCirculoTestApp } from '../../test/circulo.js';
 import { staffSession } from '../../test/staff.js';
-import { createTestApp, manualClock, type TestApp } from '../../test/test-app.js';
+import { manualClock } from '../../test/test-app.js';
+import { verifyAuditChain } from '../audit/index.js';
 
 describe('back office: Círculo de Crédito’s report, NIP audit and alerts', () => {
   const clock = manualClock(new Date('2026-11-25T16:00:00Z'));
-  let t: TestApp;
-  let standIn: CirculoStandIn;
+  // The worker sends the NIP audits by itself, as in production.
+  const t = useCirculoTestApp({ BUREAU_SYNC_WAIT_MS: '5000', BUREAU_WORKER_INTERVAL_MS: '50' }, { clock });
   let analyst: Awaited<ReturnType<typeof staffSession>>;
   let advisor: Awaited<ReturnType<typeof staffSession>>;
   /** Applications by the stand-in's behaviour. */
@@ -26,16 +26,6 @@ describe('back office: Círculo de Crédito’s report, NIP audit and alerts', (
   const consented = async (datePart: string) => (await consentAsCirculoPerson(t.app, datePart)).user.id;
 
   beforeAll(async () => {
-    const circulo = await circuloForTests();
-    standIn = circulo.standIn;
-    // The worker sends the NIP audits by itself, as in production.
-    t = await createTestApp(
-      { ...circulo.env, BUREAU_SYNC_WAIT_MS: '5000', BUREAU_WORKER_INTERVAL_MS: '50' },
-      undefined,
-      {
-        clock,
-      },
-    );
     ids.good = await consented('800101');
     ids.pastDue = await consented('800102');
     ids.tampered = await consented('800109');
@@ -51,10 +41,6 @@ describe('back office: Círculo de Crédito’s report, NIP audit and alerts', (
       { timeout: 15_000, interval: 50 },
     );
   }, 60_000);
-  afterAll(async () => {
-    await t.close();
-    await standIn.close();
-  });
 
   const get = (url: string, headers: Record<string, string> = analyst.headers) =>
     t.app.inject({ method: 'GET', url: `/api/backoffice${url}`, headers });
@@ -122,6 +108,16 @@ describe('back office: Círculo de Crédito’s report, NIP audit and alerts', (
     const views = await viewsOfRaw(ids.good);
     expect(views).toHaveLength(before + 1);
     expect(views.at(-1)).toMatchObject({ actor: `staff:${analyst.member.id}`, payload: { query_id: query.id } });
+  });
+
+  it('ten analysts’ readings at once: each answered and each on the chain, which still verifies', async () => {
+    const [query] = (await detailOf(ids.good)).bureau_queries;
+    const before = (await viewsOfRaw(ids.good)).length;
+    const url = `/applications/${ids.good}/bureau-queries/${query.id}/raw`;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => get(url)));
+    expect(answers.map((res) => res.statusCode)).toEqual(Array(10).fill(200));
+    expect(await viewsOfRaw(ids.good)).toHaveLength(before + 10);
+    expect(await verifyAuditChain(t.app.db, ids.good)).toMatchObject({ valid: true });
   });
 
   it('the raw answer: 403 for an advisor, 404 for another application’s query or one without an answer', async () => {

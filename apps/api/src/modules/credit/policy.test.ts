@@ -90,3 +90,35 @@ describe('loading a policy', () => {
     expect(loadPolicy(file).version).toBe('2027-01');
   });
 });
+
+describe('Mexico’s default credit policy (Círculo de Crédito’s FICO Score)', () => {
+  const mexican = loadPolicy(undefined, 'mx');
+  const failed = (inputs: Partial<DecisionInputs>) =>
+    evaluate(mexican, { ...clean, ...inputs })
+      .rules.filter((rule) => !rule.passed)
+      .map(({ rule, reason }) => ({ rule, reason }));
+
+  it('approves a FICO Score of 600 with a past-due delay of 60 days at most', () => {
+    expect(evaluate(mexican, { ...clean, score: 600, worst_past_due_delay_days: 60 }).result).toBe('APPROVED');
+  });
+
+  it('rejects a score under 600 and a delay over 60 days, each with its reason', () => {
+    expect(failed({ score: 599 })).toEqual([{ rule: 'min_score', reason: 'El FICO Score es menor a 600.' }]);
+    expect(failed({ worst_past_due_delay_days: 61 })).toEqual([
+      {
+        rule: 'max_past_due_delay_days',
+        reason: 'Hay una cuenta abierta con saldo vencido y un atraso mayor a 60 días.',
+      },
+    ]);
+  });
+
+  it('a delay the report does not state fails the rule: never read as no delay', () => {
+    expect(failed({ worst_past_due_delay_days: null }).map(({ rule }) => rule)).toEqual(['max_past_due_delay_days']);
+  });
+
+  it('a thin file is rejected with its own reason', () => {
+    expect(failed({ score: null, thin_file: true, open_accounts: 0 })).toEqual([
+      { rule: 'thin_file', reason: 'Sin historial en Círculo de Crédito para calificar.' },
+    ]);
+  });
+});
