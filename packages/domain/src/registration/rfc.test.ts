@@ -105,11 +105,15 @@ describe('the birth date an RFC carries', () => {
   it.each([
     ['BAFJ701213SBA', '1970-12-13'],
     ['XAXX080101000', '2008-01-01'], // 18 on 2026-01-01: of age
-    ['XAXX081130000', '1908-11-30'], // 2008-11-30 is 17 on 2026-11-25: the century before
-    ['XAXX250101000', '1925-01-01'],
+    ['XAXX270101000', '1927-01-01'], // 2027 is to come: the century before, 99 years old
     ['XAXX000229000', '2000-02-29'],
   ])('%s → %s (on 2026-11-25)', (rfc, date) => {
     expect(birthDateOfRfc(rfc, '2026-11-25')).toBe(date);
+  });
+
+  it('a minor’s RFC carries none: 2008-11-30 is 17 on 2026-11-25, and 1908 would be 118', () => {
+    expect(birthDateOfRfc('XAXX081130000', '2026-11-25')).toBeUndefined();
+    expect(birthDateOfRfc('XAXX081130000', '2026-11-30')).toBe('2008-11-30');
   });
 
   it('six digits that are not a date, or no RFC at all, carry none', () => {

@@ -220,20 +220,24 @@ export function rfcHasBirthDate(rfc: string, birthDate: string): boolean {
   return rfc.slice(4, 10) === birthDate.slice(2).replace(/-/g, '');
 }
 
+/** The oldest age a birth date read from an RFC is taken for (older: the century is the other one). */
+const OLDEST_AGE_YEARS = 100;
+
 /**
- * The birth date an RFC carries ('yyyy-MM-dd'), for a person of age on `today`: its yymmdd read in
- * the latest century that makes them at least MIN_AGE_YEARS old (an RFC of 08 is 2008 in 2026, one
- * of 25 is 1925). undefined when its six digits are not a date. Used where only the RFC is given
- * (a guarantor) and a bureau files people by birth date.
+ * The birth date an RFC carries ('yyyy-MM-dd'), for a person of age on `today`: its yymmdd in the
+ * century that makes them between MIN_AGE_YEARS and 100 years old (at most one does: an RFC of 08 is
+ * 2008 in 2026, one of 27 is 1927). undefined when its six digits are not a date or no century
+ * makes the person of age (a minor's RFC). Used where only the RFC is given (a guarantor) and a
+ * bureau files people by birth date.
  */
 export function birthDateOfRfc(rfc: string, today: string): string | undefined {
   const match = /^[A-ZÑ&]{4}(\d{2})(\d{2})(\d{2})/.exec(rfc);
   if (!match) return undefined;
   const [yy, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  for (const century of [2000, 1900]) {
-    const date = isoDate(century + yy, month, day);
-    if (!date) return undefined;
-    if (ageOn(date, today) >= MIN_AGE_YEARS) return date;
-  }
-  return undefined;
+  return [2000, 1900]
+    .map((century) => isoDate(century + yy, month, day))
+    .find((date) => {
+      const age = date ? ageOn(date, today) : Number.NaN;
+      return age >= MIN_AGE_YEARS && age <= OLDEST_AGE_YEARS;
+    });
 }

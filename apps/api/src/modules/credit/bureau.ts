@@ -219,7 +219,8 @@ async function bureauAddress(
     ]);
   if (!place.postcodeInState)
     throw new BureauRefusedError('el código postal no pertenece al estado', 0, [
-      { codigo: 'CP', mensaje: `El código postal ${address.zipCode} no pertenece al estado del domicilio ${whose}.` },
+      // Not the postcode itself: the message goes to the log and the audit chain.
+      { codigo: 'CP', mensaje: `El código postal no pertenece al estado del domicilio ${whose}.` },
     ]);
   return {
     street: `${address.streetName} ${address.streetNumber}`.trim(),

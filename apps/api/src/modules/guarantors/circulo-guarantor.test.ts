@@ -200,18 +200,57 @@ describe('Círculo de Crédito: a guarantor named, asked, decided and audited', 
     expect(sent).toMatchObject({ numeroFirma: nonce, ingresoNuevamenteNIP: false, persona: { RFC: rfc } });
   });
 
-  it('a guarantor named without surnames or address (before Círculo) is refused before any call, with an alert', async () => {
-    const sentBefore = t.standIn.queries.size;
+  it('a guarantor named before Círculo (full name only) cannot consent: 409 before any PIN, consent or query', async () => {
+    const who = await shopkeeper();
+    const phone = createPhone('mx');
+    const named = await name(who, { ...person(guarantorRfc('800101')), phone_number: phone });
+    const avalId = named.json().data.aval.id as string;
     // As if named before the bureau asked for them: the full name only.
-    const { avalId, confirmed } = await consentedByPin('800101', (id) =>
-      t.app.db.update(avals).set({ givenNames: null, lastname: null, addressEncrypted: null }).where(eq(avals.id, id)),
-    );
-    expect(confirmed.statusCode).toBe(200);
-    expect(t.standIn.queries.size).toBe(sentBefore);
-    const { aval, query } = await queryOfAval(avalId);
-    expect(aval.status).toBe('CONSENTED');
-    expect(query).toMatchObject({ status: 'FAILED', failure: 'refused' });
-    expect(query.lastError).toContain('el aval no tiene apellidos');
-    expect(await processDueBureauQueries(t.app)).toBe(0); // stopped for good: nothing tried again
+    await t.app.db
+      .update(avals)
+      .set({ givenNames: null, lastname: null, addressEncrypted: null })
+      .where(eq(avals.id, avalId));
+    const url = `/api/v1/users/${who.user.id}/SK/aval/nip?to=${phone}`;
+    const sent = await t.app.inject({ method: 'POST', url, headers: who.auth });
+    expect(sent.statusCode).toBe(409);
+    expect(sent.json()).toMatchObject({
+      code: 'AVAL_DATA_MISSING',
+      readable_message:
+        'Para consultar el buró necesitamos los apellidos y el domicilio de tu aval. Contacta a tu asesor.',
+    });
+    expect((await outbox(phone)).some((sms) => sms.body.includes('es tu NIP'))).toBe(false);
+    const { aval } = await queryOfAval(avalId);
+    expect(aval.status).toBe('PENDING');
+    expect(await processDueBureauQueries(t.app)).toBe(0);
+  });
+
+  it('refuses at naming what Círculo could not file: a postcode of another state, a name outside the Latin alphabet, a minor', async () => {
+    const who = await shopkeeper();
+    const issuesOf = async (body: Record<string, unknown>) => {
+      const res = await name(who, { ...person(guarantorRfc('800101')), ...body });
+      expect(res.statusCode).toBe(400);
+      return res.json().issues as { field: string; message: string }[];
+    };
+    // A colonia the catalogue does not know, in Toluca, with a Mexico City postcode.
+    expect(await issuesOf({ address: { ...HOME, neighborhood: 'La Loma Nueva', zip_code: '01000' } })).toEqual([
+      { field: 'body.address.zip_code', message: '* El código postal no pertenece a ese estado.' },
+    ]);
+    expect(await issuesOf({ lastname: 'Иванов' })).toEqual([
+      { field: 'body.lastname', message: '* Escribe el apellido paterno del aval.' },
+    ]);
+    // Born on 2008-11-30: 17 on the test's day (and 118 if it were 1908).
+    const minor = generateRfc({
+      name: 'José Ramiro',
+      lastname: 'Gutiérrez',
+      maternalLastname: 'Hernández',
+      dob: '2008-11-30',
+    });
+    expect(await issuesOf({ tax_payer_id: minor })).toEqual([
+      {
+        field: 'body.tax_payer_id',
+        message: '* Revisa el RFC del aval: su fecha de nacimiento debe ser la de una persona mayor de edad.',
+      },
+    ]);
+    expect(await t.app.db.select().from(avals).where(eq(avals.userId, who.user.id))).toEqual([]);
   });
 });

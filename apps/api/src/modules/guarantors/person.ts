@@ -1,13 +1,21 @@
 import { birthDateOfRfc, countryToday, getCountry, type CountryCode, type RegisterAvalPayload } from '@provee/domain';
 import type { FieldCipher } from '../../crypto.js';
 import type { Db } from '../../db/client.js';
+import { AppError, invalidFields } from '../../errors.js';
 import type { BureauProvider } from '../../providers/bureau/index.js';
-import { addressInCatalog, type CatalogAddress } from '../catalog/index.js';
+import { addressInCatalog, findMunicipalityState, type CatalogAddress } from '../catalog/index.js';
 import type { GuarantorPerson } from '../credit/index.js';
 import type { AvalRow } from './guarantors.store.js';
 
 const NAME = /^[\p{L} .'-]{2,80}$/u;
 const SURNAME = /^[\p{L} .'-]{2,60}$/u;
+/**
+ * Where the bureau files people by name (Círculo), names in the Latin alphabet: Círculo keeps only
+ * A–Z once accents are off, so a name in another script would reach it empty.
+ */
+const LATIN = /^[A-Za-zÀ-ÖØ-öø-ÿ .'-]+$/;
+/** The whole name as the SMS, the contract and the back office show it. */
+const FULL_NAME_MAX = 120;
 
 type PersonDeps = { db: Db; clock: () => Date; cipher: FieldCipher; config: { COUNTRY: CountryCode } };
 
@@ -21,16 +29,20 @@ type NamingDeps = PersonDeps & { bureau: Pick<BureauProvider, 'needsPerson'> };
  */
 export function personErrors(deps: NamingDeps, input: NamingInput, taxId: string): Record<string, string> {
   const errors: Record<string, string> = {};
+  const name = input.name.trim();
   const lastname = input.lastname?.trim();
   const maternalLastname = input.maternal_lastname?.trim();
   const { needsPerson } = deps.bureau;
-  if (!NAME.test(input.name.trim()))
+  const fits = (value: string, pattern: RegExp) => pattern.test(value) && (!needsPerson || LATIN.test(value));
+  if (!fits(name, NAME))
     errors.name = lastname ? '* Escribe el nombre (o los nombres) del aval.' : '* Escribe el nombre completo del aval.';
-  if (lastname ? !SURNAME.test(lastname) : needsPerson) errors.lastname = '* Escribe el apellido paterno del aval.';
-  if (maternalLastname && !SURNAME.test(maternalLastname))
+  else if ([name, lastname, maternalLastname].filter(Boolean).join(' ').length > FULL_NAME_MAX)
+    errors.name = `* El nombre completo del aval es muy largo (máximo ${FULL_NAME_MAX} caracteres).`;
+  if (lastname ? !fits(lastname, SURNAME) : needsPerson) errors.lastname = '* Escribe el apellido paterno del aval.';
+  if (maternalLastname && !fits(maternalLastname, SURNAME))
     errors.maternal_lastname = '* El apellido materno solo lleva letras.';
   if (needsPerson && !birthDateOfRfc(taxId, countryToday(getCountry(deps.config.COUNTRY), deps.clock())))
-    errors.tax_payer_id = '* El RFC del aval no tiene una fecha de nacimiento válida, revísalo.';
+    errors.tax_payer_id = '* Revisa el RFC del aval: su fecha de nacimiento debe ser la de una persona mayor de edad.';
   if (needsPerson && !input.address) errors.address = '* Escribe el domicilio del aval: el buró de crédito lo pide.';
   return errors;
 }
@@ -44,17 +56,7 @@ export async function personColumns(deps: PersonDeps, input: NamingInput) {
   const name = input.name.trim();
   const lastname = input.lastname?.trim() || null;
   const maternalLastname = input.maternal_lastname?.trim() || null;
-  // A colonia the catalogue does not know is taken as typed: the bureau files by municipality and postcode.
-  const address = input.address
-    ? (
-        await addressInCatalog(
-          deps.db,
-          getCountry(deps.config.COUNTRY),
-          { ...input.address, apartment_number: input.address.apartment_number ?? '', neighborhood_typed: true },
-          'address.',
-        )
-      ).address
-    : null;
+  const address = input.address ? await homeAddress(deps, input.address) : null;
   return {
     name: [name, lastname, maternalLastname].filter(Boolean).join(' '),
     givenNames: lastname ? name : null,
@@ -62,6 +64,23 @@ export async function personColumns(deps: PersonDeps, input: NamingInput) {
     maternalLastname,
     addressEncrypted: address ? deps.cipher.encrypt(JSON.stringify(address)) : null,
   };
+}
+
+/**
+ * A guarantor's home address in the catalogue. A colonia the catalogue does not know is taken as
+ * typed (the bureau files people by municipality and postcode), so its postcode must then be one of
+ * the state's, as the bureau will check.
+ */
+async function homeAddress(deps: PersonDeps, values: NonNullable<NamingInput['address']>): Promise<CatalogAddress> {
+  const country = getCountry(deps.config.COUNTRY);
+  const typed = { ...values, apartment_number: values.apartment_number ?? '', neighborhood_typed: true };
+  const { address } = await addressInCatalog(deps.db, country, typed, 'address.');
+  if (country.hasZipCode && address.neighborhoodTyped) {
+    const place = await findMunicipalityState(deps.db, address.municipalityId, address.zipCode);
+    if (!place?.postcodeInState)
+      throw invalidFields({ 'address.zip_code': '* El código postal no pertenece a ese estado.' });
+  }
+  return address;
 }
 
 /** What is known of who a guarantor is, decrypted: null when they were named by full name only. */
@@ -79,4 +98,25 @@ export function guarantorPerson(
     birthDate: (taxId && birthDateOfRfc(taxId, today)) || null,
     address: aval.addressEncrypted ? (JSON.parse(deps.cipher.decrypt(aval.addressEncrypted)) as CatalogAddress) : null,
   };
+}
+
+/**
+ * Where the bureau files people by name, birth date and address, a guarantor named without them
+ * (before that bureau was configured) cannot consent: their query would be refused before the
+ * call. 409 before the PIN or the message, so nothing is consented in vain.
+ */
+export function assertBureauCanAsk(
+  deps: Pick<PersonDeps, 'cipher' | 'clock' | 'config'> & { bureau: Pick<BureauProvider, 'needsPerson'> },
+  aval: Pick<AvalRow, 'givenNames' | 'lastname' | 'maternalLastname' | 'addressEncrypted' | 'taxIdEncrypted'>,
+): void {
+  if (!deps.bureau.needsPerson) return;
+  const taxId = aval.taxIdEncrypted ? deps.cipher.decrypt(aval.taxIdEncrypted) : null;
+  const person = guarantorPerson(deps, aval, taxId);
+  if (!person?.birthDate || !person.address)
+    throw new AppError(
+      409,
+      'AVAL_DATA_MISSING',
+      'the guarantor lacks what the bureau files people by',
+      'Para consultar el buró necesitamos los apellidos y el domicilio de tu aval. Contacta a tu asesor.',
+    );
 }

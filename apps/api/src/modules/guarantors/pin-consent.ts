@@ -8,13 +8,14 @@ import { recordAvalConsent, refreshed, type ConsentFrom } from './consent.js';
 import type { CodeDeps, ConsentDeps, GuarantorDeps, SmsDeps } from './deps.js';
 import { NOT_FOUND, shopkeeperName } from './guarantor.js';
 import { findActiveAval, type AvalRow } from './guarantors.store.js';
+import { assertBureauCanAsk } from './person.js';
 import { checkInvited, FORBIDDEN, type Invited } from './invitation.js';
 
 // In person: the guarantor’s PIN, sent to their phone and typed on the shopkeeper’s screen.
 
 /** The guarantor whose PIN step the application is at, and whose number is `to`. */
 export async function avalAtPinStep(
-  deps: Pick<GuarantorDeps, 'db' | 'clock' | 'config'>,
+  deps: Pick<GuarantorDeps, 'db' | 'clock' | 'config' | 'cipher'> & Pick<ConsentDeps, 'bureau'>,
   user: UserRow,
   to: string,
   invited?: Invited,
@@ -25,6 +26,7 @@ export async function avalAtPinStep(
   const aval = await findActiveAval(deps.db, user.id, type);
   if (!aval || aval.phoneE164 !== toE164(deps.config.COUNTRY, to)) throw invited ? FORBIDDEN : NOT_FOUND;
   checkInvited(aval, invited);
+  assertBureauCanAsk(deps, aval);
   return aval;
 }
 
@@ -60,7 +62,7 @@ export async function sendAvalPin(
 
 /** POST …/aval/nip?to=: the PIN to the guarantor's phone. */
 export async function sendPinToAval(
-  deps: SmsDeps & CodeDeps & Pick<GuarantorDeps, 'db' | 'clock' | 'config'>,
+  deps: SmsDeps & CodeDeps & Pick<GuarantorDeps, 'db' | 'clock' | 'config' | 'cipher'> & Pick<ConsentDeps, 'bureau'>,
   user: UserRow,
   to: string,
   invited?: Invited,

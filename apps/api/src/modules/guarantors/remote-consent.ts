@@ -6,13 +6,14 @@ import { recordAvalConsent, type ConsentFrom } from './consent.js';
 import type { ConsentDeps, ReverseOtpDeps } from './deps.js';
 import { findAval, isConsentedThroughSession, listVerifiedSessionsOfPendingAvals } from './guarantors.store.js';
 import { FORBIDDEN, invitedAval, type Invited } from './invitation.js';
+import { assertBureauCanAsk } from './person.js';
 
 /**
  * Remote consent: a reverse-OTP session for the guarantor's own number. The consent counts only
  * once the message arrives from that number (validateRemoteConsent).
  */
 export async function startRemoteConsent(
-  deps: ReverseOtpDeps & Pick<ConsentDeps, 'db' | 'clock' | 'config'>,
+  deps: ReverseOtpDeps & Pick<ConsentDeps, 'db' | 'clock' | 'config' | 'cipher' | 'bureau'>,
   invited: Invited,
   input: { account_id: string; collateral_id: string; ip_address?: string | undefined },
   observedIp: string,
@@ -26,6 +27,7 @@ export async function startRemoteConsent(
       'AVAL_ALREADY_ANSWERED',
       'Ya registramos tu respuesta. ¡Gracias!',
     );
+  assertBureauCanAsk(deps, aval);
   const session = await startReverseOtp(deps, {
     phoneE164: aval.phoneE164!,
     anonymousId: `aval-${aval.id}`,
