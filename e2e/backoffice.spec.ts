@@ -1,6 +1,6 @@
 import { cedulaCheckDigit } from '@provee/domain';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { expect, screenshot, test } from './fixtures.js';
+import { expect, expectAccessible, screenshot, test } from './fixtures.js';
 import { latestCode, latestNip, smsWith, uniquePhone } from './helpers.js';
 import { STAFF_ACCOUNTS } from './staff-accounts.js';
 import { enrolledStaff, logInWithCode } from './staff-login.js';
@@ -267,6 +267,16 @@ test('an admin makes an advisor account, the advisor sets the password with the 
   const csv = Buffer.concat(chunks).toString('utf8');
   expect(csv.charCodeAt(0)).toBe(0xfeff);
   expect(csv.split('\r\n')[0]).toContain('bureau_folio');
+
+  // The background jobs (decision 029): by kind and state, the failed ones first.
+  await admin.getByRole('link', { name: 'Trabajos' }).click();
+  await expect(admin.getByRole('heading', { name: 'Trabajos en segundo plano' })).toBeVisible();
+  // This server may have run none yet (the signed copies are another server's).
+  const byKind = admin.getByRole('table', { name: 'Trabajos por tipo' });
+  await expect(byKind.or(admin.getByText('Todavía no hay trabajos en la cola.'))).toBeVisible();
+  await admin.getByLabel('Estado').selectOption('');
+  await expectAccessible(admin);
+  await screenshot(admin, 'backoffice-jobs');
 });
 
 test('naming a guarantor before the application reaches the inventory step: the analyst reads why in staff words', async ({

@@ -31,7 +31,8 @@ import {
 } from './modules/guarantors/index.js';
 import { startBureauWorker } from './modules/credit/bureau-worker.js';
 import { createImageDecoder, startIdentityWorker } from './modules/identity/index.js';
-import { createContractRenderer, signingRoutes } from './modules/signing/index.js';
+import { contractCopyJob, createContractRenderer, signingDeps, signingRoutes } from './modules/signing/index.js';
+import { createJobQueue } from './modules/jobs/index.js';
 import { createPasswordHasher } from './modules/credit/password.js';
 import { loadPolicy } from './modules/credit/policy.js';
 import { createBureau, type BureauProvider } from './providers/bureau/index.js';
@@ -162,6 +163,14 @@ export async function buildApp(config: Config, database: Database, options: Buil
     }),
   );
   app.addHook('onClose', () => app.pdfRenderer.close());
+  app.decorate(
+    'jobs',
+    createJobQueue(database, app.log, {
+      pollMs: config.JOB_POLL_INTERVAL_MS,
+      retryDelaySeconds: config.JOB_RETRY_DELAY_SECONDS,
+      graceMs: config.JOB_STOP_GRACE_MS,
+    }),
+  );
   registerErrorHandling(app);
   registerInputGuard(app);
 
@@ -188,6 +197,9 @@ export async function buildApp(config: Config, database: Database, options: Buil
   );
 
   if (config.TEST_MODE) await app.register(devRoutes, { prefix: '/dev' });
+  app.jobs.define(contractCopyJob(signingDeps(app)));
+  app.addHook('onReady', () => app.jobs.start());
+  app.addHook('onClose', () => app.jobs.stop());
   startBureauWorker(app);
   startRemoteConsentWorker(app);
   startIdentityWorker(app);

@@ -152,6 +152,14 @@ const envSchema = z.object({
   /** How long the simulator takes to answer a check (SPEC §4: the review screen first asks at 30 s). */
   IDENTITY_SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
   IDENTITY_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
+  /**
+   * The job queue (decision 029): how often this process's workers look for due jobs (0: this
+   * process runs none; others on the same database do), the pause before a job's first retry
+   * (doubled for each next one), and how long a stop waits for the running jobs.
+   */
+  JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+  JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3_600).default(5),
+  JOB_STOP_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
   /** Identity checks a signer may start (SPEC §2.4: 3 attempts by default). */
   IDENTITY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
   METAMAP_CLIENT_ID: z.string().min(1).optional(),

@@ -18,6 +18,8 @@ export const STAFF_PERMISSIONS = {
   /** The funnel and the CSV exports. */
   readReports: ['analyst', 'admin'],
   manageStaff: ['admin'],
+  /** The job queue: what waits, runs and failed, with the last error. */
+  readJobs: ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

@@ -23,6 +23,11 @@ export interface Database {
   db: Db;
   /** Applies pending migrations; safe to run at every start and from several processes. */
   migrate(): Promise<void>;
+  /**
+   * Raw SQL for a library that brings its own (the job queue, decision 029): with parameters one
+   * statement; without, several in one text (BEGIN; …; COMMIT). The last statement's rows.
+   */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   /** PGlite only: the whole database as a tarball, for `loadDataDir` (the tests' prepared copy). */
   dump?(): Promise<Uint8Array>;
   close(): Promise<void>;
@@ -68,6 +73,7 @@ function openPglite({ dataDir, onStop, loadDataDir }: DatabaseOptions): Database
     db,
     // PGlite is one connection in this process: nothing can race the migration.
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR }),
+    executeSql: (text, values) => (values?.length ? thread.query(text, values) : thread.exec(text)),
     dump: () => thread.dump(),
     close: () => thread.close(),
   };
@@ -96,6 +102,13 @@ function openPostgres(url: string): Database {
       } finally {
         await lockClient.end();
       }
+    },
+    async executeSql(text, values) {
+      // postgres.js's parameter types are its own (its `unsafe` takes them as they come).
+      const result = values?.length
+        ? await client.unsafe(text, values as postgres.ParameterOrJSON<never>[])
+        : await client.unsafe(text).simple();
+      return { rows: Array.from(result) };
     },
     // With a timeout: after the server cut a connection under a query, postgres.js's end() without
     // one never resolves (porsager/postgres#1097), and a graceful stop would hang for good. The app

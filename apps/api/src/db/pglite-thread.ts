@@ -21,6 +21,7 @@ type Message =
       rowMode: 'array' | 'object';
       rawTypes: number[];
     }
+  | { op: 'exec'; sql: string }
   | { op: 'begin' }
   | { op: 'end'; tx: number; commit: boolean }
   | { op: 'dump' }
@@ -135,6 +136,14 @@ export class PgliteThread implements Queryable {
       rowMode: options.rowMode ?? 'object',
       rawTypes: Object.keys(options.parsers ?? {}).map(Number),
     }) as Promise<QueryResult>;
+  }
+
+  /**
+   * Statements without parameters, several in one text (PostgreSQL's simple query), on their own:
+   * a job library's maintenance scripts (BEGIN; …; COMMIT). The last statement's rows.
+   */
+  exec(sql: string): Promise<QueryResult> {
+    return this.call({ op: 'exec', sql }) as Promise<QueryResult>;
   }
 
   async transaction<T>(callback: (tx: Queryable) => Promise<T>): Promise<T> {

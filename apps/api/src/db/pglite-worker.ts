@@ -207,6 +207,19 @@ async function query(request: Extract<ThreadRequest, { op: 'query' }>) {
   );
 }
 
+/** Several statements without parameters (the simple query protocol), on their own: the last one's rows. */
+async function exec(sql: string) {
+  return db._runExclusiveTransaction(() =>
+    db._runExclusiveQuery(async () => {
+      if (db.closed) throw new Error('PGlite is closed');
+      const results = parse.parseResults(exchange(sql, serialize.query(sql)), db.parsers, { rowMode: 'object' });
+      await db.syncToFs();
+      const last = results.at(-1);
+      return { rows: last?.rows ?? [], fields: last?.fields ?? [], affectedRows: last?.affectedRows };
+    }),
+  );
+}
+
 /** An error as data: its message and its primitive fields (code, constraint, detail…), nothing else. */
 function toWire(error: unknown): WireError {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error), fields: {} };
@@ -258,6 +271,8 @@ async function handle(request: ThreadRequest): Promise<unknown> {
       const result = await query(request);
       return { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows };
     }
+    case 'exec':
+      return exec(request.sql);
     case 'begin':
       return begin();
     case 'end':

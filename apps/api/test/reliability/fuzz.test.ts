@@ -74,12 +74,16 @@ describe('input fuzzing: every operation answers below 500, refuses with the Spa
       // The consent and guarantor PINs come back in the answer: the owner's request needs them.
       NIP_PREFILL: 'true',
       IDENTITY_SIMULATOR_DELAY_MS: '0',
+      // The jobs a control's change enqueued (the signed copy) wait: their writes would otherwise
+      // land during a later refused request and read as its own (the bureau's worker is off too).
+      JOB_POLL_INTERVAL_MS: '0',
       LOG_LEVEL: 'error',
     });
     // The vendors' webhooks as production configures them (MetaMap, Twilio), on the same database.
     vendor = await createTestApp(
       {
         RATE_LIMIT_PER_MINUTE: '100000000',
+        JOB_POLL_INTERVAL_MS: '0',
         LOG_LEVEL: 'error',
         IDENTITY_PROVIDER: 'metamap',
         METAMAP_CLIENT_ID: 'fuzz-client',

@@ -267,6 +267,7 @@ describe('suite 7: security headers and closed CORS', () => {
       },
       'GET /api/backoffice/advisor-queue': { url: '/api/backoffice/advisor-queue', headers: admin.headers },
       'GET /api/backoffice/funnel': { url: `/api/backoffice/funnel?from=${today}&to=${today}`, headers: admin.headers },
+      'GET /api/backoffice/jobs': { url: '/api/backoffice/jobs', headers: admin.headers },
       'GET /api/backoffice/exports/applications.csv': {
         url: `/api/backoffice/exports/applications.csv?from=${today}&to=${today}`,
         headers: admin.headers,

@@ -17,3 +17,4 @@ export * from './signing.js';
 export * from './backoffice.js';
 export * from './operations.js';
 export * from './staff.js';
+export * from './jobs.js';

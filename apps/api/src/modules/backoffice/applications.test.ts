@@ -332,6 +332,7 @@ describe('back office: applications, evidence and actions', () => {
       if (path.startsWith('/api/backoffice/session/') || path.startsWith('/api/backoffice/me/')) return 'any staff';
       if (path.startsWith('/api/backoffice/staff')) return 'manageStaff';
       if (path.startsWith('/api/backoffice/advisor-queue')) return 'workAdvisorQueue';
+      if (path.startsWith('/api/backoffice/jobs')) return 'readJobs';
       if (path.startsWith('/api/backoffice/funnel') || path.startsWith('/api/backoffice/exports')) return 'readReports';
       if (path.includes('/identity-documents/') || path.includes('/bureau-queries/')) return 'readSensitive';
       if (method === 'GET' && path.includes('/contract')) return 'readSensitive';

@@ -1,4 +1,5 @@
 import type { App } from '../../types.js';
+import { jobQueueRoutes } from '../jobs/index.js';
 import { registerStaffSessions, staffRoutes } from '../staff/index.js';
 import { advisorQueueRoutes } from './advisor-queue.routes.js';
 import { applicationRoutes } from './applications.routes.js';
@@ -20,4 +21,5 @@ export async function backofficeApi(scope: App): Promise<void> {
   await scope.register(advisorQueueRoutes);
   await scope.register(funnelRoutes);
   await scope.register(exportRoutes);
+  await scope.register(jobQueueRoutes);
 }

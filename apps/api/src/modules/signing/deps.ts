@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { identityDeps, type IdentityDeps } from '../identity/index.js';
+import type { JobQueue } from '../jobs/index.js';
 import { sendSms } from '../sms/index.js';
 import type { ContractRenderer } from './contract-renderer.js';
 
@@ -13,6 +14,8 @@ export interface SigningDeps extends IdentityDeps {
   log: Pick<FastifyBaseLogger, 'error'>;
   /** Sends an SMS (modules/sms): a provider failure is a Spanish 503. */
   sendSms: (to: string, body: string) => Promise<void>;
+  /** The job queue: the signed copy's SMS is a job of the signature's transaction. */
+  jobs: Pick<JobQueue, 'enqueue' | 'wake'>;
 }
 
 export function signingDeps(app: FastifyInstance): SigningDeps {
@@ -21,5 +24,6 @@ export function signingDeps(app: FastifyInstance): SigningDeps {
     pdfRenderer: app.pdfRenderer,
     log: app.log,
     sendSms: (to, body) => sendSms(app, to, body),
+    jobs: app.jobs,
   };
 }

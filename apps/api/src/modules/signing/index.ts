@@ -4,5 +4,6 @@ export { signingRoutes } from './signing.routes.js';
 export { createContractRenderer, type ContractRenderer } from './contract-renderer.js';
 export { openContractPdf } from './contract.js';
 export { signingDeps, type SigningDeps } from './deps.js';
+export { contractCopyJob } from './copy-job.js';
 export { contractEvidence } from './evidence.js';
 export { issueContractLink } from './links.js';

@@ -2,12 +2,11 @@ import type { PersonType } from '@provee/domain';
 import type { Tx } from '../../db/client.js';
 import { AppError } from '../../errors.js';
 import { engineOf, moveSigner, type SignerRow } from '../application/index.js';
-import { appendAuditEvent } from '../audit/index.js';
 import { ALREADY_SIGNED, deleteStagedPhotos, type Encoded } from '../identity/index.js';
 import { sealContractPdf } from './contract.js';
 import type { SigningDeps } from './deps.js';
 import { evidenceAsItStands, geolocationOf, type SignatureFacts, type SignedFrom } from './evidence.js';
-import { sendCopy } from './links.js';
+import { CONTRACT_COPY_JOB } from './copy-job.js';
 import { DraftOutdated, draftSignedContract, signedSigners, type SignedDraft } from './signed-draft.js';
 import { LINK_USED, type SignerAccess } from './signer-access.js';
 import { signatureImage } from './signature.js';
@@ -57,7 +56,7 @@ interface Signing {
  * signature so far before the transaction (signed-draft.ts). Then in ONE transaction with the
  * contract row locked: the draft is checked to show what the record holds now (else it is built
  * again), the signer's move with its evidence, the link marked used, the signed PDF and its
- * SHA-256 stored, and the audit event. Then the signed copy's link goes to the signer's phone.
+ * SHA-256 stored, the audit event, and the job that sends the signed copy's link to the signer's phone.
  */
 export async function signContract(deps: SigningDeps, access: SignerAccess, body: SignatureBody, from: SignedFrom) {
   const signature = await signatureImage(deps, body.signature);
@@ -75,7 +74,7 @@ export async function signContract(deps: SigningDeps, access: SignerAccess, body
     documentSha256: body.document_sha256,
     facts,
   });
-  await sendCopyOrNote(deps, signed);
+  deps.jobs.wake(CONTRACT_COPY_JOB);
   return {
     person_type: signed.personType as PersonType,
     signed_at: facts.signedAt.toISOString(),
@@ -165,22 +164,7 @@ async function storeSignature(deps: SigningDeps, tx: Tx, signed: SignerRow, sign
     signedSha256: draft.sha256,
     updatedAt: at,
   });
+  // The signed copy's SMS: a job committed with the signature (sent, and retried, by the queue).
+  await deps.jobs.enqueue(tx, CONTRACT_COPY_JOB, { signer_id: signed.id });
   return { contractId: signed.contractId, contractSha256: draft.sha256 };
-}
-
-/** The signed copy's link by SMS; if it cannot go, the signature stands and the trail says so. */
-async function sendCopyOrNote(deps: SigningDeps, signed: SignerRow): Promise<void> {
-  try {
-    await sendCopy(deps, signed);
-  } catch (error) {
-    // The copy can be sent again from the back office.
-    deps.log.error({ err: error, signerId: signed.id }, 'signed contract copy not sent');
-    await appendAuditEvent(deps.db, {
-      applicationId: signed.userId,
-      actor: 'system',
-      type: 'contract.copy_not_sent',
-      payload: { signer_id: signed.id },
-      at: deps.clock(),
-    });
-  }
 }

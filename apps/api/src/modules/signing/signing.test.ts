@@ -3,7 +3,7 @@ import { cedulaCheckDigit, toE164 } from '@provee/domain';
 import { and, eq } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   auditEvents,
   contractLinks,
@@ -317,9 +317,11 @@ describe('identity verification and contract signing', () => {
     expect(again.json()).toMatchObject({ code: 'SIGNER_SIGNED', message: 'user not in progress' });
     expect((await contractOf(user.id)).signedSha256).toBe(contract.signedSha256);
 
-    // The copy goes to the phone; its link opens the signed PDF.
-    const outbox = (await t.app.inject({ method: 'GET', url: `/dev/outbox.json?to=%2B1${user.phone}` })).json();
-    const copy = /(http\S+\/contract\?token=\S+)/.exec(outbox.messages[0].body)![1]!;
+    // The copy goes to the phone (a job of the signature's transaction); its link opens the signed PDF.
+    const copy = await vi.waitFor(async () => {
+      const outbox = (await t.app.inject({ method: 'GET', url: `/dev/outbox.json?to=%2B1${user.phone}` })).json();
+      return /(http\S+\/contract\?token=\S+)/.exec(outbox.messages[0].body)![1]!;
+    });
     const fromCopy = await t.app.inject({ method: 'GET', url: copy.replace(/^https?:\/\/[^/]+/, '') });
     expect(sha256(fromCopy.rawPayload)).toBe(contract.signedSha256);
 

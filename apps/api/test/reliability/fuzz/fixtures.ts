@@ -895,6 +895,10 @@ export const FIXTURES: Record<string, Fixture | Fixture[]> = {
       query: { from: '2026-01-01', to: today(), utm_source: 'radio' },
     }),
   },
+  'GET /api/backoffice/jobs': {
+    reusable: true,
+    prepare: async (world) => ({ headers: await world.adminSession(), query: { state: 'failed', name: 'x' } }),
+  },
   'GET /api/backoffice/exports/applications.csv': {
     reusable: true,
     prepare: async (world) => ({ headers: await world.adminSession(), query: { from: '2026-01-01', to: today() } }),

@@ -8,6 +8,7 @@ import type {
   CallRequest,
   ExtraAttemptBody,
   IssueContractLinkBody,
+  JobQueueQuery,
   RegisterGuarantorBody,
   ReportQuery,
   ReviewDecisionBody,
@@ -24,6 +25,7 @@ import {
   exportConsentsRoute,
   finishAdvisorTaskRoute,
   funnelRoute,
+  jobQueueRoute,
   grantExtraAttemptRoute,
   identityDocumentImageRoute,
   issueContractLinkRoute,
@@ -226,6 +228,8 @@ export const advisorQueue = {
 
 export const reports = {
   funnel: (query: ReportQuery) => backofficeRequest(funnelRoute, { query }).then((r) => r.data),
+  /** The job queue (admins). */
+  jobs: (query: JobQueueQuery) => backofficeRequest(jobQueueRoute, { query }).then((r) => r.data),
 };
 
 /** The public catalogue (no session needed): a city's neighbourhoods, to correct a typed one. */

@@ -61,6 +61,7 @@ describe('the back office session', () => {
       'Embudo',
       'Exportaciones',
       'Personal',
+      'Trabajos',
     ]);
   });
 

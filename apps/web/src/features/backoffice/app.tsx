@@ -16,6 +16,7 @@ const ApplicationDetailRoute = lazy(() =>
   import('./routes/application-detail.js').then((m) => ({ default: m.ApplicationDetailRoute })),
 );
 const FunnelRoute = lazy(() => import('./routes/funnel.js').then((m) => ({ default: m.FunnelRoute })));
+const JobsRoute = lazy(() => import('./routes/jobs.js').then((m) => ({ default: m.JobsRoute })));
 // Screens of a few visits a year (the QR code generator with them).
 const LoginEnrolRoute = lazy(() => import('./routes/login-enrol.js').then((m) => ({ default: m.LoginEnrolRoute })));
 const PasswordRoute = lazy(() => import('./routes/password.js').then((m) => ({ default: m.PasswordRoute })));
@@ -69,6 +70,14 @@ export function BackofficeApp() {
               element={
                 <Permitted permission="manageStaff">
                   <StaffRoute />
+                </Permitted>
+              }
+            />
+            <Route
+              path="jobs"
+              element={
+                <Permitted permission="readJobs">
+                  <JobsRoute />
                 </Permitted>
               }
             />

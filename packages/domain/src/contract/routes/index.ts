@@ -12,3 +12,4 @@ export * from './operations.js';
 export * from './backoffice.js';
 export * from './staff.js';
 export * from './signing.js';
+export * from './jobs.js';

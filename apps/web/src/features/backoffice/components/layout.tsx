@@ -16,6 +16,7 @@ const NAV: { to: string; label: string; permission: StaffPermission; end?: boole
   { to: '/backoffice/funnel', label: 'Embudo', permission: 'readReports' },
   { to: '/backoffice/exports', label: 'Exportaciones', permission: 'readReports' },
   { to: '/backoffice/staff', label: 'Personal', permission: 'manageStaff' },
+  { to: '/backoffice/jobs', label: 'Trabajos', permission: 'readJobs' },
 ];
 
 interface Props {

@@ -1,0 +1,106 @@
+// The job queue (decision 029) on the product's database, PGlite or PostgreSQL alike: a job exists
+// only if the transaction that enqueues it commits, runs on a worker, and a failing one is tried
+// again with back-off until its tries are spent.
+import { describe, expect, it, vi } from 'vitest';
+import { staffSession } from '../../test/staff.js';
+import { useTestApp } from '../../test/test-app.js';
+import { JOB_STATES, listJobs, type QueuedJobRow } from './jobs.store.js';
+import type { JobKind } from './queue.js';
+
+/** What the test kinds saw: each run's data and attempt. */
+const runs: { name: string; data: { n: number }; retry: number; last: boolean }[] = [];
+
+const recorded = (name: string, fails: (data: { n: number }, retry: number) => boolean): JobKind<{ n: number }> => ({
+  name,
+  retryLimit: 2,
+  expireInSeconds: 30,
+  async run(data, attempt) {
+    runs.push({ name, data, ...attempt });
+    if (fails(data, attempt.retry)) throw new Error('the counterpart is down');
+  },
+});
+
+describe('job queue', () => {
+  const t = useTestApp({ JOB_POLL_INTERVAL_MS: '500', JOB_RETRY_DELAY_SECONDS: '1' }, (app) => {
+    app.jobs.define(recorded('test-ok', () => false));
+    app.jobs.define(recorded('test-flaky', (_data, retry) => retry < 1));
+    app.jobs.define(recorded('test-down', () => true));
+  });
+  const jobsOf = async (name: string) =>
+    (await listJobs(t.app.db, { states: [...JOB_STATES], name, limit: 10 })) as (QueuedJobRow & {
+      output: { message?: string } | null;
+    })[];
+
+  it('a job enqueued in a transaction that rolls back never exists; one that commits runs once', async () => {
+    await expect(
+      t.app.db.transaction(async (tx) => {
+        await t.app.jobs.enqueue(tx, 'test-ok', { n: 1 });
+        throw new Error('the change fails');
+      }),
+    ).rejects.toThrow('the change fails');
+    await t.app.db.transaction((tx) => t.app.jobs.enqueue(tx, 'test-ok', { n: 2 }));
+    await vi.waitFor(() => expect(runs.filter((run) => run.name === 'test-ok')).toHaveLength(1), { timeout: 10_000 });
+    expect(runs.find((run) => run.name === 'test-ok')!.data).toEqual({ n: 2 });
+    await vi.waitFor(async () => expect((await jobsOf('test-ok')).map((job) => job.state)).toEqual(['completed']));
+  });
+
+  it('a job that fails is tried again after a pause, and done when the counterpart is back', async () => {
+    await t.app.db.transaction((tx) => t.app.jobs.enqueue(tx, 'test-flaky', { n: 3 }));
+    await vi.waitFor(async () => expect((await jobsOf('test-flaky')).map((job) => job.state)).toEqual(['completed']), {
+      timeout: 15_000,
+    });
+    expect(runs.filter((run) => run.name === 'test-flaky').map((run) => run.retry)).toEqual([0, 1]);
+  });
+
+  it('a job whose every try fails ends failed, with its last error, and its last try knows it is the last', async () => {
+    await t.app.db.transaction((tx) => t.app.jobs.enqueue(tx, 'test-down', { n: 4 }));
+    await vi.waitFor(async () => expect((await jobsOf('test-down')).map((job) => job.state)).toEqual(['failed']), {
+      timeout: 20_000,
+      interval: 250,
+    });
+    const tries = runs.filter((run) => run.name === 'test-down');
+    expect(tries.map(({ retry, last }) => ({ retry, last }))).toEqual([
+      { retry: 0, last: false },
+      { retry: 1, last: false },
+      { retry: 2, last: true },
+    ]);
+    expect((await jobsOf('test-down'))[0]!.output?.message).toBe('the counterpart is down');
+  });
+
+  it('refuses to enqueue a kind it does not know', async () => {
+    await expect(t.app.db.transaction((tx) => t.app.jobs.enqueue(tx, 'no-such-kind', {}))).rejects.toThrow(
+      'no job kind no-such-kind',
+    );
+  });
+
+  it('admins see the queue by kind and state and the failed jobs with their last error; no one else does', async () => {
+    await vi.waitFor(async () => expect((await jobsOf('test-down'))[0]?.state).toBe('failed'), { timeout: 20_000 });
+    const admin = await staffSession(t.app, 'admin');
+    const res = await t.app.inject({ method: 'GET', url: '/api/backoffice/jobs?state=failed', headers: admin.headers });
+    expect(res.statusCode, res.body).toBe(200);
+    const { kinds, jobs } = res.json().data;
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        { name: 'test-down', waiting: 0, running: 0, done: 0, failed: 1 },
+        { name: 'test-ok', waiting: 0, running: 0, done: 1, failed: 0 },
+      ]),
+    );
+    expect(jobs).toEqual([
+      expect.objectContaining({
+        name: 'test-down',
+        state: 'failed',
+        retries: 2,
+        retry_limit: 2,
+        last_error: 'the counterpart is down',
+        data: { n: 4 },
+        next_run_at: null,
+      }),
+    ]);
+    for (const role of ['analyst', 'advisor'] as const) {
+      const staff = await staffSession(t.app, role);
+      const refused = await t.app.inject({ method: 'GET', url: '/api/backoffice/jobs', headers: staff.headers });
+      expect(refused.statusCode).toBe(403);
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/backoffice/jobs' })).statusCode).toBe(401);
+  });
+});

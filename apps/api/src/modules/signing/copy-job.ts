@@ -1,0 +1,38 @@
+import type { JobKind } from '../jobs/index.js';
+import { appendAuditEvent } from '../audit/index.js';
+import { findSigner } from '../identity/index.js';
+import type { SigningDeps } from './deps.js';
+import { sendCopy } from './links.js';
+
+/** The signed copy's SMS: enqueued in the signature's transaction, sent by the job queue. */
+export const CONTRACT_COPY_JOB = 'contract-copy-sms';
+
+/**
+ * SPEC §2.4's copy of the signed contract, as a job: tried again with back-off while the SMS
+ * provider fails (each try issues a fresh copy link), over about two days; when every try
+ * failed, the trail says so and the back office can send it again.
+ */
+export function contractCopyJob(deps: SigningDeps): JobKind<{ signer_id: string }> {
+  return {
+    name: CONTRACT_COPY_JOB,
+    retryLimit: 14,
+    expireInSeconds: 120,
+    async run({ signer_id: signerId }, { last }) {
+      const signer = await findSigner(deps.db, signerId);
+      if (!signer) return;
+      try {
+        await sendCopy(deps, signer);
+      } catch (error) {
+        if (last)
+          await appendAuditEvent(deps.db, {
+            applicationId: signer.userId,
+            actor: 'system',
+            type: 'contract.copy_not_sent',
+            payload: { signer_id: signer.id },
+            at: deps.clock(),
+          });
+        throw error;
+      }
+    },
+  };
+}
