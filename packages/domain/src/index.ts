@@ -11,6 +11,7 @@ export * from './application.js';
 export * from './signing.js';
 export * from './status-transitions.js';
 export * from './backoffice.js';
+export * from './jobs.js';
 export * from './step-names.js';
 export * from './routing.js';
 export * from './error-reporting.js';

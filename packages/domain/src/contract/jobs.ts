@@ -1,10 +1,7 @@
 import { z } from 'zod';
+import { JOB_VIEW_STATES } from '../jobs.js';
 import { callsSharing, refusals } from './call.js';
 import { jobQueueRoute } from './routes/jobs.js';
-
-/** How a job stands, in the back office's words: waiting (to run or to be retried), running, done or failed for good. */
-export const JOB_VIEW_STATES = ['waiting', 'running', 'done', 'failed'] as const;
-export type JobViewState = (typeof JOB_VIEW_STATES)[number];
 
 export const jobQueueQuery = z.object({
   state: z.enum(JOB_VIEW_STATES).optional(),

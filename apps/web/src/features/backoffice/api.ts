@@ -8,7 +8,6 @@ import type {
   CallRequest,
   ExtraAttemptBody,
   IssueContractLinkBody,
-  JobQueueQuery,
   RegisterGuarantorBody,
   ReportQuery,
   ReviewDecisionBody,
@@ -25,7 +24,6 @@ import {
   exportConsentsRoute,
   finishAdvisorTaskRoute,
   funnelRoute,
-  jobQueueRoute,
   grantExtraAttemptRoute,
   identityDocumentImageRoute,
   issueContractLinkRoute,
@@ -228,8 +226,6 @@ export const advisorQueue = {
 
 export const reports = {
   funnel: (query: ReportQuery) => backofficeRequest(funnelRoute, { query }).then((r) => r.data),
-  /** The job queue (admins). */
-  jobs: (query: JobQueueQuery) => backofficeRequest(jobQueueRoute, { query }).then((r) => r.data),
 };
 
 /** The public catalogue (no session needed): a city's neighbourhoods, to correct a typed one. */
