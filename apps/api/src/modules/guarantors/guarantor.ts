@@ -1,5 +1,6 @@
 import { formatTaxId, fromE164, getCountry, type AvalStatus, type AvalType, type CountryCode } from '@provee/domain';
 import type { FieldCipher } from '../../crypto.js';
+import type { BureauProvider } from '../../providers/bureau/index.js';
 import type { Executor } from '../../db/client.js';
 import { AppError } from '../../errors.js';
 import type { GuarantorBureau } from '../credit/index.js';
@@ -65,6 +66,26 @@ export function guarantorTaxId(deps: CipherDeps, aval: Pick<AvalRow, 'taxIdEncry
 /** The tax id's column as stored (canonical: normalizeTaxId). */
 export function taxIdColumn(deps: { cipher: FieldCipher }, canonical: string): Pick<AvalRow, 'taxIdEncrypted'> {
   return { taxIdEncrypted: deps.cipher.encrypt(canonical) };
+}
+
+/**
+ * Where the bureau files people by name, birth date and address, a guarantor named without them
+ * (before that bureau was configured) cannot consent: their query would be refused before the
+ * call. 409 before the PIN or the message, so nothing is consented in vain.
+ */
+export function assertBureauCanAsk(
+  deps: CipherDeps & { clock: () => Date; bureau: Pick<BureauProvider, 'needsPerson'> },
+  aval: AvalRow,
+): void {
+  if (!deps.bureau.needsPerson) return;
+  const person = guarantorPerson(deps, aval, guarantorTaxId(deps, aval)?.canonical ?? null);
+  if (!person?.birthDate || !person.address)
+    throw new AppError(
+      409,
+      'AVAL_DATA_MISSING',
+      'the guarantor lacks what the bureau files people by',
+      'Para consultar el buró necesitamos los apellidos y el domicilio de tu aval. Contacta a tu asesor.',
+    );
 }
 
 /** How the guarantor's messages name the shopkeeper who chose them. */

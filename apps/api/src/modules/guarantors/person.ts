@@ -1,7 +1,7 @@
 import { birthDateOfRfc, countryToday, getCountry, type CountryCode, type RegisterAvalPayload } from '@provee/domain';
 import type { FieldCipher } from '../../crypto.js';
 import type { Db } from '../../db/client.js';
-import { AppError, invalidFields } from '../../errors.js';
+import { invalidFields } from '../../errors.js';
 import type { BureauProvider } from '../../providers/bureau/index.js';
 import { addressInCatalog, findMunicipalityState, type CatalogAddress } from '../catalog/index.js';
 import type { GuarantorPerson } from '../credit/index.js';
@@ -98,25 +98,4 @@ export function guarantorPerson(
     birthDate: (taxId && birthDateOfRfc(taxId, today)) || null,
     address: aval.addressEncrypted ? (JSON.parse(deps.cipher.decrypt(aval.addressEncrypted)) as CatalogAddress) : null,
   };
-}
-
-/**
- * Where the bureau files people by name, birth date and address, a guarantor named without them
- * (before that bureau was configured) cannot consent: their query would be refused before the
- * call. 409 before the PIN or the message, so nothing is consented in vain.
- */
-export function assertBureauCanAsk(
-  deps: Pick<PersonDeps, 'cipher' | 'clock' | 'config'> & { bureau: Pick<BureauProvider, 'needsPerson'> },
-  aval: Pick<AvalRow, 'givenNames' | 'lastname' | 'maternalLastname' | 'addressEncrypted' | 'taxIdEncrypted'>,
-): void {
-  if (!deps.bureau.needsPerson) return;
-  const taxId = aval.taxIdEncrypted ? deps.cipher.decrypt(aval.taxIdEncrypted) : null;
-  const person = guarantorPerson(deps, aval, taxId);
-  if (!person?.birthDate || !person.address)
-    throw new AppError(
-      409,
-      'AVAL_DATA_MISSING',
-      'the guarantor lacks what the bureau files people by',
-      'Para consultar el buró necesitamos los apellidos y el domicilio de tu aval. Contacta a tu asesor.',
-    );
 }

@@ -6,9 +6,8 @@ import { sendSms } from '../sms/index.js';
 import type { UserRow } from '../users/index.js';
 import { recordAvalConsent, refreshed, type ConsentFrom } from './consent.js';
 import type { CodeDeps, ConsentDeps, GuarantorDeps, SmsDeps } from './deps.js';
-import { NOT_FOUND, shopkeeperName } from './guarantor.js';
+import { assertBureauCanAsk, NOT_FOUND, shopkeeperName } from './guarantor.js';
 import { findActiveAval, type AvalRow } from './guarantors.store.js';
-import { assertBureauCanAsk } from './person.js';
 import { checkInvited, FORBIDDEN, type Invited } from './invitation.js';
 
 // In person: the guarantor’s PIN, sent to their phone and typed on the shopkeeper’s screen.

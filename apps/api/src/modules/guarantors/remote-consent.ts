@@ -5,8 +5,8 @@ import { findUserById } from '../users/index.js';
 import { recordAvalConsent, type ConsentFrom } from './consent.js';
 import type { ConsentDeps, ReverseOtpDeps } from './deps.js';
 import { findAval, isConsentedThroughSession, listVerifiedSessionsOfPendingAvals } from './guarantors.store.js';
+import { assertBureauCanAsk } from './guarantor.js';
 import { FORBIDDEN, invitedAval, type Invited } from './invitation.js';
-import { assertBureauCanAsk } from './person.js';
 
 /**
  * Remote consent: a reverse-OTP session for the guarantor's own number. The consent counts only

@@ -6,7 +6,9 @@ import type { Executor } from '../../db/client.js';
  * pg-boss's job table, read only (pg-boss writes it; its schema is migration 0021): what the back
  * office shows of the queue. Not in db/schema.ts, which drizzle-kit would try to create.
  */
-const pgboss = pgSchema('pgboss');
+/** pg-boss's schema: created by the product's migrations (0021_job_queue.sql, decision 029). */
+export const JOB_SCHEMA = 'pgboss';
+const pgboss = pgSchema(JOB_SCHEMA);
 export const queuedJobs = pgboss.table('job', {
   id: uuid('id').notNull(),
   name: text('name').notNull(),

@@ -1,6 +1,6 @@
 import type { JobQueueQuery, JobQueueView, JobViewState } from '@provee/domain';
 import type { Executor } from '../../db/client.js';
-import { countJobsByState, listJobs, type JobState, type QueuedJobRow } from './jobs.store.js';
+import { countJobsByState, JOB_STATES, listJobs, type JobState, type QueuedJobRow } from './jobs.store.js';
 
 /** pg-boss's states as the back office names them. */
 const VIEW_STATE: Record<JobState, JobViewState> = {
@@ -11,7 +11,7 @@ const VIEW_STATE: Record<JobState, JobViewState> = {
   cancelled: 'done',
   failed: 'failed',
 };
-const statesOf = (view: JobViewState) => (Object.keys(VIEW_STATE) as JobState[]).filter((s) => VIEW_STATE[s] === view);
+const statesOf = (view: JobViewState) => JOB_STATES.filter((state) => VIEW_STATE[state] === view);
 
 /** How many jobs the latest list shows. */
 const LATEST_JOBS = 100;
@@ -36,7 +36,7 @@ function jobView(row: QueuedJobRow): JobQueueView['jobs'][number] {
 
 /** The queue by kind and state, and its latest jobs (in one state, of one kind, when asked). */
 export async function jobQueueView(db: Executor, query: JobQueueQuery): Promise<JobQueueView> {
-  const states = query.state ? statesOf(query.state) : (Object.keys(VIEW_STATE) as JobState[]);
+  const states = query.state ? statesOf(query.state) : [...JOB_STATES];
   const [counts, rows] = await Promise.all([
     countJobsByState(db),
     listJobs(db, { states, name: query.name || undefined, limit: LATEST_JOBS }),

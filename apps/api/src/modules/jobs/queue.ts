@@ -2,12 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.js';
+import { JOB_SCHEMA } from './jobs.store.js';
 
 /** How long a queue that could not start (its database unreachable) waits before trying again. */
 const START_RETRY_MS = 5_000;
-
-/** pg-boss's schema: created by the product's migrations (0021_job_queue.sql, decision 029). */
-export const JOB_SCHEMA = 'pgboss';
 
 /**
  * A kind of job: how many times it is tried again after the first (the pause before the first
@@ -35,8 +33,6 @@ export interface JobQueue {
   start(): Promise<void>;
   /** Stops fetching, waits for the running jobs (up to JOB_STOP_GRACE_MS), then stops. */
   stop(): Promise<void>;
-  /** The library, for the back office's view of the queue. */
-  boss: PgBoss;
 }
 
 /**
@@ -131,7 +127,6 @@ export function createJobQueue(
     };
 
   return {
-    boss,
     define(kind) {
       kinds.set(kind.name, kind as JobKind<never>);
     },
