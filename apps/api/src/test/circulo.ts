@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startCirculoStandIn, type CirculoStandIn } from '../../test/stand-ins/circulo/server.js';
 import { afterAll, beforeAll } from 'vitest';
 import type { App } from '../types.js';
-import { createApplication, userAuth } from './factories.js';
+import { createApplication, lastSmsPin, shopkeeperCall } from './factories.js';
 import { createTestApp, type TestApp } from './test-app.js';
 
 const pem = (
@@ -96,12 +96,9 @@ export async function consentAsCirculoPerson(app: App, datePart: string) {
     taxId: rfc,
     dob: `19${datePart.slice(0, 2)}-${datePart.slice(2, 4)}-${datePart.slice(4, 6)}`,
   });
-  const url = `/api/v1/users/${user.id}/SK/nip`;
-  const headers = userAuth(app, user);
-  const sent = await app.inject({ method: 'POST', url, headers });
+  const sent = await shopkeeperCall(app, user, 'POST', '/nip');
   if (sent.statusCode !== 200) throw new Error(`the PIN was not sent: ${sent.body}`);
-  const outbox = (await app.inject({ method: 'GET', url: `/dev/outbox.json?to=%2B52${user.phone}` })).json();
-  const pin = /\b(\d{4})\b/.exec(outbox.messages[0].body)![1]!;
-  const res = await app.inject({ method: 'PUT', url, headers, payload: { nip: pin } });
+  const pin = await lastSmsPin(app, user.phone);
+  const res = await shopkeeperCall(app, user, 'PUT', '/nip', { nip: pin });
   return { user, rfc, pin, res };
 }

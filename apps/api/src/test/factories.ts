@@ -81,5 +81,32 @@ export function userAuth(app: App, user: { id: string; phone: string }): { autho
   return { authorization: `Bearer ${userToken(app, user)}` };
 }
 
+/** A call of the shopkeeper's own API (`/api/v1/users/:id/SK…`) with their token. */
+export function shopkeeperCall(
+  app: App,
+  user: { id: string; phone: string },
+  method: 'GET' | 'POST' | 'PUT',
+  path: string,
+  payload?: object,
+) {
+  return app.inject({
+    method,
+    url: `/api/v1/users/${user.id}/SK${path}`,
+    headers: userAuth(app, user),
+    ...(payload ? { payload } : {}),
+  });
+}
+
+/** The PIN (consent or guarantor) of the newest SMS to `phone` (a national number) that carries one. */
+export async function lastSmsPin(app: App, phone: string): Promise<string> {
+  const to = encodeURIComponent(toE164(app.config.COUNTRY, phone));
+  const { messages } = (await app.inject({ method: 'GET', url: `/dev/outbox.json?to=${to}` })).json() as {
+    messages: { body: string }[];
+  };
+  const sms = messages.find((message) => message.body.includes('NIP'));
+  if (!sms) throw new Error(`no PIN sent to ${phone}`);
+  return /\b(\d{4})\b/.exec(sms.body)![1]!;
+}
+
 /** The largest identity photo the upload takes (the fuzzing suite sends one byte more). */
 export { MAX_IMAGE_BYTES } from '../modules/identity/image.js';

@@ -2,7 +2,7 @@ import { cedulaCheckDigit, type ApplicationStatus, type NextStep } from '@provee
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, businessAddresses, businesses, users } from '../../db/schema.js';
-import { createApplication, userAuth } from '../../test/factories.js';
+import { createApplication, shopkeeperCall } from '../../test/factories.js';
 import { createPhone, phoneToken } from '../../test/phone.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { verifyPassword } from '../credit/index.js';
@@ -44,7 +44,7 @@ describe('the step engine under parallel saves', () => {
     return rows.length;
   };
   const post = (user: { id: string; phone: string }, path: string, payload: object, method: 'POST' | 'PUT' = 'POST') =>
-    t.app.inject({ method, url: `/api/v1/users/${user.id}/SK${path}`, headers: userAuth(t.app, user), payload });
+    shopkeeperCall(t.app, user, method, path, payload);
   const row = async (id: string) => (await t.app.db.select().from(users).where(eq(users.id, id)))[0]!;
 
   it('registration: one phone, 20 different people at once → one 201, the rest 409, the acknowledged name stored', async () => {

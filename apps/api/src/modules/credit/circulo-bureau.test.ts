@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditEvents, bureauConsentAudits, bureauConsents, bureauQueries, creditDecisions } from '../../db/schema.js';
 import { circuloRfc, consentAsCirculoPerson, useCirculoTestApp } from '../../test/circulo.js';
-import { createApplication, userToken } from '../../test/factories.js';
+import { createApplication, lastSmsPin, shopkeeperCall } from '../../test/factories.js';
 import { manualClock } from '../../test/test-app.js';
 import { processDueBureauQueries } from './bureau.js';
 import { processDueConsentAudits } from './consent-audit.js';
@@ -18,16 +18,8 @@ describe('Círculo de Crédito: the query, the decision and the NIP audit', () =
   );
 
   const call = (method: 'GET' | 'POST' | 'PUT', user: { id: string; phone: string }, path: string, payload?: object) =>
-    t.app.inject({
-      method,
-      url: `/api/v1/users/${user.id}/SK${path}`,
-      headers: { authorization: `Bearer ${userToken(t.app, user)}` },
-      ...(payload ? { payload } : {}),
-    });
-  const lastPin = async (phone: string) => {
-    const outbox = (await t.app.inject({ method: 'GET', url: `/dev/outbox.json?to=%2B52${phone}` })).json();
-    return /\b(\d{4})\b/.exec(outbox.messages[0].body)![1]!;
-  };
+    shopkeeperCall(t.app, user, method, path, payload);
+  const lastPin = (phone: string) => lastSmsPin(t.app, phone);
   const consent = (datePart: string) => consentAsCirculoPerson(t.app, datePart);
   const queryOf = async (userId: string) =>
     (await t.app.db.select().from(bureauQueries).where(eq(bureauQueries.userId, userId)))[0]!;

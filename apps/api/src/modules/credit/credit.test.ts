@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { auditEvents, bureauConsents, bureauQueries, creditDecisions } from '../../db/schema.js';
 import { BureauError, type BureauProvider } from '../../providers/bureau/index.js';
 import { createBureauSimulator } from '../../providers/bureau/simulator.js';
-import { createApplication, userToken } from '../../test/factories.js';
+import { createApplication, lastSmsPin, shopkeeperCall, userToken } from '../../test/factories.js';
 import { createTestApp, manualClock, type TestApp, useTestApp, withTestApp } from '../../test/test-app.js';
 import { verifyPassword } from './password.js';
 import { processDueBureauQueries } from './bureau.js';
@@ -30,12 +30,7 @@ describe('consent PIN, bureau and decision', () => {
   });
 
   const call = (method: 'GET' | 'POST' | 'PUT', user: { id: string; phone: string }, path: string, payload?: object) =>
-    t.app.inject({
-      method,
-      url: `/api/v1/users/${user.id}/SK${path}`,
-      headers: { authorization: `Bearer ${userToken(t.app, user)}` },
-      ...(payload ? { payload } : {}),
-    });
+    shopkeeperCall(t.app, user, method, path, payload);
 
   /** Through the PIN: sent, read from the outbox, confirmed. */
   const consent = async (taxTen: string, dob?: string) => {
@@ -44,10 +39,7 @@ describe('consent PIN, bureau and decision', () => {
     const res = await call('PUT', user, '/nip', { nip: await lastSmsCode4(user.phone) });
     return { user, res };
   };
-  const lastSmsCode4 = async (phone: string) => {
-    const outbox = (await t.app.inject({ method: 'GET', url: `/dev/outbox.json?to=%2B1${phone}` })).json();
-    return /\b(\d{4})\b/.exec(outbox.messages[0].body)![1]!;
-  };
+  const lastSmsCode4 = (phone: string) => lastSmsPin(t.app, phone);
 
   it('sends a 4-digit PIN by SMS; the step becomes ACCOUNT_BUREAU; NIP_PREFILL answers it', async () => {
     const user = await createApplication(t.app, { taxId: cedula(randomTen()) });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { avals, bureauConsentAudits, bureauQueries, creditDecisions } from '../../db/schema.js';
 import { generateRfc } from '@provee/domain';
 import { circuloRfc, useCirculoTestApp } from '../../test/circulo.js';
-import { createApplication, userAuth } from '../../test/factories.js';
+import { createApplication, lastSmsPin, userAuth } from '../../test/factories.js';
 import { createPhone } from '../../test/phone.js';
 import { manualClock } from '../../test/test-app.js';
 import { processDueBureauQueries, processDueConsentAudits } from '../credit/index.js';
@@ -76,8 +76,7 @@ describe('Círculo de Crédito: a guarantor named, asked, decided and audited', 
     await beforeConsent?.(avalId);
     const url = `/api/v1/users/${who.user.id}/SK/aval/nip?to=${phone}`;
     expect((await t.app.inject({ method: 'POST', url, headers: who.auth })).statusCode).toBe(200);
-    const pinSms = (await outbox(phone)).find((sms) => sms.body.includes('es tu NIP'))!;
-    const pin = /\b(\d{4})\b/.exec(pinSms.body)![1]!;
+    const pin = await lastSmsPin(t.app, phone);
     const confirmed = await t.app.inject({ method: 'PUT', url, headers: who.auth, payload: { nip: pin } });
     return { who, rfc, phone, avalId, pin, confirmed };
   }
@@ -235,6 +234,12 @@ describe('Círculo de Crédito: a guarantor named, asked, decided and audited', 
     expect(await issuesOf({ address: { ...HOME, neighborhood: 'La Loma Nueva', zip_code: '01000' } })).toEqual([
       { field: 'body.address.zip_code', message: '* El código postal no pertenece a ese estado.' },
     ]);
+    expect(
+      await issuesOf({
+        name: 'José Ramiro Antonio Maximiliano de la Santísima Trinidad',
+        lastname: 'Gutiérrez Hernández del Monte Alto de las Flores Blancas',
+      }),
+    ).toEqual([{ field: 'body.name', message: '* El nombre completo del aval es muy largo (máximo 120 caracteres).' }]);
     expect(await issuesOf({ lastname: 'Иванов' })).toEqual([
       { field: 'body.lastname', message: '* Escribe el apellido paterno del aval.' },
     ]);

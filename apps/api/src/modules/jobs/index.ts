@@ -3,3 +3,4 @@ import './decorations.js';
 
 export { createJobQueue, type JobKind, type JobQueue } from './queue.js';
 export { jobQueueRoutes } from './jobs.routes.js';
+export { JOB_STATES, listJobs } from './jobs.store.js';

@@ -8,7 +8,8 @@ import { auditEvents, contractSigners } from '../../db/schema.js';
 import { createPng } from '../../test/factories.js';
 import { MANY_UPLOADS_ENV, sendSignature, verifiedSigner } from '../../test/signer.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { contractCopyJob } from './copy-job.js';
+import { JOB_STATES, listJobs } from '../jobs/index.js';
+import { CONTRACT_COPY_JOB, contractCopyJob } from './copy-job.js';
 import { signingDeps } from './deps.js';
 
 /** Twilio's Messages API, down for the next `copyOutages` copies (503), up for everything else. */
@@ -78,5 +79,16 @@ describe('the signed copy by SMS, through the job queue', () => {
     expect(await eventsOf(signer.userId, 'contract.copy_not_sent')).toMatchObject([
       { actor: 'system', payload: { signer_id: row!.id } },
     ]);
+  });
+
+  it('five signatures of one signer at once: one stands, and one copy job with it', async () => {
+    const signer = await verifiedSigner(t.app);
+    const [row] = await t.app.db.select().from(contractSigners).where(eq(contractSigners.userId, signer.userId));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => sendSignature(t.app, signer, createPng({ width: 300, height: 470 }))),
+    );
+    expect(answers.filter((res) => res.statusCode === 200)).toHaveLength(1);
+    const jobs = await listJobs(t.app.db, { states: [...JOB_STATES], name: CONTRACT_COPY_JOB, limit: 100 });
+    expect(jobs.filter((job) => (job.data as { signer_id: string }).signer_id === row!.id)).toHaveLength(1);
   });
 });
