@@ -4,7 +4,7 @@ import { defineConfig } from '@playwright/test';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Desktop-only specs of the lender's back office (the phone projects skip them). */
-const BACKOFFICE_SPECS = ['backoffice.spec.ts', 'staff-security.spec.ts'];
+const BACKOFFICE_SPECS = ['backoffice.spec.ts', 'lender-webhooks.spec.ts', 'staff-security.spec.ts'];
 /** Specs of servers of their own (the Mexican market; Mexico with Círculo de Crédito's stand-in). */
 const COUNTRY_SPECS = ['mexico.spec.ts', 'circulo.spec.ts'];
 
@@ -46,7 +46,7 @@ export default defineConfig({
     // The lender's back office: desktop-first, on the Dominican server (staff made by the CLI).
     {
       name: 'backoffice-1280x800',
-      testMatch: 'backoffice.spec.ts',
+      testMatch: ['backoffice.spec.ts', 'lender-webhooks.spec.ts'],
       metadata: { server: 'do' },
       use: { viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
     },

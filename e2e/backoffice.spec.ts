@@ -277,6 +277,12 @@ test('an admin makes an advisor account, the advisor sets the password with the 
   await admin.getByLabel('Estado').selectOption('');
   await expectAccessible(admin);
   await screenshot(admin, 'backoffice-jobs');
+
+  // The retention schedule (decision 033): its rules as the table holds them, and the last runs.
+  await admin.getByRole('link', { name: 'Conservación' }).click();
+  await expect(admin.getByRole('heading', { level: 1, name: 'Conservación de datos' })).toBeVisible();
+  await expectAccessible(admin);
+  await screenshot(admin, 'backoffice-retention');
 });
 
 test('naming a guarantor before the application reaches the inventory step: the analyst reads why in staff words', async ({

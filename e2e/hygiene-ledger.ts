@@ -20,7 +20,11 @@ export type SecretKind =
   | 'sessionCookie'
   | 'proofSession'
   | 'totpSecret'
-  | 'recoveryCode';
+  | 'recoveryCode'
+  | 'webhookSecret'
+  | 'partnerKey'
+  /** A person's values erased on their request (issue 31): gone from the database, never in the logs. */
+  | 'erasedPerson';
 
 /** Where the suite's files go; the global setup sets it for the workers. */
 export function hygieneDir(): string {
@@ -58,7 +62,8 @@ function kindOf(key: string, value: string): SecretKind | null {
       if (RECOVERY_CODE.test(value.trim().toUpperCase())) return 'recoveryCode';
       return /^\d{6}$/.test(value) ? 'smsCode' : null;
     case 'secret':
-      // A staff member's authenticator app (POST /api/backoffice/me/totp).
+      // A webhook endpoint's signing secret (shown once), or a staff member's authenticator app.
+      if (value.startsWith('whsec_')) return 'webhookSecret';
       return TOTP_SECRET.test(value) ? 'totpSecret' : null;
     case 'nip':
     case 'default_nip':
@@ -69,7 +74,8 @@ function kindOf(key: string, value: string): SecretKind | null {
     case 'access_token':
       return 'bearerToken';
     case 'token':
-      return 'linkToken';
+      // A partner API key (shown once to the admin who made it), or a signing or invitation link's.
+      return value.startsWith('pvk_') ? 'partnerKey' : 'linkToken';
     case 'session_id':
       // A reverse-OTP session's key: exchanged for a phone token once the message arrived.
       return 'proofSession';

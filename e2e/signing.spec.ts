@@ -159,7 +159,11 @@ test.describe('identity verification and contract signing', () => {
     page.on('request', (request) => {
       if (request.url().includes('/mati-status') && !request.url().includes('wait=')) asked += 1;
     });
+    // The screen adopts the server's countdown from its first answer: the clock jumps only after it
+    // (a jump before a slow first answer would restart the countdown from the jumped clock).
+    const arrival = page.waitForResponse((response) => /\/mati-status\?.*wait=0/.test(response.url()));
     await verifyIdentity(page);
+    await arrival;
     await page.clock.fastForward(299_000);
     await expect(page).toHaveURL(/review-documents/);
     await page.clock.fastForward(2_000);

@@ -199,6 +199,11 @@ test('an admin enrols, creates an analyst who sets a password and enrols; step-u
   await logOut(analyst);
   await fillLogin(analyst, ANALYST);
   await analyst.getByRole('button', { name: 'Usar una llave de acceso' }).click();
-  await expect(analyst.getByRole('heading', { level: 1, name: 'Solicitudes' })).toBeVisible();
+  // A refused passkey says why on the screen: that text, not a missing heading, is the failure.
+  const signedIn = analyst.getByRole('heading', { level: 1, name: 'Solicitudes' });
+  const refusal = analyst.getByRole('alert');
+  await expect(signedIn.or(refusal).first()).toBeVisible({ timeout: 15_000 });
+  expect(await refusal.allTextContents()).toEqual([]);
+  await expect(signedIn).toBeVisible();
   await expect(analyst.getByText(ANALYST.name)).toBeVisible();
 });

@@ -117,9 +117,9 @@ const SUITE_ENV = {
   BUREAU_SYNC_WAIT_MS: '1500',
   BUREAU_TIMEOUT_MS: '2000',
   BUREAU_RETRY_BASE_MS: '500',
-  BUREAU_WORKER_INTERVAL_MS: '250',
   IDENTITY_SIMULATOR_DELAY_MS: '300',
-  IDENTITY_WORKER_INTERVAL_MS: '250',
+  // The job queue's workers (bureau retries, the simulator's answers, the SMS) look every 250 ms.
+  JOB_POLL_INTERVAL_MS: '250',
 };
 
 /**

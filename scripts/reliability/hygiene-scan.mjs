@@ -15,6 +15,10 @@ export const SECRET_KINDS = [
   'proofSession',
   'totpSecret',
   'recoveryCode',
+  'webhookSecret',
+  'partnerKey',
+  // A person's values erased on their request (issue 31, e2e/privacy.spec.ts): nowhere after the erasure.
+  'erasedPerson',
 ];
 
 /** Kinds a whole e2e run must have recorded, or the ledger is broken and the scan would prove nothing. */
@@ -38,7 +42,7 @@ const REFERENCE_TABLE = /^(catalog_|drizzle\.)/;
  */
 export const CARRIER_TABLE = 'sms_outbox';
 
-/** Columns that must hold the app's ciphertext (apps/api/src/crypto.ts: "v1.<iv>.<tag>.<ciphertext>"). */
+/** Columns that must hold the app's ciphertext (apps/api/src/crypto.ts: "v1|v2.<iv>.<tag>.<ciphertext>"; v2 under the person's own key). */
 export const ENCRYPTED_COLUMNS = [
   { table: 'users', column: 'tax_id_encrypted', kind: 'taxId' },
   { table: 'users', column: 'dob_encrypted', kind: 'birthDate' },
@@ -51,7 +55,7 @@ export const ENCRYPTED_COLUMNS = [
   { table: 'avals', column: 'address_encrypted', kind: 'taxId' },
 ];
 /** 12-byte IV, 16-byte tag, base64url. */
-export const CIPHERTEXT = /^v1\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]+$/;
+export const CIPHERTEXT = /^v[12]\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]+$/;
 /** The tax id's keyed lookup hash (HMAC-SHA256, hex). */
 const LOOKUP_HASH = /^[0-9a-f]{64}$/;
 
@@ -409,7 +413,7 @@ export function checkEncryptedColumns(name, dumpText) {
           file: name,
           line: i + 1,
           kind,
-          how: `${key} is not the app's ciphertext (v1.<iv>.<tag>.<ciphertext>)`,
+          how: `${key} is not the app's ciphertext (v1|v2.<iv>.<tag>.<ciphertext>)`,
           excerpt: maskValue(kind, String(value)),
         });
     }

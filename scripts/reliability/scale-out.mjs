@@ -8,7 +8,7 @@
 //   b. journeys whose requests alternate between the processes complete, records in the database;
 //   c. every business limit holds across the two (per-IP SMS cap, code attempts, resend cooldown and
 //      hourly cap, consent PIN attempts); the flood guard is per process by design (decision 003);
-//   d. the bureau retry worker runs in both and never queries twice (the servers' logs and the
+//   d. the bureau retries (jobs of the queue) run in both and never query twice (the servers' logs and the
 //      database);
 //   e. PostgreSQL stopped in the middle of a load run (fast, then immediate): 503 envelopes while it
 //      is down, recovery without a restart, every write acknowledged with a 2xx in the database.
@@ -456,7 +456,7 @@ async function partLimits(pgServer, workDir) {
   await pair.stop();
 }
 
-// ---- d. the bureau retry worker in both processes -------------------------------------------
+// ---- d. the bureau retries (jobs of the queue) in both processes ---------------------------
 
 const BUREAU_ENV = {
   BUREAU_SLOW_MS: '2500',
@@ -464,13 +464,13 @@ const BUREAU_ENV = {
   BUREAU_SYNC_WAIT_MS: '2000',
   BUREAU_RETRY_BASE_MS: '300',
   BUREAU_RETRY_MAX_MS: '1200',
-  BUREAU_WORKER_INTERVAL_MS: '100',
+  JOB_POLL_INTERVAL_MS: '100',
 };
 
 async function partBureau(pgServer, workDir) {
   const guarantors = 20;
   console.log(
-    `\n== d. bureau retries: ${guarantors} guarantors with the simulator's failing (999-0000005: 3 of 4) and slow (999-0000004: 1 of 4) identities; both processes run the worker every ${BUREAU_ENV.BUREAU_WORKER_INTERVAL_MS} ms ==`,
+    `\n== d. bureau retries: ${guarantors} guarantors with the simulator's failing (999-0000005: 3 of 4) and slow (999-0000004: 1 of 4) identities; both processes run the job queue's workers (every ${BUREAU_ENV.JOB_POLL_INTERVAL_MS} ms) ==`,
   );
   const pg = await throwAwayPostgres(pgServer, 'provee_scale_d');
   cleanups.push(() => pg.drop());
@@ -714,9 +714,9 @@ async function partRestart(workDir) {
     DATABASE_URL: dbUrl,
     CODE_RESEND_SECONDS: '0',
     CODE_MAX_PER_HOUR: '100',
-    // A bureau attempt cut by the outage keeps its claim for the lease (timeout + 5 s), then a worker retries.
+    // A bureau attempt cut by the outage keeps its claim for the lease (timeout + 5 s), then a job retries.
     BUREAU_TIMEOUT_MS: '5000',
-    BUREAU_WORKER_INTERVAL_MS: '500',
+    JOB_POLL_INTERVAL_MS: '500',
   };
   const pair = await startPair('e', env, workDir);
   const pids = pair.servers.map((server) => server.child.pid);

@@ -13,13 +13,15 @@ import { backofficeApi } from './modules/backoffice/index.js';
 import { configRoutes } from './modules/config/config.routes.js';
 import { publicConfig } from './modules/config/public-config.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { probeRoutes } from './modules/health/probes.routes.js';
 import { API_PATH, DEFAULT_WEB_DIST_DIR } from './paths.js';
 import { requireApiKey } from './plugins/app/ops-auth.js';
 import { registerOpenApi } from './plugins/external/openapi.js';
 import { registerCompression } from './plugins/external/compression.js';
+import { registerLoadShedding } from './plugins/external/load-shedding.js';
 import { registerSecurity } from './plugins/external/security.js';
 import { loadWebBuild, registerSpa } from './plugins/external/spa.js';
-import { createFieldCipher } from './crypto.js';
+import { createAppCipher } from './crypto.js';
 import { createTokenService } from './modules/auth/tokens.js';
 import { catalogRoutes } from './modules/catalog/catalog.routes.js';
 import { creditRoutes } from './modules/credit/credit.routes.js';
@@ -27,12 +29,29 @@ import {
   guarantorBureau,
   guarantorInvitationRoutes,
   guarantorRoutes,
-  startRemoteConsentWorker,
+  invitationMessages,
+  remoteConsentJob,
 } from './modules/guarantors/index.js';
-import { startBureauWorker } from './modules/credit/bureau-worker.js';
-import { createImageDecoder, startIdentityWorker } from './modules/identity/index.js';
-import { contractCopyJob, createContractRenderer, signingDeps, signingRoutes } from './modules/signing/index.js';
-import { createJobQueue } from './modules/jobs/index.js';
+import { bureauJobsSweep, bureauQueryJob, consentAuditJob } from './modules/credit/index.js';
+import { createImageDecoder, identityDeps, simulatedAnswerJob } from './modules/identity/index.js';
+import {
+  contractCopyJob,
+  createContractRenderer,
+  signingDeps,
+  signingInvitationJob,
+  signingLinkMessages,
+  signingRoutes,
+} from './modules/signing/index.js';
+import { codeMessages } from './modules/one-time-codes/index.js';
+import { smsSendJob } from './modules/sms/index.js';
+import { loginCounterSweepJob } from './modules/staff/index.js';
+import { retentionScheduleJob } from './modules/privacy/index.js';
+import { webhookSendJob, webhookSweepJob } from './modules/integrations/index.js';
+import { partnerApi } from './modules/partner/index.js';
+import { createJobQueue, queueDepth } from './modules/jobs/index.js';
+import { instrumented } from './observability/instrument.js';
+import { readFrom, stopReadingFrom } from './observability/metrics.js';
+import { registerMetrics } from './plugins/app/metrics.js';
 import { createPasswordHasher } from './modules/credit/password.js';
 import { loadPolicy } from './modules/credit/policy.js';
 import { createBureau, type BureauProvider } from './providers/bureau/index.js';
@@ -45,6 +64,7 @@ import { networkRoutes } from './modules/network/network.routes.js';
 import { phoneProofRoutes } from './modules/phone-proof/phone-proof.routes.js';
 import { reverseOtpWebhookRoutes } from './modules/phone-proof/webhook.routes.js';
 import { userRoutes } from './modules/users/users.routes.js';
+import { privacyRoutes } from './modules/privacy-requests/index.js';
 import { createReverseOtpProvider } from './providers/reverse-otp/index.js';
 import { createSmsProvider } from './providers/sms/index.js';
 import { createSecrets } from './secrets.js';
@@ -76,6 +96,7 @@ const API_ROUTES = [
   guarantorRoutes,
   guarantorInvitationRoutes,
   signingRoutes,
+  privacyRoutes,
 ];
 
 /**
@@ -121,20 +142,27 @@ export async function buildApp(config: Config, database: Database, options: Buil
     'tokens',
     createTokenService(secrets.key('tokens'), config.TOKEN_TTL_SECONDS, () => app.clock().getTime()),
   );
-  app.decorate('sms', createSmsProvider(config, database.db));
+  app.decorate('sms', instrumented('sms', createSmsProvider(config, database.db)));
   const webhookKey = config.REVERSE_OTP_WEBHOOK_SECRET
     ? Buffer.from(config.REVERSE_OTP_WEBHOOK_SECRET)
     : secrets.key('reverse-otp-webhook');
-  app.decorate('reverseOtp', createReverseOtpProvider(config, webhookKey));
+  app.decorate('reverseOtp', instrumented('reverse-otp', createReverseOtpProvider(config, webhookKey)));
   app.decorate(
     'catalogRevision',
     createCatalogRevision(database.db, () => app.clock().getTime()),
   );
-  app.decorate('places', createAddressSearch(config, database.db, app.catalogRevision));
+  app.decorate('places', instrumented('places', createAddressSearch(config, database.db, app.catalogRevision)));
   const encryptionKey = config.DATA_ENCRYPTION_KEY
     ? Buffer.from(config.DATA_ENCRYPTION_KEY, 'base64')
     : secrets.key('data-encryption');
-  app.decorate('cipher', createFieldCipher(encryptionKey, secrets.key('lookup-hash')));
+  app.decorate(
+    'cipher',
+    createAppCipher(
+      encryptionKey,
+      config.DATA_ENCRYPTION_PREVIOUS_KEYS.map((key) => Buffer.from(key, 'base64')),
+      secrets.key('lookup-hash'),
+    ),
+  );
   app.decorate('policy', loadPolicy(config.CREDIT_POLICY_FILE, config.COUNTRY));
   app.decorate(
     'passwords',
@@ -143,7 +171,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
       maxWaiting: config.PASSWORD_HASH_MAX_WAITING,
     }),
   );
-  app.decorate('bureau', options.bureau ?? createBureau(config));
+  app.decorate('bureau', instrumented('bureau', options.bureau ?? createBureau(config)));
   app.decorate('guarantorBureau', guarantorBureau);
   // Uploaded images and contract PDFs: decoded and built off the event loop, within time bounds (decision 021).
   app.decorate(
@@ -169,10 +197,14 @@ export async function buildApp(config: Config, database: Database, options: Buil
       pollMs: config.JOB_POLL_INTERVAL_MS,
       retryDelaySeconds: config.JOB_RETRY_DELAY_SECONDS,
       graceMs: config.JOB_STOP_GRACE_MS,
+      kindsOff: config.JOB_KINDS_OFF,
     }),
   );
   registerErrorHandling(app);
   registerInputGuard(app);
+  await registerLoadShedding(app, config);
+  await app.register(probeRoutes);
+  registerMetrics(app, config);
 
   const web = await loadWebBuild(app, config.WEB_DIST_DIR ?? DEFAULT_WEB_DIST_DIR, publicConfig(config));
   await registerSecurity(app, config, web?.inline);
@@ -196,13 +228,28 @@ export async function buildApp(config: Config, database: Database, options: Buil
     { prefix: '/ops' },
   );
 
+  await app.register(partnerApi, { prefix: '/partner/v1' });
+
   if (config.TEST_MODE) await app.register(devRoutes, { prefix: '/dev' });
   app.jobs.define(contractCopyJob(signingDeps(app)));
+  app.jobs.define(signingInvitationJob(signingDeps(app)));
+  app.jobs.define(webhookSendJob(app));
+  app.jobs.define(webhookSweepJob(app));
+  // Every background job is a kind of the one queue (decision 030).
+  app.jobs.define(smsSendJob(app, [codeMessages(app), invitationMessages(app), signingLinkMessages(app)]));
+  app.jobs.define(bureauQueryJob(app));
+  app.jobs.define(consentAuditJob(app));
+  app.jobs.define(bureauJobsSweep(app));
+  app.jobs.define(remoteConsentJob(app));
+  app.jobs.define(simulatedAnswerJob(identityDeps(app)));
+  app.jobs.define(loginCounterSweepJob(app));
+  app.jobs.define(retentionScheduleJob(app));
   app.addHook('onReady', () => app.jobs.start());
+  // The metrics' gauges read this app's queue and database (one app per process outside tests).
+  const scraped = { jobQueue: () => queueDepth(app.db), embeddedQueue: () => database.waiting() };
+  readFrom(scraped);
+  app.addHook('onClose', async () => stopReadingFrom(scraped));
   app.addHook('onClose', () => app.jobs.stop());
-  startBureauWorker(app);
-  startRemoteConsentWorker(app);
-  startIdentityWorker(app);
 
   const spa = web && (await registerSpa(app, web));
   app.setNotFoundHandler((request, reply) => {

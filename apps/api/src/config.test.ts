@@ -47,6 +47,31 @@ describe('config', () => {
     expect(loadConfig({ SMS_NUMBERS_PER_IP_PER_HOUR: '7' }).SMS_NUMBERS_PER_IP_PER_HOUR).toBe(7);
   });
 
+  it('the background timers’ variables stop start-up naming the job queue’s; JOB_KINDS_OFF lists kinds', () => {
+    expect(() => loadConfig({ BUREAU_WORKER_INTERVAL_MS: '0' })).toThrow(
+      /BUREAU_WORKER_INTERVAL_MS: ya no existe.*JOB_KINDS_OFF=bureau-query,bureau-consent-audit,remote-consent/,
+    );
+    expect(() => loadConfig({ IDENTITY_WORKER_INTERVAL_MS: '1000' })).toThrow(
+      /IDENTITY_WORKER_INTERVAL_MS: ya no existe.*JOB_KINDS_OFF=identity-simulated-answer/,
+    );
+    expect(loadConfig({}).JOB_KINDS_OFF).toEqual([]);
+    expect(loadConfig({ JOB_KINDS_OFF: ' bureau-query, sms-send ,' }).JOB_KINDS_OFF).toEqual([
+      'bureau-query',
+      'sms-send',
+    ]);
+  });
+
+  it('webhooks: the networks an endpoint may be in are CIDRs (this machine in test mode), the retries a list of seconds', () => {
+    expect(loadConfig({}).WEBHOOK_ALLOWED_NETWORKS).toEqual(['127.0.0.0/8', '::1/128']);
+    expect(loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8, fd00::/8' }).WEBHOOK_ALLOWED_NETWORKS).toEqual([
+      '10.0.0.0/8',
+      'fd00::/8',
+    ]);
+    expect(() => loadConfig({ WEBHOOK_ALLOWED_NETWORKS: '10.0.0.5' })).toThrow(/WEBHOOK_ALLOWED_NETWORKS.*CIDR/);
+    expect(loadConfig({}).WEBHOOK_RETRY_SECONDS).toEqual([5, 300, 1_800, 7_200, 18_000, 36_000, 36_000]);
+    expect(() => loadConfig({ WEBHOOK_RETRY_SECONDS: '5,x' })).toThrow(/WEBHOOK_RETRY_SECONDS/);
+  });
+
   it('production needs real secrets and no test factories', () => {
     const secrets = { OPS_API_KEY: 'k'.repeat(32), APP_SECRET: 's'.repeat(32) };
     expect(() => loadConfig({ NODE_ENV: 'production', APP_SECRET: secrets.APP_SECRET })).toThrow(

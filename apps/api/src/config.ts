@@ -1,10 +1,19 @@
-import { countryCodeSchema, STAFF_STEP_UP_MINUTES } from '@provee/domain';
+import { countryCodeSchema, STAFF_STEP_UP_MINUTES, WEBHOOK_RETRY_SECONDS } from '@provee/domain';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { getHeapStatistics } from 'node:v8';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { trustProxySchema } from './trust-proxy.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+/** A comma-separated list, each item trimmed, empty ones dropped. */
+const commaList = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+);
 
 /** How long a link we send stays good, in seconds: from an hour to `max` (30 days unless said). */
 const linkTtlSeconds = (byDefault: number, max = 30 * 86_400) =>
@@ -39,16 +48,7 @@ const envSchema = z.object({
     .refine((value) => !/[?#]/.test(value), 'no debe llevar consulta (?) ni fragmento (#)')
     .transform((value) => value.replace(/\/+$/, ''))
     .optional(),
-  CORS_ORIGINS: z
-    .string()
-    .default('')
-    .transform((value) =>
-      value
-        .split(',')
-        .map((origin) => origin.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(z.url())),
+  CORS_ORIGINS: commaList.pipe(z.array(z.url())).default([]),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -78,6 +78,13 @@ const envSchema = z.object({
     .regex(/^\+\d{8,15}$/, 'debe ser un número E.164')
     .optional(),
   TWILIO_API_URL: z.url().default('https://api.twilio.com'),
+  /**
+   * How long a request that sends an SMS (a code, a PIN, an invitation, a link) waits for the
+   * message's first try by this process's job worker, woken at its commit: a code or PIN whose
+   * first try failed answers 503 and holds no limit; past the wait the message follows from the
+   * queue (decision 030).
+   */
+  SMS_SEND_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(5_000),
 
   REVERSE_OTP_PROVIDER: z.enum(['simulator', 'twilio']).default('simulator'),
   REVERSE_OTP_DESTINATION: z
@@ -108,11 +115,45 @@ const envSchema = z.object({
   PDF_TIMEOUT_MS: z.coerce.number().int().min(1).max(120_000).default(10_000),
   // After SIGTERM/SIGINT: how long a graceful stop may take before the process exits anyway.
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /**
+   * Load shedding (@fastify/under-pressure, docs/OPERATIONS.md): past any of these a request is
+   * answered 503 with Retry-After at once, and /readyz says not ready, so the balancer sends work
+   * elsewhere. 0 turns a check off. The event loop's mean delay over a second; the heap in use
+   * (by default 90% of V8's limit: past it the process would die of memory); the resident memory
+   * (off by default: PGlite's memory lives in it).
+   */
+  PRESSURE_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+  PRESSURE_MAX_HEAP_USED_MB: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(() => Math.floor((getHeapStatistics().heap_size_limit * 0.9) / 2 ** 20)),
+  PRESSURE_MAX_RSS_MB: z.coerce.number().int().min(0).default(0),
+  PRESSURE_RETRY_AFTER_SECONDS: z.coerce.number().int().min(1).max(3_600).default(10),
+  /**
+   * The Prometheus metrics (docs/OPERATIONS.md), never public: at GET /metrics on the main port with
+   * `Authorization: Bearer METRICS_TOKEN` (no token set: not served there), and/or on a port of their
+   * own that the balancer does not expose (METRICS_HOST:METRICS_PORT, no token).
+   */
+  METRICS_TOKEN: z.string().min(16, 'debe tener al menos 16 caracteres').optional(),
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 
   DATA_ENCRYPTION_KEY: z
     .string()
     .refine((value) => Buffer.from(value, 'base64').length === 32, 'debe ser una llave de 32 bytes en base64')
     .optional(),
+  /**
+   * Application keys retired by a rotation (comma-separated, base64): they still open what they
+   * wrapped or encrypted until rewrapPersonKeys has moved every data key to DATA_ENCRYPTION_KEY
+   * (decision 032).
+   */
+  DATA_ENCRYPTION_PREVIOUS_KEYS: commaList
+    .refine(
+      (keys) => keys.every((key) => Buffer.from(key, 'base64').length === 32),
+      'debe ser una lista de llaves de 32 bytes en base64, separadas por comas',
+    )
+    .default([]),
   ADDRESS_PROVIDER: z.enum(['catalog', 'google']).default('catalog'),
   GOOGLE_PLACES_API_KEY: z.string().min(1).optional(),
   GOOGLE_PLACES_API_URL: z.url().default('https://maps.googleapis.com'),
@@ -126,7 +167,6 @@ const envSchema = z.object({
   BUREAU_RETRY_BASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(5_000),
   BUREAU_RETRY_MAX_MS: z.coerce.number().int().min(100).max(86_400_000).default(600_000),
   BUREAU_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
-  BUREAU_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
   /** The credit bureau: the built-in simulator, or Círculo de Crédito (COUNTRY=mx; decision 028). */
   BUREAU_PROVIDER: z.enum(['simulator', 'circulo']).default('simulator'),
   /** Círculo's base: production https://services.circulodecredito.com.mx, or the same under /sandbox. */
@@ -151,7 +191,6 @@ const envSchema = z.object({
   IDENTITY_PROVIDER: z.enum(['simulator', 'metamap']).default('simulator'),
   /** How long the simulator takes to answer a check (SPEC §4: the review screen first asks at 30 s). */
   IDENTITY_SIMULATOR_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
-  IDENTITY_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
   /**
    * The job queue (decision 029): how often this process's workers look for due jobs (0: this
    * process runs none; others on the same database do), the pause before a job's first retry
@@ -160,6 +199,37 @@ const envSchema = z.object({
   JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   JOB_RETRY_DELAY_SECONDS: z.coerce.number().int().min(1).max(3_600).default(5),
   JOB_STOP_GRACE_MS: z.coerce.number().int().min(0).max(120_000).default(10_000),
+  /**
+   * Job kinds this process runs no worker for (names separated by commas): the other processes on
+   * the database run them (e.g. only the replicas the bureau allows call it). Tests drive these by
+   * hand (src/test/jobs.ts).
+   */
+  JOB_KINDS_OFF: commaList.default([]),
+  /**
+   * Webhooks out (issue 30): the pauses before each new try of a send, in seconds (Standard
+   * Webhooks' schedule unless said: tests shorten it); the networks (CIDR) an endpoint may be in
+   * although private, loopback or link-local (refused otherwise; test mode allows this machine,
+   * where the dev receiver is); how long a send waits for the receiver's answer.
+   */
+  WEBHOOK_RETRY_SECONDS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'debe ser una lista de segundos separados por comas')
+    .transform((value) => value.split(',').map(Number))
+    .optional(),
+  WEBHOOK_ALLOWED_NETWORKS: commaList
+    .refine(
+      (networks) => networks.every((network) => ipaddr.isValidCIDR(network)),
+      'debe ser una lista de redes en notación CIDR (10.0.0.0/8, fd00::/8), separadas por comas',
+    )
+    .optional(),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(60_000).default(15_000),
+  /** Calls a partner key may make per minute (each key its own count). */
+  PARTNER_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(600),
+  /**
+   * Calls per minute to the partner API from one address, whatever the key (a coarse guard before a
+   * key is looked up, in place of RATE_LIMIT_PER_MINUTE there: a lender's systems share one address).
+   */
+  PARTNER_IP_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(6_000),
   /** Identity checks a signer may start (SPEC §2.4: 3 attempts by default). */
   IDENTITY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
   METAMAP_CLIENT_ID: z.string().min(1).optional(),
@@ -190,6 +260,15 @@ const envSchema = z.object({
   WEB_LEAD_API_KEY: z.string().min(8).default('provee-web-lead-key'),
   IP_LOOKUP_URL: z.string().min(1).default('/api/v1/ip'),
   ENABLE_TEST_FACTORIES: bool.default(false),
+  /**
+   * Privacy requests (issue 31): the legal term to answer, in business days, when counsel reads the
+   * law differently from the country's default (PRIVACY_DEADLINE_BUSINESS_DAYS in packages/domain),
+   * and the public holidays that do not count ('YYYY-MM-DD', comma-separated).
+   */
+  PRIVACY_DEADLINE_BUSINESS_DAYS: z.coerce.number().int().min(1).max(90).optional(),
+  PRIVACY_HOLIDAYS: commaList
+    .pipe(z.array(z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'usa fechas AAAA-MM-DD separadas por comas')))
+    .default([]),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -216,6 +295,16 @@ export function loadConfig(env: Record<string, string | undefined>) {
       'PROOF_STARTS_PER_IP_PER_HOUR: ya no existe; usa SMS_NUMBERS_PER_IP_PER_HOUR (números distintos por IP por hora)',
     );
   }
+  // The background workers became job kinds of the queue (decision 030): a value set for the old
+  // timers (0 kept a process from running them) must not be silently dropped.
+  for (const [name, kinds] of [
+    ['BUREAU_WORKER_INTERVAL_MS', 'bureau-query,bureau-consent-audit,remote-consent'],
+    ['IDENTITY_WORKER_INTERVAL_MS', 'identity-simulated-answer'],
+  ] as const)
+    if (present[name] !== undefined)
+      problems.push(
+        `${name}: ya no existe; estos trabajos van por la cola (JOB_POLL_INTERVAL_MS; para no correrlos en este proceso, JOB_KINDS_OFF=${kinds})`,
+      );
   // Test mode: the /dev tools (simulated phone, SMS outbox) and the fixed ops key. They let anyone
   // prove any number, so never in production and only while a simulator is what is configured.
   const testMode =
@@ -278,6 +367,8 @@ export function loadConfig(env: Record<string, string | undefined>) {
     ...config,
     LENDER_NAME: config.LENDER_NAME ?? config.APP_NAME,
     TEST_MODE: testMode,
+    WEBHOOK_RETRY_SECONDS: config.WEBHOOK_RETRY_SECONDS ?? [...WEBHOOK_RETRY_SECONDS],
+    WEBHOOK_ALLOWED_NETWORKS: config.WEBHOOK_ALLOWED_NETWORKS ?? (testMode ? ['127.0.0.0/8', '::1/128'] : []),
     // In test mode a fixed key keeps the operations API usable on a fresh clone (required otherwise).
     OPS_API_KEY: config.OPS_API_KEY ?? 'provee-dev-ops-key-not-for-production',
   };

@@ -19,5 +19,11 @@ export const DEFAULT_WEB_DIST_DIR = resolve(API_ROOT, '../web/dist');
 /** The Dominican catalogue shipped with the product (generated; see modules/catalog/do-catalog.ts). */
 export const DO_CATALOG_FILE = join(API_ROOT, 'src/modules/catalog/seed/do-catalog.json.gz');
 
-/** The API, operations and development paths (a URL or a path); everything else is the SPA and its files. */
-export const API_PATH = /^\/(api|ops|dev)(\/|\?|$)/;
+/**
+ * The API, operations, partner API and development paths (a URL or a path); everything else is the
+ * SPA and its files (the guarantor's screens live under /partner/SK/…, the partner API under /partner/v1).
+ */
+export const API_PATH = /^\/(api|ops|dev|partner\/v\d+)(\/|\?|$)/;
+
+/** The partner API's paths: their own limits (modules/partner/partner-auth.ts), not the global guard's. */
+export const PARTNER_API_PATH = /^\/partner\/v\d+(\/|\?|$)/;

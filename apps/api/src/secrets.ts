@@ -21,7 +21,8 @@ export interface Secrets {
       | 'staff-session'
       | 'staff-login'
       | 'staff-recovery-codes'
-      | 'staff-sso',
+      | 'staff-sso'
+      | 'partner-keys',
   ): Buffer;
 }
 

@@ -1,3 +1,4 @@
+import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
@@ -39,36 +40,34 @@ async function main(): Promise<void> {
   }
   const app = await buildApp(config, database);
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) {
-      app.log.warn({ signal }, 'second signal while stopping: exiting now');
-      process.exit(1);
-    }
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    // A graceful stop waits for the requests in flight; one that never ends (a client that stops
-    // sending its body) or a database that does not answer must not keep the process alive: past
-    // SHUTDOWN_TIMEOUT_MS it exits anyway, non-zero (issue 26).
-    setTimeout(() => {
-      app.log.error({ signal, timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, 'graceful stop took too long: exiting');
-      process.exit(1);
-    }, config.SHUTDOWN_TIMEOUT_MS).unref();
-    // Fastify closes the connections idle when the stop begins; a keep-alive connection whose
-    // request was still running becomes idle later and would hold the stop until its keep-alive
-    // timeout (72 s): closed as soon as it is idle.
-    setInterval(() => app.server.closeIdleConnections(), 100).unref();
-    try {
+  // SIGTERM/SIGINT (and an uncaught error): stop taking connections, let the requests in flight and
+  // the running jobs finish (app.close: the queue's grace, then the database), exit 0; past
+  // SHUTDOWN_TIMEOUT_MS exit 1 anyway; a second signal exits at once. The Fastify team's
+  // close-with-grace (docs/OPERATIONS.md).
+  closeWithGrace(
+    {
+      delay: config.SHUTDOWN_TIMEOUT_MS,
+      // The signals of a crash (a native module's fault) or a debugger keep their default: a
+      // listener on them can leave a crashed process hanging, and SIGQUIT keeps its core dump.
+      skip: ['SIGQUIT', 'SIGILL', 'SIGTRAP', 'SIGABRT', 'SIGBUS', 'SIGFPE', 'SIGSEGV', 'SIGUSR2'],
+      logger: {
+        error: (message: unknown) =>
+          message instanceof Error
+            ? app.log.error({ err: message }, 'graceful stop failed')
+            : app.log.error(`graceful stop: ${String(message)}`),
+      },
+    },
+    async ({ signal, err }) => {
+      if (err) app.log.error({ err }, 'uncaught error: stopping');
+      app.log.info({ signal }, 'shutting down');
+      // Fastify closes the connections idle when the stop begins; a keep-alive connection whose
+      // request was still running becomes idle later and would hold the stop until its keep-alive
+      // timeout (72 s): closed as soon as it is idle (issue 26).
+      setInterval(() => app.server.closeIdleConnections(), 100).unref();
       await app.close();
       await database.close();
-    } catch (error) {
-      app.log.error({ err: error }, 'graceful stop failed');
-      process.exit(1);
-    }
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    },
+  );
 
   await app.listen({ host: config.HOST, port: config.PORT });
   collectGarbageWhenIdle(({ before, after }) =>

@@ -7,7 +7,7 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config.js';
-import type { FieldCipher } from './crypto.js';
+import type { AppCipher } from './crypto.js';
 import type { CatalogRevision } from './db/catalog-revision.js';
 import type { Database, Db } from './db/client.js';
 import type { TokenService } from './modules/auth/tokens.js';
@@ -42,7 +42,7 @@ declare module 'fastify' {
     /** The catalogue's revision (db/catalog-revision.ts): what the catalogue answers are kept by. */
     catalogRevision: CatalogRevision;
     places: AddressSearchProvider;
-    cipher: FieldCipher;
+    cipher: AppCipher;
     bureau: BureauProvider;
   }
   interface FastifyContextConfig {

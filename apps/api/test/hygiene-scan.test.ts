@@ -177,8 +177,8 @@ describe('hygiene scanner (suite 7)', () => {
     const dump = [...CLEAN_DUMP.slice(0, -1), userRow(TAX_ID, '1985-02-28')];
     const { problems } = scan.checkEncryptedColumns('copy.dump.txt', dump.join('\n')) as { problems: Finding[] };
     expect(problems.map((problem) => problem.how)).toEqual([
-      "users.tax_id_encrypted is not the app's ciphertext (v1.<iv>.<tag>.<ciphertext>)",
-      "users.dob_encrypted is not the app's ciphertext (v1.<iv>.<tag>.<ciphertext>)",
+      "users.tax_id_encrypted is not the app's ciphertext (v1|v2.<iv>.<tag>.<ciphertext>)",
+      "users.dob_encrypted is not the app's ciphertext (v1|v2.<iv>.<tag>.<ciphertext>)",
     ]);
     expect(problems[0]).toMatchObject({ file: 'copy.dump.txt', line: 10 });
     const plainPin = [CLEAN_DUMP[0], consentRow('4821'), ...CLEAN_DUMP.slice(2)].join('\n');
@@ -186,7 +186,7 @@ describe('hygiene scanner (suite 7)', () => {
       (scan.checkEncryptedColumns('copy.dump.txt', plainPin) as { problems: Finding[] }).problems.map(
         (problem) => problem.how,
       ),
-    ).toEqual(["bureau_consents.pin_encrypted is not the app's ciphertext (v1.<iv>.<tag>.<ciphertext>)"]);
+    ).toEqual(["bureau_consents.pin_encrypted is not the app's ciphertext (v1|v2.<iv>.<tag>.<ciphertext>)"]);
     expect(
       scanDump(dump)
         .findings.map((finding) => finding.kind)

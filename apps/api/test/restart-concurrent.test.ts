@@ -1,7 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { anonymousId, cedulaCheckDigit } from '@provee/domain';
@@ -11,52 +9,18 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../src/db/client.js';
 import { auditEvents, phoneCodes, users } from '../src/db/schema.js';
 import { verifyAuditChain } from '../src/modules/audit/audit.service.js';
-import { API_ROOT } from '../src/paths.js';
+import { startBuiltServer, stopServer } from './built-server.js';
 
-const serverJs = join(API_ROOT, 'dist/server.js');
 const JOURNEYS = 40;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+const start = (env: Record<string, string>) =>
+  startBuiltServer({
+    LOG_LEVEL: 'fatal',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    SMS_NUMBERS_PER_IP_PER_HOUR: '10000',
+    ...env,
   });
-}
-
-async function start(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [serverJs], {
-    env: {
-      PATH: process.env.PATH,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'fatal',
-      RATE_LIMIT_PER_MINUTE: '100000',
-      SMS_NUMBERS_PER_IP_PER_HOUR: '10000',
-      ...env,
-    },
-    stdio: 'inherit',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`${url}/api/health`)).ok) return { child, url };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not start');
-}
-
-const stop = async (child: ChildProcess, signal: NodeJS.Signals) => {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill(signal);
-  await exited;
-};
+const stop = stopServer;
 
 /** One shopkeeper from the phone proof through the tax id, as fast as the server answers. */
 async function journey(url: string, n: number, registeredOne: () => void): Promise<void> {

@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -8,44 +7,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/client.js';
 import { INITIAL_DATABASE_DIR } from '../src/db/initial-database.js';
 import { appendAuditEvent, verifyAuditChain } from '../src/modules/audit/audit.service.js';
-import { API_ROOT, MIGRATIONS_DIR } from '../src/paths.js';
+import { MIGRATIONS_DIR } from '../src/paths.js';
+import { SERVER_JS as serverJs, startBuiltServer, stopServer } from './built-server.js';
 
-const serverJs = join(API_ROOT, 'dist/server.js');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [serverJs], {
-    env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    stdio: 'inherit',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) return { child, url };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not start');
-}
-
-async function kill(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
+const startServer = (dataDir: string) => startBuiltServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' });
+const kill = (child: ChildProcess) => stopServer(child);
 
 describe('first start on PGlite', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'provee-first-start-'));

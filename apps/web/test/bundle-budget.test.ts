@@ -3,9 +3,11 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
-const BUDGET_KB = 90;
-/** What a screen past the landing may download beyond what /home already did. */
-const LATER_STEP_BUDGET_KB = 25;
+// 90 KB until issue 31: the route and link of "Mis datos" (the applicant's data rights, a legal
+// requirement on every screen past the landing) cost 0.3 KB of the first load.
+const BUDGET_KB = 91;
+/** What a screen past the landing may download beyond what /home already did (the back office's shell is the largest, 25.6 KB since issue 31). */
+const LATER_STEP_BUDGET_KB = 26;
 const dist = new URL('../dist/', import.meta.url).pathname;
 const routerSource = new URL('../src/app/router.tsx', import.meta.url).pathname;
 

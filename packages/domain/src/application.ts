@@ -28,6 +28,9 @@ export const NEXT_STEPS = [
   'ASK_NEW_COLLATERAL',
   'ASK_REPLACE_PARTNER',
   'PENDING_APPROVAL',
+  // The lender's decision after PENDING_APPROVAL (issue 30): not in SPEC §4, which ends there.
+  'APPROVED',
+  'DISBURSED',
 ] as const;
 export type NextStep = (typeof NEXT_STEPS)[number];
 
@@ -39,8 +42,11 @@ export interface ApplicationState {
   status: ApplicationStatus;
 }
 
-/** Who may make a move: the applicant through a screen, or the system (bureau, decision). */
-export type Actor = 'user' | 'system';
+/**
+ * Who may make a move: the applicant through a screen, the system (bureau, decision), or the
+ * lender (its systems through the partner API, or an analyst in the back office).
+ */
+export type Actor = 'user' | 'system' | 'lender';
 
 export interface Transition {
   from: ApplicationState;
@@ -100,6 +106,12 @@ export const TRANSITIONS = {
     to: [at('PENDING_APPROVAL'), at('ASK_NEW_COLLATERAL')],
     actor: 'system',
   },
+
+  // The lender's decision (issue 30): approves with the final amount and terms (the signing
+  // invitation follows), declines with a reason, and later marks the credit disbursed.
+  'lender-approved': { from: at('PENDING_APPROVAL'), to: [at('APPROVED')], actor: 'lender' },
+  'lender-declined': { from: at('PENDING_APPROVAL'), to: [at('PENDING_APPROVAL', 'REJECTED')], actor: 'lender' },
+  disbursed: { from: at('APPROVED'), to: [at('DISBURSED')], actor: 'lender' },
 } as const satisfies Record<string, Transition>;
 
 export const AVAL_TYPES = ['PARTNER', 'COLLATERAL'] as const;

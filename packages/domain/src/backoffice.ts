@@ -20,6 +20,12 @@ export const STAFF_PERMISSIONS = {
   manageStaff: ['admin'],
   /** The job queue: what waits, runs and failed, with the last error. */
   readJobs: ['admin'],
+  /** The retention schedule (its rules and latest runs), read only (issue 31). */
+  readRetention: ['admin'],
+  /** The lender's systems: webhook endpoints (their secrets, deliveries, replays) and partner API keys. */
+  manageIntegrations: ['admin'],
+  /** Applicants' privacy requests (ARCO / Ley 172-13): read their data, rectify, erase, refuse (issue 31). */
+  privacy: ['analyst', 'admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

@@ -68,6 +68,19 @@ describe('routeAfterLookup: every row of SPEC §2.2', () => {
     expect(route({ next_step: step })).toBe('/8095551234/42/download');
   });
 
+  // The lender's decision after PENDING_APPROVAL (issue 30).
+  it('PENDING_APPROVAL with REJECTED (the lender declined) → declined', () => {
+    expect(route({ next_step: 'PENDING_APPROVAL', status: 'REJECTED' })).toBe('/8095551234/42/declined');
+  });
+
+  it('APPROVED (the lender approved) → approved', () => {
+    expect(route({ next_step: 'APPROVED', status: 'IN_PROGRESS' })).toBe('/8095551234/42/approved');
+  });
+
+  it('DISBURSED → disbursed', () => {
+    expect(route({ next_step: 'DISBURSED', status: 'IN_PROGRESS' })).toBe('/8095551234/42/disbursed');
+  });
+
   it('PARTNER_NIP → partner route with the partner phone', () => {
     const avals = [
       { aval_type: 'COLLATERAL' as const, phone: '5512345678' },

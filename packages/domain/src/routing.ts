@@ -66,6 +66,10 @@ export function routeAfterLookup(result: LookupResult): string {
   if (step === 'ACCOUNT_BUREAU') return `${base}/send-nip?already-sent=true`;
   if (step === 'PASSWORD' && status === 'IN_PROGRESS') return `${base}/create-password`;
   if (step === 'ACCOUNT_NIP' || step === 'PASSWORD') return '/rejected';
+  // The lender's decision after PENDING_APPROVAL (issue 30).
+  if (step === 'PENDING_APPROVAL' && status === 'REJECTED') return `${base}/declined`;
+  if (step === 'APPROVED') return `${base}/approved`;
+  if (step === 'DISBURSED') return `${base}/disbursed`;
   if (DOWNLOAD_STEPS.has(step)) return `${base}/download`;
   if (step === 'PARTNER_NIP') return `/partner/SK/${userId}/${avalPhone(user, 'PARTNER')}/send-nip-partner`;
   if (step === 'COLLATERAL_NIP') {

@@ -1,4 +1,4 @@
-import type { NextStep } from './application.js';
+import type { ApplicationStatus, NextStep } from './application.js';
 
 /**
  * Spanish names of the application's steps and guarantor types as the lender's staff read them:
@@ -22,6 +22,23 @@ export const STEP_NAMES: Record<NextStep, string> = {
   ASK_NEW_COLLATERAL: 'Pedir otro aval',
   ASK_REPLACE_PARTNER: 'Reemplazar socio',
   PENDING_APPROVAL: 'Pendiente de aprobación',
+  APPROVED: 'Aprobado por el prestamista',
+  DISBURSED: 'Desembolsado',
 };
 
 export const AVAL_TYPE_NAMES = { PARTNER: 'Socio', COLLATERAL: 'Aval solidario' } as const;
+
+export const APPLICATION_STATUS_NAMES: Record<ApplicationStatus, string> = {
+  IN_PROGRESS: 'En curso',
+  WAITING: 'En espera',
+  REJECTED: 'Rechazada',
+};
+
+/** A guarantor's standing: PENDING (waiting for consent) → CONSENTED → APPROVED or REFUSED; REPLACED. */
+export const AVAL_STATUS_NAMES = {
+  PENDING: 'Esperando consentimiento',
+  CONSENTED: 'Consintió',
+  APPROVED: 'Aprobado',
+  REFUSED: 'No aprobado',
+  REPLACED: 'Reemplazado',
+} as const;

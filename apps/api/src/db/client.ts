@@ -9,6 +9,7 @@ import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { MIGRATIONS_DIR } from '../paths.js';
+import { withCommitEffects } from './after-commit.js';
 import { PgliteThread } from './pglite-thread.js';
 import * as schema from './schema.js';
 
@@ -28,6 +29,8 @@ export interface Database {
    * statement; without, several in one text (BEGIN; …; COMMIT). The last statement's rows.
    */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
+  /** PGlite: queries sent to its thread and not answered yet (the metrics); PostgreSQL: null. */
+  waiting(): number | null;
   /** PGlite only: the whole database as a tarball, for `loadDataDir` (the tests' prepared copy). */
   dump?(): Promise<Uint8Array>;
   close(): Promise<void>;
@@ -67,9 +70,10 @@ function openPglite({ dataDir, onStop, loadDataDir }: DatabaseOptions): Database
   const thread = new PgliteThread(location, { onStop, ...(loadDataDir ? { loadDataDir } : {}) });
   // Drizzle's PGlite driver calls only `query` and `transaction`, which the thread provides.
   const client = thread as unknown as PGlite;
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const db = withCommitEffects(drizzlePglite(client, { schema }) as unknown as Db);
   return {
     kind: 'pglite',
+    waiting: () => thread.waiting,
     db,
     // PGlite is one connection in this process: nothing can race the migration.
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR }),
@@ -89,9 +93,10 @@ function openPostgres(url: string): Database {
     backoff: () => 0,
     connect_timeout: CONNECT_TIMEOUT_SECONDS,
   });
-  const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  const db = withCommitEffects(drizzlePostgres(client, { schema }) as unknown as Db);
   return {
     kind: 'postgres',
+    waiting: () => null,
     db,
     async migrate() {
       const lockClient = postgres(url, { max: 1, onnotice: () => {} });

@@ -85,6 +85,11 @@ function startWorker(workerData: { location: string; loadDataDir?: Uint8Array })
 export class PgliteThread implements Queryable {
   private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+
+  /** Queries sent to the thread and not answered yet. */
+  get waiting(): number {
+    return this.pending.size;
+  }
   private lastId = 0;
   private stopped: Error | undefined;
 

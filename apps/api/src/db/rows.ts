@@ -19,3 +19,11 @@ export async function returnedRow<Row>(write: PromiseLike<Row[]>): Promise<Row |
   const [row] = await write;
   return row;
 }
+
+/**
+ * The rows a raw `execute` answers: PostgreSQL's driver hands back an array, PGlite's a result
+ * whose rows are under `rows`.
+ */
+export function resultRows<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? [])) as T[];
+}

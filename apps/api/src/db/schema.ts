@@ -1,9 +1,13 @@
 import {
   ADVISOR_TASK_SOURCES,
   APPLICATION_STATUSES,
+  LENDER_OUTCOMES,
+  PARTNER_SCOPES,
   IDENTITY_DOCUMENT_KINDS,
   NEXT_STEPS,
   PERSON_TYPES,
+  PRIVACY_REQUEST_KINDS,
+  PRIVACY_REQUEST_STATES,
   SIGNER_STATES,
   STAFF_LOGIN_STAGES,
   STAFF_ROLES,
@@ -17,6 +21,7 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
   jsonb,
@@ -27,6 +32,15 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+
+/**
+ * A transaction's id (64 bits, PostgreSQL's xid8), as text: the partner API pages by the
+ * transaction that wrote a row, so a change that commits late is never behind a cursor handed out.
+ */
+const xid8 = customType<{ data: string; driverData: string }>({
+  dataType: () => 'xid8',
+  fromDriver: (value) => String(value),
+});
 
 /** `'A', 'B', …` for a CHECK constraint over a fixed list of the domain's values. */
 const oneOf = (values: readonly string[]) => sql.raw(values.map((value) => `'${value}'`).join(', '));
@@ -86,12 +100,19 @@ export const users = pgTable(
     /** A slow step (the password hash) is claimed first, so a duplicate is refused before any work. */
     stepClaim: uuid('step_claim'),
     stepClaimedUntil: timestamp('step_claimed_until', { withTimezone: true }),
+    /** The lender's own id for the application, set through the partner API (issue 30). */
+    externalId: text('external_id').unique(),
+    /** The transaction that last wrote the row (a trigger sets it): the partner API's list pages by it. */
+    changeTx: xid8('change_tx')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
     // The back office lists applications by last activity, and filters and counts by start date.
     index('users_updated_at_idx').on(table.updatedAt),
+    index('users_change_tx_idx').on(table.changeTx, table.id),
     index('users_created_at_idx').on(table.createdAt),
     check('users_next_step_check', sql`${table.nextStep} in (${oneOf(NEXT_STEPS)})`),
     check('users_status_check', sql`${table.status} in (${oneOf(APPLICATION_STATUSES)})`),
@@ -148,7 +169,11 @@ export const phoneCodes = pgTable(
     consumedAt: timestamp('consumed_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (table) => [index('phone_codes_phone_idx').on(table.phoneE164, table.purpose, table.createdAt)],
+  (table) => [
+    index('phone_codes_phone_idx').on(table.phoneE164, table.purpose, table.createdAt),
+    // The retention rule phone-proof-24h walks rows by age (migration 0027).
+    index('phone_codes_created_idx').on(table.createdAt),
+  ],
 );
 
 /** Every start of a phone proof (SMS code or reverse OTP): the rate limits count these rows. */
@@ -164,6 +189,7 @@ export const phoneProofStarts = pgTable(
   (table) => [
     index('phone_proof_starts_ip_idx').on(table.ip, table.createdAt),
     index('phone_proof_starts_phone_idx').on(table.phoneE164, table.createdAt),
+    index('phone_proof_starts_created_idx').on(table.createdAt),
   ],
 );
 
@@ -192,7 +218,10 @@ export const reverseOtpSessions = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
   },
-  (table) => [index('reverse_otp_sessions_phone_idx').on(table.phoneE164, table.createdAt)],
+  (table) => [
+    index('reverse_otp_sessions_phone_idx').on(table.phoneE164, table.createdAt),
+    index('reverse_otp_sessions_created_idx').on(table.createdAt),
+  ],
 );
 
 /** Messages the outbox SMS provider "sent" (development and tests). */
@@ -226,19 +255,24 @@ export const leads = pgTable(
 );
 
 /** Failed calls the web app reported (SPEC §8 classification). */
-export const clientErrors = pgTable('client_errors', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  level: text('level').notNull(),
-  method: text('method').notNull(),
-  path: text('path').notNull(),
-  status: integer('status').notNull(),
-  code: text('code'),
-  message: text('message'),
-  requestId: text('request_id'),
-  userAgent: text('user_agent'),
-  ip: text('ip').notNull(),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const clientErrors = pgTable(
+  'client_errors',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    level: text('level').notNull(),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    status: integer('status').notNull(),
+    code: text('code'),
+    message: text('message'),
+    requestId: text('request_id'),
+    userAgent: text('user_agent'),
+    ip: text('ip').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // The retention rule `client-errors-30d` walks the reports by their date (migration 0030).
+  (table) => [index('client_errors_created_idx').on(table.createdAt)],
+);
 
 /** Where the business is (step 4). Names as the catalogue spells them. */
 export const businessAddresses = pgTable('business_addresses', {
@@ -395,7 +429,11 @@ export const bureauConsents = pgTable(
     bureauFolio: text('bureau_folio').notNull().unique(),
     authorizedUntil: timestamp('authorized_until', { withTimezone: true }).notNull(),
   },
-  (table) => [index('bureau_consents_user_idx').on(table.userId, table.createdAt)],
+  (table) => [
+    index('bureau_consents_user_idx').on(table.userId, table.createdAt),
+    // The retention schedule's consent records past their legal minimum (0028).
+    index('bureau_consents_created_idx').on(table.createdAt),
+  ],
 );
 
 /** One bureau query per consent, retried in the background with back-off until it answers. */
@@ -412,7 +450,8 @@ export const bureauQueries = pgTable(
       .references(() => bureauConsents.id),
     status: text('status').notNull(),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
+    /** Due from then, by the database's clock (the job queue's too); now when written. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     lastError: text('last_error'),
     /**
@@ -459,7 +498,8 @@ export const bureauConsentAudits = pgTable(
     /** PENDING → RUNNING → DONE; REFUSED when the bureau refuses it as sent (an analyst looks). */
     status: text('status').notNull(),
     attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull(),
+    /** Due from then, by the database's clock (the job queue's too); now when written. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     lastError: text('last_error'),
     /** The bureau's acknowledgement (Círculo's folioCDC). */
@@ -888,4 +928,260 @@ export const advisorTasks = pgTable(
     uniqueIndex('advisor_tasks_source_idx').on(table.source, table.sourceId),
     check('advisor_tasks_source_check', sql`${table.source} in (${oneOf(ADVISOR_TASK_SOURCES)})`),
   ],
+);
+
+/**
+ * The lender's decision after PENDING_APPROVAL (issue 30): one of each outcome per application at
+ * most, written by the step engine's move with its audit event.
+ */
+export const lenderDecisions = pgTable(
+  'lender_decisions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    outcome: text('outcome').$type<(typeof LENDER_OUTCOMES)[number]>().notNull(),
+    /** An approval's final amount (the currency's units), term and yearly rate (basis points). */
+    amount: integer('amount'),
+    currency: text('currency'),
+    termMonths: integer('term_months'),
+    annualRateBps: integer('annual_rate_bps'),
+    /** A decline's reason (for the file; the shopkeeper reads a kind message). */
+    reason: text('reason'),
+    /** A disbursement's reference in the lender's systems. */
+    reference: text('reference'),
+    /** 'staff:<id>' or 'partner-key:<id>'. */
+    decidedBy: text('decided_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('lender_decisions_user_outcome_idx').on(table.userId, table.outcome),
+    check('lender_decisions_outcome_check', sql`${table.outcome} in (${oneOf(LENDER_OUTCOMES)})`),
+  ],
+);
+
+/**
+ * What the lender's systems hear about an application (issue 30): a public projection of its audit
+ * events (ids and states only), numbered per application so a receiver can order them. Written in
+ * the transaction of the change; the id is the events feed's cursor.
+ */
+export const applicationEvents = pgTable(
+  'application_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    applicationId: uuid('application_id')
+      .notNull()
+      .references(() => users.id),
+    sequence: integer('sequence').notNull(),
+    type: text('type').notNull(),
+    version: integer('version').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull(),
+    /** The transaction that wrote it: the events feed pages by it (a late commit is never skipped). */
+    txId: xid8('tx_id')
+      .notNull()
+      .default(sql`pg_current_xact_id()`),
+  },
+  (table) => [
+    uniqueIndex('application_events_sequence_idx').on(table.applicationId, table.sequence),
+    index('application_events_occurred_idx').on(table.occurredAt),
+    index('application_events_feed_idx').on(table.txId, table.id),
+  ],
+);
+
+/** Where the lender's systems receive the events (Standard Webhooks), managed by admins. */
+export const webhookEndpoints = pgTable('webhook_endpoints', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  url: text('url').notNull(),
+  description: text('description').notNull().default(''),
+  /** The event types sent; every type when empty. */
+  eventTypes: text('event_types').array().notNull(),
+  /** The signing secret (`whsec_…`), encrypted; during a rotation the previous one signs too. */
+  secretEncrypted: text('secret_encrypted').notNull(),
+  previousSecretEncrypted: text('previous_secret_encrypted'),
+  previousSecretUntil: timestamp('previous_secret_until', { withTimezone: true }),
+  /** Since when every delivery failed (null while it answers); five days of it disable the endpoint. */
+  failingSince: timestamp('failing_since', { withTimezone: true }),
+  disabledAt: timestamp('disabled_at', { withTimezone: true }),
+  disabledReason: text('disabled_reason'),
+  createdBy: text('created_by').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * One event for one endpoint: sent in sequence order per application and endpoint (the next waits
+ * for the one before), tried again on the retry schedule, failed for good after its last try.
+ */
+export const webhookSends = pgTable(
+  'webhook_sends',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    eventId: bigint('event_id', { mode: 'number' })
+      .notNull()
+      .references(() => applicationEvents.id),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id),
+    applicationId: uuid('application_id').notNull(),
+    sequence: integer('sequence').notNull(),
+    status: text('status').$type<'PENDING' | 'DELIVERED' | 'FAILED'>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    /** Due from then, by the database's clock (the job queue's too); now when written. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** A worker sending it now holds it until then (a crash lets it go), under this lease's id. */
+    leasedUntil: timestamp('leased_until', { withTimezone: true }),
+    leaseId: uuid('lease_id'),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('webhook_sends_event_endpoint_idx').on(table.eventId, table.endpointId),
+    index('webhook_sends_order_idx').on(table.endpointId, table.applicationId, table.sequence),
+    index('webhook_sends_log_idx').on(table.endpointId, table.createdAt),
+    // The sweep's look for stalled sends across every endpoint: only the pending few are indexed.
+    index('webhook_sends_due_idx')
+      .on(table.nextAttemptAt)
+      .where(sql`${table.status} = 'PENDING'`),
+    check('webhook_sends_status_check', sql`${table.status} in ('PENDING', 'DELIVERED', 'FAILED')`),
+  ],
+);
+
+/** Keys of the lender's systems for /partner/v1 (issue 30): shown once, stored as a keyed hash. */
+export const partnerKeys = pgTable(
+  'partner_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    /** The key's first characters, so staff can tell keys apart (never enough to use it). */
+    prefix: text('prefix').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    scopes: text('scopes').array().$type<(typeof PARTNER_SCOPES)[number][]>().notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [check('partner_keys_scopes_check', sql`${table.scopes} <@ array[${oneOf(PARTNER_SCOPES)}]::text[]`)],
+);
+
+/** Every call of a partner key: which key, what it asked, how it was answered (issue 30). */
+export const partnerCalls = pgTable(
+  'partner_calls',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    keyId: uuid('key_id')
+      .notNull()
+      .references(() => partnerKeys.id),
+    method: text('method').notNull(),
+    route: text('route').notNull(),
+    applicationId: uuid('application_id'),
+    statusCode: integer('status_code').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('partner_calls_key_idx').on(table.keyId, table.at)],
+);
+
+/**
+ * A data key per person (a shopkeeper's users.id or a guarantor's avals.id; no foreign key, since it
+ * is either and must outlive an erased row), wrapped by the application key `wrapped_by` names.
+ * Erasure clears `wrapped_key` and sets `destroyed_at`: the row stays as a tombstone so the person
+ * never gets a new key (decision 032).
+ */
+export const personKeys = pgTable(
+  'person_keys',
+  {
+    personId: uuid('person_id').primaryKey(),
+    wrappedKey: text('wrapped_key'),
+    wrappedBy: text('wrapped_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    destroyedAt: timestamp('destroyed_at', { withTimezone: true }),
+  },
+  (table) => [
+    check('person_keys_destroyed_check', sql`(${table.wrappedKey} is null) = (${table.destroyedAt} is not null)`),
+  ],
+);
+
+/**
+ * A person's requests over their data (issue 31, modules/privacy): folio, kind, reason, the legal
+ * deadline and the answer. No foreign key to users: the request outlives an erasure of the application.
+ */
+export const privacyRequests = pgTable(
+  'privacy_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    folio: text('folio').notNull().unique(),
+    applicationId: uuid('application_id').notNull(),
+    kind: text('kind').$type<(typeof PRIVACY_REQUEST_KINDS)[number]>().notNull(),
+    reason: text('reason').notNull(),
+    /** The field a rectification is about (RECTIFIABLE_FIELDS). */
+    field: text('field'),
+    state: text('state').$type<(typeof PRIVACY_REQUEST_STATES)[number]>().notNull().default('RECEIVED'),
+    country: text('country').notNull(),
+    /** The last day to answer (business days per country, packages/domain/src/privacy-requests.ts). */
+    deadline: date('deadline', { mode: 'string' }).notNull(),
+    refusalReason: text('refusal_reason'),
+    /** What was done (e.g. 'erased', 'rectified:name'), for the applicant's list. */
+    resolution: text('resolution'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decidedBy: text('decided_by'),
+  },
+  (table) => [
+    uniqueIndex('privacy_requests_one_open_idx')
+      .on(table.applicationId, table.kind)
+      .where(sql`${table.state} in ('RECEIVED', 'IN_PROGRESS')`),
+    index('privacy_requests_application_idx').on(table.applicationId),
+    index('privacy_requests_deadline_idx')
+      .on(table.deadline)
+      .where(sql`${table.state} in ('RECEIVED', 'IN_PROGRESS')`),
+    check('privacy_requests_kind_check', sql`${table.kind} in (${oneOf(PRIVACY_REQUEST_KINDS)})`),
+    check('privacy_requests_state_check', sql`${table.state} in (${oneOf(PRIVACY_REQUEST_STATES)})`),
+    check('privacy_requests_refusal_check', sql`${table.state} <> 'REFUSED' OR ${table.refusalReason} IS NOT NULL`),
+  ],
+);
+
+/**
+ * The retention schedule as data (issue 31, modules/privacy/retention-*.ts): what a rule applies to,
+ * the date its age counts from, the age in days, the action, and whether it is on. `country` null:
+ * every country; set: that country's rows only (legal minimums differ by law). Seeded by migration
+ * 0025; the allowed values are CHECKs there and `RETENTION_TARGETS` in the module.
+ */
+export const retentionRules = pgTable(
+  'retention_rules',
+  {
+    id: serial('id').primaryKey(),
+    name: text('name').notNull(),
+    country: text('country'),
+    position: integer('position').notNull(),
+    appliesTo: text('applies_to').notNull(),
+    countedFrom: text('counted_from').notNull(),
+    ageDays: integer('age_days').notNull(),
+    action: text('action').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    legalBasis: text('legal_basis').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('retention_rules_name_country').on(table.name, sql`coalesce(${table.country}, '*')`),
+    check('retention_rules_age_check', sql`${table.ageDays} > 0`),
+  ],
+);
+
+/** One run of the retention schedule: its counts per rule (also in its audit event), for the back office. */
+export const retentionRuns = pgTable(
+  'retention_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }).notNull(),
+    /** Per rule: what it erased or deleted (`done`), found due but held (`refused`: a legal hold) or failed on. */
+    counts: jsonb('counts').$type<Record<string, { done: number; refused: number; failed: number }>>().notNull(),
+  },
+  (table) => [index('retention_runs_started_idx').on(table.startedAt)],
 );

@@ -2,6 +2,7 @@ import { toE164 } from '@provee/domain';
 import type { App } from '../types.js';
 import { seedApplication } from '../modules/dev/seed.store.js';
 import { fakePerson, fakeTaxId } from './fake.js';
+import { flushSms } from './jobs.js';
 import { createPhone } from './phone.js';
 
 export { seedApplication };
@@ -99,6 +100,7 @@ export function shopkeeperCall(
 
 /** The PIN (consent or guarantor) of the newest SMS to `phone` (a national number) that carries one. */
 export async function lastSmsPin(app: App, phone: string): Promise<string> {
+  await flushSms(app);
   const to = encodeURIComponent(toE164(app.config.COUNTRY, phone));
   const { messages } = (await app.inject({ method: 'GET', url: `/dev/outbox.json?to=${to}` })).json() as {
     messages: { body: string }[];

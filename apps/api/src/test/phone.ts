@@ -1,6 +1,7 @@
 import { anonymousId, toE164, type CountryCode } from '@provee/domain';
 import type { App } from '../types.js';
 import { fakePhone } from './fake.js';
+import { flushSms } from './jobs.js';
 
 /** A fresh valid mobile number per call (Dominican unless told), so tests never share limits by accident. */
 export function createPhone(country: CountryCode = 'do'): string {
@@ -8,6 +9,7 @@ export function createPhone(country: CountryCode = 'do'): string {
 }
 
 export async function lastSmsCode(app: App, phone: string): Promise<string> {
+  await flushSms(app);
   const res = await app.inject({
     method: 'GET',
     url: `/dev/outbox.json?to=${encodeURIComponent(toE164(app.config.COUNTRY, phone))}`,

@@ -10,7 +10,7 @@ import {
   smsOutbox,
   users,
 } from '../db/schema.js';
-import { answerDueSimulatedChecks } from '../modules/identity/index.js';
+import { answerSimulatedChecks, flushSms } from './jobs.js';
 import { issueContractLink, signingDeps } from '../modules/signing/index.js';
 import type { App } from '../types.js';
 import { createApplication, createJpeg, userAuth } from './factories.js';
@@ -94,6 +94,7 @@ export async function sendLinkFromBackOffice(
 export async function signingLinkFromSms(app: App, userId: string, body?: Record<string, unknown>) {
   const res = await sendLinkFromBackOffice(app, userId, body);
   expect(res.statusCode, res.body).toBe(200);
+  await flushSms(app);
   const [sms] = await app.db
     .select()
     .from(smsOutbox)
@@ -114,8 +115,9 @@ export function uploadPhotos(
   app: App,
   signer: { userId: string; token: string },
   files: Record<string, Uint8Array> = widgetPhotos(),
+  personType: 'titular' | 'collateral' = 'titular',
 ) {
-  const body = multipart(files, { person_type: 'titular', verification_type: 'VERIFICATION' });
+  const body = multipart(files, { person_type: personType, verification_type: 'VERIFICATION' });
   return app.inject({
     method: 'POST',
     url: `/api/v1/users/SK/${signer.userId}/identity-documents`,
@@ -129,19 +131,24 @@ export async function verifiedSigner(app: App): Promise<{ userId: string; token:
   const signer = await signerWithLink(app);
   const uploaded = await uploadPhotos(app, signer);
   if (uploaded.statusCode !== 200) throw new Error(`upload refused: ${uploaded.body}`);
-  await answerDueSimulatedChecks(app);
+  await answerSimulatedChecks(app);
   const [row] = await app.db.select().from(contractSigners).where(eq(contractSigners.userId, signer.userId));
   if (row?.state !== 'VERIFIED') throw new Error(`signer at ${row?.state} (IDENTITY_SIMULATOR_DELAY_MS=0?)`);
   return signer;
 }
 
 /** The signature call (PUT …/contract) with a base64 PNG. */
-export function sendSignature(app: App, signer: { userId: string; token: string }, png: Uint8Array) {
+export function sendSignature(
+  app: App,
+  signer: { userId: string; token: string },
+  png: Uint8Array,
+  personType: 'titular' | 'collateral' = 'titular',
+) {
   return app.inject({
     method: 'PUT',
     url: `/api/v1/users/SK/${signer.userId}/contract`,
     headers: bearer(signer.token),
-    payload: { person_type: 'titular', signature: Buffer.from(png).toString('base64'), metadata: '' },
+    payload: { person_type: personType, signature: Buffer.from(png).toString('base64'), metadata: '' },
   });
 }
 

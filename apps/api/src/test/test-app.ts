@@ -55,6 +55,10 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** The job kinds no worker of a test app runs unless the test says (JOB_KINDS_OFF): tests drive them. */
+export const HAND_DRIVEN_JOB_KINDS =
+  'bureau-query,bureau-consent-audit,remote-consent,identity-simulated-answer,retention-schedule';
+
 /** A clock a test moves by hand. */
 export function manualClock(start = new Date('2026-11-21T12:00:00Z')) {
   let now = start.getTime();
@@ -86,10 +90,15 @@ export async function createTestApp(
     LOG_LEVEL: 'info',
     WEB_DIST_DIR: '/nonexistent',
     APP_SECRET: 'test-secret-test-secret-test-secret-0123',
-    // Tests drive the bureau retries by hand (processDueBureauQueries) on their own clock.
-    BUREAU_WORKER_INTERVAL_MS: '0',
-    IDENTITY_WORKER_INTERVAL_MS: '0',
+    // Tests drive the bureau's, the remote consents', the identity simulator's and the retention
+    // schedule's jobs by hand (src/test/jobs.ts) on their own clock; the SMS go out at once, as in
+    // production.
+    JOB_KINDS_OFF: HAND_DRIVEN_JOB_KINDS,
     BUREAU_LATENCY_MS: '0',
+    // A test shares its event loop with vitest, whose module loading blocks it for seconds: shedding
+    // by event-loop delay would refuse the tests' own requests. It is tested on (health/probes.test.ts),
+    // and the built server of the e2e and reliability suites runs with the defaults.
+    PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
     ...env,
   });
   const app = await buildApp(config, database, { ...options, logStream });

@@ -88,6 +88,13 @@ function validRequest(
     'POST /api/v1/users/{type}/{id}/identity-documents': { multipart: true },
     'PUT /api/v1/users/{type}/{id}/identity-photos/{kind}/{sha256}': { image: true },
     'GET /api/v1/users/{type}/{id}/identity-photos': {},
+    // "Mis datos" (issue 31): the applicant's data and their requests over it.
+    'GET /api/v1/users/{id}/{type}/privacy/data': {},
+    'GET /api/v1/users/{id}/{type}/privacy/data.pdf': {},
+    'GET /api/v1/users/{id}/{type}/privacy/requests': {},
+    'POST /api/v1/users/{id}/{type}/privacy/requests': {
+      body: { kind: 'opposition', reason: 'No quiero que usen mis datos para publicidad.' },
+    },
     'POST /api/v1/users/{type}/{id}/identity-checks': {
       body: {
         person_type: 'titular',

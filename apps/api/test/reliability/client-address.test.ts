@@ -3,7 +3,7 @@ import { desc, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { bureauConsents, contractSigners, smsOutbox } from '../../src/db/schema.js';
-import { answerDueSimulatedChecks } from '../../src/modules/identity/index.js';
+import { answerSimulatedChecks } from '../../src/test/jobs.js';
 import { createApplication, createJpeg, createPng, userAuth } from '../../src/test/factories.js';
 import { multipart } from '../../src/test/multipart.js';
 import { codeRequest, createPhone } from '../../src/test/phone.js';
@@ -151,7 +151,7 @@ describe('evidence: the trusted client address, the connection’s address and t
     });
     expect(uploaded.statusCode, uploaded.body).toBe(200);
     clock.advance(t.app.config.IDENTITY_SIMULATOR_DELAY_MS / 1000 + 1);
-    await answerDueSimulatedChecks(t.app);
+    await answerSimulatedChecks(t.app);
     const signed = await t.app.inject({
       method: 'PUT',
       url: `/api/v1/users/SK/${user.id}/contract`,

@@ -71,6 +71,8 @@ describe('input fuzzing: every operation answers below 500, refuses with the Spa
     t = await createTestApp({
       // The per-process flood guard would answer 429 before validation; the API's own limits stay.
       RATE_LIMIT_PER_MINUTE: '100000000',
+      // One partner key makes every partner call of the run.
+      PARTNER_RATE_PER_MINUTE: '100000',
       // The consent and guarantor PINs come back in the answer: the owner's request needs them.
       NIP_PREFILL: 'true',
       IDENTITY_SIMULATOR_DELAY_MS: '0',

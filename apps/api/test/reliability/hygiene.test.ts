@@ -10,6 +10,7 @@ import { createApplication, createJpeg, userAuth } from '../../src/test/factorie
 import { multipart } from '../../src/test/multipart.js';
 import { createPhone } from '../../src/test/phone.js';
 import { consentWithOfferedPin, sendLinkFromBackOffice } from '../../src/test/signer.js';
+import { createPartnerKey, createWebhookEndpoint } from '../../src/test/lender.js';
 import { staffSession } from '../../src/test/staff.js';
 import { createTestApp, type TestApp } from '../../src/test/test-app.js';
 import { webDist } from '../../src/test/web-dist.js';
@@ -211,6 +212,21 @@ describe('suite 7: security headers and closed CORS', () => {
     expect(placeId, search.body).toBeTruthy();
     const today = app.clock().toISOString().slice(0, 10);
     const opsKey = { 'x-api-key': app.config.OPS_API_KEY };
+    // The lender's systems: a webhook endpoint an admin added, a partner key that may read everything.
+    const endpoint = await createWebhookEndpoint(app, 'http://127.0.0.1:9/hooks', { headers: admin.headers });
+    const lender = {
+      authorization: `Bearer ${(await createPartnerKey(app, ['applications:read', 'personal_data:read', 'documents:read'], { headers: admin.headers })).token}`,
+    };
+
+    // A privacy request the shopkeeper filed (issue 31): its record, like their data, is personal.
+    const filed = await app.inject({
+      method: 'POST',
+      url: `/api/v1/users/${user.id}/SK/privacy/requests`,
+      headers: auth,
+      payload: { kind: 'opposition', reason: 'No quiero recibir publicidad.' },
+    });
+    expect(filed.statusCode, filed.body).toBe(201);
+    const privacyRequestId = filed.json().data.id as string;
 
     const owners: Record<string, { url: string; headers?: Record<string, string> }> = {
       'GET /api/v1/ip': { url: '/api/v1/ip' },
@@ -277,6 +293,38 @@ describe('suite 7: security headers and closed CORS', () => {
         headers: admin.headers,
       },
       'GET /ops/v1/audit/{applicationId}': { url: `/ops/v1/audit/${user.id}`, headers: opsKey },
+      'GET /api/backoffice/webhook-endpoints': { url: '/api/backoffice/webhook-endpoints', headers: admin.headers },
+      'GET /api/backoffice/webhook-endpoints/{endpointId}/sends': {
+        url: `/api/backoffice/webhook-endpoints/${endpoint.id}/sends`,
+        headers: admin.headers,
+      },
+      'GET /api/backoffice/partner-keys': { url: '/api/backoffice/partner-keys', headers: admin.headers },
+      'GET /api/v1/users/{id}/{type}/privacy/data': { url: `/api/v1/users/${user.id}/SK/privacy/data`, headers: auth },
+      'GET /api/v1/users/{id}/{type}/privacy/data.pdf': {
+        url: `/api/v1/users/${user.id}/SK/privacy/data.pdf`,
+        headers: auth,
+      },
+      'GET /api/v1/users/{id}/{type}/privacy/requests': {
+        url: `/api/v1/users/${user.id}/SK/privacy/requests`,
+        headers: auth,
+      },
+      'GET /api/backoffice/privacy-requests': { url: '/api/backoffice/privacy-requests', headers: admin.headers },
+      'GET /api/backoffice/privacy-requests/{requestId}': {
+        url: `/api/backoffice/privacy-requests/${privacyRequestId}`,
+        headers: admin.headers,
+      },
+      'GET /api/backoffice/retention': { url: '/api/backoffice/retention', headers: admin.headers },
+      'GET /partner/v1/applications': { url: '/partner/v1/applications', headers: lender },
+      'GET /partner/v1/applications/{applicationId}': { url: `/partner/v1/applications/${user.id}`, headers: lender },
+      'GET /partner/v1/applications/{applicationId}/contract': {
+        url: `/partner/v1/applications/${user.id}/contract`,
+        headers: lender,
+      },
+      'GET /partner/v1/applications/{applicationId}/contract/evidence': {
+        url: `/partner/v1/applications/${user.id}/contract/evidence`,
+        headers: lender,
+      },
+      'GET /partner/v1/events': { url: `/partner/v1/events?application_id=${user.id}`, headers: lender },
     };
 
     const doc = app.swagger() as { paths: Record<string, Record<string, unknown>> };
@@ -392,7 +440,7 @@ describe('suite 7: the contract PDFs are encrypted at rest', () => {
     const stored = Buffer.from(row!.unsignedPdf);
     expect(stored.subarray(0, 5).toString('latin1')).not.toBe('%PDF-');
     expect(stored.toString('latin1')).not.toContain(taxId.slice(3, 10));
-    const pdf = openContractPdf(app, row!.unsignedPdf);
+    const pdf = await openContractPdf(app, app.db, user.id, row!.unsignedPdf);
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(createHash('sha256').update(pdf).digest('hex')).toBe(row!.unsignedSha256);
 

@@ -15,6 +15,7 @@ import {
   verifiedSigner,
 } from '../../src/test/signer.js';
 import { createTestApp, type TestApp } from '../../src/test/test-app.js';
+import { signerCipher, verificationCipher } from '../../src/test/person-ciphers.js';
 import { answerProblems } from './fuzz/checks.js';
 
 /**
@@ -106,7 +107,7 @@ describe('image fuzz suite: every image field, every kind of broken image', () =
       outcomes.push(judge('signature', variant, res, problems));
       if (res.statusCode === 200) {
         const [row] = await t.app.db.select().from(contractSigners).where(eq(contractSigners.userId, signer.userId));
-        const png = t.app.cipher.decryptBytes(row!.signaturePngEncrypted!);
+        const png = (await signerCipher(t.app, row!.id)).decryptBytes(row!.signaturePngEncrypted!);
         const meta = await sharp(png).metadata();
         if (meta.format !== 'png' || meta.channels !== 4 || meta.depth !== 'uchar')
           problems.push(`stored signature is ${meta.format} ${meta.channels}×${meta.depth}`);
@@ -164,7 +165,7 @@ describe('image fuzz suite: every image field, every kind of broken image', () =
                 eq(identityDocuments.kind, field),
               ),
             );
-          const stored = t.app.cipher.decryptBytes(doc!.dataEncrypted);
+          const stored = (await verificationCipher(t.app, doc!.verificationId)).decryptBytes(doc!.dataEncrypted);
           const meta = await sharp(stored).metadata();
           if (meta.format !== 'jpeg' || meta.exif || meta.orientation)
             problems.push(`stored ${meta.format}, EXIF kept`);

@@ -1,7 +1,6 @@
 import { lazy, Suspense, useEffect, useState, type ComponentType } from 'react';
 import { BrowserRouter, matchPath, Outlet, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { HomeRoute } from '../features/entry/routes/home.js';
-import type { NextProps } from '../shared/hooks/use-prefetch.js';
 import { loadScreenCopy } from '../shared/lib/copy.js';
 import { prefetch } from './prefetch.js';
 import { AppShell } from './shell.js';
@@ -70,15 +69,13 @@ const AdditionalDataRoute = lazyRoute(load.additionalData, 'AdditionalDataRoute'
 const SearchAddressRoute = lazyRoute(load.searchAddress, 'SearchAddressRoute');
 const AboutLivingRoute = lazyRoute(load.aboutLiving, 'AboutLivingRoute');
 const MoreAboutRoute = lazyRoute(load.moreAbout, 'MoreAboutRoute');
-const RejectedRoute = lazyRoute(() => import('../features/outcomes/routes/rejected.js'), 'RejectedRoute');
-const RejectedLocationRoute = lazyRoute(
-  () => import('../features/outcomes/routes/rejected-location.js'),
-  'RejectedLocationRoute',
-);
+// How an application ended up (refused, out of the area, the lender's decision…): small screens, one file.
+const loadOutcomes = () => import('../features/outcomes/routes/outcomes.js');
+const RejectedRoute = lazyRoute(loadOutcomes, 'RejectedRoute');
+const RejectedLocationRoute = lazyRoute(loadOutcomes, 'RejectedLocationRoute');
 const SendNipRoute = lazyRoute(load.sendNip, 'SendNipRoute');
 const WaitingRoute = lazyRoute(load.waiting, 'WaitingRoute');
-// Explicit props: the module's other export (formatAmount) would otherwise blur the inference.
-const CongratulationsRoute = lazyRoute<'CongratulationsRoute', NextProps>(load.congratulations, 'CongratulationsRoute');
+const CongratulationsRoute = lazyRoute(load.congratulations, 'CongratulationsRoute');
 const CreatePasswordRoute = lazyRoute(load.createPassword, 'CreatePasswordRoute');
 const AdvisorContactRoute = lazyRoute(load.advisorContact, 'AdvisorContactRoute');
 const DownloadRoute = lazyRoute(() => import('../features/advisor/routes/download.js'), 'DownloadRoute');
@@ -86,10 +83,11 @@ const AdvisorWelcomeRoute = lazyRoute(
   () => import('../features/advisor/routes/advisor-welcome.js'),
   'AdvisorWelcomeRoute',
 );
-const SomethingHappenedRoute = lazyRoute(
-  () => import('../features/outcomes/routes/something-happened.js'),
-  'SomethingHappenedRoute',
-);
+const SomethingHappenedRoute = lazyRoute(loadOutcomes, 'SomethingHappenedRoute');
+// The lender's decision after PENDING_APPROVAL (issue 30).
+const ApprovedRoute = lazyRoute(loadOutcomes, 'ApprovedRoute');
+const DeclinedRoute = lazyRoute(loadOutcomes, 'DeclinedRoute');
+const DisbursedRoute = lazyRoute(loadOutcomes, 'DisbursedRoute');
 // The guarantor (aval) screens of SPEC §2.5.
 const loadSendNipPartner = () => import('../features/guarantor/routes/send-nip-partner.js');
 const loadCongratulationsPartner = () => import('../features/guarantor/routes/congratulations-partner.js');
@@ -126,6 +124,8 @@ const SignContractRoute = lazyRoute(loadSigning.signContract, 'SignContractRoute
 const SigningSuccessRoute = lazyRoute(loadSigning.signingSuccess, 'SigningSuccessRoute');
 /** The review screens' prefix (SPEC §2.4). */
 const SIGNER = '/:userTypeId/:userId/:titularFullName/:personType/:collateralFullName';
+// "Mis datos" (issue 31): what we keep about the applicant, and their requests over it.
+const MyDataRoute = lazyRoute(() => import('../features/privacy/routes/my-data.js'), 'MyDataRoute');
 const FallbackRoute = lazyRoute(() => import('../features/errors/routes/fallback.js'), 'FallbackRoute');
 // The lender's back office: its own layout and session, all of it in chunks /home never loads.
 const BackofficeApp = lazyRoute(() => import('../features/backoffice/app.js'), 'BackofficeApp');
@@ -209,6 +209,10 @@ export function AppRoutes() {
         <Route path="/:phoneNumber/:userId/advisor-contact" element={<AdvisorContactRoute />} />
         <Route path="/:phoneNumber/:userId/download" element={<DownloadRoute />} />
         <Route path="/:phoneNumber/:userId/advisor-welcome" element={<AdvisorWelcomeRoute />} />
+        <Route path="/:phoneNumber/:userId/approved" element={<ApprovedRoute />} />
+        <Route path="/:phoneNumber/:userId/declined" element={<DeclinedRoute />} />
+        <Route path="/:phoneNumber/:userId/disbursed" element={<DisbursedRoute />} />
+        <Route path="/:phoneNumber/:userId/mis-datos" element={<MyDataRoute />} />
         <Route path="/send-nip-partner" element={<SendNipPartnerRoute next={nextAfterPartnerNip} />} />
         <Route
           path="/:to/:userTypeId/:userId/:phoneNumber/send-nip-partner"

@@ -7,6 +7,7 @@ import { uiState, useUiState } from '../shared/lib/ui-state.js';
 import { ErrorModal } from '../shared/ui/error-modal.js';
 import { HelpButton } from '../shared/ui/help-button.js';
 import { LoadingOverlay } from '../shared/ui/spinner.js';
+import { MyDataLink } from './my-data-link.js';
 
 /** What every screen has: the content, help chat, spinner, error modal, redirects and the test-mode banner. */
 export function AppShell() {
@@ -36,6 +37,7 @@ export function AppShell() {
         <Suspense fallback={<LoadingOverlay visible />}>
           <Outlet />
         </Suspense>
+        <MyDataLink />
       </main>
       <aside className="help-band" aria-label="Ayuda">
         <HelpButton supportNumber={config.supportChatNumber} />

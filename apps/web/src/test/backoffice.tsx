@@ -4,9 +4,13 @@ import type {
   ApplicationSummary,
   AuditChainView,
   FunnelResponse,
+  LenderDecisionView,
+  PartnerKeyView,
   SignerView,
   StaffSessionView,
   StaffView,
+  WebhookEndpointView,
+  WebhookSendView,
 } from '@provee/domain';
 import { render } from '@testing-library/react';
 import { StrictMode } from 'react';
@@ -149,12 +153,81 @@ export function createDetail(overrides: Partial<ApplicationDetail> = {}): Applic
     },
     consents: [],
     bureau_queries: [],
+    lender_decisions: [],
     decisions: [],
     guarantors: [],
     signers: [createSigner()],
     contract: null,
     advisor_contacts: [],
     timeline: [createChain()],
+    ...overrides,
+  };
+}
+
+/** A webhook endpoint that receives every event and answers (issue 30). */
+export function createEndpoint(overrides: Partial<WebhookEndpointView> = {}): WebhookEndpointView {
+  return {
+    id: uuid(),
+    url: 'https://sistemas.prestamista.example/webhooks/provee',
+    description: 'Originación',
+    event_types: [],
+    enabled: true,
+    disabled_at: null,
+    disabled_reason: null,
+    failing_since: null,
+    previous_secret_until: null,
+    created_at: '2025-04-20T15:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** A send of the delivery log: failed for good after its tries. */
+export function createSend(overrides: Partial<WebhookSendView> = {}): WebhookSendView {
+  return {
+    id: uuid(),
+    event_id: 'evt_41',
+    type: 'application.step_changed',
+    application_id: APPLICATION_ID,
+    sequence: 4,
+    status: 'FAILED',
+    attempts: 8,
+    last_status_code: 502,
+    last_error: 'El destino respondió 502 Bad Gateway',
+    last_attempt_at: '2025-05-04T18:30:00.000Z',
+    next_attempt_at: null,
+    delivered_at: null,
+    created_at: '2025-05-01T14:05:00.000Z',
+    ...overrides,
+  };
+}
+
+export function createPartnerKey(overrides: Partial<PartnerKeyView> = {}): PartnerKeyView {
+  return {
+    id: uuid(),
+    name: 'Sistema de originación',
+    prefix: 'pk_live_7f3a',
+    scopes: ['applications:read', 'decisions:write'],
+    expires_at: '2099-04-20T15:00:00.000Z',
+    revoked_at: null,
+    last_used_at: null,
+    created_at: '2025-04-20T15:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** The lender's approval, recorded by an analyst. */
+export function createLenderDecision(overrides: Partial<LenderDecisionView> = {}): LenderDecisionView {
+  return {
+    id: uuid(),
+    outcome: 'APPROVED',
+    amount: 40_000,
+    currency: 'DOP',
+    term_months: 12,
+    annual_rate: 18.5,
+    reason: null,
+    reference: null,
+    decided_by: 'staff:11111111-2222-4333-8444-555555555555',
+    decided_at: '2025-05-03T16:00:00.000Z',
     ...overrides,
   };
 }

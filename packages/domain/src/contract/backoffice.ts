@@ -3,6 +3,7 @@ import { APPLICATION_STATUSES, NEXT_STEPS } from '../application.js';
 import { STAFF_FACTOR_METHODS, STAFF_LOGIN_STAGES, STAFF_PASSWORD_MAX_LENGTH, STAFF_ROLES } from '../backoffice.js';
 import { PERSON_TYPES } from '../signing.js';
 import { registerAvalBody } from './avals.js';
+import { lenderDecisionBody, lenderDecisionView } from './lending.js';
 import { callsSharing, defineCall, refusals, type Route } from './call.js';
 import {
   advisorQueueRoute,
@@ -19,6 +20,7 @@ import {
   grantExtraAttemptRoute,
   identityDocumentImageRoute,
   issueContractLinkRoute,
+  recordLenderDecisionRoute,
   listApplicationsRoute,
   registerGuarantorRoute,
   resendInvitationRoute,
@@ -341,6 +343,8 @@ export const applicationDetailResponse = z.object({
         updated_at: z.string(),
       }),
     ),
+    /** The lender's decisions after PENDING_APPROVAL (issue 30), oldest first. */
+    lender_decisions: z.array(lenderDecisionView),
     decisions: z.array(
       z.object({
         id: z.string(),
@@ -550,6 +554,12 @@ export const issueContractLinkCall = applicationCall(
   issueContractLinkRoute,
   { params: applicationParams, body: issueContractLinkBody },
   { 200: actionResponse, ...refusals(503) },
+);
+/** The lender's decision after PENDING_APPROVAL, recorded by an analyst (issue 30). */
+export const recordLenderDecisionCall = actionWithBodyCall(
+  recordLenderDecisionRoute,
+  applicationParams,
+  lenderDecisionBody,
 );
 export const decideVerificationCall = actionWithBodyCall(
   decideVerificationRoute,

@@ -34,6 +34,16 @@ export type FoundUser = z.infer<typeof userSchema>;
 export const userDetailSchema = userSchema.extend({
   tax_id_suggestion: z.string().nullable(),
   pre_approval: preApprovalSchema.nullable(),
+  /** The lender's approval after PENDING_APPROVAL (issue 30): the final amount and terms. */
+  lender_approval: z
+    .object({
+      amount: z.number(),
+      currency: z.string(),
+      term_months: z.number(),
+      annual_rate: z.number(),
+      decided_at: z.string(),
+    })
+    .nullable(),
 });
 export const userDetailResponse = z.object({ data: userDetailSchema });
 export type UserDetail = z.infer<typeof userDetailSchema>;

@@ -277,22 +277,19 @@ export const BUSINESS_LIMITS = { name: 60, typeOther: 40 } as const;
 /** What shop signs use: letters with accents, digits, '#', quotes, '&', '.', ',', '-', '/'; at least one letter or digit. */
 const BUSINESS_NAME_PATTERN = /^(?=.*[A-Za-z0-9À-ÖØ-öø-ÿ])[A-Za-z0-9À-ÖØ-öø-ÿ .,'"’‘“”&#/-]+$/;
 
+/** The business name's rule alone (step 5, and a staff rectification of it), or undefined when valid. */
+export function businessNameError(value: string): string | undefined {
+  const name = value.trim();
+  if (!name) return BUSINESS_MESSAGES.name;
+  if (name.length > BUSINESS_LIMITS.name) return BUSINESS_MESSAGES.tooLong(BUSINESS_LIMITS.name);
+  if (hasUnsupportedCharacters(name)) return UNSUPPORTED_CHARACTERS_MESSAGE;
+  return BUSINESS_NAME_PATTERN.test(name) ? undefined : BUSINESS_MESSAGES.nameFormat;
+}
+
 export function businessErrors(values: BusinessValues, businessTypes: readonly string[]): FieldErrors {
-  const name = values.name.trim();
   const other = values.business_type_other.trim();
   return collect([
-    [
-      'name',
-      !name
-        ? BUSINESS_MESSAGES.name
-        : name.length > BUSINESS_LIMITS.name
-          ? BUSINESS_MESSAGES.tooLong(BUSINESS_LIMITS.name)
-          : hasUnsupportedCharacters(name)
-            ? UNSUPPORTED_CHARACTERS_MESSAGE
-            : BUSINESS_NAME_PATTERN.test(name)
-              ? undefined
-              : BUSINESS_MESSAGES.nameFormat,
-    ],
+    ['name', businessNameError(values.name)],
     ['business_age', inChoices(values.business_age, 4) ? undefined : BUSINESS_MESSAGES.age],
     ['business_type', businessTypes.includes(values.business_type) ? undefined : BUSINESS_MESSAGES.type],
     [

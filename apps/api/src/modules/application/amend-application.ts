@@ -12,6 +12,7 @@ import {
   type EngineDeps,
   type StepAnswer,
 } from './application.service.js';
+import { ApplicationErasedError, notErased } from './erased.js';
 
 const TOO_MANY = new AppError(
   429,
@@ -79,12 +80,15 @@ export async function amendApplication(deps: EngineDeps, options: AmendOptions):
         .where(
           and(
             eq(users.id, options.userId),
+            notErased(users.phoneE164),
             or(...from.map((state) => and(eq(users.nextStep, state.step), eq(users.status, state.status)))),
           ),
         )
         .returning();
       if (!row) {
-        const current = (await conflict(tx, deps.country, options.userId)).extra.current as StepAnswer | undefined;
+        const refusal = await conflict(tx, deps.country, options.userId);
+        if (refusal instanceof ApplicationErasedError) throw refusal;
+        const current = refusal.extra.current as StepAnswer | undefined;
         throw new StepConflict(current ?? null, 'STEP_NOT_EDITABLE', NOT_EDITABLE);
       }
       options.check?.(row);

@@ -20,6 +20,7 @@ import type { Db, Executor, Tx } from '../../db/client.js';
 import { avals, contractSigners, users } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { appendAuditEvent } from '../audit/index.js';
+import { ApplicationErasedError, isErasedPhone, notErased } from './erased.js';
 
 export type ApplicationRow = typeof users.$inferSelect;
 type Columns = Omit<
@@ -82,9 +83,17 @@ export class StepConflict extends AppError {
   }
 }
 
-/** Where the application stands, read with `db` (inside a transaction: the transaction itself). */
-export async function conflict(db: Executor, country: CountryCode, userId: string): Promise<StepConflict> {
+/**
+ * Why a guarded update changed nothing, read with `db` (inside a transaction: the transaction
+ * itself): the application was erased (410), or it stands elsewhere (409 with where).
+ */
+export async function conflict(
+  db: Executor,
+  country: CountryCode,
+  userId: string,
+): Promise<StepConflict | ApplicationErasedError> {
   const [row] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (row && isErasedPhone(row.phoneE164)) return new ApplicationErasedError(row.id);
   return new StepConflict(row ? await stepAnswer({ db, country }, row) : null);
 }
 
@@ -104,6 +113,7 @@ export function uniqueViolation(error: unknown): string | null {
 /** Refuses early (before any validation or slow work) when the row is not where `transition` starts. */
 export async function assertAt(deps: EngineDeps, row: ApplicationRow, transition: TransitionName): Promise<void> {
   const { from } = TRANSITIONS[transition];
+  if (isErasedPhone(row.phoneE164)) throw new ApplicationErasedError(row.id);
   if (row.nextStep !== from.step || row.status !== from.status) throw new StepConflict(await stepAnswer(deps, row));
 }
 
@@ -118,8 +128,8 @@ export interface MoveOptions<T> {
   set?: Columns;
   /** The step's own rows, written in the same transaction. */
   write?: (tx: Tx) => Promise<T>;
-  /** The audit event; 'step.saved' with the transition's name unless given. */
-  event?: { type?: string; payload?: Record<string, unknown> };
+  /** The audit event; 'step.saved' with the transition's name unless given (its payload may read what `write` wrote). */
+  event?: { type?: string; payload?: Record<string, unknown> | ((written: T) => Record<string, unknown>) };
   /** The step's own refusal for a unique violation (e.g. a tax id another application has). */
   onUniqueViolation?: (constraint: string) => AppError | undefined;
   /** The claim this caller holds (claimStep): the move happens only while it is still this one's. */
@@ -158,6 +168,8 @@ export async function moveApplication<T = undefined>(
             eq(users.id, options.userId),
             eq(users.nextStep, transition.from.step),
             eq(users.status, transition.from.status),
+            // An erasure that committed first (or that this update waited on) leaves nothing to move.
+            notErased(users.phoneE164),
             options.claim ? eq(users.stepClaim, options.claim) : undefined,
           ),
         )
@@ -172,7 +184,7 @@ export async function moveApplication<T = undefined>(
           transition: options.transition,
           step: transition.from.step,
           to: { step: to.step, status: to.status },
-          ...options.event?.payload,
+          ...(typeof options.event?.payload === 'function' ? options.event.payload(result) : options.event?.payload),
         },
         at: now,
       });
@@ -206,12 +218,14 @@ export async function claimStep(
         eq(users.id, userId),
         eq(users.nextStep, from.step),
         eq(users.status, from.status),
+        notErased(users.phoneE164),
         or(isNull(users.stepClaim), lt(users.stepClaimedUntil, now)),
       ),
     )
     .returning({ id: users.id });
   if (row) return claim;
   const [current] = await deps.db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (current && isErasedPhone(current.phoneE164)) throw new ApplicationErasedError(current.id);
   const stillHere = current && current.nextStep === from.step && current.status === from.status;
   throw new StepConflict(
     current ? await stepAnswer(deps, current) : null,
@@ -230,8 +244,11 @@ export async function releaseClaim(deps: EngineDeps, userId: string, claim: stri
 
 export interface CreateOptions {
   phoneE164: string;
+  /** The application's id when the caller needs it before the row exists (its data key, decision 032). */
+  id?: string;
   actor?: string;
-  set: Columns;
+  /** The columns, or a function of the transaction that makes them (a data key made in it rolls back with a refusal). */
+  set: Columns | ((tx: Tx) => Promise<Columns>);
   /** The audit event of the creation ('user.registered'). */
   event: { type: string; payload: Record<string, unknown> };
   /** Tests only (the test factory): start at another state the domain knows. */
@@ -245,10 +262,12 @@ export async function createApplication(deps: EngineDeps, options: CreateOptions
     throw new Error(`unknown state ${state.step}/${state.status}`);
   const now = deps.clock();
   return deps.db.transaction(async (tx) => {
+    const set = typeof options.set === 'function' ? await options.set(tx) : options.set;
     const [row] = await tx
       .insert(users)
       .values({
-        ...options.set,
+        ...set,
+        id: options.id,
         phoneE164: options.phoneE164,
         nextStep: state.step,
         status: state.status,
@@ -343,11 +362,14 @@ export async function moveSigner<T = undefined>(
             ? eq(contractSigners.currentVerificationId, options.currentVerificationId)
             : undefined,
           options.guard,
+          // The erasure tombstones the signers' phones with the application's, in its transaction.
+          notErased(contractSigners.phoneE164),
         ),
       )
       .returning();
     if (!signer) {
       const [current] = await tx.select().from(contractSigners).where(eq(contractSigners.id, options.signerId));
+      if (current && isErasedPhone(current.phoneE164)) throw new ApplicationErasedError(current.userId);
       throw (
         options.conflict?.(current) ??
         new SignerConflict(

@@ -6,6 +6,7 @@ import { createApplication, shopkeeperCall } from '../../test/factories.js';
 import { createPhone, phoneToken } from '../../test/phone.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { verifyPassword } from '../credit/index.js';
+import { personCipher } from '../privacy/index.js';
 import { claimStep, engineOf, moveApplication, releaseClaim } from './application.service.js';
 
 const PARALLEL = 20;
@@ -91,7 +92,9 @@ describe('the step engine under parallel saves', () => {
     const responses = await Promise.all(ids.map((id) => post(user, '/tax_info', { tax_payer_id: id })));
     expect(statuses(responses)).toEqual([200, ...Array(PARALLEL - 1).fill(409)]);
     const acknowledged = ids[responses.findIndex((res) => res.statusCode === 200)]!;
-    expect(t.app.cipher.decrypt((await row(user.id)).taxIdEncrypted!)).toBe(acknowledged);
+    expect((await personCipher(t.app, t.app.db, user.id)).decrypt((await row(user.id)).taxIdEncrypted!)).toBe(
+      acknowledged,
+    );
     expect(responses.find((res) => res.statusCode === 409)!.json().current).toMatchObject({
       next_step: 'BUSINESS_ADDRESS',
       path: `/${user.phone}/${user.id}/search-address`,

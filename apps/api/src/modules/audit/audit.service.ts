@@ -1,8 +1,11 @@
 import { createHash, createHmac } from 'node:crypto';
 import { is } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
+import { afterCommit } from '../../db/after-commit.js';
 import type { Executor } from '../../db/client.js';
+import { countBusinessEvent } from '../../observability/metrics.js';
 import type { Secrets } from '../../secrets.js';
+import { recordPublicEvents } from '../event-feed/index.js';
 import { insertAuditEvent, lastHash, listChain, lockChain } from './audit.store.js';
 import { canonicalJson } from './canonical-json.js';
 
@@ -62,6 +65,10 @@ export async function appendAuditEvent(db: Executor, { at, ...input }: AuditEven
     const unhashed = { ...input, payload, createdAt: at, prevHash: await lastHash(tx, input.applicationId) };
     const hash = hashEvent(unhashed);
     const id = await insertAuditEvent(tx, { ...unhashed, hash });
+    // What the lender's systems hear of it (issue 30), in the same transaction.
+    await recordPublicEvents(tx, { ...input, payload, at });
+    // The business counters of the metrics, once the change it records has committed.
+    afterCommit(() => countBusinessEvent(input.type, payload));
     return { ...unhashed, id, hash };
   };
   return is(db, PgTransaction) ? append(db) : db.transaction(append);

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { resultRows } from '../../db/rows.js';
 import { describe, expect, it } from 'vitest';
 import { codeConfirm, codeRequest, createPhone, lastSmsCode } from '../../test/phone.js';
 import { registerProvenPhone } from '../../test/registration.js';
@@ -44,9 +45,7 @@ describe('audit chains of a phone hold no phone number', () => {
     });
     expect(refused.statusCode).toBeGreaterThanOrEqual(412);
 
-    const rows = (await t.app.db.execute(sql`select * from audit_events`)) as unknown as
-      { rows?: unknown[] } | unknown[];
-    const table = JSON.stringify(Array.isArray(rows) ? rows : rows.rows);
+    const table = JSON.stringify(resultRows(await t.app.db.execute(sql`select * from audit_events`)));
     for (const phone of [bySms, byMessage, wrongSender, tooYoung]) expect(table).not.toContain(phone.slice(3));
 
     const chainOf = async (phone: string) => {

@@ -50,6 +50,8 @@ export function requirePhoneAccess(request: FastifyRequest, phoneE164: string): 
 export function requireUserAccess(request: FastifyRequest, user: { id: string; phoneE164: string } | undefined): void {
   const principal = requirePrincipal(request);
   if (!user || !isOwnerToken(principal)) throw FORBIDDEN;
-  if (principal.kind === 'user' ? principal.userId !== user.id : principal.phoneE164 !== user.phoneE164)
+  // A user token names the application and the phone it was proven for: an erased application's
+  // phone is tombstoned (modules/privacy), so the tokens handed out before stop opening it.
+  if (principal.phoneE164 !== user.phoneE164 || (principal.kind === 'user' && principal.userId !== user.id))
     throw FORBIDDEN;
 }

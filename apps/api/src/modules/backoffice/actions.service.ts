@@ -4,6 +4,7 @@ import {
   NEXT_STEPS,
   STEP_NAMES,
   type AddressReviewBody,
+  type LenderDecisionBody,
   type NextStep,
   type PersonType,
   type RegisterGuarantorBody,
@@ -13,10 +14,12 @@ import { AppError } from '../../errors.js';
 import { engineOf, StepConflict, stepAnswer, type SignerRow } from '../application/index.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { findNeighborhoodPlace } from '../catalog/index.js';
-import { retryGivenUpBureauQuery } from '../credit/index.js';
+import { BUREAU_QUERY_JOB, retryGivenUpBureauQuery } from '../credit/index.js';
 import { avalView, findAval, inviteAval, registerAval } from '../guarantors/index.js';
 import { addExtraAttempt, answerCheck, findCheckOfApplication, findSignerOfApplication } from '../identity/index.js';
 import { issueContractLink, signingDeps } from '../signing/index.js';
+import { lendingDeps, recordLenderDecision } from '../lending/index.js';
+import { deliverSms } from '../sms/index.js';
 import { findUserById, lockBusinessAddress, recordAddressReview, type UserRow } from '../users/index.js';
 import { staffActor, type StaffRow } from '../staff/index.js';
 
@@ -65,51 +68,47 @@ export async function registerGuarantor(
   user: UserRow,
   body: RegisterGuarantorBody,
 ) {
-  const { aval } = await registerAval(app, user, body, staffActor(member)).catch((error: unknown) => {
+  const { aval, invitation } = await registerAval(app, user, body, staffActor(member)).catch((error: unknown) => {
     throw error instanceof StepConflict ? guarantorNotNow(error, user, body.aval_type) : error;
   });
-  await sendInvitation(app, member, user, aval.id, 'guarantor.invitation_sent');
+  // The invitation is a job of the naming's transaction: sent now, or again by the queue.
+  await appendAuditEvent(app.db, {
+    applicationId: user.id,
+    actor: staffActor(member),
+    type: 'guarantor.invitation_sent',
+    payload: { aval_id: aval.id, aval_type: aval.avalType },
+    at: app.clock(),
+  });
+  await deliverSms(app, invitation);
   return answer(app, user.id, { aval: avalView(app, aval) });
 }
 
-/** The invitation SMS (a new one, with a fresh link), for a guarantor who has not consented yet. */
-export async function sendInvitation(
-  app: FastifyInstance,
-  member: StaffRow,
-  user: UserRow,
-  avalId: string,
-  type = 'guarantor.invitation_resent',
-) {
+/**
+ * The invitation SMS (a new one, with a fresh link), for a guarantor who has not consented yet: a
+ * job of the transaction that records the resend, tried at once and again while the provider fails.
+ */
+export async function sendInvitation(app: FastifyInstance, member: StaffRow, user: UserRow, avalId: string) {
   const found = await findAval(app.db, avalId);
   const aval = found?.userId === user.id ? found : undefined;
   if (!aval) throw new AppError(404, 'AVAL_NOT_FOUND', 'guarantor not found', 'No encontramos a este aval.');
   if (aval.status !== 'PENDING' || !aval.phoneE164)
     throw conflict('AVAL_NOT_PENDING', 'Este aval ya respondió o fue reemplazado: no necesita otra invitación.');
-  // The SMS goes after the record: a failed send is logged, and the action can be repeated.
-  await appendAuditEvent(app.db, {
-    applicationId: user.id,
-    actor: staffActor(member),
-    type,
-    payload: { aval_id: aval.id, aval_type: aval.avalType },
-    at: app.clock(),
-  });
-  try {
-    await inviteAval(app, user, aval);
-  } catch (error) {
-    app.log.error({ err: error, avalId: aval.id }, 'guarantor invitation not sent');
-    throw new AppError(
-      502,
-      'SMS_NOT_SENT',
-      'sms not sent',
-      'No pudimos enviar el SMS. Intenta de nuevo en unos minutos.',
-    );
-  }
+  await inviteAval(app, user, aval, (tx) =>
+    appendAuditEvent(tx, {
+      applicationId: user.id,
+      actor: staffActor(member),
+      type: 'guarantor.invitation_resent',
+      payload: { aval_id: aval.id, aval_type: aval.avalType },
+      at: app.clock(),
+    }).then(() => undefined),
+  );
   return answer(app, user.id, { aval_id: aval.id });
 }
 
 /**
- * A bureau query given up after its attempts is tried once more (the worker picks it up at once);
- * the attempt count goes on, so a failure gives up again and the analyst decides when to retry.
+ * A bureau query given up after its attempts is tried once more (its job, enqueued with the retry,
+ * is taken at once); the attempt count goes on, so a failure gives up again and the analyst
+ * decides when to retry.
  */
 export async function retryBureau(app: FastifyInstance, member: StaffRow, user: UserRow) {
   const now = app.clock();
@@ -126,6 +125,7 @@ export async function retryBureau(app: FastifyInstance, member: StaffRow, user: 
     return row;
   });
   if (!retried) throw conflict('NOTHING_TO_RETRY', 'Esta solicitud no tiene una consulta al buró detenida.');
+  app.jobs.wake(BUREAU_QUERY_JOB);
   return answer(app, user.id, { query_id: retried.id });
 }
 
@@ -162,7 +162,8 @@ export async function reviewAddress(app: FastifyInstance, member: StaffRow, user
       actor: staffActor(member),
       type: correction ? 'address.corrected' : 'address.confirmed',
       payload: {
-        typed: before.neighborhood,
+        // A keyed hash, not the text: the chain outlives an erasure, so it holds no applicant's address.
+        typed_hash: app.cipher.lookupHash(before.neighborhood),
         ...(correction
           ? { neighborhood_id: body.action === 'correct' ? body.neighborhood_id : null, to: correction.name }
           : {}),
@@ -184,6 +185,12 @@ export async function issueSigningLink(
 ) {
   const link = await issueContractLink(signingDeps(app), user, body, staffActor(member));
   return answer(app, user.id, { link_id: link.link_id, signer_id: link.signer_id, expires_at: link.expires_at });
+}
+
+/** The lender's decision after PENDING_APPROVAL, recorded by an analyst (issue 30). */
+export async function recordDecision(app: FastifyInstance, member: StaffRow, user: UserRow, body: LenderDecisionBody) {
+  const { decision } = await recordLenderDecision(lendingDeps(app), user.id, body, staffActor(member));
+  return answer(app, user.id, { lender_decision: decision });
 }
 
 /** A check the verifier sent to review, decided by an analyst (the signer's screen sees it on its next poll). */
@@ -256,7 +263,8 @@ export async function grantExtraAttempt(
       applicationId: user.id,
       actor: staffActor(member),
       type: 'identity.attempt_granted',
-      payload: { signer_id: signerId, extra_attempts: extraAttempts, note },
+      // Free text may hold a name or a phone, and the audit trail outlives an erasure: it says a note came.
+      payload: { signer_id: signerId, extra_attempts: extraAttempts, with_note: note.length > 0 },
       at: now,
     });
     return { extraAttempts };

@@ -1,8 +1,10 @@
 import { staffMay, type ApplicationDetail, type StaffRole } from '@provee/domain';
 import type { FastifyInstance } from 'fastify';
+import { isErasedPhone } from '../application/index.js';
+import { lenderDecisionsOf } from '../lending/index.js';
 import { listAuditEvents, phoneAuditId, verifyEvents } from '../audit/index.js';
 import type { StaffRow } from '../staff/index.js';
-import { applicantPerson, applicantTaxId } from '../users/index.js';
+import { applicantKeys, applicantPerson, applicantTaxId, type UserRow } from '../users/index.js';
 import { applicationRecords, otherApplicationsNaming, staffNames } from './applications.store.js';
 import { MASKED_DATE, MASKED_TAX_ID, NOT_FOUND } from './applications.service.js';
 
@@ -11,9 +13,21 @@ type BureauQueryView = ApplicationDetail['bureau_queries'][number];
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
 /** Audit payload fields that hold where a person connected from: evidence for analysts only. */
-const ADDRESS_FIELDS = new Set(['ip', 'peer_ip', 'forwarded_for', 'observed_ip', 'client_ip']);
+const ADDRESS_FIELDS = new Set(['ip', 'ip_hash', 'peer_ip', 'forwarded_for', 'observed_ip', 'client_ip']);
 const withoutAddresses = (payload: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(payload).filter(([key]) => !ADDRESS_FIELDS.has(key)));
+
+/**
+ * The applicant's tax id and birth date, decrypted (the back office's detail and the partner API's).
+ * An erased application (issue 31) keeps its states and audit chain, shown as they are; its data key
+ * is destroyed, so nothing is decrypted: its tax id and birth date are null, not a 410 for the whole.
+ */
+export async function applicantIdentifiers(app: FastifyInstance, user: UserRow) {
+  const keys = isErasedPhone(user.phoneE164) ? null : await applicantKeys(app, app.db, user.id);
+  const taxId = keys ? (applicantTaxId(keys, user)?.canonical ?? null) : null;
+  const birthDate = keys ? applicantPerson(keys, user).birthDate : null;
+  return { taxId, birthDate };
+}
 
 const ROLE_NAMES: Record<string, string> = { advisor: 'asesor', analyst: 'analista', admin: 'administrador' };
 
@@ -28,6 +42,8 @@ async function actorNames(app: FastifyInstance, actors: string[]): Promise<(acto
     if (actor.startsWith('aval:') || actor.startsWith('signer:')) return 'Firmante o aval';
     if (actor.startsWith('provider:')) return `Proveedor (${actor.slice('provider:'.length)})`;
     if (actor === 'system') return 'Sistema';
+    if (actor.startsWith('partner-key:'))
+      return `Sistema del prestamista (llave ${actor.slice('partner-key:'.length, 'partner-key:'.length + 8)})`;
     if (actor === 'cli') return 'Consola (staff:create)';
     return actor;
   };
@@ -81,8 +97,7 @@ export async function applicationDetail(
   const sharedPhones = await otherApplicationsNaming(app.db, user.id, [
     ...new Set(guarantors.map((aval) => aval.phoneE164).filter((phone): phone is string => Boolean(phone))),
   ]);
-  const taxId = applicantTaxId(app, user)?.canonical ?? null;
-  const dob = applicantPerson(app, user).birthDate;
+  const { taxId, birthDate: dob } = await applicantIdentifiers(app, user);
   const maxAttempts = app.config.IDENTITY_MAX_ATTEMPTS;
   const [b, a, c] = [business, address, contract];
   return {
@@ -157,6 +172,7 @@ export async function applicationDetail(
       created_at: query.createdAt.toISOString(),
       updated_at: query.updatedAt.toISOString(),
     })),
+    lender_decisions: await lenderDecisionsOf(app, user.id),
     decisions: decisions.map((decision) => ({
       id: decision.id,
       consent_id: decision.consentId,

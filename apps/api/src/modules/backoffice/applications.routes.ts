@@ -8,6 +8,7 @@ import {
   identityDocumentImageCall,
   issueContractLinkCall,
   listApplicationsCall,
+  recordLenderDecisionCall,
   registerGuarantorCall,
   resendInvitationCall,
   retryBureauCall,
@@ -23,6 +24,7 @@ import {
   decideVerification,
   grantExtraAttempt,
   issueSigningLink,
+  recordDecision,
   registerGuarantor,
   retryBureau,
   reviewAddress,
@@ -121,6 +123,11 @@ export async function applicationRoutes(app: App): Promise<void> {
   register(app, issueContractLinkCall, action, async (request) => {
     const user = await applicationUser(app, request.params.applicationId);
     return { data: await issueSigningLink(app, request.staffMember!, user, request.body) };
+  });
+
+  register(app, recordLenderDecisionCall, action, async (request) => {
+    const user = await applicationUser(app, request.params.applicationId);
+    return { data: await recordDecision(app, request.staffMember!, user, request.body) };
   });
 
   register(app, decideVerificationCall, action, async (request) => {

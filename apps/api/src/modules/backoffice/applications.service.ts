@@ -11,6 +11,9 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../errors.js';
 import { appendAuditEvent } from '../audit/index.js';
+import { queryPersonCipher } from '../credit/index.js';
+import { signerPersonId } from '../identity/index.js';
+import { personCipher } from '../privacy/index.js';
 import { staffActor, type StaffRow } from '../staff/index.js';
 import { taxIdLookupHash } from '../users/index.js';
 import { openContractPdf } from '../signing/index.js';
@@ -91,7 +94,8 @@ export async function listApplications(
 export async function identityImage(app: FastifyInstance, applicationId: string, documentId: string) {
   const row = await identityDocument(app.db, applicationId, documentId);
   if (!row) throw new AppError(404, 'DOCUMENT_NOT_FOUND', 'document not found', 'No encontramos ese documento.');
-  return { contentType: `image/${row.format}`, bytes: app.cipher.decryptBytes(row.data) };
+  const own = await personCipher(app, app.db, signerPersonId(row.signer));
+  return { contentType: `image/${row.format}`, bytes: own.decryptBytes(row.data) };
 }
 
 /** The application's contract (signed version once anyone signed) and its id. */
@@ -99,7 +103,7 @@ export async function applicationContract(app: FastifyInstance, applicationId: s
   const row = await contractOf(app.db, applicationId);
   if (!row)
     throw new AppError(404, 'CONTRACT_NOT_FOUND', 'contract not found', 'Esta solicitud aún no tiene contrato.');
-  return { id: row.id, pdf: openContractPdf(app, row.signedPdf ?? row.unsignedPdf) };
+  return { id: row.id, pdf: await openContractPdf(app, app.db, row.userId, row.signedPdf ?? row.unsignedPdf) };
 }
 
 /**
@@ -111,7 +115,8 @@ export async function bureauRawReport(app: FastifyInstance, member: StaffRow, ap
     const row = await bureauQueryRaw(tx, applicationId, queryId);
     if (!row?.raw)
       throw new AppError(404, 'BUREAU_REPORT_NOT_FOUND', 'bureau report not found', 'Esta consulta no tiene reporte.');
-    const raw = Buffer.from(app.cipher.decrypt(row.raw), 'base64').toString('utf8');
+    const own = await queryPersonCipher(app, tx, row);
+    const raw = Buffer.from(own.decrypt(row.raw), 'base64').toString('utf8');
     await appendAuditEvent(tx, {
       applicationId,
       actor: staffActor(member),

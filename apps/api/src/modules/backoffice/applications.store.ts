@@ -200,7 +200,12 @@ export async function applicationRecords(db: Db, applicationId: string) {
 export async function identityDocument(db: Db, applicationId: string, documentId: string) {
   return firstRow(
     db
-      .select({ format: identityDocuments.format, data: identityDocuments.dataEncrypted })
+      .select({
+        format: identityDocuments.format,
+        data: identityDocuments.dataEncrypted,
+        // Whose key sealed it (decision 032): the signer's person.
+        signer: { userId: contractSigners.userId, avalId: contractSigners.avalId },
+      })
       .from(identityDocuments)
       .innerJoin(identityVerifications, eq(identityVerifications.id, identityDocuments.verificationId))
       .innerJoin(contractSigners, eq(contractSigners.id, identityVerifications.signerId))
@@ -212,7 +217,11 @@ export async function identityDocument(db: Db, applicationId: string, documentId
 export async function bureauQueryRaw(db: Executor, applicationId: string, queryId: string) {
   return firstRow(
     db
-      .select({ raw: bureauQueries.reportRawEncrypted })
+      .select({
+        raw: bureauQueries.reportRawEncrypted,
+        userId: bureauQueries.userId,
+        consentId: bureauQueries.consentId,
+      })
       .from(bureauQueries)
       .where(and(eq(bureauQueries.id, queryId), eq(bureauQueries.userId, applicationId))),
   );

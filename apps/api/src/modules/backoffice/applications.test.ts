@@ -4,8 +4,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditEvents, bureauQueries, businessAddresses, catalogNeighborhoods } from '../../db/schema.js';
-import { answerDueSimulatedChecks } from '../identity/index.js';
-import { processDueBureauQueries } from '../credit/index.js';
+import { answerSimulatedChecks, runBureauJobs } from '../../test/jobs.js';
 import { createJpeg, seedApplication, userAuth } from '../../test/factories.js';
 import { consentWithOfferedPin } from '../../test/signer.js';
 import { multipart } from '../../test/multipart.js';
@@ -159,7 +158,7 @@ describe('back office: applications, evidence and actions', () => {
     });
     expect(upload.statusCode, upload.body).toBe(200);
     clock.advance(t.app.config.IDENTITY_SIMULATOR_DELAY_MS / 1000 + 1);
-    await answerDueSimulatedChecks(t.app);
+    await answerSimulatedChecks(t.app);
     const status = () =>
       t.app.inject({
         method: 'GET',
@@ -221,7 +220,7 @@ describe('back office: applications, evidence and actions', () => {
     const { user } = await throughConsent(FAILING_BUREAU_ID);
     for (let i = 0; i < 5; i++) {
       clock.advance(3600);
-      await processDueBureauQueries(t.app);
+      await runBureauJobs(t.app);
     }
     const [query] = await t.app.db.select().from(bureauQueries).where(eq(bureauQueries.userId, user.id));
     expect(query).toMatchObject({ status: 'FAILED', attempts: 3 });
@@ -235,14 +234,14 @@ describe('back office: applications, evidence and actions', () => {
     const retried = await post(`/applications/${user.id}/bureau-retry`);
     expect(retried.statusCode, retried.body).toBe(200);
     expect((await post(`/applications/${user.id}/bureau-retry`)).statusCode).toBe(409);
-    await processDueBureauQueries(t.app);
+    await runBureauJobs(t.app);
     expect((await get(`/applications/${user.id}`)).json().data).toMatchObject({
       next_step: 'PASSWORD',
       status: 'IN_PROGRESS',
     });
   });
 
-  it('a typed neighbourhood is confirmed or corrected once, with the original kept in the audit event', async () => {
+  it('a typed neighbourhood is confirmed or corrected once, the original kept in the audit event as a keyed hash', async () => {
     const typed = await seed(cedula(nextTen()), 'Yocasta', 'ABOUT_STORE');
     await t.app.db
       .update(businessAddresses)
@@ -268,7 +267,11 @@ describe('back office: applications, evidence and actions', () => {
     const event = detail.timeline
       .find((c: { chain: string }) => c.chain === 'application')
       .events.find((e: { type: string }) => e.type === 'address.corrected');
-    expect(event.payload).toMatchObject({ typed: 'Los Minas Viejo (atrás)', to: sector!.name });
+    expect(event.payload).toMatchObject({
+      typed_hash: t.app.cipher.lookupHash('Los Minas Viejo (atrás)'),
+      to: sector!.name,
+    });
+    expect(JSON.stringify(event.payload)).not.toContain('Los Minas');
     expect(
       (await post(`/applications/${other.id}/address`, { action: 'correct', neighborhood_id: 999999999 })).statusCode,
     ).toBe(404);
@@ -333,6 +336,10 @@ describe('back office: applications, evidence and actions', () => {
       if (path.startsWith('/api/backoffice/staff')) return 'manageStaff';
       if (path.startsWith('/api/backoffice/advisor-queue')) return 'workAdvisorQueue';
       if (path.startsWith('/api/backoffice/jobs')) return 'readJobs';
+      if (path.startsWith('/api/backoffice/retention')) return 'readRetention';
+      if (path.startsWith('/api/backoffice/privacy-requests')) return 'privacy';
+      if (path.startsWith('/api/backoffice/webhook-endpoints') || path.startsWith('/api/backoffice/partner-keys'))
+        return 'manageIntegrations';
       if (path.startsWith('/api/backoffice/funnel') || path.startsWith('/api/backoffice/exports')) return 'readReports';
       if (path.includes('/identity-documents/') || path.includes('/bureau-queries/')) return 'readSensitive';
       if (method === 'GET' && path.includes('/contract')) return 'readSensitive';

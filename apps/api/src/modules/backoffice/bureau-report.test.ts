@@ -10,8 +10,8 @@ import { verifyAuditChain } from '../audit/index.js';
 
 describe('back office: Círculo de Crédito’s report, NIP audit and alerts', () => {
   const clock = manualClock(new Date('2026-11-25T16:00:00Z'));
-  // The worker sends the NIP audits by itself, as in production.
-  const t = useCirculoTestApp({ BUREAU_SYNC_WAIT_MS: '5000', BUREAU_WORKER_INTERVAL_MS: '50' }, { clock });
+  // The queue sends the NIP audits by itself (every kind's worker runs), as in production.
+  const t = useCirculoTestApp({ BUREAU_SYNC_WAIT_MS: '5000', JOB_KINDS_OFF: '' }, { clock });
   let analyst: Awaited<ReturnType<typeof staffSession>>;
   let advisor: Awaited<ReturnType<typeof staffSession>>;
   /** Applications by the stand-in's behaviour. */

@@ -6,7 +6,7 @@ import { createApplication } from '../../test/factories.js';
 import { consentWithOfferedPin, signingLinkFromSms, uploadPhotos, widgetPhotos } from '../../test/signer.js';
 import { staffSession } from '../../test/staff.js';
 import { manualClock, useTestApp } from '../../test/test-app.js';
-import { answerDueSimulatedChecks } from '../identity/index.js';
+import { answerSimulatedChecks } from '../../test/jobs.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 let serial = 0;
@@ -38,7 +38,7 @@ describe('back office: extra verification attempts', () => {
     const res = await uploadPhotos(t.app, { userId, token }, widgetPhotos(take));
     expect(res.statusCode, res.body).toBe(200);
     clock.advance(t.app.config.IDENTITY_SIMULATOR_DELAY_MS / 1000 + 1);
-    await answerDueSimulatedChecks(t.app);
+    await answerSimulatedChecks(t.app);
   }
 
   const grant = (
@@ -83,6 +83,12 @@ describe('back office: extra verification attempts', () => {
       (event) => event.type === 'identity.attempt_granted',
     );
     expect(grants).toHaveLength(3);
+    // The staff's free text stays out of the chain, which outlives an erasure (issue 31): it says a note came.
+    for (const event of grants) {
+      expect(event.payload).toMatchObject({ signer_id: signer.id, with_note: true });
+      expect(event.payload).not.toHaveProperty('note');
+      expect(JSON.stringify(event.payload)).not.toContain('Cámara dañada');
+    }
   });
 
   it('20 grants at once for a signer who ran out: exactly one 200, one attempt more, one audit event', async () => {

@@ -7,7 +7,7 @@ import { CATALOGUE_ADDRESS, registerProvenPhone, registrationData } from '../../
 import { signingLinkFromSms, uploadPhotos } from '../../test/signer.js';
 import { staffSession } from '../../test/staff.js';
 import { manualClock, useTestApp } from '../../test/test-app.js';
-import { answerDueSimulatedChecks } from '../identity/index.js';
+import { answerSimulatedChecks } from '../../test/jobs.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 const randomCedula = () => cedula(`4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`);
@@ -169,7 +169,7 @@ describe('back-office funnel', () => {
       const sent = await uploadPhotos(t.app, { userId: id, token });
       expect(sent.statusCode, sent.body).toBe(200);
       clock.advance(t.app.config.IDENTITY_SIMULATOR_DELAY_MS / 1000 + 1);
-      await answerDueSimulatedChecks(t.app);
+      await answerSimulatedChecks(t.app);
       await step(8, () =>
         t.app.inject({
           method: 'PUT',

@@ -1,10 +1,13 @@
 import type { App } from '../../types.js';
-import { jobQueueRoutes } from '../jobs/index.js';
 import { registerStaffSessions, staffRoutes } from '../staff/index.js';
 import { advisorQueueRoutes } from './advisor-queue.routes.js';
 import { applicationRoutes } from './applications.routes.js';
 import { exportRoutes } from './exports.routes.js';
 import { funnelRoutes } from './funnel.routes.js';
+import { jobQueueRoutes } from './jobs.routes.js';
+import { retentionRoutes } from './retention.routes.js';
+import { integrationRoutes } from '../integrations/index.js';
+import { privacyBackofficeRoutes } from '../privacy-requests/index.js';
 import { refuseCrossSiteWrites } from './same-origin.js';
 
 /**
@@ -22,4 +25,12 @@ export async function backofficeApi(scope: App): Promise<void> {
   await scope.register(funnelRoutes);
   await scope.register(exportRoutes);
   await scope.register(jobQueueRoutes);
+  await scope.register(integrationRoutes);
+  await scope.register(privacyBackofficeRoutes);
+  await scope.register(retentionRoutes);
 }
+
+// The read side other modules reuse (the partner API reads one application as the back office does).
+export { applicationRecords } from './applications.store.js';
+export { applicationContract, MASKED_DATE, MASKED_TAX_ID } from './applications.service.js';
+export { applicantIdentifiers } from './application-detail.js';

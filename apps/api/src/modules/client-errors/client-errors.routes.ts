@@ -28,6 +28,8 @@ export async function clientErrorRoutes(app: App): Promise<void> {
         requestId: body.request_id,
         userAgent: request.headers['user-agent']?.slice(0, 300),
         ip: request.ip,
+        // The app's clock, as every row the retention schedule ages (rule client-errors-30d).
+        createdAt: app.clock(),
       });
       const entry = {
         client: { method: body.method, path, status: body.status, errorCode: body.code, requestId: body.request_id },

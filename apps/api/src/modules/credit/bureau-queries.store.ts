@@ -1,9 +1,10 @@
 import { BUREAU_QUERY_INITIAL_STATUS, BUREAU_QUERY_TRANSITIONS } from '@provee/domain';
-import { and, eq, isNull, lt, lte, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { bureauQueries } from '../../db/schema.js';
 import { changedAnyRow, firstRow, returnedRow } from '../../db/rows.js';
 import { statusMoves } from '../../db/status-move.js';
+import { applicationNotErased } from '../privacy/index.js';
 
 /**
  * One bureau query per consent, retried with back-off until it answers. Its status moves only here,
@@ -56,17 +57,6 @@ export async function claimBureauQuery(
       .where(and(eq(bureauQueries.id, id), guard, due(now)))
       .returning(),
   );
-}
-
-/** The queries due now, the longest waiting first: what the background worker picks up. */
-export async function listDueBureauQueries(db: Executor, now: Date, limit: number): Promise<string[]> {
-  const rows = await db
-    .select({ id: bureauQueries.id })
-    .from(bureauQueries)
-    .where(due(now))
-    .orderBy(bureauQueries.nextAttemptAt)
-    .limit(limit);
-  return rows.map((row) => row.id);
 }
 
 /** The claim an attempt holds: the query, and the lease it was given (no other attempt holds the same). */
@@ -163,7 +153,7 @@ export async function markBureauQueryFailed(
  * The application's query given up after its attempts, due again at once (the attempt count goes
  * on); undefined when none is given up.
  */
-export async function retryGivenUpBureauQuery(
+export async function markGivenUpQueryDue(
   tx: Executor,
   userId: string,
   now: Date,
@@ -176,6 +166,19 @@ export async function retryGivenUpBureauQuery(
       .where(and(eq(bureauQueries.userId, userId), guard))
       .returning({ id: bureauQueries.id, lastError: bureauQueries.lastError }),
   );
+}
+
+/** The queries not ended (waiting for an attempt, or held by one), with their time and lease. */
+export async function listOpenBureauQueries(db: Executor) {
+  return db
+    .select({
+      id: bureauQueries.id,
+      status: bureauQueries.status,
+      nextAttemptAt: bureauQueries.nextAttemptAt,
+      lockedUntil: bureauQueries.lockedUntil,
+    })
+    .from(bureauQueries)
+    .where(and(inArray(bureauQueries.status, ['PENDING', 'RUNNING']), applicationNotErased(bureauQueries.userId)));
 }
 
 /** A query by id. */

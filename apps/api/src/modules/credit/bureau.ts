@@ -8,14 +8,22 @@ import {
 } from '../../providers/bureau/index.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { findMunicipalityState, type CatalogAddress } from '../catalog/index.js';
+import type { JobKind } from '../jobs/index.js';
 import { describeApplicant, type Applicant } from '../users/index.js';
 import {
   claimBureauQuery,
-  listDueBureauQueries,
+  findBureauQuery,
   markBureauQueryFailed,
   type BureauQueryFailure,
   type BureauQueryRow,
 } from './bureau-queries.store.js';
+import {
+  afterUnclaimed,
+  attemptLeaseMs,
+  BUREAU_QUERY_JOB,
+  scheduleAttempt,
+  type DueRowJob,
+} from './bureau-schedule.js';
 import { findConsent } from './consents.store.js';
 import { AttemptOutlivedClaim, decideApplicant, decideGuarantor } from './decision.js';
 import type { BureauDeps } from './deps.js';
@@ -25,7 +33,11 @@ export type BureauParty =
   | { kind: 'applicant'; subject: BureauSubject; applicant: Applicant }
   | { kind: 'guarantor'; subject: BureauSubject; avalId: string; avalType: AvalType };
 
-/** One bureau attempt while the caller waits up to BUREAU_SYNC_WAIT_MS; the worker finishes otherwise. */
+/**
+ * One bureau attempt while the caller waits up to BUREAU_SYNC_WAIT_MS; the jobs of the query
+ * finish otherwise (a failure enqueues the next try; the consent's own job, held back until this
+ * attempt's lease is over, takes the query if this process died meanwhile).
+ */
 export async function queryBureauBriefly(deps: BureauDeps, queryId: string): Promise<void> {
   const attempt = runBureauAttempt(deps, queryId);
   await Promise.race([attempt, new Promise((resolve) => setTimeout(resolve, deps.config.BUREAU_SYNC_WAIT_MS))]);
@@ -33,18 +45,14 @@ export async function queryBureauBriefly(deps: BureauDeps, queryId: string): Pro
 
 /**
  * One try at the bureau for a due query. The claim (an UPDATE with a lease) makes sure two
- * processes never query twice at once; a failure schedules the next try with back-off.
+ * processes never query twice at once; a failure schedules the next try with back-off. False when
+ * the query was not there to claim (not due, held by another attempt, or ended).
  */
-export async function runBureauAttempt(deps: BureauDeps, queryId: string): Promise<void> {
+export async function runBureauAttempt(deps: BureauDeps, queryId: string): Promise<boolean> {
   const { config } = deps;
   const now = deps.clock();
-  const claimed = await claimBureauQuery(
-    deps.db,
-    queryId,
-    now,
-    new Date(now.getTime() + config.BUREAU_TIMEOUT_MS + 5_000),
-  );
-  if (!claimed) return;
+  const claimed = await claimBureauQuery(deps.db, queryId, now, new Date(now.getTime() + attemptLeaseMs(config)));
+  if (!claimed) return false;
   const attempt = claimed.attempts + 1;
   // Every bureau call is logged (ids only): a query costs the lender, and the logs of all the
   // processes together show that no query ran twice (npm run scale-test).
@@ -63,6 +71,26 @@ export async function runBureauAttempt(deps: BureauDeps, queryId: string): Promi
     if (error instanceof AttemptOutlivedClaim) deps.log.warn({ queryId, attempt }, 'bureau attempt outlived its claim');
     else await recordFailure(deps, claimed, attempt, error);
   }
+  return true;
+}
+
+/**
+ * The queue's side of a bureau query: one job per time the query is due (the consent's, each
+ * retry's, an analyst's retry), which runs the attempt if the query is still due then.
+ */
+export function bureauQueryJob(deps: BureauDeps): JobKind<DueRowJob> {
+  return {
+    name: BUREAU_QUERY_JOB,
+    // Tries of the job itself, not of the bureau (those are the query's, BUREAU_MAX_ATTEMPTS): while
+    // another attempt holds the query, or it is due a moment later.
+    retryLimit: 10,
+    expireInSeconds: Math.ceil(attemptLeaseMs(deps.config) / 1000) + 60,
+    concurrency: 4,
+    async run(job) {
+      if (await runBureauAttempt(deps, job.id)) return;
+      afterUnclaimed(await findBureauQuery(deps.db, job.id), job);
+    },
+  };
 }
 
 /**
@@ -123,14 +151,16 @@ async function recordFailure(deps: BureauDeps, query: BureauQueryRow, attempt: n
     deps.log.warn({ queryId, attempt, exhausted: !!failure }, 'bureau query failed');
   else deps.log.error({ error: errorKind(error), queryId, attempt }, 'bureau attempt failed unexpectedly');
   await deps.db.transaction(async (tx) => {
+    const nextAttemptAt = new Date(failedAt.getTime() + delay);
     const moved = await markBureauQueryFailed(tx, query, {
       failure,
       attempts: attempt,
-      nextAttemptAt: new Date(failedAt.getTime() + delay),
+      nextAttemptAt,
       lastError: message.slice(0, 500),
       provider: deps.bureau.name,
       at: failedAt,
     });
+    if (moved && !failure) await scheduleAttempt(tx, BUREAU_QUERY_JOB, queryId, nextAttemptAt, delay / 1000);
     if (moved && failure) {
       const payload = { query_id: queryId, attempts: attempt, last_error: message.slice(0, 200), codes };
       await appendAuditEvent(tx, {
@@ -230,11 +260,4 @@ async function bureauAddress(
     stateCode: place.stateCode,
     postcode: address.zipCode,
   };
-}
-
-/** Queries whose next try is due (or whose runner died): what the background worker picks up. */
-export async function processDueBureauQueries(deps: BureauDeps, limit = 10): Promise<number> {
-  const due = await listDueBureauQueries(deps.db, deps.clock(), limit);
-  for (const id of due) await runBureauAttempt(deps, id);
-  return due.length;
 }

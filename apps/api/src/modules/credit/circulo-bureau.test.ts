@@ -1,14 +1,15 @@
 // Mexico with Círculo de Crédito as the bureau, against its stand-in over real HTTP
 // (apps/api/test/stand-ins/circulo): the shopkeeper's PIN, the signed query, the policy's decision
 // and the NIP audit, on both databases.
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditEvents, bureauConsentAudits, bureauConsents, bureauQueries, creditDecisions } from '../../db/schema.js';
 import { circuloRfc, consentAsCirculoPerson, useCirculoTestApp } from '../../test/circulo.js';
 import { createApplication, lastSmsPin, shopkeeperCall } from '../../test/factories.js';
 import { manualClock } from '../../test/test-app.js';
-import { processDueBureauQueries } from './bureau.js';
-import { processDueConsentAudits } from './consent-audit.js';
+import { jobsOf, runBureauJobs, runConsentAuditJobs } from '../../test/jobs.js';
+import { personCipher } from '../privacy/index.js';
+import { CONSENT_AUDIT_JOB } from './bureau-schedule.js';
 
 describe('Círculo de Crédito: the query, the decision and the NIP audit', () => {
   const clock = manualClock(new Date('2026-11-25T16:00:00Z'));
@@ -45,14 +46,16 @@ describe('Círculo de Crédito: the query, the decision and the NIP audit', () =
       fechaNacimiento: '1980-01-01',
       domicilio: { estado: 'MEX', CP: '55000' },
     });
-    const raw = JSON.parse(Buffer.from(t.app.cipher.decrypt(query.reportRawEncrypted!), 'base64').toString('utf8'));
+    // The titular was asked: their own data key sealed the report and the PIN (decision 032).
+    const own = await personCipher(t.app, t.app.db, user.id);
+    const raw = JSON.parse(Buffer.from(own.decrypt(query.reportRawEncrypted!), 'base64').toString('utf8'));
     expect(raw.folioConsulta).toBe(query.report!.folio);
     expect(JSON.stringify(query.report)).not.toContain('TIENDA DEPARTAMENTAL'); // the raw sections stay in the encrypted copy
 
-    // The NIP audit: due from the decision's transaction, sent by the worker with the consent's PIN.
+    // The NIP audit: due from the decision's transaction (its job with it), sent with the consent's PIN.
     const [consentRow] = await t.app.db.select().from(bureauConsents).where(eq(bureauConsents.userId, user.id));
-    expect(t.app.cipher.decrypt(consentRow!.pinEncrypted!)).toBe(pin);
-    expect(await processDueConsentAudits(t.app)).toBeGreaterThanOrEqual(1);
+    expect(own.decrypt(consentRow!.pinEncrypted!)).toBe(pin);
+    expect((await runConsentAuditJobs(t.app)).ran).toBeGreaterThanOrEqual(1);
     const [audit] = await t.app.db.select().from(bureauConsentAudits).where(eq(bureauConsentAudits.userId, user.id));
     expect(audit).toMatchObject({ status: 'DONE', auditFolio: String(query.report!.folio), attempts: 1 });
     const sent = t.standIn.audits.find((body) => String(body.folioCDC) === query.report!.folio)!;
@@ -106,7 +109,7 @@ describe('Círculo de Crédito: the query, the decision and the NIP audit', () =
     expect(line).toMatchObject({ level: 50 });
     // Never tried again by itself.
     clock.advance(3600);
-    await processDueBureauQueries(t.app);
+    await runBureauJobs(t.app);
     expect(await queryOf(user.id)).toMatchObject({ status: 'FAILED', attempts: 1 });
   });
 
@@ -125,24 +128,31 @@ describe('Círculo de Crédito: the query, the decision and the NIP audit', () =
     expect(await queryOf(user.id)).toMatchObject({ status: 'PENDING', attempts: 1, failure: null });
     expect(await decisionOf(user.id)).toBeUndefined();
     clock.advance(2);
-    await processDueBureauQueries(t.app);
+    await runBureauJobs(t.app);
     expect(await queryOf(user.id)).toMatchObject({ status: 'DONE', attempts: 2 });
     expect((await decisionOf(user.id))!.result).toBe('APPROVED');
   });
 
   it('an audit whose acknowledgement was lost (sent, then a crash) is done when Círculo says the folio is audited', async () => {
     const { user } = await consent('800101');
-    await processDueConsentAudits(t.app);
-    // The state a crash right after Círculo's answer leaves: the audit is still owed here.
-    await t.app.db
+    await runConsentAuditJobs(t.app);
+    // The state a crash right after Círculo's answer leaves: the audit is still owed here, and its
+    // job (the one of that attempt, tried again by the queue once it expired) runs again.
+    const [owed] = await t.app.db
       .update(bureauConsentAudits)
       .set({ status: 'PENDING', auditFolio: null })
-      .where(eq(bureauConsentAudits.userId, user.id));
-    await processDueConsentAudits(t.app);
+      .where(eq(bureauConsentAudits.userId, user.id))
+      .returning();
+    const job = t.app.jobs.kind(CONSENT_AUDIT_JOB)!;
+    await job.run({ id: owed!.id, due_at: owed!.nextAttemptAt.toISOString() }, { retry: 1, last: false });
     const [audit] = await t.app.db.select().from(bureauConsentAudits).where(eq(bureauConsentAudits.userId, user.id));
     const query = await queryOf(user.id);
     expect(audit).toMatchObject({ status: 'DONE', auditFolio: query.report!.folio, attempts: 2 });
-    const acknowledged = await t.app.db.select().from(auditEvents).where(eq(auditEvents.applicationId, user.id));
+    const acknowledged = await t.app.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.applicationId, user.id))
+      .orderBy(asc(auditEvents.id));
     expect(
       acknowledged.filter((event) => event.type === 'bureau.consent_audited').map((event) => event.payload),
     ).toEqual([
@@ -167,7 +177,15 @@ describe('Círculo de Crédito: the query, the decision and the NIP audit', () =
     expect(answers.every((res) => res.statusCode === 200 || res.statusCode === 409)).toBe(true);
     const sent = [...t.standIn.queries.values()].filter((query) => query.body.RFC === rfc);
     expect(sent).toHaveLength(1);
-    await Promise.all(Array.from({ length: 5 }, () => processDueConsentAudits(t.app)));
+    // Five runs of the audit's job at once (the queue retrying one whose run seemed lost, another
+    // process): one claims the audit, the others find it taken or done.
+    const [audit] = await t.app.db.select().from(bureauConsentAudits).where(eq(bureauConsentAudits.userId, user.id));
+    const auditJobs = (await jobsOf(t.app, CONSENT_AUDIT_JOB)).filter(
+      (job) => (job.data as { id: string }).id === audit!.id,
+    );
+    expect(auditJobs).toHaveLength(1);
+    const job = t.app.jobs.kind(CONSENT_AUDIT_JOB)!;
+    await Promise.allSettled(Array.from({ length: 5 }, () => job.run(auditJobs[0]!.data, { retry: 0, last: false })));
     expect(t.standIn.audits.filter((body) => String(body.folioCDC) === sent[0]!.folio)).toHaveLength(1);
     expect(await t.app.db.select().from(creditDecisions).where(eq(creditDecisions.userId, user.id))).toHaveLength(1);
   });

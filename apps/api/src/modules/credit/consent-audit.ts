@@ -5,11 +5,20 @@ import {
   type ConsentEvidence,
 } from '../../providers/bureau/index.js';
 import { appendAuditEvent } from '../audit/index.js';
+import type { JobKind } from '../jobs/index.js';
 import { findBureauQuery } from './bureau-queries.store.js';
+import {
+  afterUnclaimed,
+  attemptLeaseMs,
+  CONSENT_AUDIT_JOB,
+  scheduleAttempt,
+  type DueRowJob,
+} from './bureau-schedule.js';
 import { errorKind, partyOfQuery, safeMessage } from './bureau.js';
+import { consentPersonCipher } from './bureau-person.js';
 import {
   claimConsentAudit,
-  listDueConsentAudits,
+  findConsentAudit,
   markConsentAuditAcknowledged,
   markConsentAuditFailed,
   type ConsentAuditRow,
@@ -21,19 +30,15 @@ import type { BureauDeps } from './deps.js';
  * After a query a bureau answered, the consent's evidence goes to the bureau (Círculo's NIP audit:
  * the folio, when the person approved and was queried, the PIN they typed). It is retried with the
  * bureau's back-off until acknowledged, never dropped; a refusal of the evidence as sent stops it
- * for an analyst to see (REFUSED).
+ * for an analyst to see (REFUSED). False when the audit was not there to claim.
  */
-export async function runConsentAudit(deps: BureauDeps, auditId: string): Promise<void> {
+export async function runConsentAudit(deps: BureauDeps, auditId: string): Promise<boolean> {
   const { bureau, config } = deps;
-  if (!bureau.auditConsent) return;
+  // A bureau that no longer audits (the configuration changed): the audit waits for one that does.
+  if (!bureau.auditConsent) return false;
   const now = deps.clock();
-  const claimed = await claimConsentAudit(
-    deps.db,
-    auditId,
-    now,
-    new Date(now.getTime() + config.BUREAU_TIMEOUT_MS + 5_000),
-  );
-  if (!claimed) return;
+  const claimed = await claimConsentAudit(deps.db, auditId, now, new Date(now.getTime() + attemptLeaseMs(config)));
+  if (!claimed) return false;
   const attempt = claimed.attempts + 1;
   let evidence: ConsentEvidence | undefined;
   try {
@@ -47,6 +52,23 @@ export async function runConsentAudit(deps: BureauDeps, auditId: string): Promis
       await acknowledge(deps, claimed, attempt, evidence.reportFolio, true);
     else await recordAuditFailure(deps, claimed, attempt, error);
   }
+  return true;
+}
+
+/**
+ * The queue's side of a consent audit: one job per time it is due (the answer's, each retry's),
+ * which runs the attempt if the audit is still due then.
+ */
+export function consentAuditJob(deps: BureauDeps): JobKind<DueRowJob> {
+  return {
+    name: CONSENT_AUDIT_JOB,
+    retryLimit: 10,
+    expireInSeconds: Math.ceil(attemptLeaseMs(deps.config) / 1000) + 60,
+    async run(job) {
+      if (await runConsentAudit(deps, job.id)) return;
+      afterUnclaimed(await findConsentAudit(deps.db, job.id), job);
+    },
+  };
 }
 
 async function acknowledge(
@@ -97,13 +119,15 @@ async function recordAuditFailure(deps: BureauDeps, audit: ConsentAuditRow, atte
       'bureau consent audit failed; tried again later',
     );
   await deps.db.transaction(async (tx) => {
+    const nextAttemptAt = new Date(at.getTime() + delay);
     const moved = await markConsentAuditFailed(tx, audit, {
       refused,
       attempts: attempt,
-      nextAttemptAt: new Date(at.getTime() + delay),
+      nextAttemptAt,
       lastError: message.slice(0, 500),
       at,
     });
+    if (moved && !refused) await scheduleAttempt(tx, CONSENT_AUDIT_JOB, audit.id, nextAttemptAt, delay / 1000);
     if (moved && refused)
       await appendAuditEvent(tx, {
         applicationId: audit.userId,
@@ -125,23 +149,17 @@ async function evidenceOf(deps: BureauDeps, audit: ConsentAuditRow): Promise<Con
     throw new BureauRefusedError('el consentimiento no guardó el NIP para la auditoría', 0, [
       { codigo: 'numeroFirma', mensaje: 'El consentimiento no tiene NIP.' },
     ]);
+  const own = await consentPersonCipher(deps, deps.db, consent);
   // The person as the bureau was asked; a query answered before that was kept: as they are now.
   const subject = query.subjectEncrypted
-    ? (JSON.parse(deps.cipher.decrypt(query.subjectEncrypted)) as BureauSubject)
+    ? (JSON.parse(own.decrypt(query.subjectEncrypted)) as BureauSubject)
     : (await partyOfQuery(deps, query, 1)).subject;
   return {
     subject,
     reportFolio,
     queriedAt: audit.createdAt,
     approvedAt: consent.createdAt,
-    pin: deps.cipher.decrypt(consent.pinEncrypted),
+    pin: own.decrypt(consent.pinEncrypted),
     pinVerified: consent.pinVerified,
   };
-}
-
-/** Audits due now (or whose runner died): what the background worker picks up. */
-export async function processDueConsentAudits(deps: BureauDeps, limit = 10): Promise<number> {
-  const due = await listDueConsentAudits(deps.db, deps.clock(), limit);
-  for (const id of due) await runConsentAudit(deps, id);
-  return due.length;
 }

@@ -1,9 +1,10 @@
 import { CONSENT_AUDIT_TRANSITIONS } from '@provee/domain';
-import { and, eq, isNull, lt, lte, or } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { changedAnyRow, returnedRow } from '../../db/rows.js';
+import { changedAnyRow, firstRow, returnedRow } from '../../db/rows.js';
 import { bureauConsentAudits } from '../../db/schema.js';
 import { statusMoves } from '../../db/status-move.js';
+import { applicationNotErased } from '../privacy/index.js';
 
 /**
  * The consent's evidence owed to a bureau that audits it (Círculo's NIP audit): one per answered
@@ -14,12 +15,40 @@ export type ConsentAuditRow = typeof bureauConsentAudits.$inferSelect;
 
 const move = statusMoves(bureauConsentAudits.status, CONSENT_AUDIT_TRANSITIONS);
 
-/** The audit a query's answer owes, due at once (nothing when the query has one already). */
-export async function insertConsentAudit(tx: Executor, values: { queryId: string; userId: string; at: Date }) {
-  await tx
+/** The audit a query's answer owes, due at once: its id (undefined when the query has one already). */
+export async function insertConsentAudit(
+  tx: Executor,
+  values: { queryId: string; userId: string; at: Date },
+): Promise<string | undefined> {
+  const [row] = await tx
     .insert(bureauConsentAudits)
     .values({ ...values, status: 'PENDING', nextAttemptAt: values.at, createdAt: values.at, updatedAt: values.at })
-    .onConflictDoNothing({ target: bureauConsentAudits.queryId });
+    .onConflictDoNothing({ target: bureauConsentAudits.queryId })
+    .returning({ id: bureauConsentAudits.id });
+  return row?.id;
+}
+
+/** The audits not ended (waiting for an attempt, or held by one), with their time and lease. */
+export async function listOpenConsentAudits(db: Executor) {
+  return db
+    .select({
+      id: bureauConsentAudits.id,
+      status: bureauConsentAudits.status,
+      nextAttemptAt: bureauConsentAudits.nextAttemptAt,
+      lockedUntil: bureauConsentAudits.lockedUntil,
+    })
+    .from(bureauConsentAudits)
+    .where(
+      and(
+        inArray(bureauConsentAudits.status, ['PENDING', 'RUNNING']),
+        applicationNotErased(bureauConsentAudits.userId),
+      ),
+    );
+}
+
+/** An audit by id. */
+export async function findConsentAudit(db: Executor, id: string): Promise<ConsentAuditRow | undefined> {
+  return firstRow(db.select().from(bureauConsentAudits).where(eq(bureauConsentAudits.id, id)));
 }
 
 const due = (now: Date) =>
@@ -27,17 +56,6 @@ const due = (now: Date) =>
     and(eq(bureauConsentAudits.status, 'PENDING'), lte(bureauConsentAudits.nextAttemptAt, now)),
     and(eq(bureauConsentAudits.status, 'RUNNING'), lt(bureauConsentAudits.lockedUntil, now)),
   );
-
-/** The audits due now, the longest waiting first. */
-export async function listDueConsentAudits(db: Executor, now: Date, limit: number): Promise<string[]> {
-  const rows = await db
-    .select({ id: bureauConsentAudits.id })
-    .from(bureauConsentAudits)
-    .where(due(now))
-    .orderBy(bureauConsentAudits.nextAttemptAt)
-    .limit(limit);
-  return rows.map((row) => row.id);
-}
 
 /** Takes a due audit for one attempt, leased until `lockedUntil`; undefined when it is not due. */
 export async function claimConsentAudit(db: Executor, id: string, now: Date, lockedUntil: Date) {

@@ -7,14 +7,15 @@ import { AppError } from '../../errors.js';
 import { assertAt, engineOf, moveApplication, workUnderClaim, type ApplicationRow } from '../application/index.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { consumeCode, issueCode } from '../one-time-codes/index.js';
-import { sendSms } from '../sms/index.js';
 import { findUserById, type UserRow } from '../users/index.js';
 import { queryBureauBriefly } from './bureau.js';
+import { consentPersonCipher } from './bureau-person.js';
 import type { BureauDeps } from './deps.js';
 import { insertBureauQuery } from './bureau-queries.store.js';
+import { attemptLeaseMs, BUREAU_QUERY_JOB, scheduleAttempt } from './bureau-schedule.js';
 import { CONSENT_VERSION, CONSENT_YEARS, consentText, sha256, type ConsentPerson } from './consent-text.js';
 import { insertConsent, listConsentsOf } from './consents.store.js';
-import type { CodeDeps, CreditDeps, SmsDeps } from './deps.js';
+import type { CodeDeps, CreditDeps } from './deps.js';
 
 /** The authorisation in force: its version, text and the hash the screen sends back. */
 export function currentConsentText(deps: { config: Pick<Config, 'LENDER_NAME'> }, person: ConsentPerson = 'titular') {
@@ -23,7 +24,7 @@ export function currentConsentText(deps: { config: Pick<Config, 'LENDER_NAME'> }
 }
 
 /** Sends the 4-digit consultation PIN; ACCOUNT_NIP becomes ACCOUNT_BUREAU (SPEC §2.2), a resend stays there. */
-export async function sendConsentNip(deps: SmsDeps & CodeDeps, user: UserRow) {
+export async function sendConsentNip(deps: CodeDeps, user: UserRow) {
   const engine = engineOf(deps);
   const resend = user.nextStep === 'ACCOUNT_BUREAU' && user.status === 'IN_PROGRESS';
   const event = { type: 'consent.nip_sent', payload: { resend } };
@@ -32,14 +33,14 @@ export async function sendConsentNip(deps: SmsDeps & CodeDeps, user: UserRow) {
   // recorded only once its code is issued (a resend refused by the interval sent nothing).
   if (!resend)
     await moveApplication(engine, { userId: user.id, transition: 'nip-sent', actor: `user:${user.id}`, event });
-  const issued = await issueCode(deps, { phoneE164: user.phoneE164, purpose: 'consent-nip' });
+  const issued = await issueCode(deps, {
+    phoneE164: user.phoneE164,
+    purpose: 'consent-nip',
+    message: (code) =>
+      `${code} es tu NIP de consulta de ${deps.config.APP_NAME}. Con él autorizas la consulta de tu historial crediticio. No lo compartas.`,
+  });
   if (resend)
     await appendAuditEvent(deps.db, { applicationId: user.id, actor: `user:${user.id}`, ...event, at: deps.clock() });
-  await sendSms(
-    deps,
-    user.phoneE164,
-    `${issued.code} es tu NIP de consulta de ${deps.config.APP_NAME}. Con él autorizas la consulta de tu historial crediticio. No lo compartas.`,
-  );
   return { ...issued, defaultNip: deps.config.NIP_PREFILL ? issued.code : undefined };
 }
 
@@ -50,10 +51,13 @@ export function consentFolio(now: Date): string {
 
 /**
  * The consent record (append-only) and its bureau query, in the caller's transaction: the
- * shopkeeper's own (`avalId` null, person type 'titular') or a guarantor's ('collateral').
+ * shopkeeper's own (`avalId` null, person type 'titular') or a guarantor's ('collateral'). The
+ * query's job is enqueued with them, held back until the first attempt (the caller's, right after
+ * the commit) has had its lease: it finds the query answered or retried by then, or takes it if
+ * the process died before the attempt ended.
  */
 export async function writeConsent(
-  deps: Pick<BureauDeps, 'cipher' | 'bureau'> & { config: Pick<Config, 'LENDER_NAME'> },
+  deps: Pick<BureauDeps, 'cipher' | 'bureau'> & { config: Pick<Config, 'LENDER_NAME' | 'BUREAU_TIMEOUT_MS'> },
   tx: Tx,
   input: {
     userId: string;
@@ -91,11 +95,14 @@ export async function writeConsent(
     forwardedFor: input.forwardedFor ?? null,
     userAgent: input.userAgent?.slice(0, 400) ?? null,
     pinVerified: input.pinVerified,
-    pinEncrypted: input.pin && deps.bureau.auditConsent ? deps.cipher.encrypt(input.pin) : null,
+    // The consenting person's own key (decision 032).
+    pinEncrypted:
+      input.pin && deps.bureau.auditConsent ? (await consentPersonCipher(deps, tx, input)).encrypt(input.pin) : null,
     bureauFolio: folio,
     authorizedUntil,
   });
   const queryId = await insertBureauQuery(tx, { userId: input.userId, consentId, at: now });
+  await scheduleAttempt(tx, BUREAU_QUERY_JOB, queryId, now, attemptLeaseMs(deps.config) / 1000);
   return { consentId, queryId };
 }
 
@@ -108,7 +115,7 @@ export interface ConsentEvidence extends ClientAddress {
 /**
  * The PIN proves the consent. The consent row is written (with the folio the bureau will be asked
  * under) before any bureau call; then one attempt runs while the shopkeeper waits a little, and
- * the background worker takes over if the bureau is slow or down.
+ * the query's jobs take over if the bureau is slow or down.
  */
 export async function confirmConsentNip(
   deps: CodeDeps & BureauDeps,

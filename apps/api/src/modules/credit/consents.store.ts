@@ -63,6 +63,8 @@ export async function findConsentEvidence(db: Executor, id: string) {
     db
       .select({
         createdAt: bureauConsents.createdAt,
+        userId: bureauConsents.userId,
+        avalId: bureauConsents.avalId,
         pinEncrypted: bureauConsents.pinEncrypted,
         pinVerified: bureauConsents.pinVerified,
       })

@@ -1,13 +1,14 @@
 import { cedulaCheckDigit } from '@provee/domain';
 import { eq, sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { auditEvents, bureauConsents, bureauQueries, creditDecisions } from '../../db/schema.js';
 import { BureauError, type BureauProvider } from '../../providers/bureau/index.js';
 import { createBureauSimulator } from '../../providers/bureau/simulator.js';
 import { createApplication, lastSmsPin, shopkeeperCall, userToken } from '../../test/factories.js';
 import { createTestApp, manualClock, type TestApp, useTestApp, withTestApp } from '../../test/test-app.js';
 import { verifyPassword } from './password.js';
-import { processDueBureauQueries } from './bureau.js';
+import { jobsOf, runBureauJobs } from '../../test/jobs.js';
+import { BUREAU_QUERY_JOB } from './bureau-schedule.js';
 import { claimBureauQuery, markBureauQueryFailed } from './bureau-queries.store.js';
 
 /** A valid cédula from its first ten digits (the simulator's test identities are 99900000NN). */
@@ -198,19 +199,19 @@ describe('consent PIN, bureau and decision', () => {
     expect(row.nextAttemptAt.getTime() - clock().getTime()).toBe(5_000);
     // Not due yet: nothing happens.
     clock.advance(4);
-    await processDueBureauQueries(t.app);
+    await runBureauJobs(t.app);
     expect((await query()).attempts).toBe(1);
     // Second and third tries fail, 10 s then 20 s apart.
     clock.advance(1);
-    await processDueBureauQueries(t.app);
+    await runBureauJobs(t.app);
     row = await query();
     expect(row).toMatchObject({ status: 'PENDING', attempts: 2 });
     expect(row.nextAttemptAt.getTime() - clock().getTime()).toBe(10_000);
     clock.advance(10);
-    await processDueBureauQueries(t.app);
+    await runBureauJobs(t.app);
     expect((await query()).attempts).toBe(3);
     clock.advance(20);
-    await processDueBureauQueries(t.app);
+    await runBureauJobs(t.app);
     expect(await query()).toMatchObject({ status: 'DONE', attempts: 4 });
     expect((await call('GET', user, '')).json().data).toMatchObject({ next_step: 'PASSWORD', status: 'IN_PROGRESS' });
     // Each call to the bureau is in the logs, by query id and attempt: four tries, one answer.
@@ -524,6 +525,123 @@ describe('an attempt holds its bureau query only while its lease is the one on t
       expect(await query()).toMatchObject({ status: 'RUNNING', lockedUntil: b.lockedUntil, failure: null });
       expect(await end(b, null)).toBe(true);
       expect(await query()).toMatchObject({ status: 'PENDING', lockedUntil: null });
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the bureau query is a job of the consent (decision 030)', () => {
+  it('a consent whose process dies during its first attempt gets its answer once another runs the queue', async () => {
+    // Process A: its bureau never answers, and it stops right after the consent's answer (WAITING).
+    const hanging: BureauProvider = { name: 'hanging', needsPerson: false, query: () => new Promise(() => {}) };
+    const a = await createTestApp(
+      { BUREAU_TIMEOUT_MS: '100', BUREAU_SYNC_WAIT_MS: '200', JOB_POLL_INTERVAL_MS: '0' },
+      undefined,
+      { bureau: hanging },
+    );
+    let b: TestApp | undefined;
+    try {
+      const user = await createApplication(a.app, { taxId: cedula(randomTen()) });
+      expect((await shopkeeperCall(a.app, user, 'POST', '/nip')).statusCode).toBe(200);
+      const pin = await lastSmsPin(a.app, user.phone);
+      const res = await shopkeeperCall(a.app, user, 'PUT', '/nip', { nip: pin });
+      expect(res.json().data).toMatchObject({ next_step: 'ACCOUNT_BUREAU', status: 'WAITING' });
+      const [query] = await a.app.db.select().from(bureauQueries).where(eq(bureauQueries.userId, user.id));
+      expect(query).toMatchObject({ status: 'RUNNING', attempts: 0 });
+      // Its job was committed with the consent, held back until the attempt's lease is over.
+      expect(
+        (await jobsOf(a.app, BUREAU_QUERY_JOB)).filter((job) => (job.data as { id: string }).id === query!.id),
+      ).toEqual([expect.objectContaining({ state: 'created' })]);
+      await a.app.close();
+
+      // Process B, on the same database, runs the queue with a bureau that answers.
+      b = await createTestApp({ JOB_KINDS_OFF: '', JOB_POLL_INTERVAL_MS: '500' }, undefined, { database: a.database });
+      const app = b.app;
+      await vi.waitFor(
+        async () =>
+          expect((await shopkeeperCall(app, user, 'GET', '')).json().data).toMatchObject({
+            next_step: 'PASSWORD',
+            status: 'IN_PROGRESS',
+          }),
+        { timeout: 20_000, interval: 250 },
+      );
+      const [done] = await app.db.select().from(bureauQueries).where(eq(bureauQueries.userId, user.id));
+      expect(done).toMatchObject({ status: 'DONE', attempts: 1 });
+      expect(await app.db.select().from(creditDecisions).where(eq(creditDecisions.userId, user.id))).toHaveLength(1);
+      expect(b.logs.filter((line) => line.msg === 'bureau attempt started' && line.queryId === query!.id)).toHaveLength(
+        1,
+      );
+    } finally {
+      await b?.app.close();
+      await a.close();
+    }
+  });
+
+  it('a query left without a job (written before the queue ran them) gets one from the schedule’s sweep', async () => {
+    const clock = manualClock(new Date('2026-11-21T15:00:00Z'));
+    const down: BureauProvider = {
+      name: 'down',
+      needsPerson: false,
+      query: () => Promise.reject(new BureauError('bureau down')),
+    };
+    const t = await createTestApp({ BUREAU_SYNC_WAIT_MS: '1000' }, undefined, { clock, bureau: down });
+    try {
+      const user = await createApplication(t.app, { taxId: cedula(randomTen()) });
+      expect((await shopkeeperCall(t.app, user, 'POST', '/nip')).statusCode).toBe(200);
+      const nip = await lastSmsPin(t.app, user.phone);
+      await shopkeeperCall(t.app, user, 'PUT', '/nip', { nip });
+      const [query] = await t.app.db.select().from(bureauQueries).where(eq(bureauQueries.userId, user.id));
+      const ofQuery = async () =>
+        (await jobsOf(t.app, BUREAU_QUERY_JOB)).filter(
+          (job) => (job.data as { id: string }).id === query!.id && ['created', 'retry'].includes(job.state),
+        );
+      // As an older version left it: the query waits for its retry, and no job is there for it.
+      await t.app.db.execute(sql`delete from pgboss.job where name = ${BUREAU_QUERY_JOB}`);
+      const sweep = t.app.jobs.kind('bureau-jobs-sweep')!;
+      await sweep.run({}, { retry: 0, last: false });
+      expect((await ofQuery()).map((job) => job.data)).toEqual([
+        { id: query!.id, due_at: query!.nextAttemptAt.toISOString() },
+      ]);
+      // A second sweep finds it owned.
+      await sweep.run({}, { retry: 0, last: false });
+      expect(await ofQuery()).toHaveLength(1);
+      clock.advance(5);
+      await runBureauJobs(t.app);
+      expect((await t.app.db.select().from(bureauQueries).where(eq(bureauQueries.id, query!.id)))[0]).toMatchObject({
+        attempts: 2,
+      });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a consent that does not commit leaves no job; a failed attempt enqueues the next one, due at its time', async () => {
+    const clock = manualClock(new Date('2026-11-21T15:00:00Z'));
+    const down: BureauProvider = {
+      name: 'down',
+      needsPerson: false,
+      query: () => Promise.reject(new BureauError('bureau down')),
+    };
+    const t = await createTestApp({ BUREAU_SYNC_WAIT_MS: '1000' }, undefined, { clock, bureau: down });
+    try {
+      const user = await createApplication(t.app, { taxId: cedula(randomTen()) });
+      expect((await shopkeeperCall(t.app, user, 'POST', '/nip')).statusCode).toBe(200);
+      const nip = await lastSmsPin(t.app, user.phone);
+      // Twenty confirmations at once: one consent commits, and with it one query and its job.
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => shopkeeperCall(t.app, user, 'PUT', '/nip', { nip })),
+      );
+      expect(answers.filter((answer) => answer.statusCode === 200)).toHaveLength(1);
+      const queries = await t.app.db.select().from(bureauQueries).where(eq(bureauQueries.userId, user.id));
+      expect(queries).toHaveLength(1);
+      const query = queries[0]!;
+      expect(query).toMatchObject({ status: 'PENDING', attempts: 1 });
+      const jobs = (await jobsOf(t.app, BUREAU_QUERY_JOB))
+        .map((job) => job.data as { id: string; due_at: string })
+        .filter((data) => data.id === query.id);
+      // The consent's job (due at the consent) and the failed attempt's (due at its next try).
+      expect(jobs.map((data) => data.due_at)).toEqual([clock().toISOString(), query.nextAttemptAt.toISOString()]);
     } finally {
       await t.close();
     }

@@ -12,7 +12,9 @@ import type { Executor, Tx } from '../../db/client.js';
 import type { BureauReport, BureauSubject } from '../../providers/bureau/index.js';
 import { engineOf, moveApplication, StepConflict } from '../application/index.js';
 import type { Applicant } from '../users/index.js';
+import { queryPersonCipher } from './bureau-person.js';
 import { markBureauQueryAnswered, type BureauQueryRow } from './bureau-queries.store.js';
+import { CONSENT_AUDIT_JOB, scheduleAttempt } from './bureau-schedule.js';
 import { insertConsentAudit } from './consent-audits.store.js';
 import {
   findLatestApprovedDecision,
@@ -63,15 +65,19 @@ async function decisionInputs(deps: BureauDeps, applicant: Applicant, report: Bu
 async function answer(deps: BureauDeps, tx: Executor, { query, attempt, subject, report }: Answered, at: Date) {
   const { raw, ...kept } = report;
   const auditOwed = !!report.folio && !!deps.bureau.auditConsent;
+  const own = raw || auditOwed ? await queryPersonCipher(deps, tx, query) : null;
   const answered = await markBureauQueryAnswered(tx, query, {
     attempts: attempt,
     report: { ...kept },
-    reportRawEncrypted: raw ? deps.cipher.encrypt(raw.toString('base64')) : null,
-    subjectEncrypted: auditOwed ? deps.cipher.encrypt(JSON.stringify(subject)) : null,
+    reportRawEncrypted: raw && own ? own.encrypt(raw.toString('base64')) : null,
+    subjectEncrypted: auditOwed && own ? own.encrypt(JSON.stringify(subject)) : null,
     provider: deps.bureau.name,
     at,
   });
-  if (answered && auditOwed) await insertConsentAudit(tx, { queryId: query.id, userId: query.userId, at });
+  if (answered && auditOwed) {
+    const auditId = await insertConsentAudit(tx, { queryId: query.id, userId: query.userId, at });
+    if (auditId) await scheduleAttempt(tx, CONSENT_AUDIT_JOB, auditId, at, 0);
+  }
   return answered;
 }
 
@@ -124,6 +130,8 @@ async function moveWithDecision(deps: BureauDeps, answered: Answered, move: Deci
         payload: {
           decision_id: decisionId,
           ...move.event.payload,
+          // The rules that refused, by name (the lender's systems hear them: issue 30).
+          reasons: move.decision.rules.filter((rule) => !rule.passed).map((rule) => rule.rule),
           policy_version: deps.policy.version,
           bureau_report_folio: report.folio,
         },

@@ -1,13 +1,12 @@
 import type { AvalType } from '@provee/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
-import type { FieldCipher } from '../../crypto.js';
+import type { AppCipher } from '../../crypto.js';
 import type { Db, Executor, Tx } from '../../db/client.js';
 import type { BureauProvider } from '../../providers/bureau/index.js';
 import type { CatalogAddress } from '../catalog/index.js';
 import type { Secrets } from '../../secrets.js';
 import type { consumeCode, issueCode } from '../one-time-codes/index.js';
-import type { sendSms } from '../sms/index.js';
 import type { PasswordHasher } from './password.js';
 import type { CreditPolicy } from './policy.js';
 
@@ -19,7 +18,7 @@ export interface CreditDeps {
   db: Db;
   clock: () => Date;
   config: Config;
-  cipher: FieldCipher;
+  cipher: AppCipher;
   secrets: Secrets;
   policy: CreditPolicy;
   passwords: PasswordHasher;
@@ -39,7 +38,6 @@ export type BureauDeps = Pick<
 >;
 
 export type CodeDeps = Parameters<typeof issueCode>[0] & Parameters<typeof consumeCode>[0];
-export type SmsDeps = Parameters<typeof sendSms>[0];
 
 /**
  * The guarantor's side of their bureau query. modules/guarantors provides it: it records its
@@ -48,7 +46,7 @@ export type SmsDeps = Parameters<typeof sendSms>[0];
 export interface GuarantorBureau {
   /** Who the bureau is asked about: the guarantor's type, name and tax id (as stored), and who they are when known. */
   subject(
-    deps: { db: Executor; cipher: FieldCipher; clock: () => Date; config: Pick<Config, 'COUNTRY'> },
+    deps: { db: Executor; cipher: AppCipher; clock: () => Date; config: Pick<Config, 'COUNTRY'> },
     avalId: string,
   ): Promise<{ avalType: AvalType; name: string; taxId: string | null; person: GuarantorPerson | null } | undefined>;
   /** The policy's guarantor rules decided (in the decision's transaction): their status follows. */

@@ -2,9 +2,10 @@
 import './decorations.js';
 import defaultPolicy from './default-policy.json' with { type: 'json' };
 
-export { processDueBureauQueries, queryBureauBriefly } from './bureau.js';
-export { retryGivenUpBureauQuery } from './bureau-queries.store.js';
-export { processDueConsentAudits } from './consent-audit.js';
+export { bureauQueryJob, queryBureauBriefly } from './bureau.js';
+export { consentPersonCipher, queryPersonCipher } from './bureau-person.js';
+export { BUREAU_QUERY_JOB, bureauJobsSweep, CONSENT_AUDIT_JOB, retryGivenUpBureauQuery } from './bureau-schedule.js';
+export { consentAuditJob } from './consent-audit.js';
 export { consentFolio, currentConsentText, writeConsent } from './consent.js';
 export { latestAvalConsent, latestTitularConsentFolio } from './consents.store.js';
 export { latestApprovedDecision } from './decision.js';

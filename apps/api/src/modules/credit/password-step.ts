@@ -1,7 +1,7 @@
 import { passwordErrors, type PasswordPayload } from '@provee/domain';
 import { invalidFields } from '../../errors.js';
 import { assertAt, engineOf, moveApplication, workUnderClaim, type ApplicationRow } from '../application/index.js';
-import { applicantPerson, type UserRow } from '../users/index.js';
+import { applicantKeys, applicantPerson, type UserRow } from '../users/index.js';
 import type { CreditDeps } from './deps.js';
 
 /**
@@ -17,7 +17,7 @@ export async function savePassword(
   await assertAt(engine, user, 'password');
   const { password, password_confirmation: confirmation = password } = body;
   const found = passwordErrors(password, confirmation, {
-    dob: applicantPerson(deps, user).birthDate ?? undefined,
+    dob: applicantPerson(await applicantKeys(deps, deps.db, user.id), user).birthDate ?? undefined,
     phone: user.phoneE164.slice(-10),
   });
   if (Object.keys(found).length > 0) throw invalidFields(found);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { isApplicationStatus, isNextStep, toE164 } from '@provee/domain';
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -10,6 +11,7 @@ import {
   catalogStates,
 } from '../../db/schema.js';
 import { createApplication, engineOf } from '../application/index.js';
+import { applicantKeys } from '../users/index.js';
 
 export interface ApplicationSeed {
   phone: string;
@@ -34,7 +36,11 @@ export async function seedApplication(app: FastifyInstance, seed: ApplicationSee
   // Only the states the domain knows (the database refuses the others too), through the step engine.
   if (!isNextStep(seed.nextStep) || !isApplicationStatus(status))
     throw new Error(`unknown state ${seed.nextStep}/${status}`);
+  // Sealed with the applicant's own key (decision 032), as registration does.
+  const id = randomUUID();
+  const { cipher } = await applicantKeys(app, app.db, id);
   const user = await createApplication(engineOf(app), {
+    id,
     phoneE164: toE164(country, seed.phone),
     actor: 'test-factory',
     at: { step: seed.nextStep, status },
@@ -44,10 +50,10 @@ export async function seedApplication(app: FastifyInstance, seed: ApplicationSee
           name: profile.name ?? 'María José',
           lastname: profile.lastname ?? 'Peña',
           maternalLastname: 'Núñez',
-          dobEncrypted: app.cipher.encrypt(profile.dob ?? '1985-02-28'),
+          dobEncrypted: cipher.encrypt(profile.dob ?? '1985-02-28'),
           lengthOfResidencyInYears: 4,
           maritalStatus: 'MARRIED',
-          taxIdEncrypted: app.cipher.encrypt(profile.taxId),
+          taxIdEncrypted: cipher.encrypt(profile.taxId),
           taxIdHash: app.cipher.lookupHash(`${country}:${profile.taxId}`),
         }
       : {},

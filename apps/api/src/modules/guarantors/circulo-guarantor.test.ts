@@ -10,7 +10,7 @@ import { circuloRfc, useCirculoTestApp } from '../../test/circulo.js';
 import { createApplication, lastSmsPin, userAuth } from '../../test/factories.js';
 import { createPhone } from '../../test/phone.js';
 import { manualClock } from '../../test/test-app.js';
-import { processDueBureauQueries, processDueConsentAudits } from '../credit/index.js';
+import { runConsentAuditJobs } from '../../test/jobs.js';
 
 /** A home in Toluca: in the catalogue, outside the area the lender serves (a guarantor may live anywhere). */
 const HOME = {
@@ -140,7 +140,7 @@ describe('Círculo de Crédito: a guarantor named, asked, decided and audited', 
 
     // Corrected after the query: the audit still sends the person as the bureau was asked.
     await t.app.db.update(avals).set({ lastname: 'Otro' }).where(eq(avals.id, avalId));
-    expect(await processDueConsentAudits(t.app)).toBeGreaterThanOrEqual(1);
+    expect((await runConsentAuditJobs(t.app)).ran).toBeGreaterThanOrEqual(1);
     const [audit] = await t.app.db.select().from(bureauConsentAudits).where(eq(bureauConsentAudits.queryId, query.id));
     expect(audit).toMatchObject({ status: 'DONE', auditFolio: String(query.report!.folio) });
     const sent = t.standIn.audits.find((body) => String(body.folioCDC) === query.report!.folio)!;
@@ -194,7 +194,7 @@ describe('Círculo de Crédito: a guarantor named, asked, decided and audited', 
     expect(validated.json().data.validation).toBe('success');
     const { aval, query } = await queryOfAval(avalId);
     expect(aval.status).toBe('APPROVED');
-    await processDueConsentAudits(t.app);
+    await runConsentAuditJobs(t.app);
     const sent = t.standIn.audits.find((body) => String(body.folioCDC) === query.report!.folio)!;
     expect(sent).toMatchObject({ numeroFirma: nonce, ingresoNuevamenteNIP: false, persona: { RFC: rfc } });
   });
@@ -218,9 +218,9 @@ describe('Círculo de Crédito: a guarantor named, asked, decided and audited', 
         'Para consultar el buró necesitamos los apellidos y el domicilio de tu aval. Contacta a tu asesor.',
     });
     expect((await outbox(phone)).some((sms) => sms.body.includes('es tu NIP'))).toBe(false);
-    const { aval } = await queryOfAval(avalId);
+    const { aval, query } = await queryOfAval(avalId);
     expect(aval.status).toBe('PENDING');
-    expect(await processDueBureauQueries(t.app)).toBe(0);
+    expect(query).toBeUndefined();
   });
 
   it('refuses at naming what Círculo could not file: a postcode of another state, a name outside the Latin alphabet, a minor', async () => {

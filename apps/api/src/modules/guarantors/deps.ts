@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
-import type { FieldCipher } from '../../crypto.js';
+import type { AppCipher } from '../../crypto.js';
 import type { Db } from '../../db/client.js';
 import type { Secrets } from '../../secrets.js';
 import type { BureauDeps } from '../credit/index.js';
 import type { consumeCode, issueCode } from '../one-time-codes/index.js';
 import type { reverseOtpState, startReverseOtp } from '../phone-proof/index.js';
-import type { sendSms } from '../sms/index.js';
+import type { SmsDeps } from '../sms/index.js';
 
 /**
  * What the guarantor use cases use. Each function takes the part it needs (`Pick<GuarantorDeps, …>`
@@ -17,7 +17,7 @@ export interface GuarantorDeps {
   clock: () => Date;
   config: Config;
   /** The guarantor's tax id is stored encrypted. */
-  cipher: FieldCipher;
+  cipher: AppCipher;
   /** The audit id of a phone (the numbers a shopkeeper tried). */
   secrets: Secrets;
   /** The invitation link's token. */
@@ -33,5 +33,5 @@ export type ConsentDeps = GuarantorDeps & BureauDeps;
  * modules take smaller deps.
  */
 export type CodeDeps = Parameters<typeof issueCode>[0] & Parameters<typeof consumeCode>[0];
-export type SmsDeps = Parameters<typeof sendSms>[0];
+export type { SmsDeps };
 export type ReverseOtpDeps = Parameters<typeof startReverseOtp>[0] & Parameters<typeof reverseOtpState>[0];

@@ -1,16 +1,18 @@
 import { formatTaxId, fromE164, getCountry, type AvalStatus, type AvalType, type CountryCode } from '@provee/domain';
-import type { FieldCipher } from '../../crypto.js';
+import type { AppCipher, FieldCipher } from '../../crypto.js';
 import type { BureauProvider } from '../../providers/bureau/index.js';
 import type { Executor } from '../../db/client.js';
 import { AppError } from '../../errors.js';
+import { personCipher } from '../privacy/index.js';
 import type { GuarantorBureau } from '../credit/index.js';
 import type { UserRow } from '../users/index.js';
 import { findAval, markAvalDecided, type AvalRow } from './guarantors.store.js';
 import { guarantorPerson } from './person.js';
 
 /**
- * A guarantor as the other modules read them. Their tax id is stored encrypted; this file is the
- * one place that seals and opens it (docs/CONVENTIONS.md).
+ * A guarantor as the other modules read them. Their tax id and address are stored encrypted with
+ * the guarantor's own data key (decision 032); this file and person.ts are the one place that
+ * seals and opens them (docs/CONVENTIONS.md).
  */
 export interface Guarantor {
   id: string;
@@ -23,7 +25,14 @@ export interface Guarantor {
   status: AvalStatus;
 }
 
-type CipherDeps = { cipher: FieldCipher; config: { COUNTRY: CountryCode } };
+/** A guarantor's keys: their own cipher (guarantorKeys), never the application's. */
+export type CipherDeps = { cipher: FieldCipher; config: { COUNTRY: CountryCode } };
+type AppCipherDeps = { cipher: AppCipher; config: { COUNTRY: CountryCode } };
+
+/** The guarantor's keys (their data key, made on first use); `db` may be the caller's transaction. */
+export async function guarantorKeys(deps: AppCipherDeps, db: Executor, avalId: string): Promise<CipherDeps> {
+  return { cipher: await personCipher(deps, db, avalId), config: deps.config };
+}
 
 export const NOT_FOUND = new AppError(404, 'AVAL_NOT_FOUND', 'guarantor not found', 'No encontramos a este aval.');
 
@@ -40,18 +49,19 @@ export function avalView(deps: { config: { COUNTRY: CountryCode } }, aval: AvalR
 
 /** A guarantor by id, their tax id decrypted once; undefined when there is none. */
 export async function describeGuarantor(
-  deps: CipherDeps & { db: Executor },
+  deps: AppCipherDeps & { db: Executor },
   avalId: string,
 ): Promise<Guarantor | undefined> {
   const aval = await findAval(deps.db, avalId);
   if (!aval) return undefined;
+  const keys = await guarantorKeys(deps, deps.db, aval.id);
   return {
     id: aval.id,
     userId: aval.userId,
     avalType: aval.avalType as AvalType,
     name: aval.name ?? '',
     phone: aval.phoneE164 ? { e164: aval.phoneE164, national: fromE164(deps.config.COUNTRY, aval.phoneE164) } : null,
-    taxId: guarantorTaxId(deps, aval),
+    taxId: guarantorTaxId(keys, aval),
     status: aval.status as AvalStatus,
   };
 }
@@ -73,12 +83,13 @@ export function taxIdColumn(deps: { cipher: FieldCipher }, canonical: string): P
  * (before that bureau was configured) cannot consent: their query would be refused before the
  * call. 409 before the PIN or the message, so nothing is consented in vain.
  */
-export function assertBureauCanAsk(
-  deps: CipherDeps & { clock: () => Date; bureau: Pick<BureauProvider, 'needsPerson'> },
+export async function assertBureauCanAsk(
+  deps: AppCipherDeps & { db: Executor; clock: () => Date; bureau: Pick<BureauProvider, 'needsPerson'> },
   aval: AvalRow,
-): void {
+): Promise<void> {
   if (!deps.bureau.needsPerson) return;
-  const person = guarantorPerson(deps, aval, guarantorTaxId(deps, aval)?.canonical ?? null);
+  const keys = { ...(await guarantorKeys(deps, deps.db, aval.id)), clock: deps.clock };
+  const person = guarantorPerson(keys, aval, guarantorTaxId(keys, aval)?.canonical ?? null);
   if (!person?.birthDate || !person.address)
     throw new AppError(
       409,
@@ -98,12 +109,13 @@ export const guarantorBureau: GuarantorBureau = {
   async subject(deps, avalId) {
     const aval = await findAval(deps.db, avalId);
     if (!aval) return undefined;
-    const taxId = guarantorTaxId(deps, aval)?.canonical ?? null;
+    const keys = { ...(await guarantorKeys(deps, deps.db, aval.id)), clock: deps.clock };
+    const taxId = guarantorTaxId(keys, aval)?.canonical ?? null;
     return {
       avalType: aval.avalType as AvalType,
       name: aval.name ?? '',
       taxId,
-      person: guarantorPerson(deps, aval, taxId),
+      person: guarantorPerson(keys, aval, taxId),
     };
   },
   async decided(tx, avalId, approved, at) {

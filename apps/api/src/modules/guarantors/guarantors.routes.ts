@@ -19,8 +19,8 @@ import { findUserById, ownedUser } from '../users/index.js';
 import type { FastifyRequest } from 'fastify';
 import { requirePrincipal, requireToken } from '../auth/index.js';
 import { avalView } from './guarantor.js';
-import type { AvalRow } from './guarantors.store.js';
-import { invitation, inviteAval, type Invited } from './invitation.js';
+import { invitation, type Invited } from './invitation.js';
+import { deliverSms } from '../sms/index.js';
 import { registerAval } from './naming.js';
 import { changeAvalPhone } from './phone-change.js';
 import { confirmAvalPin, sendPinToAval } from './pin-consent.js';
@@ -45,15 +45,6 @@ function invitedBy(request: FastifyRequest): Invited {
   return { avalId: principal.avalId, phoneE164: principal.phoneE164 };
 }
 
-/** The invitation SMS; a provider failure does not undo the naming (the PIN still works in person). */
-async function invite(app: App, user: UserRow, aval: AvalRow): Promise<void> {
-  try {
-    await inviteAval(app, user, aval);
-  } catch (error) {
-    app.log.error({ err: error, avalId: aval.id }, 'guarantor invitation not sent');
-  }
-}
-
 /** The guarantor calls of SPEC §7, with the shopkeeper's token (SPEC §2.5). */
 export async function guarantorRoutes(app: App): Promise<void> {
   register(
@@ -62,8 +53,10 @@ export async function guarantorRoutes(app: App): Promise<void> {
     bearerRoute(requireToken, 'Registra un aval (socio o garante) y lleva la solicitud al NIP del aval'),
     async (request) => {
       const user = await ownedUser(request, request.params.id);
-      const { row, aval } = await registerAval(app, user, request.body, `user:${user.id}`);
-      await invite(app, user, aval);
+      const { row, aval, invitation } = await registerAval(app, user, request.body, `user:${user.id}`);
+      // The invitation is a job of the naming: a provider that fails has it sent again, and the
+      // PIN still works in person meanwhile.
+      await deliverSms(app, invitation);
       return { data: { ...(await stepAnswer(engineOf(app), row)), aval: avalView(app, aval) } };
     },
   );

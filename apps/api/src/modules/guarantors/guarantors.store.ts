@@ -1,5 +1,5 @@
 import { AVAL_INITIAL_STATUS, AVAL_TRANSITIONS, type AvalType } from '@provee/domain';
-import { and, asc, desc, eq, gte, inArray, ne } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { avals, reverseOtpSessions } from '../../db/schema.js';
 import { changedAnyRow, firstRow, returnedRow } from '../../db/rows.js';
@@ -42,7 +42,7 @@ export function listApprovedAvals(db: Executor, userId: string): Promise<AvalRow
 export async function insertAval(
   tx: Executor,
   values: Pick<AvalRow, 'userId' | 'avalType' | 'name' | 'phoneE164' | 'taxIdEncrypted'> &
-    Partial<Pick<AvalRow, 'givenNames' | 'lastname' | 'maternalLastname' | 'addressEncrypted'>> & { at: Date },
+    Partial<Pick<AvalRow, 'id' | 'givenNames' | 'lastname' | 'maternalLastname' | 'addressEncrypted'>> & { at: Date },
 ): Promise<AvalRow> {
   const { at, ...columns } = values;
   const [created] = await tx
@@ -125,25 +125,4 @@ export async function isConsentedThroughSession(
     )
     .limit(1);
   return !!row;
-}
-
-/** Verified sessions, resolved since `since`, of guarantors still waiting for their consent; newest first. */
-export async function listVerifiedSessionsOfPendingAvals(
-  db: Executor,
-  since: Date,
-  limit: number,
-): Promise<{ id: string; ip: string }[]> {
-  return db
-    .select({ id: reverseOtpSessions.id, ip: reverseOtpSessions.observedIp })
-    .from(reverseOtpSessions)
-    .innerJoin(avals, eq(avals.id, reverseOtpSessions.avalId))
-    .where(
-      and(
-        eq(reverseOtpSessions.status, 'VERIFIED'),
-        eq(avals.status, 'PENDING'),
-        gte(reverseOtpSessions.resolvedAt, since),
-      ),
-    )
-    .orderBy(desc(reverseOtpSessions.resolvedAt))
-    .limit(limit);
 }

@@ -7,7 +7,7 @@ import { createPhone } from '../../test/phone.js';
 import { staffSession } from '../../test/staff.js';
 import { useTestApp } from '../../test/test-app.js';
 import { GUARANTOR_NUMBERS_PER_DAY } from './guarantor-phone.js';
-import { processVerifiedRemoteConsents } from './remote-consent.js';
+import { jobsOf, recordRemoteConsents } from '../../test/jobs.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 const randomTen = () => `4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
@@ -452,14 +452,23 @@ describe('guarantors (avals): naming, PIN consent in person, phone change', () =
       expect(row!.nextStep).toBe('PENDING_APPROVAL');
     });
 
-    it('the consent counts even when nobody comes back to the page: the background job records it', async () => {
+    it('the consent counts even when nobody comes back to the page: the message’s job records it', async () => {
       const guest = await invited();
       const { message: text } = (await start(guest)).json().data;
       await message(`+1${guest.phone}`, text);
       expect(await t.app.db.select().from(bureauConsents).where(eq(bureauConsents.avalId, guest.aval.id))).toHaveLength(
         0,
       );
-      expect(await processVerifiedRemoteConsents(t.app)).toBeGreaterThanOrEqual(1);
+      // The message's transaction enqueued the consent's job: one, for this session.
+      const [session] = await t.app.db
+        .select()
+        .from(reverseOtpSessions)
+        .where(eq(reverseOtpSessions.anonymousId, `aval-${guest.aval.id}`));
+      const jobs = (await jobsOf(t.app, 'remote-consent')).filter(
+        (job) => (job.data as { session_id: string }).session_id === session!.id,
+      );
+      expect(jobs.map((job) => job.state)).toEqual(['created']);
+      expect((await recordRemoteConsents(t.app)).ran).toBeGreaterThanOrEqual(1);
       const consents = await t.app.db.select().from(bureauConsents).where(eq(bureauConsents.avalId, guest.aval.id));
       expect(consents).toHaveLength(1);
       expect(consents[0]!.ip).toBeTruthy();
@@ -467,7 +476,7 @@ describe('guarantors (avals): naming, PIN consent in person, phone change', () =
       expect(row!.nextStep).toBe('PENDING_APPROVAL');
     });
 
-    it('the background job skips sessions past their time (never recordable): they hold no newer one back', async () => {
+    it('the message’s job of a session past its time records nothing, and holds no newer one back', async () => {
       const stale = await invited();
       const { message: staleText } = (await start(stale)).json().data;
       await message(`+1${stale.phone}`, staleText);
@@ -479,8 +488,8 @@ describe('guarantors (avals): naming, PIN consent in person, phone change', () =
       const fresh = await invited();
       const { message: text } = (await start(fresh)).json().data;
       await message(`+1${fresh.phone}`, text);
-      // One session a run: the one that can still be recorded.
-      expect(await processVerifiedRemoteConsents(t.app, 1)).toBe(1);
+      // Each message's job: the one that can still be recorded is; the stale one's ends with nothing.
+      expect(await recordRemoteConsents(t.app)).toMatchObject({ failed: 0 });
       expect(await t.app.db.select().from(bureauConsents).where(eq(bureauConsents.avalId, fresh.aval.id))).toHaveLength(
         1,
       );
@@ -494,7 +503,7 @@ describe('guarantors (avals): naming, PIN consent in person, phone change', () =
       const { session_id: sessionId, message: text } = (await start(guest)).json().data;
       await message(`+1${guest.phone}`, text);
       // Recorded with nobody on the page; the page asks again only after the session's TTL.
-      await processVerifiedRemoteConsents(t.app);
+      await recordRemoteConsents(t.app);
       const longAgo = new Date(Date.now() - (t.app.config.REVERSE_OTP_TTL_SECONDS + 60) * 1000);
       await t.app.db
         .update(reverseOtpSessions)

@@ -1,8 +1,9 @@
 import { fromE164, type AvalType } from '@provee/domain';
+import type { Executor, Tx } from '../../db/client.js';
 import { AppError } from '../../errors.js';
-import { sendSms } from '../sms/index.js';
+import { deliverSms, enqueueSms, type QueuedSms, type SmsDeps, type SmsPurpose } from '../sms/index.js';
 import { findUserById, type UserRow } from '../users/index.js';
-import type { GuarantorDeps, SmsDeps } from './deps.js';
+import type { GuarantorDeps } from './deps.js';
 import { avalView, shopkeeperName } from './guarantor.js';
 import { findAval, type AvalRow } from './guarantors.store.js';
 
@@ -33,17 +34,49 @@ export function invitationLink(deps: Pick<GuarantorDeps, 'tokens' | 'config'>, a
   return `${base}/verify-aval-phone?token=${encodeURIComponent(token)}`;
 }
 
-/** The SMS that invites a newly named guarantor to consent from their own phone. */
-export async function inviteAval(
-  deps: SmsDeps & Pick<GuarantorDeps, 'tokens' | 'config'>,
+/** The purpose of an invitation's SMS (modules/sms asks it before each try). */
+const INVITATION_SMS = 'aval-invitation';
+
+/** An invitation is worth sending while its guarantor has not answered and was not replaced. */
+export function invitationMessages(deps: Pick<GuarantorDeps, 'db'>): SmsPurpose {
+  return {
+    name: INVITATION_SMS,
+    stillWanted: async (avalId) => (await findAval(deps.db, avalId))?.status === 'PENDING',
+  };
+}
+
+/**
+ * The SMS that invites a guarantor to consent from their own phone, enqueued in the caller's
+ * transaction (the naming's, or the resend's with its audit event).
+ */
+export async function enqueueInvitation(
+  deps: Pick<SmsDeps, 'cipher'> & Pick<GuarantorDeps, 'tokens' | 'config'>,
+  tx: Executor,
   user: UserRow,
   aval: AvalRow,
+): Promise<QueuedSms> {
+  return enqueueSms(deps, tx, {
+    to: aval.phoneE164!,
+    body: `${shopkeeperName(user)} te eligió como aval en ${deps.config.APP_NAME}. Autoriza la consulta de tu historial crediticio aquí: ${invitationLink(deps, aval)}`,
+    about: { kind: INVITATION_SMS, id: aval.id },
+  });
+}
+
+/**
+ * A new invitation (a fresh link) for a guarantor named earlier, with what records it (`within`, in
+ * the same transaction), tried at once; a provider that fails has it sent again by the queue.
+ */
+export async function inviteAval(
+  deps: SmsDeps & Pick<GuarantorDeps, 'db' | 'tokens' | 'config'>,
+  user: UserRow,
+  aval: AvalRow,
+  within?: (tx: Tx) => Promise<void>,
 ) {
-  await sendSms(
-    deps,
-    aval.phoneE164!,
-    `${shopkeeperName(user)} te eligió como aval en ${deps.config.APP_NAME}. Autoriza la consulta de tu historial crediticio aquí: ${invitationLink(deps, aval)}`,
-  );
+  const sms = await deps.db.transaction(async (tx) => {
+    await within?.(tx);
+    return enqueueInvitation(deps, tx, user, aval);
+  });
+  await deliverSms(deps, sms);
 }
 
 /** The invited guarantor and the application that named them; 403 for a replaced one or another's token. */

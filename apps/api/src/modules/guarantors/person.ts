@@ -50,7 +50,8 @@ export function personErrors(deps: NamingDeps, input: NamingInput, taxId: string
 /**
  * The columns of who a guarantor is (after personErrors): the full name, and the name's parts and
  * home address when given. The address is checked against the catalogue (not against the area the
- * lender serves: a guarantor may live anywhere; Spanish field messages otherwise) and stored encrypted.
+ * lender serves: a guarantor may live anywhere; Spanish field messages otherwise) and answered as
+ * `address`, to be stored sealed (sealedAddress) once the guarantor's own key exists.
  */
 export async function personColumns(deps: PersonDeps, input: NamingInput) {
   const name = input.name.trim();
@@ -62,8 +63,13 @@ export async function personColumns(deps: PersonDeps, input: NamingInput) {
     givenNames: lastname ? name : null,
     lastname,
     maternalLastname,
-    addressEncrypted: address ? deps.cipher.encrypt(JSON.stringify(address)) : null,
+    address,
   };
+}
+
+/** The home address column, sealed with the guarantor's own key (`own`, decision 032), not the application's. */
+export function sealedAddress(own: Pick<PersonDeps, 'cipher'>, address: CatalogAddress | null) {
+  return { addressEncrypted: address ? own.cipher.encrypt(JSON.stringify(address)) : null };
 }
 
 /**

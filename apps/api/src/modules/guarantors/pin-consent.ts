@@ -2,10 +2,9 @@ import { AVAL_STEPS, toE164, type AvalType } from '@provee/domain';
 import { assertAt, engineOf, StepConflict, stepAnswer, workUnderClaim } from '../application/index.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { consumeCode, issueCode } from '../one-time-codes/index.js';
-import { sendSms } from '../sms/index.js';
 import type { UserRow } from '../users/index.js';
 import { recordAvalConsent, refreshed, type ConsentFrom } from './consent.js';
-import type { CodeDeps, ConsentDeps, GuarantorDeps, SmsDeps } from './deps.js';
+import type { CodeDeps, ConsentDeps, GuarantorDeps } from './deps.js';
 import { assertBureauCanAsk, NOT_FOUND, shopkeeperName } from './guarantor.js';
 import { findActiveAval, type AvalRow } from './guarantors.store.js';
 import { checkInvited, FORBIDDEN, type Invited } from './invitation.js';
@@ -25,23 +24,28 @@ export async function avalAtPinStep(
   const aval = await findActiveAval(deps.db, user.id, type);
   if (!aval || aval.phoneE164 !== toE164(deps.config.COUNTRY, to)) throw invited ? FORBIDDEN : NOT_FOUND;
   checkInvited(aval, invited);
-  assertBureauCanAsk(deps, aval);
+  await assertBureauCanAsk(deps, aval);
   return aval;
 }
 
+/** The guarantor's PIN SMS. */
+export const avalPinMessage =
+  (deps: Pick<GuarantorDeps, 'config'>, user: UserRow) =>
+  (code: string): string =>
+    `${code} es tu NIP de ${deps.config.APP_NAME}. Con él autorizas la consulta de tu historial crediticio como aval de ${shopkeeperName(user)}. No lo compartas.`;
+
 /** The PIN by SMS to the guarantor's phone (a code issued already, after a number change, or a new one). */
 export async function sendAvalPin(
-  deps: SmsDeps & CodeDeps & Pick<GuarantorDeps, 'db' | 'clock' | 'config'>,
+  deps: CodeDeps & Pick<GuarantorDeps, 'db' | 'clock' | 'config'>,
   user: UserRow,
   aval: AvalRow,
   issued?: Awaited<ReturnType<typeof issueCode>>,
 ) {
-  issued ??= await issueCode(deps, { phoneE164: aval.phoneE164!, purpose: 'aval-nip' });
-  await sendSms(
-    deps,
-    aval.phoneE164!,
-    `${issued.code} es tu NIP de ${deps.config.APP_NAME}. Con él autorizas la consulta de tu historial crediticio como aval de ${shopkeeperName(user)}. No lo compartas.`,
-  );
+  issued ??= await issueCode(deps, {
+    phoneE164: aval.phoneE164!,
+    purpose: 'aval-nip',
+    message: avalPinMessage(deps, user),
+  });
   await appendAuditEvent(deps.db, {
     applicationId: user.id,
     actor: 'system',
@@ -61,7 +65,7 @@ export async function sendAvalPin(
 
 /** POST …/aval/nip?to=: the PIN to the guarantor's phone. */
 export async function sendPinToAval(
-  deps: SmsDeps & CodeDeps & Pick<GuarantorDeps, 'db' | 'clock' | 'config' | 'cipher'> & Pick<ConsentDeps, 'bureau'>,
+  deps: CodeDeps & Pick<GuarantorDeps, 'db' | 'clock' | 'config' | 'cipher'> & Pick<ConsentDeps, 'bureau'>,
   user: UserRow,
   to: string,
   invited?: Invited,

@@ -1,10 +1,17 @@
 import { AVAL_STEPS, type AvalType } from '@provee/domain';
+import { AppError } from '../../errors.js';
 import { engineOf, StepConflict, stepAnswer } from '../application/index.js';
-import { reverseOtpState, sessionKeyHash, startReverseOtp } from '../phone-proof/index.js';
+import type { JobKind } from '../jobs/index.js';
+import {
+  reverseOtpState,
+  sessionKeyHash,
+  startReverseOtp,
+  VERIFIED_GUARANTOR_SESSION_JOB,
+} from '../phone-proof/index.js';
 import { findUserById } from '../users/index.js';
 import { recordAvalConsent, type ConsentFrom } from './consent.js';
 import type { ConsentDeps, ReverseOtpDeps } from './deps.js';
-import { findAval, isConsentedThroughSession, listVerifiedSessionsOfPendingAvals } from './guarantors.store.js';
+import { findAval, isConsentedThroughSession } from './guarantors.store.js';
 import { assertBureauCanAsk } from './guarantor.js';
 import { FORBIDDEN, invitedAval, type Invited } from './invitation.js';
 
@@ -27,7 +34,7 @@ export async function startRemoteConsent(
       'AVAL_ALREADY_ANSWERED',
       'Ya registramos tu respuesta. ¡Gracias!',
     );
-  assertBureauCanAsk(deps, aval);
+  await assertBureauCanAsk(deps, aval);
   const session = await startReverseOtp(deps, {
     phoneE164: aval.phoneE164!,
     anonymousId: `aval-${aval.id}`,
@@ -79,16 +86,25 @@ async function consentedThrough(deps: Pick<ConsentDeps, 'db'>, session: { key: s
 }
 
 /**
- * Remote consents whose message arrived while nobody was on the page to ask: each verified
- * guarantor session of a guarantor still PENDING is recorded as the page would have (the IP the
- * session was started from). Run in the background with the bureau worker's interval.
+ * A remote consent whose message arrived, recorded as the page would have (the IP the session was
+ * started from) whether or not anyone is on the page to ask: a job of the message's transaction
+ * (modules/phone-proof enqueues it). A consent recorded meanwhile by the page is the same answer;
+ * one that cannot be recorded yet is tried again by the queue while the session is within its time.
  */
-export async function processVerifiedRemoteConsents(deps: ReverseOtpDeps & ConsentDeps, limit = 20): Promise<number> {
-  // Only sessions still within their time (reverseOtpState): one whose consent could not be recorded
-  // (the application moved on) is not picked again every run, and never holds newer ones back.
-  const since = new Date(deps.clock().getTime() - deps.config.REVERSE_OTP_TTL_SECONDS * 1000);
-  const verified = await listVerifiedSessionsOfPendingAvals(deps.db, since, limit);
-  for (const session of verified)
-    await validateRemoteConsent(deps, { id: session.id }, { ip: session.ip, userAgent: undefined });
-  return verified.length;
+export function remoteConsentJob(deps: ReverseOtpDeps & ConsentDeps): JobKind<{ session_id: string }> {
+  return {
+    name: VERIFIED_GUARANTOR_SESSION_JOB,
+    retryLimit: 5,
+    // The consent waits for the bureau's first attempt as the page's request does.
+    expireInSeconds: Math.ceil(deps.config.BUREAU_SYNC_WAIT_MS / 1000) + 60,
+    async run({ session_id: id }) {
+      const state = await reverseOtpState(deps, { id }).catch((error: unknown) => {
+        if (error instanceof AppError && error.statusCode === 404) return undefined;
+        throw error;
+      });
+      // Past its time (or gone): the page answers from the consent, if there is one.
+      if (state?.status !== 'VERIFIED') return;
+      await validateRemoteConsent(deps, { id }, { ip: state.session.observedIp, userAgent: undefined });
+    },
+  };
 }

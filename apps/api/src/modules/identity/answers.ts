@@ -3,10 +3,11 @@ import type { Tx } from '../../db/client.js';
 import { simulatedAnswer } from '../../providers/identity/index.js';
 import { engineOf, moveSigner, SignerConflict } from '../application/index.js';
 import { appendAuditEvent } from '../audit/index.js';
+import type { JobKind } from '../jobs/index.js';
 import { answered } from './answer-signals.js';
-import { dueSimulatedChecks, findCheck, findSigner, recordCheckAnswer, type CheckRow } from './checks.store.js';
+import { findCheck, findSigner, recordCheckAnswer, type CheckRow } from './checks.store.js';
 import type { IdentityDeps } from './deps.js';
-import { signerTaxId } from './identity-check.js';
+import { SIMULATED_ANSWER_JOB, signerTaxId } from './identity-check.js';
 
 type AnswerDeps = Pick<IdentityDeps, 'db' | 'clock' | 'config'>;
 type Outcome = 'applied' | 'superseded' | 'already' | 'unknown';
@@ -105,18 +106,35 @@ async function recordSuperseded(deps: AnswerDeps, { check, status, by, record, w
   });
 }
 
-/** The simulator's answers that are due (the identity worker; tests call it by hand). */
-export async function answerDueSimulatedChecks(
-  deps: Pick<IdentityDeps, 'db' | 'clock' | 'config' | 'cipher'>,
-  limit = 20,
-): Promise<number> {
-  const due = await dueSimulatedChecks(deps.db, deps.clock(), limit);
-  for (const check of due) {
-    const signer = await findSigner(deps.db, check.signerId);
-    const taxId = signer ? await signerTaxId(deps, signer) : null;
-    const status = taxId ? simulatedAnswer(deps.config.COUNTRY, taxId) : 'APPROVED';
-    if (!status) continue;
-    await answerCheck(deps, check.id, status, 'provider:simulator', { simulated: true }, `sim-${check.signerId}`);
+/** A job a moment early by this process's clock: the queue tries it again. */
+class AnswerNotYetDue extends Error {
+  constructor() {
+    super('la respuesta del simulador aún no vence: se intenta de nuevo');
+    this.name = 'AnswerNotYetDue';
   }
-  return due.length;
+}
+
+/**
+ * The verifier simulator's answer to a check, once due (a job of the check's transaction, held back
+ * until then): from the signer's tax id, as the check's start foresaw; nothing for a check answered
+ * meanwhile.
+ */
+export function simulatedAnswerJob(
+  deps: Pick<IdentityDeps, 'db' | 'clock' | 'config' | 'cipher'>,
+): JobKind<{ verification_id: string }> {
+  return {
+    name: SIMULATED_ANSWER_JOB,
+    retryLimit: 10,
+    expireInSeconds: 60,
+    async run({ verification_id: id }) {
+      const check = await findCheck(deps.db, id);
+      if (check?.status !== 'PENDING' || check.provider !== 'simulator' || !check.answerDueAt) return;
+      if (check.answerDueAt.getTime() > deps.clock().getTime()) throw new AnswerNotYetDue();
+      const signer = await findSigner(deps.db, check.signerId);
+      const taxId = signer ? await signerTaxId(deps, signer) : null;
+      const status = taxId ? simulatedAnswer(deps.config.COUNTRY, taxId) : 'APPROVED';
+      if (!status) return;
+      await answerCheck(deps, check.id, status, 'provider:simulator', { simulated: true }, `sim-${check.signerId}`);
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import type { IdentityDocumentKind } from '@provee/domain';
-import { and, asc, eq, inArray, lt, lte, notInArray, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, lt, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { changedAnyRow, firstRow } from '../../db/rows.js';
 import { contractSigners, identityDocuments, identityVerifications } from '../../db/schema.js';
@@ -58,22 +58,6 @@ export async function recordCheckAnswer(
       .where(and(eq(identityVerifications.id, id), eq(identityVerifications.status, from)))
       .returning({ id: identityVerifications.id }),
   );
-}
-
-/** The simulator's pending checks whose answer is due by `now`, the oldest first. */
-export async function dueSimulatedChecks(db: Executor, now: Date, limit: number) {
-  return db
-    .select({ id: identityVerifications.id, signerId: identityVerifications.signerId })
-    .from(identityVerifications)
-    .where(
-      and(
-        eq(identityVerifications.status, 'PENDING'),
-        eq(identityVerifications.provider, 'simulator'),
-        lte(identityVerifications.answerDueAt, now),
-      ),
-    )
-    .orderBy(asc(identityVerifications.answerDueAt))
-    .limit(limit);
 }
 
 export async function insertDocuments(tx: Executor, rows: NewDocument[]): Promise<void> {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
-import type { FieldCipher } from '../../crypto.js';
+import type { AppCipher } from '../../crypto.js';
 import type { Db } from '../../db/client.js';
 import type { Secrets } from '../../secrets.js';
 import type { ImageDecoder } from './decode.js';
@@ -14,7 +14,7 @@ export interface IdentityDeps {
   clock: () => Date;
   config: Config;
   /** Photos at rest are encrypted; the simulator reads the signer's tax id. */
-  cipher: FieldCipher;
+  cipher: AppCipher;
   /** The key of the signer proof MetaMap's button carries (external-check.ts). */
   secrets: Secrets;
   /** Photos decoded and encoded again off the event loop (decode.ts). */

@@ -1,7 +1,9 @@
 import type { IdentityDocumentKind } from '@provee/domain';
 import type { SignerRow } from '../application/index.js';
+import { personCipher } from '../privacy/index.js';
 import { insertDocuments } from './checks.store.js';
 import type { IdentityDeps } from './deps.js';
+import { signerPersonId } from './signer-person.js';
 import {
   checkOfSamePhotos,
   mayStartCheck,
@@ -37,12 +39,14 @@ export async function submitDocuments(
     facts,
     sameAs: (db, current) => checkOfSamePhotos(db, current, hashes),
     write: async (tx, verificationId, now) => {
+      // The signer's own key (decision 032): erasing them leaves these photos unreadable.
+      const own = await personCipher(deps, tx, signerPersonId(signer));
       await insertDocuments(
         tx,
         documents.map((doc, i) => ({
           ...facts[i]!,
           verificationId,
-          dataEncrypted: deps.cipher.encryptBytes(doc.bytes),
+          dataEncrypted: own.encryptBytes(doc.bytes),
           createdAt: now,
         })),
       );

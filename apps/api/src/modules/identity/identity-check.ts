@@ -5,7 +5,8 @@ import { AppError } from '../../errors.js';
 import { simulatedAnswer } from '../../providers/identity/index.js';
 import { engineOf, moveSigner, SignerConflict, type SignerRow } from '../application/index.js';
 import { describeGuarantor } from '../guarantors/index.js';
-import { applicantTaxId, findUserById } from '../users/index.js';
+import { enqueueJob } from '../jobs/index.js';
+import { applicantKeys, applicantTaxId, findUserById } from '../users/index.js';
 import { attemptLeft, documentHashes, findCheck, insertCheck, oneMoreAttempt, type CheckRow } from './checks.store.js';
 import type { IdentityDeps } from './deps.js';
 
@@ -69,7 +70,7 @@ export async function signerTaxId(
 ): Promise<string | null> {
   if (!signer.avalId) {
     const user = await findUserById(deps.db, signer.userId);
-    return user ? (applicantTaxId(deps, user)?.canonical ?? null) : null;
+    return user ? (applicantTaxId(await applicantKeys(deps, deps.db, user.id), user)?.canonical ?? null) : null;
   }
   return (await describeGuarantor(deps, signer.avalId))?.taxId?.canonical ?? null;
 }
@@ -135,6 +136,12 @@ export interface CheckDocuments {
 }
 
 /**
+ * The verifier simulator's answer to one check: a job of the check's transaction, held back until
+ * the answer is due (IDENTITY_SIMULATOR_DELAY_MS; answers.ts runs it).
+ */
+export const SIMULATED_ANSWER_JOB = 'identity-simulated-answer';
+
+/**
  * A check of the built-in widget: the documents stored, the check started with the simulator, the
  * signer moved and the audit event written in one transaction. An attempt is counted only when the
  * check starts, inside the guarded update (parallel requests cannot pass IDENTITY_MAX_ATTEMPTS);
@@ -184,6 +191,13 @@ export async function startBuiltinCheck(
           createdAt: now,
         });
         await documents.write(tx, verificationId, now);
+        if (answer)
+          await enqueueJob(
+            tx,
+            SIMULATED_ANSWER_JOB,
+            { verification_id: verificationId },
+            { startAfterSeconds: deps.config.IDENTITY_SIMULATOR_DELAY_MS / 1000 },
+          );
       },
       event: {
         type: 'identity.check_started',

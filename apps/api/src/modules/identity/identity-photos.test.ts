@@ -15,7 +15,8 @@ import { createApplication } from '../../test/factories.js';
 import { bearer, consentWithOfferedPin, issueLink, signerWithLink } from '../../test/signer.js';
 import { createTestApp, manualClock, useTestApp } from '../../test/test-app.js';
 import { createJpeg } from '../../test/test-images.js';
-import { answerDueSimulatedChecks } from './answers.js';
+import { answerSimulatedChecks } from '../../test/jobs.js';
+import { signerCipher } from '../../test/person-ciphers.js';
 
 /**
  * Issue 27, decision 024: the widget's photos one at a time (PUT …/identity-photos/:kind/:sha256,
@@ -101,7 +102,7 @@ describe('identity photos one at a time, and the check that takes them', () => {
     );
   async function verifierAnswers() {
     clock.advance(6);
-    await answerDueSimulatedChecks(t.app);
+    await answerSimulatedChecks(t.app);
   }
 
   it('each photo is decoded and kept as the product’s JPEG; the check moves the three into its documents', async () => {
@@ -116,7 +117,7 @@ describe('identity photos one at a time, and the check that takes them', () => {
       .where(eq(identityPhotoUploads.signerId, (await signerRow(s)).id));
     // The stored copy is the product's JPEG of the decoded pixels, never the WebP that came.
     expect(staged).toMatchObject({ kind: 'id_front', uploadSha256: sha256(photo), format: 'jpeg', width: 1280 });
-    const copy = t.app.cipher.decryptBytes(staged!.dataEncrypted);
+    const copy = (await signerCipher(t.app, staged!.signerId)).decryptBytes(staged!.dataEncrypted);
     expect((await sharp(copy).metadata()).format).toBe('jpeg');
     expect(sha256(copy)).toBe(staged!.sha256);
 
@@ -328,7 +329,7 @@ describe('identity photos one at a time, and the check that takes them', () => {
     const startedAt = Date.now();
     const waiting = status(s, '&wait=10');
     await new Promise((resolve) => setTimeout(resolve, 300));
-    await answerDueSimulatedChecks(t.app);
+    await answerSimulatedChecks(t.app);
     const answered = await waiting;
     expect(answered.json().data).toMatchObject({ status: 'APPROVED', verification_id: id });
     expect(Date.now() - startedAt).toBeLessThan(3_000);

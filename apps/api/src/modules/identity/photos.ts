@@ -3,9 +3,11 @@ import type { Executor } from '../../db/client.js';
 import { AppError } from '../../errors.js';
 import type { SignerRow } from '../application/index.js';
 import { appendAuditEvent } from '../audit/index.js';
+import { personCipher } from '../privacy/index.js';
 import { checkHasUpload, findSigner } from './checks.store.js';
 import { sha256Off } from './decode.js';
 import type { IdentityDeps } from './deps.js';
+import { signerPersonId } from './signer-person.js';
 import {
   checkOfSamePhotos,
   mayStartCheck,
@@ -101,7 +103,8 @@ async function stagePhoto(
       kind,
       uploadSha256,
       ...facts,
-      dataEncrypted: deps.cipher.encryptBytes(photo.bytes),
+      // The signer's own key (decision 032), made in this transaction if it is the first use.
+      dataEncrypted: (await personCipher(deps, tx, signerPersonId(signer))).encryptBytes(photo.bytes),
       createdAt: now,
     });
     // The same photo stored meanwhile by a parallel request: nothing replaced, nothing to record.

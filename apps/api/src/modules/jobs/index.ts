@@ -1,6 +1,6 @@
 // What other modules use of the job queue.
 import './decorations.js';
 
-export { createJobQueue, type JobKind, type JobQueue } from './queue.js';
-export { jobQueueRoutes } from './jobs.routes.js';
-export { JOB_STATES, listJobs } from './jobs.store.js';
+export { createJobQueue, enqueueJob, type JobKind, type JobQueue } from './queue.js';
+export { jobQueueView } from './jobs.view.js';
+export { JOB_STATES, listJobs, openJobRowIds, queueDepth } from './jobs.store.js';

@@ -1,11 +1,12 @@
 // The job queue (decision 029) on the product's database, PGlite or PostgreSQL alike: a job exists
 // only if the transaction that enqueues it commits, runs on a worker, and a failing one is tried
 // again with back-off until its tries are spent.
+import { sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { staffSession } from '../../test/staff.js';
 import { useTestApp } from '../../test/test-app.js';
-import { JOB_STATES, listJobs, type QueuedJobRow } from './jobs.store.js';
-import type { JobKind } from './queue.js';
+import { JOB_SCHEMA, JOB_STATES, listJobs, type QueuedJobRow } from './jobs.store.js';
+import { createJobQueue, type JobKind } from './queue.js';
 
 /** What the test kinds saw: each run's data and attempt. */
 const runs: { name: string; data: { n: number }; retry: number; last: boolean }[] = [];
@@ -25,6 +26,15 @@ describe('job queue', () => {
     app.jobs.define(recorded('test-ok', () => false));
     app.jobs.define(recorded('test-flaky', (_data, retry) => retry < 1));
     app.jobs.define(recorded('test-down', () => true));
+    // A database error quotes the value it was given: a phone number here.
+    app.jobs.define({
+      name: 'test-database-error',
+      retryLimit: 0,
+      expireInSeconds: 30,
+      run: async () => {
+        await app.db.execute(sql`select ${'+18095559876'}::int`);
+      },
+    });
   });
   const jobsOf = async (name: string) =>
     (await listJobs(t.app.db, { states: [...JOB_STATES], name, limit: 10 })) as (QueuedJobRow & {
@@ -67,6 +77,39 @@ describe('job queue', () => {
     expect((await jobsOf('test-down'))[0]!.output?.message).toBe('the counterpart is down');
   });
 
+  it('periodic maintenance is on the queue’s schedule, once for all processes', async () => {
+    const result = await t.app.db.execute(sql`select name, cron, timezone from ${sql.raw(JOB_SCHEMA)}.schedule`);
+    const schedules = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
+    // The staff login counters' sweep, the bureau rows' safety net, and the daily retention schedule.
+    expect(schedules).toContainEqual({ name: 'staff-login-counters', cron: '*/10 * * * *', timezone: 'UTC' });
+    expect(schedules).toContainEqual({ name: 'bureau-jobs-sweep', cron: '*/10 * * * *', timezone: 'UTC' });
+    expect(schedules).toContainEqual({ name: 'retention-schedule', cron: '15 3 * * *', timezone: 'UTC' });
+  });
+
+  it('a process runs every kind but those JOB_KINDS_OFF leaves to the others; a name no kind has stops the start', async () => {
+    // The test app leaves the hand-driven kinds to the tests (test-app.ts).
+    expect(t.app.jobs.runsHere('sms-send')).toBe(true);
+    expect(t.app.jobs.runsHere('test-ok')).toBe(true);
+    expect(t.app.jobs.runsHere('bureau-query')).toBe(false);
+    const queue = createJobQueue(t.database, t.app.log, {
+      pollMs: 500,
+      retryDelaySeconds: 1,
+      graceMs: 0,
+      kindsOff: ['bureau-querys'],
+    });
+    await expect(queue.start()).rejects.toThrow('JOB_KINDS_OFF: no job kind bureau-querys');
+  });
+
+  it('what a failed job keeps (admins see it) never holds a database error’s values, only its code', async () => {
+    await t.app.db.transaction((tx) => t.app.jobs.enqueue(tx, 'test-database-error', {}));
+    await vi.waitFor(async () => expect((await jobsOf('test-database-error'))[0]?.state).toBe('failed'), {
+      timeout: 15_000,
+    });
+    const [failed] = await jobsOf('test-database-error');
+    expect(failed!.output?.message).toMatch(/^database error \(message, query and parameters left out\) \(22\w{3}\)$/);
+    expect(JSON.stringify(failed!.output)).not.toContain('8095559876');
+  });
+
   it('refuses to enqueue a kind it does not know', async () => {
     await expect(t.app.db.transaction((tx) => t.app.jobs.enqueue(tx, 'no-such-kind', {}))).rejects.toThrow(
       'no job kind no-such-kind',
@@ -85,7 +128,7 @@ describe('job queue', () => {
         { name: 'test-ok', waiting: 0, running: 0, done: 1, failed: 0 },
       ]),
     );
-    expect(jobs).toEqual([
+    expect(jobs.filter((job: { name: string }) => job.name === 'test-down')).toEqual([
       expect.objectContaining({
         name: 'test-down',
         state: 'failed',

@@ -2,6 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/client.js';
+import { resultRows } from '../../db/rows.js';
+import { serializeError } from '../../logger.js';
+import { jobRuns } from '../../observability/metrics.js';
 import { JOB_SCHEMA } from './jobs.store.js';
 
 /** How long a queue that could not start (its database unreachable) waits before trying again. */
@@ -15,8 +18,18 @@ export interface JobKind<T> {
   name: string;
   retryLimit: number;
   expireInSeconds: number;
-  /** Runs the job; throwing has it tried again, or ends it as failed once `last` was the last try. */
-  run(data: T, attempt: { retry: number; last: boolean }): Promise<void>;
+  /** How many jobs of this kind one process runs at once (1 unless said). */
+  concurrency?: number;
+  /**
+   * A schedule (cron, UTC): the queue enqueues one job of this kind (no data) at each of its times,
+   * once for all the processes on the database (periodic maintenance).
+   */
+  cron?: string;
+  /**
+   * Runs the job; throwing has it tried again, or ends it as failed once `last` was the last try.
+   * `id` is the job's (absent when a test runs `run` itself).
+   */
+  run(data: T, attempt: { retry: number; last: boolean; id?: string }): Promise<void>;
 }
 
 export interface JobQueue {
@@ -24,15 +37,22 @@ export interface JobQueue {
   define<T>(kind: JobKind<T>): void;
   /**
    * Enqueues a job in the caller's transaction (the transactional outbox): it exists only if the
-   * change that announces it commits, and is done only once that change is there to read.
+   * change that announces it commits, and is done only once that change is there to read. The
+   * job's id.
    */
-  enqueue<T extends object>(tx: Executor, name: string, data: T): Promise<void>;
-  /** After the enqueuing transaction committed: this process's worker of `name` looks now, not at its next poll. */
+  enqueue<T extends object>(tx: Executor, name: string, data: T): Promise<string>;
+  /** After the enqueuing transaction committed: this process's workers of `name` look now, not at their next poll. */
   wake(name: string): void;
+  /** Whether this process runs jobs of `name` (JOB_POLL_INTERVAL_MS is not 0 and JOB_KINDS_OFF does not name it). */
+  runsHere(name: string): boolean;
+  /** The kind defined under `name` (tests run its jobs by hand: src/test/jobs.ts). */
+  kind(name: string): JobKind<unknown> | undefined;
   /** Starts the queue and, unless JOB_POLL_INTERVAL_MS is 0, this process's workers. */
   start(): Promise<void>;
   /** Stops fetching, waits for the running jobs (up to JOB_STOP_GRACE_MS), then stops. */
   stop(): Promise<void>;
+  /** Started (its database reached) and not stopping: what /readyz asks of the queue. */
+  readonly running: boolean;
 }
 
 /**
@@ -62,8 +82,56 @@ function drizzleSql(text: string, values: unknown[]): SQL {
   return sql.join(chunks);
 }
 
-const rowsOf = (result: unknown): unknown[] =>
-  Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? []);
+/** pg-boss as the writer of a job's row only: never started, it runs nothing and opens nothing. */
+const jobWriter = new PgBoss({
+  db: {
+    executeSql: () => Promise.reject(new Error("the job writer runs only in a caller's transaction")),
+  },
+  schema: JOB_SCHEMA,
+  migrate: false,
+  supervise: false,
+  schedule: false,
+});
+
+/**
+ * Enqueues a job in the caller's transaction (the transactional outbox) by its kind's name, for a
+ * module below the one that runs it (the event feed enqueues webhook sends). `startAfterSeconds`
+ * holds it back (a retry on a schedule of its own, a simulated answer's delay). The job's id.
+ */
+export async function enqueueJob<T extends object>(
+  tx: Executor,
+  name: string,
+  data: T,
+  options: { startAfterSeconds?: number } = {},
+): Promise<string> {
+  const id = await jobWriter.send(name, data, {
+    // As a time (this process's clock), not pg-boss's seconds: our `$n` become one parameter per
+    // use (drizzleSql), and pg-boss's statement also casts its start to a timestamp, which a
+    // number's text is not.
+    ...(options.startAfterSeconds && options.startAfterSeconds > 0
+      ? { startAfter: new Date(Date.now() + options.startAfterSeconds * 1000) }
+      : {}),
+    db: {
+      executeSql: async (text, values) => ({ rows: resultRows(await tx.execute(drizzleSql(text, values ?? []))) }),
+    },
+  });
+  // pg-boss inserts nothing for a queue that does not exist yet: never a change without its job.
+  if (!id) throw new Error(`job queue ${name} does not exist (has the queue started?)`);
+  return id;
+}
+
+/**
+ * What pg-boss keeps of a failure in the job's row, which admins see: its type and its message as
+ * the logs write them (serializeError), so a database error's message, query and parameters (a
+ * phone, a name) are never kept, only its code.
+ */
+function keptFailure(error: unknown): Error {
+  const seen = serializeError(error);
+  const code = seen.errorCode ?? (seen.cause as { errorCode?: unknown } | undefined)?.errorCode;
+  const kept = new Error(`${seen.message}${code === undefined ? '' : ` (${String(code)})`}`.slice(0, 500));
+  kept.name = error instanceof Error ? error.name : 'Error';
+  return kept;
+}
 
 /**
  * The job queue: pg-boss on the product's database, PostgreSQL or PGlite alike (decision 029): it
@@ -72,24 +140,29 @@ const rowsOf = (result: unknown): unknown[] =>
 export function createJobQueue(
   database: Database,
   log: Pick<FastifyBaseLogger, 'error' | 'warn'>,
-  options: { pollMs: number; retryDelaySeconds: number; graceMs: number },
+  options: { pollMs: number; retryDelaySeconds: number; graceMs: number; kindsOff?: readonly string[] },
 ): JobQueue {
+  const working = options.pollMs > 0;
+  const kindsOff = new Set(options.kindsOff ?? []);
   const boss = new PgBoss({
     db: { executeSql: (text, values) => database.executeSql(text, values?.map(pgValue)) },
     schema: JOB_SCHEMA,
     migrate: false,
     // Maintenance (expiring, archiving, deleting old jobs) from any process; one at a time (its lock).
     supervise: true,
-    schedule: false,
+    // A kind's schedule (cron) is kept by the processes that run workers; pg-boss enqueues each of
+    // its times once for all of them.
+    schedule: working,
   });
   boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   const kinds = new Map<string, JobKind<never>>();
-  const workers = new Map<string, string>();
+  const workers = new Map<string, string[]>();
   let started = false;
   let stopping = false;
   let retryTimer: NodeJS.Timeout | undefined;
+  const runsHere = (name: string) => working && !kindsOff.has(name);
 
-  /** pg-boss, each kind's queue (its retry options as configured now) and this process's workers. */
+  /** pg-boss, each kind's queue (its retry options as configured now), its schedule and this process's workers. */
   async function startQueue() {
     await boss.start();
     for (const kind of kinds.values()) {
@@ -102,12 +175,13 @@ export function createJobQueue(
       };
       await boss.createQueue(kind.name, queue);
       await boss.updateQueue(kind.name, queue);
-      if (options.pollMs > 0 && !workers.has(kind.name)) {
+      if (kind.cron) await boss.schedule(kind.name, kind.cron, undefined, { tz: 'UTC' });
+      if (runsHere(kind.name) && !workers.has(kind.name)) {
         const polling = { pollingIntervalSeconds: Math.max(0.5, options.pollMs / 1000) };
-        workers.set(
-          kind.name,
-          await boss.work(kind.name, { ...polling, includeMetadata: true, batchSize: 1 }, runner(kind)),
-        );
+        const ids: string[] = [];
+        for (let i = 0; i < Math.max(1, kind.concurrency ?? 1); i++)
+          ids.push(await boss.work(kind.name, { ...polling, includeMetadata: true, batchSize: 1 }, runner(kind)));
+        workers.set(kind.name, ids);
       }
     }
   }
@@ -119,10 +193,12 @@ export function createJobQueue(
       if (!job) return;
       const retry = job.retryCount;
       try {
-        await kind.run(job.data as never, { retry, last: retry >= job.retryLimit });
+        await kind.run(job.data as never, { retry, last: retry >= job.retryLimit, id: job.id });
+        jobRuns.inc({ kind: kind.name, outcome: 'ok' });
       } catch (error) {
-        log.warn({ job: kind.name, jobId: job.id, retry, error: (error as Error).name }, 'job failed');
-        throw error;
+        jobRuns.inc({ kind: kind.name, outcome: 'failed' });
+        log.warn({ job: kind.name, jobId: job.id, retry, err: error }, 'job failed');
+        throw keptFailure(error);
       }
     };
 
@@ -132,19 +208,20 @@ export function createJobQueue(
     },
     async enqueue(tx, name, data) {
       if (!kinds.has(name)) throw new Error(`no job kind ${name}`);
-      const id = await boss.send(name, data, {
-        db: {
-          executeSql: async (text, values) => ({ rows: rowsOf(await tx.execute(drizzleSql(text, values ?? []))) }),
-        },
-      });
-      // pg-boss inserts nothing for a queue that does not exist yet: never a change without its job.
-      if (!id) throw new Error(`job queue ${name} does not exist (has the queue started?)`);
+      return enqueueJob(tx, name, data);
     },
     wake(name) {
-      const worker = workers.get(name);
-      if (worker) boss.notifyWorker(worker);
+      for (const worker of workers.get(name) ?? []) boss.notifyWorker(worker);
     },
+    runsHere: (name) => kinds.has(name) && runsHere(name),
+    get running() {
+      return started && !stopping;
+    },
+    kind: (name) => kinds.get(name) as JobKind<unknown> | undefined,
     async start() {
+      // A kind named to be left to other processes must exist: a typo would run it here after all.
+      const unknown = [...kindsOff].filter((name) => !kinds.has(name));
+      if (unknown.length > 0) throw new Error(`JOB_KINDS_OFF: no job kind ${unknown.join(', ')}`);
       // A database that cannot be reached yet does not keep the server from starting (it answers
       // 503 meanwhile): the queue tries again until it starts or the server stops.
       const attempt = async () => {

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../../db/client.js';
-import { changedAnyRow, firstRow } from '../../db/rows.js';
+import { changedAnyRow, firstRow, returnedRow } from '../../db/rows.js';
 import { phoneCodes } from '../../db/schema.js';
 
 /** The one-time codes sent to a phone, kept only as keyed hashes. */
@@ -52,13 +52,29 @@ export async function firstCodeSince(
   return oldest?.createdAt;
 }
 
-/** A new code revokes every unused one of the same phone and purpose. */
-export async function replaceCode(tx: Tx, code: NewCode): Promise<void> {
+/** A new code revokes every unused one of the same phone and purpose. The new code's id. */
+export async function replaceCode(tx: Tx, code: NewCode): Promise<string> {
   await tx
     .update(phoneCodes)
     .set({ revokedAt: code.createdAt })
     .where(and(forPhone(code.phoneE164, code.purpose), isNull(phoneCodes.consumedAt), isNull(phoneCodes.revokedAt)));
-  await tx.insert(phoneCodes).values(code);
+  const [row] = await tx.insert(phoneCodes).values(code).returning({ id: phoneCodes.id });
+  return row!.id;
+}
+
+/** A code by id. */
+export async function findCode(db: Executor, id: CodeRow['id']): Promise<CodeRow | undefined> {
+  return firstRow(db.select().from(phoneCodes).where(eq(phoneCodes.id, id)));
+}
+
+/** Removes a code unless it was used: what it was (its phone and time), or undefined. */
+export async function deleteUnusedCode(db: Executor, id: CodeRow['id']) {
+  return returnedRow(
+    db
+      .delete(phoneCodes)
+      .where(and(eq(phoneCodes.id, id), isNull(phoneCodes.consumedAt)))
+      .returning({ phoneE164: phoneCodes.phoneE164, createdAt: phoneCodes.createdAt }),
+  );
 }
 
 /** The phone's newest code for this purpose that is neither spent nor revoked. */

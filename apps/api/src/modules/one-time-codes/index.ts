@@ -1,3 +1,3 @@
 // What other modules use of one-time codes (phone proof, consent PIN).
-export { consumeCode, issueCode } from './one-time-codes.service.js';
+export { CODE_SMS, codeMessages, consumeCode, issueCode } from './one-time-codes.service.js';
 export { lockProofStart, recordProofStart } from './proof-starts.store.js';

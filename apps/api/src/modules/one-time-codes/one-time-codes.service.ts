@@ -2,16 +2,19 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
 import { AppError, tooMany } from '../../errors.js';
+import { deliverSms, enqueueSms, smsUnavailable, type SmsDeps, type SmsPurpose } from '../sms/index.js';
 import {
   countCodesSince,
   countTry,
+  findCode,
   firstCodeSince,
   liveCode,
   newestCode,
   replaceCode,
+  deleteUnusedCode,
   spendCode,
 } from './codes.store.js';
-import { lockProofStart, recordProofStart } from './proof-starts.store.js';
+import { forgetSmsStart, lockProofStart, recordProofStart } from './proof-starts.store.js';
 import { assertSmsIpBudget } from './sms-budget.js';
 
 /**
@@ -38,19 +41,70 @@ export interface IssueOptions {
   purpose: CodePurpose;
   /** When the caller is anonymous, its IP is counted too (SMS_NUMBERS_PER_IP_PER_HOUR). */
   ip?: string;
+  /** The SMS that carries the code. */
+  message: (code: string) => string;
+  /** What the code is for, written in its transaction (a guarantor's new number). */
+  within?: (tx: Tx) => Promise<void>;
+  /** What `within` wrote, undone with the code when its SMS could not be sent (the request answers 503). */
+  undo?: (tx: Tx) => Promise<void>;
 }
 
-/** What the codes need of the app: the database, the clock, the limits and the hashing key. */
-export type CodeDeps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'secrets'>;
+/** What checking a code needs of the app: the database, the clock, the limits and the hashing key. */
+export type ConsumeDeps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'secrets'>;
+/** What issuing one needs besides: its SMS (modules/sms). */
+export type CodeDeps = ConsumeDeps & SmsDeps;
 
-export async function issueCode(app: CodeDeps, { phoneE164, purpose, ip }: IssueOptions) {
+/**
+ * A code whose SMS was never sent is removed, unless it was used, with the SMS start its request
+ * recorded: it holds no resend interval and counts in no hourly or per-IP limit, as if it had
+ * never been asked for.
+ */
+async function withdrawCode(
+  deps: Pick<ConsumeDeps, 'db'>,
+  id: string,
+  undo?: (tx: Tx) => Promise<void>,
+): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    const withdrawn = await deleteUnusedCode(tx, id);
+    if (!withdrawn) return;
+    await forgetSmsStart(tx, withdrawn.phoneE164, withdrawn.createdAt);
+    await undo?.(tx);
+  });
+}
+
+/** The purpose of a code's SMS (modules/sms asks it before each try). */
+export const CODE_SMS = 'one-time-code';
+
+/**
+ * A code's SMS is worth sending while the code works (not spent, replaced or expired); one never
+ * sent gives its limits back (withdrawCode).
+ */
+export function codeMessages(deps: Pick<ConsumeDeps, 'db' | 'clock'>): SmsPurpose {
+  return {
+    name: CODE_SMS,
+    async stillWanted(id) {
+      const code = await findCode(deps.db, id);
+      return !!code && !code.consumedAt && !code.revokedAt && code.expiresAt.getTime() > deps.clock().getTime();
+    },
+    notSent: (id) => withdrawCode(deps, id),
+  };
+}
+
+/**
+ * A new code, its SMS enqueued in the code's transaction and tried at once while the request
+ * waits (SMS_SEND_WAIT_MS). A first try the provider refused is a 503 and the code is withdrawn, so
+ * a provider outage spends neither the resend interval nor the hourly limits, and the screen never
+ * says a code was sent that is not on its way (decision 030). Past the wait it follows from the
+ * queue while it works.
+ */
+export async function issueCode(app: CodeDeps, { phoneE164, purpose, ip, message, within, undo }: IssueOptions) {
   const { config } = app;
   const now = app.clock();
   const code = generateCode(DIGITS[purpose]);
   const expiresAt = new Date(now.getTime() + config.CODE_TTL_SECONDS * 1000);
   const noun = NOUN[purpose];
 
-  await app.db.transaction(async (tx) => {
+  const { id, sms } = await app.db.transaction(async (tx) => {
     await lockProofStart(tx, ip ?? null, phoneE164);
     if (ip) await assertSmsIpBudget(tx, config, ip, phoneE164, now);
     const last = await newestCode(tx, phoneE164, purpose);
@@ -70,7 +124,7 @@ export async function issueCode(app: CodeDeps, { phoneE164, purpose, ip }: Issue
         `Pediste demasiados ${noun === 'NIP' ? 'NIP' : 'códigos'} para este número. Intenta de nuevo más tarde.`,
       );
     }
-    await replaceCode(tx, {
+    const id = await replaceCode(tx, {
       phoneE164,
       purpose,
       codeHash: hashCode(app.secrets.key('codes'), purpose, phoneE164, code),
@@ -78,7 +132,14 @@ export async function issueCode(app: CodeDeps, { phoneE164, purpose, ip }: Issue
       expiresAt,
     });
     if (ip) await recordProofStart(tx, 'sms', phoneE164, ip, now);
+    await within?.(tx);
+    const sms = await enqueueSms(app, tx, { to: phoneE164, body: message(code), about: { kind: CODE_SMS, id } });
+    return { id, sms };
   });
+  if ((await deliverSms(app, sms)) === 'failed') {
+    await withdrawCode(app, id, undo);
+    throw smsUnavailable();
+  }
   return { code, expiresAt, resendAfterSeconds: config.CODE_RESEND_SECONDS };
 }
 
@@ -116,7 +177,7 @@ export interface ConsumeOptions {
 }
 
 export async function consumeCode(
-  app: CodeDeps,
+  app: ConsumeDeps,
   { phoneE164, purpose, code, onConsumed }: ConsumeOptions,
 ): Promise<void> {
   const { config } = app;

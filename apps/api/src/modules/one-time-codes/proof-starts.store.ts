@@ -1,5 +1,5 @@
 import { and, eq, gt, max, sql } from 'drizzle-orm';
-import type { Tx } from '../../db/client.js';
+import type { Executor, Tx } from '../../db/client.js';
 import { phoneProofStarts } from '../../db/schema.js';
 
 /** Every start of a phone proof (an SMS code or a reverse OTP), by phone and IP. */
@@ -50,4 +50,17 @@ export async function lastSmsPerNumberFromIp(tx: Tx, ip: string, since: Date): P
 
 export async function recordProofStart(tx: Tx, kind: 'sms' | 'reverse-otp', phoneE164: string, ip: string, now: Date) {
   await tx.insert(phoneProofStarts).values({ kind, phoneE164, ip, createdAt: now });
+}
+
+/** The SMS start of a code withdrawn (never sent): recorded with the code, at the same time. */
+export async function forgetSmsStart(tx: Executor, phoneE164: string, at: Date): Promise<void> {
+  await tx
+    .delete(phoneProofStarts)
+    .where(
+      and(
+        eq(phoneProofStarts.kind, 'sms'),
+        eq(phoneProofStarts.phoneE164, phoneE164),
+        eq(phoneProofStarts.createdAt, at),
+      ),
+    );
 }

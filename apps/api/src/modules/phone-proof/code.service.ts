@@ -1,18 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { appendAuditEvent, phoneAuditId } from '../audit/index.js';
 import { consumeCode, issueCode } from '../one-time-codes/index.js';
-import { sendSms } from '../sms/index.js';
 
 /** A new phone-proof code by SMS. The answer is the same whether the number is registered or not. */
 export async function sendPhoneCode(app: FastifyInstance, phoneE164: string, ip: string) {
-  const issued = await issueCode(app, { phoneE164, purpose: 'phone-proof', ip });
   const minutes = Math.round(app.config.CODE_TTL_SECONDS / 60);
-  await sendSms(
-    app,
+  return issueCode(app, {
     phoneE164,
-    `${issued.code} es tu código de ${app.config.APP_NAME}. Vence en ${minutes} minutos. No lo compartas con nadie.`,
-  );
-  return issued;
+    purpose: 'phone-proof',
+    ip,
+    message: (code) =>
+      `${code} es tu código de ${app.config.APP_NAME}. Vence en ${minutes} minutos. No lo compartas con nadie.`,
+  });
 }
 
 export async function confirmPhoneCode(app: FastifyInstance, phoneE164: string, code: string): Promise<void> {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError, tooMany } from '../../errors.js';
 import type { InboundMessage } from '../../providers/reverse-otp/index.js';
 import { appendAuditEvent, phoneAuditId } from '../audit/index.js';
+import { enqueueJob } from '../jobs/index.js';
 import { recordDelivery } from '../webhooks/index.js';
 import { lockProofStart, recordProofStart } from '../one-time-codes/index.js';
 import {
@@ -14,6 +15,12 @@ import {
   supersedePending,
   type ReverseOtpSession as Session,
 } from './reverse-otp.store.js';
+
+/**
+ * A guarantor's session verified by their own phone's message: their consent is recorded by a job
+ * of the message's transaction (modules/guarantors runs it), whether or not anyone is on the page.
+ */
+export const VERIFIED_GUARANTOR_SESSION_JOB = 'remote-consent';
 
 /** No 0/O, 1/I/L: easy to read aloud and hard to mistype. */
 const NONCE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -147,7 +154,7 @@ export async function receiveInboundMessage(app: FastifyInstance, message: Inbou
   const now = app.clock();
   const nonces = message.text.toUpperCase().match(NONCE_PATTERN) ?? [];
   const from = normaliseSender(message.from);
-  return app.db.transaction(async (tx) => {
+  const received = await app.db.transaction(async (tx) => {
     if (!(await recordDelivery(tx, app.reverseOtp.name, deliveryId, now)))
       return { matched: false, verified: false, replayed: true };
     for (const nonce of nonces) {
@@ -170,8 +177,12 @@ export async function receiveInboundMessage(app: FastifyInstance, message: Inbou
           : { channel: 'reverse-otp', session_id: session.id, reason: 'sender-mismatch' },
         at: now,
       });
-      return { matched: true, verified, replayed: false };
+      const guarantor = verified && session.avalId !== null;
+      if (guarantor) await enqueueJob(tx, VERIFIED_GUARANTOR_SESSION_JOB, { session_id: session.id });
+      return { matched: true, verified, replayed: false, guarantor };
     }
     return { matched: false, verified: false, replayed: false };
   });
+  if ('guarantor' in received && received.guarantor) app.jobs.wake(VERIFIED_GUARANTOR_SESSION_JOB);
+  return { matched: received.matched, verified: received.verified, replayed: received.replayed };
 }

@@ -1,6 +1,6 @@
 import type { AddressValues, PersonalDataInput } from '@provee/domain';
 import { amendApplication, engineOf, type ApplicationRow } from '../application/index.js';
-import type { UserRow } from '../users/index.js';
+import { applicantKeys, type UserRow } from '../users/index.js';
 import { checkAddress, checkPersonalData, personalDataColumns, type RegistrationDeps } from './registration.service.js';
 import { checkTaxId, rfcCarriesBirthDate } from './tax-id.js';
 
@@ -17,27 +17,28 @@ export async function amendPersonalData(
   data: PersonalDataInput,
 ): Promise<ApplicationRow> {
   await checkPersonalData(deps, user.id, data);
+  const keys = await applicantKeys(deps, deps.db, user.id);
   return amendApplication(engineOf(deps), {
     userId: user.id,
     amendment: 'personal',
     actor: `user:${user.id}`,
-    check: rfcCarriesBirthDate(deps, {
+    check: rfcCarriesBirthDate(keys, {
       dob: '* Tu RFC lleva otra fecha de nacimiento. Si las dos están mal, escríbenos por el chat de ayuda.',
     }),
-    set: personalDataColumns(deps, data),
+    set: personalDataColumns(keys, data),
   });
 }
 
 /** Step 2 again: the country's rule, one application per person. */
 export async function amendTaxId(deps: RegistrationDeps, user: UserRow, taxPayerId: string): Promise<ApplicationRow> {
-  const { set, taken, refuse, onUniqueViolation } = await checkTaxId(deps, user, taxPayerId);
+  const { keys, set, taken, refuse, onUniqueViolation } = await checkTaxId(deps, user, taxPayerId);
   try {
     return await amendApplication(engineOf(deps), {
       userId: user.id,
       amendment: 'tax-id',
       actor: `user:${user.id}`,
       // Checked before on the birth date read then; again on the row, a correction of it committed meanwhile.
-      check: rfcCarriesBirthDate(deps, { tax_payer_id: '* El RFC no corresponde a tu fecha de nacimiento.' }),
+      check: rfcCarriesBirthDate(keys, { tax_payer_id: '* El RFC no corresponde a tu fecha de nacimiento.' }),
       set,
       onUniqueViolation,
     });

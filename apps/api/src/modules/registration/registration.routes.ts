@@ -38,7 +38,7 @@ export async function registrationRoutes(app: App): Promise<void> {
         data: {
           ...(await stepAnswer(engineOf(app), user)),
           // The tax-id screen comes next: it needs no second request for the suggestion.
-          tax_id_suggestion: taxIdSuggestion(app, user),
+          tax_id_suggestion: await taxIdSuggestion(app, user),
           user_type: 'SK' as const,
           authentication: { access_type: 'Bearer' as const, access_token: token, expires_at: expiresAt.toISOString() },
         },
@@ -78,7 +78,9 @@ export async function registrationRoutes(app: App): Promise<void> {
     bearerRoute(requireToken, 'Corrige el paso 1 (datos personales) antes de los datos del negocio'),
     async (request) => {
       const user = await amendPersonalData(app, await ownedUser(request, request.params.id), request.body);
-      return { data: { ...(await stepAnswer(engineOf(app), user)), tax_id_suggestion: taxIdSuggestion(app, user) } };
+      return {
+        data: { ...(await stepAnswer(engineOf(app), user)), tax_id_suggestion: await taxIdSuggestion(app, user) },
+      };
     },
   );
 

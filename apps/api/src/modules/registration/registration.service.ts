@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   ageOn,
   aboutYouErrors,
@@ -8,7 +9,7 @@ import {
   type AddressValues,
 } from '@provee/domain';
 import type { Config } from '../../config.js';
-import type { FieldCipher } from '../../crypto.js';
+import type { AppCipher } from '../../crypto.js';
 import type { Db, Tx } from '../../db/client.js';
 import { AppError, assertNoErrors, notEligible } from '../../errors.js';
 import type { Secrets } from '../../secrets.js';
@@ -16,14 +17,21 @@ import { assertAt, createApplication, engineOf, moveApplication, type Applicatio
 import { appendAuditEvent, phoneAuditId } from '../audit/index.js';
 import { addressInCatalog, listBusinessTypes, listSalesRanges } from '../catalog/index.js';
 import type { CreditPolicy } from '../credit/index.js';
-import { birthDateColumn, upsertBusiness, upsertBusinessAddress, type UserRow } from '../users/index.js';
+import {
+  applicantKeys,
+  birthDateColumn,
+  upsertBusiness,
+  upsertBusinessAddress,
+  type ApplicantKeys,
+  type UserRow,
+} from '../users/index.js';
 
 /** What the registration steps use (routes pass the app, which has all of it). */
 export interface RegistrationDeps {
   db: Db;
   clock: () => Date;
   config: Pick<Config, 'COUNTRY'>;
-  cipher: FieldCipher;
+  cipher: AppCipher;
   /** The credit policy's ages, business age and sales minimums. */
   policy: CreditPolicy;
   /** The audit id of a phone with no application yet (an age refusal). */
@@ -67,7 +75,7 @@ type PersonalFields = Pick<
 >;
 
 /** The application's columns of the personal data (the birth date sealed): step 1 writes them, a correction again. */
-export function personalDataColumns(deps: RegistrationDeps, data: PersonalFields) {
+export function personalDataColumns(deps: Pick<ApplicantKeys, 'cipher'>, data: PersonalFields) {
   return {
     name: data.name,
     lastname: data.lastname,
@@ -120,17 +128,21 @@ export async function registerShopkeeper(
   data: PersonalData,
 ): Promise<ApplicationRow> {
   await checkPersonalData(deps, phoneAuditId(deps, phoneE164), data);
+  // The id is chosen first: the birth date is sealed with the new applicant's own key (decision 032).
+  // The key is made in the creating transaction, so a refused creation (USER_EXISTS) leaves none.
+  const id = randomUUID();
   return createApplication(engineOf(deps), {
+    id,
     phoneE164,
-    set: {
-      ...personalDataColumns(deps, data),
+    set: async (tx) => ({
+      ...personalDataColumns(await applicantKeys(deps, tx, id), data),
       anonymousId: data.anonymous_id,
       utmSource: data.utm_source,
       utmName: data.utm_name,
       utmMedium: data.utm_medium,
       salesIdentifier: data.sales_identifier,
       flowVersionId: data.kiban_flow_version_id,
-    },
+    }),
     event: {
       type: 'user.registered',
       payload: {

@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cedulaCheckDigit, generateRfc } from '@provee/domain';
 import { defaultPolicy } from '../credit/index.js';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../db/schema.js';
 import { verifyAuditChain } from '../audit/index.js';
+import { personCipher } from '../privacy/index.js';
 import { createPhone, phoneToken } from '../../test/phone.js';
 import { CATALOGUE_ADDRESS, registrationData } from '../../test/registration.js';
 import { createTestApp, manualClock, useTestApp, withTestApp } from '../../test/test-app.js';
@@ -75,7 +77,11 @@ describe('shopkeeper registration', () => {
     const rows = await t.app.db.execute(sql`select * from users where id = ${userId}`);
     const text = JSON.stringify(rows);
     expect(text).not.toContain('1985-02-28');
-    expect(text).toContain('v1.');
+    // Sealed with the applicant's own data key (decision 032), not the application's.
+    expect(text).toContain('v2.');
+    const [row] = await t.app.db.select().from(users).where(eq(users.id, userId));
+    expect((await personCipher(t.app, t.app.db, userId)).decrypt(row!.dobEncrypted!)).toBe('1985-02-28');
+    expect(() => t.app.cipher.decrypt(row!.dobEncrypted!)).toThrow();
   });
 
   it('re-validates step 1 on the server with the SPEC messages under the fields', async () => {

@@ -2,11 +2,13 @@ import { cleanTaxId, getCountry, normalizeTaxId, rfcHasBirthDate, TAX_ID_MESSAGE
 import { AppError, invalidFields } from '../../errors.js';
 import { assertAt, engineOf, moveApplication, type ApplicationRow } from '../application/index.js';
 import {
+  applicantKeys,
   applicantPerson,
   applicantTaxId,
   findOtherApplicationWithTaxId,
   findUserById,
   taxIdColumns,
+  type ApplicantKeys,
   type UserRow,
 } from '../users/index.js';
 import { policyRefused, type RegistrationDeps } from './registration.service.js';
@@ -23,11 +25,12 @@ export async function checkTaxId(deps: RegistrationDeps, user: UserRow, taxPayer
   const error = taxIdError(country, shown);
   if (error) throw invalidFields({ tax_payer_id: error });
   const canonical = normalizeTaxId(country, shown);
+  const keys = await applicantKeys(deps, deps.db, user.id);
   if (country.code === 'mx') {
-    const dob = dobIso ?? applicantPerson(deps, user).birthDate;
+    const dob = dobIso ?? applicantPerson(keys, user).birthDate;
     if (dob && !rfcHasBirthDate(canonical, dob)) throw invalidFields({ tax_payer_id: RFC_NOT_YOURS });
   }
-  const set = taxIdColumns(deps, canonical);
+  const set = taxIdColumns(keys, canonical);
   const taken = new AppError(422, 'TAX_ID_IN_USE', 'tax id already registered', TAX_ID_MESSAGES[country.code].inUse);
   const refuse = async () => {
     await policyRefused(deps, user.id, 'tax-id-in-use', {});
@@ -37,6 +40,7 @@ export async function checkTaxId(deps: RegistrationDeps, user: UserRow, taxPayer
   if (await findOtherApplicationWithTaxId(deps.db, set.taxIdHash!, user.id)) throw await refuse();
   return {
     canonical,
+    keys,
     set,
     taken,
     refuse,
@@ -49,7 +53,7 @@ export async function checkTaxId(deps: RegistrationDeps, user: UserRow, taxPayer
  * as the correction leaves it, locked: a correction of the other one that committed meanwhile is
  * seen, and the two can never end up apart.
  */
-export function rfcCarriesBirthDate(deps: RegistrationDeps, refusal: Record<string, string>) {
+export function rfcCarriesBirthDate(deps: ApplicantKeys, refusal: Record<string, string>) {
   return (row: ApplicationRow) => {
     if (deps.config.COUNTRY !== 'mx') return;
     const taxId = applicantTaxId(deps, row);
@@ -62,7 +66,7 @@ export function rfcCarriesBirthDate(deps: RegistrationDeps, refusal: Record<stri
 export async function saveTaxId(deps: RegistrationDeps, user: UserRow, taxPayerId: string): Promise<ApplicationRow> {
   const engine = engineOf(deps);
   await assertAt(engine, user, 'tax-id');
-  const { set, taken, refuse, onUniqueViolation } = await checkTaxId(deps, user, taxPayerId);
+  const { keys, set, taken, refuse, onUniqueViolation } = await checkTaxId(deps, user, taxPayerId);
   try {
     const { row } = await moveApplication(engine, {
       userId: user.id,
@@ -71,7 +75,7 @@ export async function saveTaxId(deps: RegistrationDeps, user: UserRow, taxPayerI
       set,
       // Checked above on the birth date read then; again on the row, a correction of it committed meanwhile.
       write: async (tx) => {
-        rfcCarriesBirthDate(deps, { tax_payer_id: RFC_NOT_YOURS })((await findUserById(tx, user.id))!);
+        rfcCarriesBirthDate(keys, { tax_payer_id: RFC_NOT_YOURS })((await findUserById(tx, user.id))!);
       },
       onUniqueViolation,
     });

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { formatTaxId, fromE164, getCountry, type PersonType } from '@provee/domain';
+import { fromE164, type PersonType } from '@provee/domain';
+import type { Executor } from '../../db/client.js';
 import { AppError } from '../../errors.js';
 import type { SignerRow } from '../application/index.js';
 import { appendAuditEvent } from '../audit/index.js';
-import { listApprovedAvals, type AvalRow } from '../guarantors/index.js';
+import { guarantorKeys, guarantorTaxId, listApprovedAvals, type AvalRow } from '../guarantors/index.js';
+import { personCipher } from '../privacy/index.js';
 import { describeApplicant, type Applicant, type UserRow } from '../users/index.js';
 import type { SigningDeps } from './deps.js';
 import { CONTRACT_TEMPLATE_VERSIONS, type ContractDocumentInput, type ContractParty } from './document/index.js';
@@ -28,9 +30,9 @@ export const fullName = (user: Pick<UserRow, 'name' | 'lastname' | 'maternalLast
   [user.name, user.lastname, user.maternalLastname].filter(Boolean).join(' ');
 
 /** A guarantor's tax id as the contract prints it (the titular's comes from the applicant read model). */
-function shownAvalTaxId(deps: Pick<SigningDeps, 'cipher' | 'config'>, encrypted: string | null): string {
-  if (!encrypted) return 'no disponible';
-  return formatTaxId(getCountry(deps.config.COUNTRY), deps.cipher.decrypt(encrypted));
+async function shownAvalTaxId(deps: Pick<SigningDeps, 'db' | 'cipher' | 'config'>, aval: AvalRow): Promise<string> {
+  if (!aval.taxIdEncrypted) return 'no disponible';
+  return guarantorTaxId(await guarantorKeys(deps, deps.db, aval.id), aval)?.shown ?? 'no disponible';
 }
 
 const shownPhone = (deps: Pick<SigningDeps, 'config'>, e164: string | null) =>
@@ -61,13 +63,15 @@ async function documentInput(
 ): Promise<ContractDocumentInput> {
   const applicant = await describeApplicant(deps, user.id);
   const business = applicant?.business;
-  const guarantorParties: ContractParty[] = guarantors.map((aval) => ({
-    name: aval.name ?? '',
-    taxId: shownAvalTaxId(deps, aval.taxIdEncrypted),
-    phone: shownPhone(deps, aval.phoneE164),
-    role: 'collateral',
-    avalType: aval.avalType as 'PARTNER' | 'COLLATERAL',
-  }));
+  const guarantorParties: ContractParty[] = await Promise.all(
+    guarantors.map(async (aval) => ({
+      name: aval.name ?? '',
+      taxId: await shownAvalTaxId(deps, aval),
+      phone: shownPhone(deps, aval.phoneE164),
+      role: 'collateral' as const,
+      avalType: aval.avalType as 'PARTNER' | 'COLLATERAL',
+    })),
+  );
   return {
     country: deps.config.COUNTRY,
     contractId,
@@ -96,12 +100,21 @@ const signedWithout = () =>
     'El contrato ya tiene firmas y este aval no aparece en él. Se necesita un contrato nuevo.',
   );
 
+const signedForOtherAmount = (contract: ContractRow) =>
+  new AppError(
+    409,
+    'CONTRACT_ALREADY_SIGNED',
+    'contract signed for another amount',
+    `El contrato ya tiene firmas por ${contract.amount.toLocaleString('es')} ${contract.currency}, no por el monto aprobado. Se necesita un contrato nuevo.`,
+  );
+
 type ContractDeps = Pick<SigningDeps, 'db' | 'clock' | 'cipher' | 'config' | 'pdfRenderer'>;
 
 /**
  * The application's contract: drafted when the first link is issued, with the guarantors approved
- * by then. Re-drafted (new hash) for a guarantor approved later, but only while nobody has signed:
- * a signed document never changes (and the database refuses it).
+ * by then and the credit's amount (the lender's approval once there is one). Re-drafted (new hash)
+ * for a guarantor approved later or another amount, but only while nobody has signed: a signed
+ * document never changes (and the database refuses it).
  */
 export async function ensureContract(
   deps: ContractDeps,
@@ -109,16 +122,20 @@ export async function ensureContract(
   credit: Credit,
   mustInclude: string | null,
 ): Promise<ContractRow> {
-  const includes = (contract: ContractRow) => !mustInclude || contract.avalIds.includes(mustInclude);
+  const includes = (contract: ContractRow) =>
+    (!mustInclude || contract.avalIds.includes(mustInclude)) &&
+    contract.amount === credit.amount &&
+    contract.currency === credit.currency;
   const existing = await findContractOfUser(deps.db, user.id);
   if (existing && includes(existing)) return existing;
-  if (existing?.signedSha256) throw signedWithout();
+  if (existing?.signedSha256)
+    throw existing.amount === credit.amount ? signedWithout() : signedForOtherAmount(existing);
   const saved = await draftContract(deps, user, credit, existing);
   if (saved) return saved;
   // Someone drafted or signed it meanwhile: start again from what is there now.
   const current = await findContractOfUser(deps.db, user.id);
   if (current && includes(current)) return current;
-  throw signedWithout();
+  throw current && current.amount !== credit.amount ? signedForOtherAmount(current) : signedWithout();
 }
 
 /** A new draft with the guarantors approved now, saved with its audit event; null when another request won. */
@@ -139,7 +156,7 @@ async function draftContract(
     amount: credit.amount,
     currency: credit.currency,
     avalIds: guarantors.map((aval) => aval.id),
-    unsignedPdf: sealContractPdf(deps, pdf),
+    unsignedPdf: await sealContractPdf(deps, deps.db, user.id, pdf),
     unsignedSha256: sha256,
     updatedAt: now,
   };
@@ -203,16 +220,28 @@ export async function ensureSigner(
 
 /**
  * The contract PDFs at rest: encrypted like the identity photos and signatures, since they print
- * every party's name, tax id and phone (issue 13, suite 7). The hashes stay those of the PDF itself.
+ * every party's name, tax id and phone (issue 13, suite 7), with the applicant's data key (decision
+ * 032: the contract is their application's). The hashes stay those of the PDF itself.
  */
-export function sealContractPdf(deps: Pick<SigningDeps, 'cipher'>, pdf: Uint8Array): Buffer {
-  return deps.cipher.encryptBytes(pdf);
+export async function sealContractPdf(
+  deps: Pick<SigningDeps, 'cipher'>,
+  db: Executor,
+  userId: string,
+  pdf: Uint8Array,
+): Promise<Buffer> {
+  return (await personCipher(deps, db, userId)).encryptBytes(pdf);
 }
 
 /** A stored contract PDF, decrypted; one stored before the PDFs were encrypted is read as it is. */
-export function openContractPdf(deps: Pick<SigningDeps, 'cipher'>, stored: Uint8Array): Buffer {
+export async function openContractPdf(
+  deps: Pick<SigningDeps, 'cipher'>,
+  db: Executor,
+  userId: string,
+  stored: Uint8Array,
+): Promise<Buffer> {
   const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
-  return bytes.subarray(0, 5).toString('latin1') === '%PDF-' ? bytes : deps.cipher.decryptBytes(bytes);
+  if (bytes.subarray(0, 5).toString('latin1') === '%PDF-') return bytes;
+  return (await personCipher(deps, db, userId)).decryptBytes(bytes);
 }
 
 export const CONTRACT_NOT_FOUND = () =>
@@ -223,7 +252,7 @@ export async function contractDocument(deps: Pick<SigningDeps, 'db' | 'cipher'>,
   const contract = await findContract(deps.db, signer.contractId);
   if (!contract) throw CONTRACT_NOT_FOUND();
   return {
-    pdf: openContractPdf(deps, contract.signedPdf ?? contract.unsignedPdf),
+    pdf: await openContractPdf(deps, deps.db, contract.userId, contract.signedPdf ?? contract.unsignedPdf),
     sha256: contract.signedSha256 ?? contract.unsignedSha256,
     contractId: contract.id,
   };

@@ -9,6 +9,7 @@ import { createPng } from '../../test/factories.js';
 import { MANY_UPLOADS_ENV, sendSignature, verifiedSigner } from '../../test/signer.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { JOB_STATES, listJobs } from '../jobs/index.js';
+import { eraseApplication } from '../privacy/index.js';
 import { CONTRACT_COPY_JOB, contractCopyJob } from './copy-job.js';
 import { signingDeps } from './deps.js';
 
@@ -90,5 +91,21 @@ describe('the signed copy by SMS, through the job queue', () => {
     expect(answers.filter((res) => res.statusCode === 200)).toHaveLength(1);
     const jobs = await listJobs(t.app.db, { states: [...JOB_STATES], name: CONTRACT_COPY_JOB, limit: 100 });
     expect(jobs.filter((job) => (job.data as { signer_id: string }).signer_id === row!.id)).toHaveLength(1);
+  });
+
+  it('a copy for a signer erased meanwhile (issue 31): the job ends at once, no SMS', async () => {
+    const signer = await verifiedSigner(t.app);
+    const signed = await sendSignature(t.app, signer, createPng({ width: 300, height: 470 }));
+    expect(signed.statusCode, signed.body).toBe(200);
+    await t.app.db.transaction((tx) =>
+      eraseApplication(t.app, tx, signer.userId, 'staff:test', { contractTermPassed: true }),
+    );
+    const [row] = await t.app.db.select().from(contractSigners).where(eq(contractSigners.userId, signer.userId));
+    // This run's own SMS (the queue's own try of the same copy may be in flight meanwhile).
+    const sent: string[] = [];
+    const deps = signingDeps(t.app);
+    const job = contractCopyJob({ ...deps, sendSms: async (to) => void sent.push(to) });
+    await expect(job.run({ signer_id: row!.id }, { retry: 0, last: false })).resolves.toBeUndefined();
+    expect(sent).toEqual([]);
   });
 });

@@ -1,3 +1,5 @@
+import { AppError } from '../../errors.js';
+import { isErasedPhone } from '../application/index.js';
 import type { JobKind } from '../jobs/index.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { findSigner } from '../identity/index.js';
@@ -19,10 +21,13 @@ export function contractCopyJob(deps: SigningDeps): JobKind<{ signer_id: string 
     expireInSeconds: 120,
     async run({ signer_id: signerId }, { last }) {
       const signer = await findSigner(deps.db, signerId);
-      if (!signer) return;
+      // An erased signer has no number left to send to (issue 31): nothing to do, ever.
+      if (!signer || isErasedPhone(signer.phoneE164)) return;
       try {
         await sendCopy(deps, signer);
       } catch (error) {
+        // A refusal (409) or an erasure that committed meanwhile (410) is final: retrying gets the same.
+        if (error instanceof AppError && (error.statusCode === 409 || error.statusCode === 410)) return;
         if (last)
           await appendAuditEvent(deps.db, {
             applicationId: signer.userId,

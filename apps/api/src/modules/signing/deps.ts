@@ -12,10 +12,13 @@ import type { ContractRenderer } from './contract-renderer.js';
 export interface SigningDeps extends IdentityDeps {
   pdfRenderer: ContractRenderer;
   log: Pick<FastifyBaseLogger, 'error'>;
-  /** Sends an SMS (modules/sms): a provider failure is a Spanish 503. */
+  /** Sends an SMS now (modules/sms), for the signed copy's own job: a provider failure is a Spanish 503. */
   sendSms: (to: string, body: string) => Promise<void>;
-  /** The job queue: the signed copy's SMS is a job of the signature's transaction. */
-  jobs: Pick<JobQueue, 'enqueue' | 'wake'>;
+  /**
+   * The job queue: the signed copy's SMS is a job of the signature's transaction, a signing link's
+   * an sms-send job of the link's.
+   */
+  jobs: Pick<JobQueue, 'enqueue' | 'wake' | 'runsHere'>;
 }
 
 export function signingDeps(app: FastifyInstance): SigningDeps {

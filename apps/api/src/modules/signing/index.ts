@@ -5,5 +5,6 @@ export { createContractRenderer, type ContractRenderer } from './contract-render
 export { openContractPdf } from './contract.js';
 export { signingDeps, type SigningDeps } from './deps.js';
 export { contractCopyJob } from './copy-job.js';
+export { signingInvitationJob } from './invitation-job.js';
 export { contractEvidence } from './evidence.js';
-export { issueContractLink } from './links.js';
+export { issueContractLink, signingLinkMessages } from './links.js';

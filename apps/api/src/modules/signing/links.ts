@@ -3,14 +3,16 @@ import { AppError, invalidFields } from '../../errors.js';
 import type { SignerRow } from '../application/index.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { latestApprovedDecision } from '../credit/index.js';
+import { findLenderApproval } from '../lending/index.js';
 import { findAval, type AvalRow } from '../guarantors/index.js';
 import { ALREADY_SIGNED, signerWidget, verificationStatus } from '../identity/index.js';
+import { deliverSms, enqueueSms, type SmsPurpose } from '../sms/index.js';
 import { findUserById, type UserRow } from '../users/index.js';
 import { ensureContract, ensureSigner, fullName } from './contract.js';
 import type { SigningDeps } from './deps.js';
 import { newLinkToken } from './link-token.js';
 import type { SignerAccess } from './signer-access.js';
-import { insertLink, lockSigner, revokeOpenSigningLinks, unsignedSha256Of } from './signing.store.js';
+import { findLink, insertLink, lockSigner, revokeOpenSigningLinks, unsignedSha256Of } from './signing.store.js';
 
 /**
  * The signing links (SPEC §2.4): one per signer, sent by SMS, its token stored hashed
@@ -25,18 +27,41 @@ export interface LinkRequest {
   aval_id?: string | undefined;
 }
 
+/** The purpose of a signing link's SMS (modules/sms asks it before each try). */
+const SIGNING_LINK_SMS = 'signing-link';
+
+/** A signing link's SMS is worth sending while the link works (not used, replaced or expired). */
+export function signingLinkMessages(deps: Pick<SigningDeps, 'db' | 'clock'>): SmsPurpose {
+  return {
+    name: SIGNING_LINK_SMS,
+    async stillWanted(linkId) {
+      const link = await findLink(deps.db, linkId);
+      return !!link && !link.usedAt && !link.revokedAt && link.expiresAt.getTime() > deps.clock().getTime();
+    },
+  };
+}
+
 /**
- * A signing link for the shopkeeper or an approved guarantor, sent by SMS. A new link replaces the
+ * A signing link for the shopkeeper or an approved guarantor, sent by SMS (a job of the link's
+ * transaction, tried at once and again while the provider fails). A new link replaces the
  * signer's earlier ones (they stop working at once); the issue is in the audit trail.
  */
 export async function issueContractLink(deps: SigningDeps, user: UserRow, input: LinkRequest, actor: string) {
-  const credit = await latestApprovedDecision(deps, user.id);
+  const credit = await creditToSign(deps, user.id);
   if (!credit || user.status === 'REJECTED')
     throw new AppError(
       409,
       'CONTRACT_NOT_READY',
       'no approved credit',
       'Este comercio aún no tiene un crédito aprobado para firmar.',
+    );
+  // Disbursed on the contract every signer signed: no new link changes it.
+  if (user.nextStep === 'DISBURSED')
+    throw new AppError(
+      409,
+      'CONTRACT_CLOSED',
+      'credit disbursed',
+      'Este crédito ya fue desembolsado: el contrato está cerrado.',
     );
   const aval = input.person_type === 'collateral' ? await approvedAvalNamed(deps, user, input.aval_id) : null;
   const contract = await ensureContract(deps, user, credit, aval?.id ?? null);
@@ -47,20 +72,26 @@ export async function issueContractLink(deps: SigningDeps, user: UserRow, input:
     phoneE164: aval ? aval.phoneE164! : user.phoneE164,
   });
   if (signer.state === 'SIGNED') throw ALREADY_SIGNED();
-  const { link, token, expiresAt } = await replaceSigningLink(deps, signer, actor);
-  const query = new URLSearchParams({
-    user_type_id: 'SK',
-    user_id: user.id,
-    titular_full_name: fullName(user),
-    type: signer.personType,
-    collateral_full_name: signer.personType === 'collateral' ? signer.name : '',
-    token,
-  });
-  const url = `${baseUrl(deps)}/send-contract-sign?${query.toString()}`;
-  await deps.sendSms(
-    signer.phoneE164,
-    `${deps.config.APP_NAME}: tu contrato de crédito está listo para firmar. Verifica tu identidad y firma aquí: ${url}`,
+  const urlOf = (token: string) => {
+    const query = new URLSearchParams({
+      user_type_id: 'SK',
+      user_id: user.id,
+      titular_full_name: fullName(user),
+      type: signer.personType,
+      collateral_full_name: signer.personType === 'collateral' ? signer.name : '',
+      token,
+    });
+    return `${baseUrl(deps)}/send-contract-sign?${query.toString()}`;
+  };
+  const { link, token, expiresAt, sms } = await replaceSigningLink(
+    deps,
+    signer,
+    actor,
+    (token) =>
+      `${deps.config.APP_NAME}: tu contrato de crédito está listo para firmar. Verifica tu identidad y firma aquí: ${urlOf(token)}`,
   );
+  await deliverSms(deps, sms);
+  const url = urlOf(token);
   return {
     link_id: link.id,
     signer_id: signer.id,
@@ -68,6 +99,16 @@ export async function issueContractLink(deps: SigningDeps, user: UserRow, input:
     url,
     expires_at: expiresAt.toISOString(),
   };
+}
+
+/**
+ * The credit the contract is for: the lender's final amount once it approved (issue 30), else the
+ * pre-approved one.
+ */
+async function creditToSign(deps: Pick<SigningDeps, 'db'>, userId: string) {
+  const approval = await findLenderApproval(deps.db, userId);
+  if (approval?.amount != null && approval.currency) return { amount: approval.amount, currency: approval.currency };
+  return latestApprovedDecision(deps, userId);
 }
 
 /** The guarantor a collateral link is for: theirs, approved and with a phone. */
@@ -81,17 +122,22 @@ async function approvedAvalNamed(deps: Pick<SigningDeps, 'db'>, user: UserRow, a
   return aval;
 }
 
-/** The signer's new signing link, replacing their open ones, with its audit event; its token leaves only here. */
+/**
+ * The signer's new signing link, replacing their open ones, with its audit event and its SMS
+ * (`message`: the text, from the token); its token leaves only here.
+ */
 async function replaceSigningLink(
-  deps: Pick<SigningDeps, 'db' | 'clock' | 'config'>,
+  deps: Pick<SigningDeps, 'db' | 'clock' | 'config' | 'cipher'>,
   signer: SignerRow,
   actor: string,
+  message: (token: string) => string,
 ) {
   const now = deps.clock();
   const expiresAt = new Date(now.getTime() + deps.config.CONTRACT_LINK_TTL_SECONDS * 1000);
-  // Opaque and stored hashed (link-token.ts): the SMS is the only place the token is ever written.
+  // Opaque and stored hashed (link-token.ts): the SMS (its job's data sealed) is the only place the
+  // token is ever written.
   const token = newLinkToken();
-  const link = await deps.db.transaction(async (tx) => {
+  const issued = await deps.db.transaction(async (tx) => {
     // The signer's row first, as a signature locks it: issuing and signing at once cannot deadlock.
     const locked = await lockSigner(tx, signer.id);
     if (locked?.state === 'SIGNED') throw ALREADY_SIGNED();
@@ -116,9 +162,14 @@ async function replaceSigningLink(
       },
       at: now,
     });
-    return row;
+    const sms = await enqueueSms(deps, tx, {
+      to: signer.phoneE164,
+      body: message(token.token),
+      about: { kind: SIGNING_LINK_SMS, id: row.id },
+    });
+    return { row, sms };
   });
-  return { link, token: token.token, expiresAt };
+  return { link: issued.row, token: token.token, expiresAt, sms: issued.sms };
 }
 
 /**

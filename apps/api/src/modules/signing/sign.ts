@@ -2,7 +2,8 @@ import type { PersonType } from '@provee/domain';
 import type { Tx } from '../../db/client.js';
 import { AppError } from '../../errors.js';
 import { engineOf, moveSigner, type SignerRow } from '../application/index.js';
-import { ALREADY_SIGNED, deleteStagedPhotos, type Encoded } from '../identity/index.js';
+import { ALREADY_SIGNED, deleteStagedPhotos, signerPersonId, type Encoded } from '../identity/index.js';
+import { personCipher } from '../privacy/index.js';
 import { sealContractPdf } from './contract.js';
 import type { SigningDeps } from './deps.js';
 import { evidenceAsItStands, geolocationOf, type SignatureFacts, type SignedFrom } from './evidence.js';
@@ -113,7 +114,10 @@ function moveToSigned(deps: SigningDeps, signing: Signing, draft: SignedDraft | 
     prepare: async (tx, locked) => {
       const evidence = await evidenceMatchingDraft(deps, tx, locked, signing, draft);
       return {
-        signaturePngEncrypted: deps.cipher.encryptBytes(signing.signature.bytes),
+        // The signer's own key (decision 032): erasing them leaves the signature unreadable.
+        signaturePngEncrypted: (await personCipher(deps, tx, signerPersonId(locked))).encryptBytes(
+          signing.signature.bytes,
+        ),
         signatureSha256: facts.signatureSha256,
         signedAt: facts.signedAt,
         evidence: evidence as unknown as Record<string, unknown>,
@@ -127,7 +131,9 @@ function moveToSigned(deps: SigningDeps, signing: Signing, draft: SignedDraft | 
         link_id: access.link.id,
         signature_sha256: facts.signatureSha256,
         contract_sha256: written.contractSha256,
-        ip: facts.from.ip,
+        // The address in clear is in the signer's evidence, which an erasure clears; the chain, which
+        // outlives it, holds only its keyed hash (matches the evidence's, never reversible without the key).
+        ip_hash: deps.cipher.lookupHash(facts.from.ip),
       }),
     },
   });
@@ -160,7 +166,7 @@ async function storeSignature(deps: SigningDeps, tx: Tx, signed: SignerRow, sign
   // No check starts after the signature: photos sent for one are not kept (personal data).
   await deleteStagedPhotos(tx, signing.access.signer.id);
   await storeSignedPdf(tx, signed.contractId, {
-    signedPdf: sealContractPdf(deps, draft.pdf),
+    signedPdf: await sealContractPdf(deps, tx, signed.userId, draft.pdf),
     signedSha256: draft.sha256,
     updatedAt: at,
   });

@@ -1,7 +1,8 @@
 import type { PersonType } from '@provee/domain';
 import type { Executor } from '../../db/client.js';
 import type { SignerRow } from '../application/index.js';
-import { findSigner, type Encoded } from '../identity/index.js';
+import { findSigner, signerPersonId, type Encoded } from '../identity/index.js';
+import { personCipher } from '../privacy/index.js';
 import { openContractPdf } from './contract.js';
 import type { SigningDeps } from './deps.js';
 import type { SignedParty } from './document/index.js';
@@ -62,12 +63,16 @@ export async function draftSignedContract(
     signaturePng,
     evidence: documentEvidence(record),
   });
+  // Each signature opens with its signer's own key (decision 032).
+  const signatures = await Promise.all(
+    before.rows.map(async (one) =>
+      (await personCipher(deps, deps.db, signerPersonId(one))).decryptBytes(one.signaturePngEncrypted!),
+    ),
+  );
   const { pdf, sha256 } = await deps.pdfRenderer.signed(
-    openContractPdf(deps, contract.unsignedPdf),
+    await openContractPdf(deps, deps.db, contract.userId, contract.unsignedPdf),
     [
-      ...before.rows.map((one) =>
-        party(one, deps.cipher.decryptBytes(one.signaturePngEncrypted!), one.evidence as unknown as StoredEvidence),
-      ),
+      ...before.rows.map((one, index) => party(one, signatures[index]!, one.evidence as unknown as StoredEvidence)),
       party(signer, signature.bytes, evidence),
     ],
     facts.signedAt,

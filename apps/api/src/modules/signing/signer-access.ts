@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import type { SignerRow } from '../application/index.js';
 import { ALREADY_SIGNED, FORBIDDEN, findSigner } from '../identity/index.js';
+import { findUserById } from '../users/index.js';
 import { requireSigningLink, type LinkRow } from './link-token.js';
 
 export const LINK_USED = new AppError(
@@ -10,6 +11,13 @@ export const LINK_USED = new AppError(
   'LINK_USED',
   'link no longer valid',
   'Este enlace ya no es válido: el contrato debe firmarse desde un enlace nuevo. Pídelo a tu analista.',
+);
+/** The lender declined the application (or it was refused): nothing is signed for it any more. */
+const APPLICATION_CLOSED = new AppError(
+  409,
+  'APPLICATION_CLOSED',
+  'application rejected',
+  'Esta solicitud ya no está vigente: no hace falta firmar el contrato.',
 );
 const LINK_EXPIRED = new AppError(
   401,
@@ -45,6 +53,7 @@ export async function signerAccess(
   if (!options.readOnly) {
     if (signer.state === 'SIGNED') throw ALREADY_SIGNED();
     if (link.usedAt || link.purpose !== 'sign') throw LINK_USED;
+    if ((await findUserById(app.db, userId))?.status === 'REJECTED') throw APPLICATION_CLOSED;
   }
   return { link, signer };
 }

@@ -116,6 +116,11 @@ export async function signersOf(db: Executor, contractId: string): Promise<Signe
     .orderBy(asc(contractSigners.createdAt));
 }
 
+/** A link by id. */
+export async function findLink(db: Executor, id: string): Promise<LinkRow | undefined> {
+  return firstRow(db.select().from(contractLinks).where(eq(contractLinks.id, id)));
+}
+
 export async function findLinkByTokenSha256(db: Executor, tokenSha256: string): Promise<LinkRow | undefined> {
   return firstRow(db.select().from(contractLinks).where(eq(contractLinks.tokenSha256, tokenSha256)));
 }

@@ -25,7 +25,8 @@ import {
 } from '../../test/signer.js';
 import { manualClock, useTestApp } from '../../test/test-app.js';
 import { createJpeg, createPng, createPngHeader } from '../../test/test-images.js';
-import { answerDueSimulatedChecks } from '../identity/index.js';
+import { answerSimulatedChecks } from '../../test/jobs.js';
+import { personCipher } from '../privacy/index.js';
 import { openContractPdf } from './contract.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
@@ -91,15 +92,16 @@ describe('identity verification and contract signing', () => {
   /** The simulator answers once its delay has passed (the worker's job, run by hand). */
   async function verifierAnswers() {
     clock.advance(t.app.config.IDENTITY_SIMULATOR_DELAY_MS / 1000 + 1);
-    await answerDueSimulatedChecks(t.app);
+    await answerSimulatedChecks(t.app);
   }
   const signerOf = async (userId: string) =>
     (await t.app.db.select().from(contractSigners).where(eq(contractSigners.userId, userId)))[0]!;
   /** The contract row with its PDFs decrypted (they are encrypted at rest: issue 13, suite 7). */
   const contractOf = async (userId: string) => {
     const row = (await t.app.db.select().from(contracts).where(eq(contracts.userId, userId)))[0]!;
-    const signedPdf = row.signedPdf && openContractPdf(t.app, row.signedPdf);
-    return { ...row, unsignedPdf: openContractPdf(t.app, row.unsignedPdf), signedPdf };
+    // Sealed with the applicant's own data key (decision 032).
+    const signedPdf = row.signedPdf && (await openContractPdf(t.app, t.app.db, row.userId, row.signedPdf));
+    return { ...row, unsignedPdf: await openContractPdf(t.app, t.app.db, row.userId, row.unsignedPdf), signedPdf };
   };
 
   it('a link sent from the back office drafts the contract and sends the signing link by SMS; its token opens the signing page', async () => {
@@ -239,7 +241,7 @@ describe('identity verification and contract signing', () => {
       false,
     );
     // What is kept is the product's own copy of the decoded photo (decision 021), and its hash is the copy's.
-    const stored = t.app.cipher.decryptBytes(document!.dataEncrypted);
+    const stored = (await personCipher(t.app, t.app.db, user.id)).decryptBytes(document!.dataEncrypted);
     expect(stored.equals(Buffer.from(widgetPhotos().selfie))).toBe(false);
     const meta = await sharp(stored).metadata();
     expect(meta).toMatchObject({ format: 'jpeg', width: 720, height: 960 });
@@ -308,7 +310,9 @@ describe('identity verification and contract signing', () => {
       consent_folio: expect.any(String),
       verification: { status: 'APPROVED', provider: 'simulator' },
       // The hash of the PNG the product encoded from the decoded signature, the one in the PDF.
-      signature_sha256: sha256(t.app.cipher.decryptBytes((await signerOf(user.id)).signaturePngEncrypted!)),
+      signature_sha256: sha256(
+        (await personCipher(t.app, t.app.db, user.id)).decryptBytes((await signerOf(user.id)).signaturePngEncrypted!),
+      ),
     });
 
     // Signed once: a second signature is 'user not in progress' and the document stays as it is.
@@ -329,6 +333,15 @@ describe('identity verification and contract signing', () => {
       (e) => e.type,
     );
     expect(types).toEqual(expect.arrayContaining(['identity.check_started', 'identity.answered', 'contract.signed']));
+    // The chain outlives an erasure: the signer's address is in it only as a keyed hash (issue 31).
+    const [signedEvent] = await t.app.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.applicationId, user.id), eq(auditEvents.type, 'contract.signed')));
+    const ip = (evidence.signers[0] as { ip: string }).ip;
+    expect(ip).toBeTruthy();
+    expect(signedEvent!.payload).toMatchObject({ ip_hash: t.app.cipher.lookupHash(ip) });
+    expect(JSON.stringify(signedEvent!.payload)).not.toContain(ip);
   });
 
   it('refuses a JPEG as signature, a 20 MB upload, a file that is not an image, and keeps what was stored', async () => {
@@ -442,7 +455,7 @@ describe('identity verification and contract signing', () => {
     const { token } = await linkToken(silent.user.id);
     const first = (await upload(silent.user.id, token)).json().data.verification_id;
     clock.advance(3600);
-    await answerDueSimulatedChecks(t.app);
+    await answerSimulatedChecks(t.app);
     expect((await status(silent.user.id, token)).json().data).toMatchObject({ status: null, verifications_left: 2 });
     const second = (await upload(silent.user.id, token, widgetPhotos(1))).json().data.verification_id;
     expect(second).not.toBe(first);

@@ -3,3 +3,4 @@ export { type StaffRow } from './accounts.store.js';
 export { staffPasswordProblem } from './password-rules.js';
 export { createStaff, isStaffRole, staffChain } from './staff.service.js';
 export { staffRoutes } from './staff-routes.js';
+export { loginCounterSweepJob } from './counter-sweep.js';

@@ -1,17 +1,12 @@
-import { runInBackground } from '../../background.js';
 import type { App } from '../../types.js';
 import { staffFactorRoutes } from './factors.routes.js';
-import { forgetSpentCounters } from './login-failures.js';
 import { passwordLinkRoutes } from './password-link.routes.js';
 import { staffSessionRoutes } from './session.routes.js';
 import { ssoRoutes } from './sso.routes.js';
 import { staffAccountRoutes } from './staff.routes.js';
 
-const SWEEP_MS = 10 * 60_000;
-
 /** Everything of staff accounts under /api/backoffice: login, second factors, password links, single sign-on, accounts. */
 export async function staffRoutes(app: App): Promise<void> {
-  runInBackground(app, 'staff login counters', SWEEP_MS, () => forgetSpentCounters(app.db, app.clock()));
   await app.register(staffSessionRoutes);
   await app.register(staffFactorRoutes);
   await app.register(passwordLinkRoutes);

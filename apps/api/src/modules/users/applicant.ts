@@ -6,14 +6,17 @@ import {
   type CountryCode,
   type NextStep,
 } from '@provee/domain';
-import type { FieldCipher } from '../../crypto.js';
+import type { AppCipher, FieldCipher } from '../../crypto.js';
 import type { Executor } from '../../db/client.js';
+import { personCipher } from '../privacy/index.js';
 import { findApplicantRows, type BusinessAddressRow, type BusinessRow, type UserRow } from './users.store.js';
 
 /**
  * The applicant as the other modules read them: the person, their tax id and phone in the forms
  * each use needs, their business and its address. The birth date and the tax id are stored
- * encrypted; this file is the one place that seals and opens them (docs/CONVENTIONS.md).
+ * encrypted with the applicant's own data key (decision 032); this file is the one place that seals
+ * and opens them (docs/CONVENTIONS.md). The helpers that take `{ cipher }` want the applicant's cipher
+ * (`applicantKeys`), never the application's.
  */
 export interface Applicant {
   id: string;
@@ -49,8 +52,26 @@ export interface TaxIdForms {
 
 export interface ApplicantDeps {
   db: Executor;
+  cipher: AppCipher;
+  config: { COUNTRY: CountryCode };
+}
+
+/** What seals and opens one applicant's fields: their own cipher, and the country for the tax id's forms. */
+export interface ApplicantKeys {
   cipher: FieldCipher;
   config: { COUNTRY: CountryCode };
+}
+
+/**
+ * The applicant's keys (their data key is made on first use). `db` may be the caller's
+ * transaction; on PGlite, never the database while a transaction of the caller is open.
+ */
+export async function applicantKeys(
+  deps: { cipher: AppCipher; config: { COUNTRY: CountryCode } },
+  db: Executor,
+  userId: string,
+): Promise<ApplicantKeys> {
+  return { cipher: await personCipher(deps, db, userId), config: deps.config };
 }
 
 /** The applicant of an application, each personal field decrypted once; undefined when there is none. */
@@ -58,12 +79,13 @@ export async function describeApplicant(deps: ApplicantDeps, applicationId: stri
   const rows = await findApplicantRows(deps.db, applicationId);
   if (!rows) return undefined;
   const { user, business, address } = rows;
+  const keys = await applicantKeys(deps, deps.db, user.id);
   return {
     id: user.id,
     nextStep: user.nextStep as NextStep,
     status: user.status as ApplicationStatus,
-    person: applicantPerson(deps, user),
-    taxId: applicantTaxId(deps, user),
+    person: applicantPerson(keys, user),
+    taxId: applicantTaxId(keys, user),
     phone: { e164: user.phoneE164, national: fromE164(deps.config.COUNTRY, user.phoneE164) },
     business: business && {
       name: business.name,
@@ -105,10 +127,7 @@ export function applicantPerson(
 }
 
 /** The tax id of an application row a caller already holds, or null before the tax-id step. */
-export function applicantTaxId(
-  deps: { cipher: FieldCipher; config: { COUNTRY: CountryCode } },
-  row: Pick<UserRow, 'taxIdEncrypted'>,
-): TaxIdForms | null {
+export function applicantTaxId(deps: ApplicantKeys, row: Pick<UserRow, 'taxIdEncrypted'>): TaxIdForms | null {
   if (!row.taxIdEncrypted) return null;
   const canonical = deps.cipher.decrypt(row.taxIdEncrypted);
   return { canonical, shown: formatTaxId(getCountry(deps.config.COUNTRY), canonical) };
@@ -123,10 +142,7 @@ export function birthDateColumn(deps: { cipher: FieldCipher }, birthDate: string
  * The tax id's columns as stored: encrypted, and a keyed hash of the country and the canonical value
  * for exact lookups (one application per person; the back office's search by tax id).
  */
-export function taxIdColumns(
-  deps: { cipher: FieldCipher; config: { COUNTRY: CountryCode } },
-  canonical: string,
-): Pick<UserRow, 'taxIdEncrypted' | 'taxIdHash'> {
+export function taxIdColumns(deps: ApplicantKeys, canonical: string): Pick<UserRow, 'taxIdEncrypted' | 'taxIdHash'> {
   return { taxIdEncrypted: deps.cipher.encrypt(canonical), taxIdHash: taxIdLookupHash(deps, canonical) };
 }
 

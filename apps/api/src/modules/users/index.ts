@@ -2,6 +2,7 @@
 export { ownedUser, stepAnswerSchema, userParams } from './owned-user.js';
 export { taxIdSuggestion, userResponse } from './users.service.js';
 export {
+  applicantKeys,
   applicantPerson,
   applicantTaxId,
   birthDateColumn,
@@ -10,6 +11,7 @@ export {
   taxIdLookupHash,
   type Applicant,
   type ApplicantDeps,
+  type ApplicantKeys,
   type ApplicantPerson,
   type TaxIdForms,
 } from './applicant.js';
@@ -21,6 +23,9 @@ export {
   recordAddressReview,
   upsertBusiness,
   upsertBusinessAddress,
+  setExternalId,
+  applicationsChangedSince,
+  type ChangeCursor,
   type BusinessAddressValues,
   type BusinessValues,
   type UserRow,

@@ -30,12 +30,13 @@ export async function userRoutes(app: App): Promise<void> {
     async (request) => {
       const detail = await findUserDetail(app.db, request.params.id);
       requireUserAccess(request, detail?.user);
-      const { user, avals, preApproval } = detail!;
+      const { user, avals, preApproval, lenderApproval } = detail!;
       return {
         data: {
           ...userAnswer(country, user, avals),
-          tax_id_suggestion: taxIdSuggestion(app, user),
+          tax_id_suggestion: await taxIdSuggestion(app, user),
           pre_approval: preApproval,
+          lender_approval: lenderApproval && { ...lenderApproval, annual_rate: Number(lenderApproval.annual_rate) },
         },
       };
     },

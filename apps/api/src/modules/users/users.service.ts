@@ -1,7 +1,7 @@
 import { fromE164, generateRfc, getCountry, type CountryCode } from '@provee/domain';
-import type { FieldCipher } from '../../crypto.js';
+import type { AppCipher } from '../../crypto.js';
 import type { Executor } from '../../db/client.js';
-import { applicantPerson } from './applicant.js';
+import { applicantKeys, applicantPerson } from './applicant.js';
 import { listCurrentAvals, type AvalSummary, type UserRow } from './users.store.js';
 
 /** The SPEC §3 user answer the web app routes on, from the user and their current guarantors. */
@@ -31,12 +31,13 @@ export async function userResponse(db: Executor, country: CountryCode, user: Use
 }
 
 /** Mexico: the RFC the SAT algorithm gives for the person, to prefill the tax-id step (SPEC §5). */
-export function taxIdSuggestion(
-  deps: { cipher: FieldCipher; config: { COUNTRY: CountryCode } },
-  user: Pick<UserRow, 'name' | 'lastname' | 'maternalLastname' | 'dobEncrypted'>,
-): string | null {
+export async function taxIdSuggestion(
+  deps: { db: Executor; cipher: AppCipher; config: { COUNTRY: CountryCode } },
+  user: Pick<UserRow, 'id' | 'name' | 'lastname' | 'maternalLastname' | 'dobEncrypted'>,
+): Promise<string | null> {
   if (!getCountry(deps.config.COUNTRY).taxId.generated) return null;
-  const { name, lastname, maternalLastname, birthDate } = applicantPerson(deps, user);
+  const keys = await applicantKeys(deps, deps.db, user.id);
+  const { name, lastname, maternalLastname, birthDate } = applicantPerson(keys, user);
   if (!name || !lastname || !birthDate) return null;
   return generateRfc({ name, lastname, maternalLastname: maternalLastname ?? undefined, dob: birthDate });
 }

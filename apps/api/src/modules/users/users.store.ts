@@ -1,7 +1,7 @@
-import { and, asc, eq, getTableColumns, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gte, ne, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.js';
-import { firstRow } from '../../db/rows.js';
-import { avals, businessAddresses, businesses, creditDecisions, users } from '../../db/schema.js';
+import { firstRow, returnedRow } from '../../db/rows.js';
+import { avals, businessAddresses, businesses, creditDecisions, lenderDecisions, users } from '../../db/schema.js';
 
 /**
  * The applicant's tables: the application row (`users`: the step engine in modules/application
@@ -80,6 +80,14 @@ export interface AvalSummary {
   phoneE164: string | null;
 }
 
+export interface LenderApproval {
+  amount: number;
+  currency: string;
+  term_months: number;
+  annual_rate: number;
+  decided_at: string;
+}
+
 // The user answer lists the current guarantors and the detail adds the latest pre-approval. They
 // are read here, in the users' own query, and not through modules/guarantors and modules/credit:
 // both import this module, and on PGlite every extra query is a round trip to the database's
@@ -110,6 +118,11 @@ function userDetailQuery(db: Db) {
         select json_build_object('amount', d.amount, 'currency', d.currency) from ${creditDecisions} d
         where d.user_id = users.id and d.aval_id is null and d.result = 'APPROVED'
         order by d.created_at desc limit 1)`,
+      // The lender's approval after PENDING_APPROVAL (issue 30): the final amount and terms.
+      lenderApproval: sql<LenderApproval | null>`(
+        select json_build_object('amount', l.amount, 'currency', l.currency, 'term_months', l.term_months,
+          'annual_rate', l.annual_rate_bps / 100.0, 'decided_at', l.created_at)
+        from ${lenderDecisions} l where l.user_id = users.id and l.outcome = 'APPROVED')`,
     })
     .from(users)
     .where(eq(users.id, sql.placeholder('id')))
@@ -146,4 +159,48 @@ export async function recordAddressReview(
   > & { neighborhoodReviewedAt: Date; neighborhoodReviewedBy: string; updatedAt: Date },
 ): Promise<void> {
   await tx.update(businessAddresses).set(review).where(eq(businessAddresses.userId, userId));
+}
+
+/** The lender's own id for the application (partner API); undefined when there is no such application. */
+export async function setExternalId(tx: Executor, id: string, externalId: string | null): Promise<UserRow | undefined> {
+  return returnedRow(tx.update(users).set({ externalId }).where(eq(users.id, id)).returning());
+}
+
+/** Where the lender's sync stands: the transaction that last wrote the last application it read, and its id. */
+export interface ChangeCursor {
+  changeTx: string;
+  id: string;
+}
+
+/**
+ * Applications by the transaction that last wrote them, oldest first, changed at or after `since`
+ * and after `after` (the partner API's cursor paging). Only rows of transactions older than every
+ * one still running are read: a change that commits late has a transaction id at least as high,
+ * so it comes after any cursor handed out meanwhile; a change moves an application to the end.
+ */
+export async function applicationsChangedSince(
+  db: Executor,
+  options: { since?: Date | undefined; after?: ChangeCursor | undefined; limit: number },
+) {
+  const { since, after, limit } = options;
+  return db
+    .select({
+      id: users.id,
+      externalId: users.externalId,
+      nextStep: users.nextStep,
+      status: users.status,
+      createdAt: users.createdAt,
+      updatedAt: users.updatedAt,
+      changeTx: users.changeTx,
+    })
+    .from(users)
+    .where(
+      and(
+        sql`${users.changeTx} < pg_snapshot_xmin(pg_current_snapshot())`,
+        since ? gte(users.updatedAt, since) : undefined,
+        after ? sql`(${users.changeTx}, ${users.id}) > (${after.changeTx}::xid8, ${after.id}::uuid)` : undefined,
+      ),
+    )
+    .orderBy(asc(users.changeTx), asc(users.id))
+    .limit(limit);
 }

@@ -26,6 +26,7 @@ export async function registerOpenApi(app: FastifyInstance, appName: string): Pr
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
           apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+          partnerKey: { type: 'http', scheme: 'bearer', description: 'Llave de la API del prestamista (pvk_…)' },
         },
       },
     },

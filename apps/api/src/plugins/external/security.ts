@@ -2,7 +2,7 @@ import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
-import { API_PATH } from '../../paths.js';
+import { API_PATH, PARTNER_API_PATH } from '../../paths.js';
 import { permissionsPolicies } from './permissions-policy.js';
 import type { InlineSources } from './spa.js';
 
@@ -98,7 +98,11 @@ export async function registerSecurity(
     // Page loads (the SPA's HTML, its assets, public files) are not counted: one carrier IP is
     // shared by thousands of phones, and a page load fetches many files (docs/decisions/009).
     // Judged by the matched route, not the raw URL, which /%61pi/… would disguise.
-    allowList: (request) => !API_PATH.test(request.routeOptions.url ?? ''),
+    // The partner API counts per address and per key itself (modules/partner/partner-auth.ts).
+    allowList: (request) => {
+      const route = request.routeOptions.url ?? '';
+      return !API_PATH.test(route) || PARTNER_API_PATH.test(route);
+    },
     // The limit's own headers only on a refusal (with Retry-After): not on every answer.
     addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
     errorResponseBuilder: (_request, context) => ({

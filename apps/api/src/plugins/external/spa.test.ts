@@ -65,14 +65,20 @@ describe('the prerendered landing (docs/decisions/016)', () => {
     },
   );
 
-  it.each(['/home/5512345678', '/5512345678/about-you/more', '/about-you', '/a/b/about-you', '/not-found'])(
-    'GET %s: the empty #root, rendered in the browser',
-    async (url) => {
-      const body = await page(t, url);
-      expect(body).toContain('<div id="root"></div>');
-      expect(body).toContain('<meta name="app-config" content="');
-    },
-  );
+  it.each([
+    '/home/5512345678',
+    '/5512345678/about-you/more',
+    '/about-you',
+    '/a/b/about-you',
+    '/not-found',
+    // The guarantor's PIN screen (reloaded or opened from a link): a page, not the partner API.
+    '/partner/SK/2b1c3d4e-0000-4000-8000-000000000000/5512345678/send-nip-partner',
+    '/partner',
+  ])('GET %s: the empty #root, rendered in the browser', async (url) => {
+    const body = await page(t, url);
+    expect(body).toContain('<div id="root"></div>');
+    expect(body).toContain('<meta name="app-config" content="');
+  });
 
   it('the inline stylesheet and boot script are allowed by their hashes, nothing else inline', async () => {
     const hash = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;

@@ -71,6 +71,11 @@ const text = (maxLength: number, minLength?: number): JsonSchema => ({
 });
 export const HIDDEN_OPERATIONS: HiddenOperation[] = [
   { method: 'GET', path: '/api/openapi.json' },
+  { method: 'GET', path: '/partner/v1/openapi.json' },
+  // The operators' probes and metrics (docs/OPERATIONS.md), outside the API's document.
+  { method: 'GET', path: '/livez' },
+  { method: 'GET', path: '/readyz' },
+  { method: 'GET', path: '/metrics' },
   { method: 'GET', path: '/dev/dev.css' },
   { method: 'GET', path: '/dev/outbox' },
   { method: 'GET', path: '/dev/outbox.json', query: [{ name: 'to', required: false, schema: text(20) }] },
@@ -107,6 +112,21 @@ const METAMAP_REVIEW_NEEDED = (() => {
 const simulatorSign = (app: App) => (payload: Buffer) => ({
   [SIGNATURE_HEADER]: app.reverseOtp.sign!(payload.toString('utf8')),
 });
+
+/** A shopkeeper's open privacy request of this kind (issue 31), filed through their own API: its id. */
+async function privacyRequest(world: World, kind: string): Promise<string> {
+  const user = await world.shopkeeper('ACCOUNT_NIP', { complete: true });
+  const filed = (await world.post(
+    `/api/v1/users/${user.id}/SK/privacy/requests`,
+    {
+      kind,
+      reason: 'Quiero ejercer mi derecho sobre mis datos.',
+      ...(kind === 'rectification' ? { field: 'name' } : {}),
+    },
+    user.auth,
+  )) as { data: { id: string } };
+  return filed.data.id;
+}
 
 /** Every operation of the product and how its owner calls it. */
 export const FIXTURES: Record<string, Fixture | Fixture[]> = {
@@ -899,6 +919,10 @@ export const FIXTURES: Record<string, Fixture | Fixture[]> = {
     reusable: true,
     prepare: async (world) => ({ headers: await world.adminSession(), query: { state: 'failed', name: 'x' } }),
   },
+  'GET /api/backoffice/retention': {
+    reusable: true,
+    prepare: async (world) => ({ headers: await world.adminSession() }),
+  },
   'GET /api/backoffice/exports/applications.csv': {
     reusable: true,
     prepare: async (world) => ({ headers: await world.adminSession(), query: { from: '2026-01-01', to: today() } }),
@@ -933,8 +957,203 @@ export const FIXTURES: Record<string, Fixture | Fixture[]> = {
     }),
   },
 
+  // ---- the lender's systems (issue 30): webhook endpoints, partner keys, the lender's decision ----
+  'GET /api/backoffice/webhook-endpoints': {
+    reusable: true,
+    prepare: async (world) => ({ headers: await world.adminSession() }),
+  },
+  'POST /api/backoffice/webhook-endpoints': {
+    prepare: async (world) => ({
+      headers: await world.adminSession(),
+      body: { url: 'http://127.0.0.1:9/hooks', description: 'Core', event_types: ['decision.made'] },
+    }),
+  },
+  'PATCH /api/backoffice/webhook-endpoints/{endpointId}': {
+    prepare: async (world) => ({
+      params: { endpointId: await world.webhookEndpoint() },
+      headers: await world.adminSession(),
+      body: { description: 'Core bancario', event_types: [], enabled: true },
+    }),
+  },
+  'POST /api/backoffice/webhook-endpoints/{endpointId}/secret': {
+    prepare: async (world) => ({
+      params: { endpointId: await world.webhookEndpoint() },
+      headers: await world.adminSession(),
+      body: { overlap_hours: 2 },
+    }),
+  },
+  'GET /api/backoffice/webhook-endpoints/{endpointId}/sends': {
+    reusable: true,
+    prepare: async (world) => ({
+      params: { endpointId: await world.webhookEndpoint() },
+      headers: await world.adminSession(),
+    }),
+  },
+  'POST /api/backoffice/webhook-endpoints/{endpointId}/replay': {
+    prepare: async (world) => ({
+      params: { endpointId: await world.webhookEndpoint() },
+      headers: await world.adminSession(),
+      body: { failed_since: '2026-01-01T00:00:00Z' },
+    }),
+  },
+  'GET /api/backoffice/partner-keys': {
+    reusable: true,
+    prepare: async (world) => ({ headers: await world.adminSession() }),
+  },
+  'POST /api/backoffice/partner-keys': {
+    prepare: async (world) => ({
+      headers: await world.adminSession(),
+      body: { name: 'Core', scopes: ['applications:read'], expires_in_days: 90 },
+    }),
+  },
+  'POST /api/backoffice/partner-keys/{keyId}/revoke': {
+    prepare: async (world) => {
+      const headers = await world.adminSession();
+      const made = await world.app.inject({
+        method: 'POST',
+        url: '/api/backoffice/partner-keys',
+        headers,
+        payload: { name: 'Para revocar', scopes: ['applications:read'] },
+      });
+      return { params: { keyId: made.json().data.key.id as string }, headers };
+    },
+  },
+  'POST /api/backoffice/applications/{applicationId}/lender-decision': {
+    prepare: async (world) => ({
+      params: { applicationId: (await world.shopkeeper('PENDING_APPROVAL')).id },
+      headers: await world.adminSession(),
+      body: { outcome: 'APPROVED', amount: 5000, term_months: 12, annual_rate: 24.5 },
+    }),
+  },
+  // "Mis datos" and "Solicitudes de privacidad" (issue 31).
+  'GET /api/v1/users/{id}/{type}/privacy/data': {
+    reusable: true,
+    prepare: async (world) => {
+      const user = await world.shopkeeper('ACCOUNT_NIP', { complete: true });
+      return { params: { id: user.id, type: 'SK' }, headers: user.auth };
+    },
+  },
+  'GET /api/v1/users/{id}/{type}/privacy/data.pdf': {
+    reusable: true,
+    prepare: async (world) => {
+      const user = await world.shopkeeper('ACCOUNT_NIP', { complete: true });
+      return { params: { id: user.id, type: 'SK' }, headers: user.auth };
+    },
+  },
+  'GET /api/v1/users/{id}/{type}/privacy/requests': {
+    reusable: true,
+    prepare: async (world) => {
+      const user = await world.shopkeeper('ACCOUNT_NIP', { complete: true });
+      return { params: { id: user.id, type: 'SK' }, headers: user.auth };
+    },
+  },
+  'POST /api/v1/users/{id}/{type}/privacy/requests': {
+    prepare: async (world) => {
+      const user = await world.shopkeeper('ACCOUNT_NIP', { complete: true });
+      return {
+        params: { id: user.id, type: 'SK' },
+        headers: user.auth,
+        body: { kind: 'rectification', field: 'name', reason: 'Mi nombre está mal escrito en la solicitud.' },
+      };
+    },
+  },
+  'GET /api/backoffice/privacy-requests': {
+    reusable: true,
+    prepare: async (world) => ({ headers: await world.adminSession(), query: { state: 'all' } }),
+  },
+  'GET /api/backoffice/privacy-requests/{requestId}': {
+    reusable: true,
+    prepare: async (world) => ({
+      params: { requestId: await privacyRequest(world, 'opposition') },
+      headers: await world.adminSession(),
+    }),
+  },
+  'POST /api/backoffice/privacy-requests/{requestId}/start': {
+    prepare: async (world) => ({
+      params: { requestId: await privacyRequest(world, 'opposition') },
+      headers: await world.adminSession(),
+    }),
+  },
+  'POST /api/backoffice/privacy-requests/{requestId}/rectify': {
+    prepare: async (world) => ({
+      params: { requestId: await privacyRequest(world, 'rectification') },
+      headers: await world.adminSession(),
+      body: { field: 'name', value: 'Ana Lucía' },
+    }),
+  },
+  'POST /api/backoffice/privacy-requests/{requestId}/erase': {
+    prepare: async (world) => ({
+      params: { requestId: await privacyRequest(world, 'cancellation') },
+      headers: await world.adminSession(),
+    }),
+  },
+  'POST /api/backoffice/privacy-requests/{requestId}/refuse': {
+    prepare: async (world) => ({
+      params: { requestId: await privacyRequest(world, 'opposition') },
+      headers: await world.adminSession(),
+      body: { legal_reason: 'Art. 26 LFPDPPP: obligación legal de conservar los datos.' },
+    }),
+  },
+  'GET /partner/v1/applications': {
+    reusable: true,
+    prepare: async (world) => ({ headers: await world.partnerKey(), query: { limit: '5' } }),
+  },
+  'GET /partner/v1/applications/{applicationId}': {
+    reusable: true,
+    prepare: async (world) => ({
+      params: { applicationId: (await world.shopkeeper('PENDING_APPROVAL')).id },
+      headers: await world.partnerKey(),
+    }),
+  },
+  'PUT /partner/v1/applications/{applicationId}/external-id': {
+    prepare: async (world) => ({
+      params: { applicationId: (await world.shopkeeper('PENDING_APPROVAL')).id },
+      headers: await world.partnerKey(),
+      body: { external_id: `CORE-${randomUUID().slice(0, 8)}` },
+    }),
+  },
+  'POST /partner/v1/applications/{applicationId}/decision': {
+    prepare: async (world) => ({
+      params: { applicationId: (await world.shopkeeper('PENDING_APPROVAL')).id },
+      headers: await world.partnerKey(),
+      body: { outcome: 'DECLINED', reason: 'Capacidad de pago insuficiente' },
+    }),
+  },
+  'GET /partner/v1/applications/{applicationId}/contract': {
+    reusable: true,
+    prepare: async (world) => {
+      const user = await world.approved();
+      await world.signingLink(user);
+      return { params: { applicationId: user.id }, headers: await world.partnerKey() };
+    },
+  },
+  'GET /partner/v1/applications/{applicationId}/contract/evidence': {
+    reusable: true,
+    prepare: async (world) => {
+      const user = await world.approved();
+      await world.signingLink(user);
+      return { params: { applicationId: user.id }, headers: await world.partnerKey() };
+    },
+  },
+  'GET /partner/v1/events': {
+    reusable: true,
+    prepare: async (world) => ({ headers: await world.partnerKey(), query: { limit: '10' } }),
+  },
+
   // ---- test-mode tools and the document (hidden from the OpenAPI document) ----
   'GET /api/openapi.json': { reusable: true, prepare: async () => ({}) },
+  'GET /partner/v1/openapi.json': { reusable: true, prepare: async () => ({}) },
+  'GET /livez': { reusable: true, prepare: async () => ({}) },
+  'GET /readyz': { reusable: true, prepare: async () => ({}) },
+  'GET /metrics': {
+    reusable: true,
+    prepare: async () => ({}),
+    control: {
+      status: 401,
+      code: 'UNAUTHORIZED',
+      why: 'the fuzzing app sets no METRICS_TOKEN: /metrics is then refused on the main port',
+    },
+  },
   'GET /dev/dev.css': { reusable: true, prepare: async () => ({}) },
   'GET /dev/outbox': { reusable: true, prepare: async () => ({}) },
   'GET /dev/outbox.json': { reusable: true, prepare: async () => ({ query: { to: `+1${createPhone()}` } }) },

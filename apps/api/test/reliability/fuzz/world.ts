@@ -8,7 +8,7 @@ import {
   identityVerifications,
   smsOutbox,
 } from '../../../src/db/schema.js';
-import { answerDueSimulatedChecks } from '../../../src/modules/identity/index.js';
+import { answerSimulatedChecks, flushSms } from '../../../src/test/jobs.js';
 import { createJpeg, seedApplication, userAuth } from '../../../src/test/factories.js';
 import { multipart } from '../../../src/test/multipart.js';
 import { createPhone, lastSmsCode } from '../../../src/test/phone.js';
@@ -229,6 +229,38 @@ export class World {
     return { ...user, avalId, avalPhone, avalAuth };
   }
 
+  private partner: Headers | undefined;
+
+  /** A partner key with every scope, as an admin makes it in the back office: the bearer of the lender's systems. */
+  async partnerKey(): Promise<Headers> {
+    if (this.partner) return this.partner;
+    const res = await this.inject({
+      method: 'POST',
+      url: '/api/backoffice/partner-keys',
+      headers: await this.adminSession(),
+      payload: {
+        name: 'Core bancario',
+        scopes: ['applications:read', 'personal_data:read', 'decisions:write', 'documents:read'],
+        expires_in_days: 30,
+      },
+    });
+    await this.expectOk(res, 'partner key');
+    this.partner = bearer(res.json().data.token);
+    return this.partner;
+  }
+
+  /** A webhook endpoint an admin added (nothing listens there: its sends wait). */
+  async webhookEndpoint(): Promise<string> {
+    const res = await this.inject({
+      method: 'POST',
+      url: '/api/backoffice/webhook-endpoints',
+      headers: await this.adminSession(),
+      payload: { url: 'http://127.0.0.1:9/hooks' },
+    });
+    await this.expectOk(res, 'webhook endpoint');
+    return res.json().data.endpoint.id as string;
+  }
+
   /** A signing link sent from the back office: its token, as the SMS carries it. */
   async signingLink(user: Shopkeeper): Promise<Headers> {
     const res = await this.inject({
@@ -238,6 +270,7 @@ export class World {
       payload: { person_type: 'titular' },
     });
     await this.expectOk(res, 'signing link');
+    await flushSms(this.app);
     const [sms] = await this.app.db
       .select()
       .from(smsOutbox)
@@ -284,7 +317,7 @@ export class World {
     });
     await this.expectOk(res, 'identity photos');
     // Every check due, not the first 20: the fuzzed uploads leave many waiting before this one.
-    await answerDueSimulatedChecks(this.app, 100_000);
+    await answerSimulatedChecks(this.app);
   }
 
   async signer(userId: string) {

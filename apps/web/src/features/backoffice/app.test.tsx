@@ -62,6 +62,9 @@ describe('the back office session', () => {
       'Exportaciones',
       'Personal',
       'Trabajos',
+      'Conservación',
+      'Privacidad',
+      'Integraciones',
     ]);
   });
 

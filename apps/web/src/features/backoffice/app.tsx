@@ -5,19 +5,33 @@ import './backoffice.css';
 import { Permitted, StaffLayout } from './components/layout.js';
 import { Loading } from './components/messages.js';
 import { ApplicationsRoute } from './routes/applications.js';
-import { ExportsRoute } from './routes/exports.js';
-import { LoginFactorRoute } from './routes/login-factor.js';
 import { LoginRoute } from './routes/login.js';
 import { NotFoundRoute } from './routes/not-found.js';
-import { QueueRoute } from './routes/queue.js';
 
-// The heaviest screens load when opened: an advisor working the queue never downloads the chart.
+// The first chunk holds the login and the list of applications; every other screen loads when
+// opened (an advisor working the queue never downloads the chart).
 const ApplicationDetailRoute = lazy(() =>
   import('./routes/application-detail.js').then((m) => ({ default: m.ApplicationDetailRoute })),
 );
+const QueueRoute = lazy(() => import('./routes/queue.js').then((m) => ({ default: m.QueueRoute })));
+const ExportsRoute = lazy(() => import('./routes/exports.js').then((m) => ({ default: m.ExportsRoute })));
 const FunnelRoute = lazy(() => import('./routes/funnel.js').then((m) => ({ default: m.FunnelRoute })));
 const JobsRoute = lazy(() => import('./routes/jobs.js').then((m) => ({ default: m.JobsRoute })));
+const RetentionRoute = lazy(() => import('./routes/retention.js').then((m) => ({ default: m.RetentionRoute })));
+const PrivacyRequestsRoute = lazy(() =>
+  import('./routes/privacy-requests.js').then((m) => ({ default: m.PrivacyRequestsRoute })),
+);
+const PrivacyRequestRoute = lazy(() =>
+  import('./routes/privacy-request.js').then((m) => ({ default: m.PrivacyRequestRoute })),
+);
+const IntegrationsRoute = lazy(() =>
+  import('./routes/integrations.js').then((m) => ({ default: m.IntegrationsRoute })),
+);
+const WebhookEndpointRoute = lazy(() =>
+  import('./routes/webhook-endpoint.js').then((m) => ({ default: m.WebhookEndpointRoute })),
+);
 // Screens of a few visits a year (the QR code generator with them).
+const LoginFactorRoute = lazy(() => import('./routes/login-factor.js').then((m) => ({ default: m.LoginFactorRoute })));
 const LoginEnrolRoute = lazy(() => import('./routes/login-enrol.js').then((m) => ({ default: m.LoginEnrolRoute })));
 const PasswordRoute = lazy(() => import('./routes/password.js').then((m) => ({ default: m.PasswordRoute })));
 const SecurityRoute = lazy(() => import('./routes/security.js').then((m) => ({ default: m.SecurityRoute })));
@@ -78,6 +92,46 @@ export function BackofficeApp() {
               element={
                 <Permitted permission="readJobs">
                   <JobsRoute />
+                </Permitted>
+              }
+            />
+            <Route
+              path="retention"
+              element={
+                <Permitted permission="readRetention">
+                  <RetentionRoute />
+                </Permitted>
+              }
+            />
+            <Route
+              path="privacy-requests"
+              element={
+                <Permitted permission="privacy">
+                  <PrivacyRequestsRoute />
+                </Permitted>
+              }
+            />
+            <Route
+              path="privacy-requests/:requestId"
+              element={
+                <Permitted permission="privacy">
+                  <PrivacyRequestRoute />
+                </Permitted>
+              }
+            />
+            <Route
+              path="integrations"
+              element={
+                <Permitted permission="manageIntegrations">
+                  <IntegrationsRoute />
+                </Permitted>
+              }
+            />
+            <Route
+              path="integrations/endpoints/:endpointId"
+              element={
+                <Permitted permission="manageIntegrations">
+                  <WebhookEndpointRoute />
                 </Permitted>
               }
             />

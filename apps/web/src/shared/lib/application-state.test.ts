@@ -24,6 +24,19 @@ describe('application state: which screen each state allows', () => {
     ['advisor', 'INVENTORY', 'IN_PROGRESS', true],
     ['advisor', 'PASSWORD', 'IN_PROGRESS', false],
     ['advisor', 'PASSWORD', 'REJECTED', false],
+    // The lender's decision (issue 30): its own screen, and no more the advisor screens.
+    ['advisor', 'PENDING_APPROVAL', 'IN_PROGRESS', true],
+    ['advisor', 'PENDING_APPROVAL', 'REJECTED', false],
+    ['advisor', 'APPROVED', 'IN_PROGRESS', false],
+    ['advisor', 'DISBURSED', 'IN_PROGRESS', false],
+    ['approved', 'APPROVED', 'IN_PROGRESS', true],
+    ['approved', 'PENDING_APPROVAL', 'IN_PROGRESS', false],
+    ['approved', 'DISBURSED', 'IN_PROGRESS', false],
+    ['declined', 'PENDING_APPROVAL', 'REJECTED', true],
+    ['declined', 'PENDING_APPROVAL', 'IN_PROGRESS', false],
+    ['declined', 'ACCOUNT_NIP', 'REJECTED', false],
+    ['disbursed', 'DISBURSED', 'IN_PROGRESS', true],
+    ['disbursed', 'APPROVED', 'IN_PROGRESS', false],
   ])('%s with %s/%s → %s', (screen, step, status, allowed) => {
     expect(screenAllows(screen, at(step, status))).toBe(allowed);
   });

@@ -4,10 +4,15 @@ import {
   isStepSaved,
   routeAfterLookup,
   type FoundUser,
+  type NextStep,
   type PreApproval,
   type RegistrationStep,
   type StepAnswer,
+  type UserDetail,
 } from '@provee/domain';
+
+/** The lender's approval after PENDING_APPROVAL (issue 30): the final amount and terms. */
+export type LenderApproval = NonNullable<UserDetail['lender_approval']>;
 
 /**
  * Where one application stands, as the last step answer or user fetch of this tab said: the
@@ -19,13 +24,19 @@ export type ApplicationState = Pick<StepAnswer, 'user_id' | 'next_step' | 'statu
   /** What the next screen shows, when the answer that led there carried it (no second request). */
   tax_id_suggestion?: string | null;
   pre_approval?: PreApproval | null;
+  lender_approval?: LenderApproval | null;
 };
 
 /** The fields of an answer the store keeps besides the state itself. */
-function extras(answer: { tax_id_suggestion?: string | null; pre_approval?: PreApproval | null }) {
+function extras(answer: {
+  tax_id_suggestion?: string | null;
+  pre_approval?: PreApproval | null;
+  lender_approval?: LenderApproval | null;
+}) {
   return {
     ...(answer.tax_id_suggestion !== undefined ? { tax_id_suggestion: answer.tax_id_suggestion } : {}),
     ...(answer.pre_approval !== undefined ? { pre_approval: answer.pre_approval } : {}),
+    ...(answer.lender_approval !== undefined ? { lender_approval: answer.lender_approval } : {}),
   };
 }
 
@@ -55,7 +66,11 @@ export const applicationState = {
   },
   /** From a user fetch (GET /users or /users/:id): every answer updates the store. */
   fromUser(
-    user: FoundUser & { tax_id_suggestion?: string | null; pre_approval?: PreApproval | null },
+    user: FoundUser & {
+      tax_id_suggestion?: string | null;
+      pre_approval?: PreApproval | null;
+      lender_approval?: LenderApproval | null;
+    },
   ): ApplicationState {
     const state: ApplicationState = {
       user_id: user.user_id,
@@ -113,15 +128,23 @@ export type StepScreen =
   | 'waiting'
   | 'congratulations'
   | 'create-password'
-  | 'advisor';
+  | 'advisor'
+  // The lender's decision after PENDING_APPROVAL (issue 30): each shows where routing sends its state.
+  | 'approved'
+  | 'declined'
+  | 'disbursed';
 
 const pathOf = (route: string) => route.split('?')[0]!;
+
+/** Steps after the lender's decision (a decline stays at PENDING_APPROVAL, REJECTED: not past the password). */
+const LENDER_DECIDED: ReadonlySet<string> = new Set<NextStep>(['APPROVED', 'DISBURSED']);
 
 /** Whether the application's state allows this screen; otherwise the screen goes where it stands. */
 export function screenAllows(screen: StepScreen, state: ApplicationState): boolean {
   switch (screen) {
     case 'advisor':
-      return isPastPassword(state);
+      // Once the lender decided, the application's own screen says how it went (issue 30).
+      return isPastPassword(state) && !LENDER_DECIDED.has(state.next_step);
     case 'waiting':
       return state.status === 'WAITING';
     case 'congratulations':

@@ -19,6 +19,7 @@ const es = {
   'common.understood': 'Entendido',
   'common.loading': 'Cargando…',
   'help.label': 'Tengo dudas con mi registro',
+  'shell.myData': 'Mis datos',
   'testMode.label': 'Modo de prueba',
   'testMode.text': 'los mensajes son simulados.',
   'error.title': '¡Parece que hubo un error!',

@@ -17,6 +17,7 @@ export const retryBureauRoute = route('POST', `${application}/bureau-retry`);
 export const reviewAddressRoute = route('POST', `${application}/address`);
 export const issueContractLinkRoute = route('POST', `${application}/contract-links`);
 export const decideVerificationRoute = route('POST', `${application}/verifications/:verificationId/decision`);
+export const recordLenderDecisionRoute = route('POST', `${application}/lender-decision`);
 export const grantExtraAttemptRoute = route('POST', `${application}/signers/:signerId/extra-attempt`);
 
 export const advisorQueueRoute = route('GET', '/api/backoffice/advisor-queue');

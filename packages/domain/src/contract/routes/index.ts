@@ -13,3 +13,7 @@ export * from './backoffice.js';
 export * from './staff.js';
 export * from './signing.js';
 export * from './jobs.js';
+export * from './integrations.js';
+export * from './partner.js';
+export * from './privacy.js';
+export * from './retention.js';

@@ -35,5 +35,11 @@ export function DataTable({ columns, caption, showCaption, labelledBy, narrow, u
       <tbody>{children}</tbody>
     </table>
   );
-  return narrow || unwrapped ? table : <div className="bo-table-wrap">{table}</div>;
+  if (narrow || unwrapped) return table;
+  // A wide table scrolls sideways inside its wrapper: reachable and scrollable from the keyboard too.
+  return (
+    <div className="bo-table-wrap" tabIndex={0}>
+      {table}
+    </div>
+  );
 }

@@ -1,7 +1,8 @@
-import { staffMay, type StaffPermission, type StaffSessionView } from '@provee/domain';
-import { Suspense, useEffect, useState, type ReactNode } from 'react';
+import { listWebhookEndpointsRoute, staffMay, type StaffPermission, type StaffSessionView } from '@provee/domain';
+import { Suspense, useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
-import { onUnauthorized, type BackofficeError } from '../api.js';
+import { backofficeRequest, onUnauthorized, type BackofficeError } from '../api.js';
+import type { LayoutOutletContext } from '../lib/endpoints-alert.js';
 import { roleName } from '../lib/labels.js';
 import { LOGIN, loginPath, stagePath } from '../lib/login-steps.js';
 import { StaffContext, useCan } from '../lib/staff-context.js';
@@ -10,6 +11,7 @@ import { session as sessionApi } from '../security-api.js';
 import { ErrorMessage, Loading } from './messages.js';
 import { StepUpProvider } from './step-up-dialog.js';
 
+const INTEGRATIONS = '/backoffice/integrations';
 const NAV: { to: string; label: string; permission: StaffPermission; end?: boolean }[] = [
   { to: '/backoffice', label: 'Solicitudes', permission: 'readApplications', end: true },
   { to: '/backoffice/queue', label: 'Cola de asesores', permission: 'workAdvisorQueue' },
@@ -17,6 +19,9 @@ const NAV: { to: string; label: string; permission: StaffPermission; end?: boole
   { to: '/backoffice/exports', label: 'Exportaciones', permission: 'readReports' },
   { to: '/backoffice/staff', label: 'Personal', permission: 'manageStaff' },
   { to: '/backoffice/jobs', label: 'Trabajos', permission: 'readJobs' },
+  { to: '/backoffice/retention', label: 'Conservación', permission: 'readRetention' },
+  { to: '/backoffice/privacy-requests', label: 'Privacidad', permission: 'privacy' },
+  { to: INTEGRATIONS, label: 'Integraciones', permission: 'manageIntegrations' },
 ];
 
 interface Props {
@@ -33,6 +38,7 @@ export function StaffLayout({ session, onSession }: Props) {
   const navigate = useNavigate();
   const [failure, setFailure] = useState<BackofficeError | null>(null);
   const [attempt, setAttempt] = useState(0);
+  const disabledEndpoints = useDisabledEndpoints(session);
 
   // Any 401 (session expired or never began): to the login, coming back here afterwards.
   useEffect(
@@ -109,6 +115,7 @@ export function StaffLayout({ session, onSession }: Props) {
                 <li key={item.to}>
                   <NavLink to={item.to} end={item.end}>
                     {item.label}
+                    {item.to === INTEGRATIONS && <DisabledBadge count={disabledEndpoints.count} />}
                   </NavLink>
                 </li>
               ))}
@@ -128,11 +135,49 @@ export function StaffLayout({ session, onSession }: Props) {
         </header>
         <main className="bo-main">
           <Suspense fallback={<Loading />}>
-            <Outlet />
+            <Outlet context={disabledEndpoints.outlet} />
           </Suspense>
         </main>
       </StepUpProvider>
     </StaffContext>
+  );
+}
+
+/**
+ * How many webhook endpoints are disabled, for admins only: read once per session (the list is
+ * short), then as the integrations screens read it (they report it through the outlet's context).
+ */
+function useDisabledEndpoints(session: StaffSessionView | null) {
+  const [count, setCount] = useState(0);
+  const admin = session?.stage === 'active' && staffMay(session.staff.role, 'manageIntegrations');
+  useEffect(() => {
+    if (!admin) return;
+    let current = true;
+    // Quietly: an ended session is for the screen's own call to report.
+    backofficeRequest(listWebhookEndpointsRoute, { redirectOn401: false }).then(
+      ({ data }) => current && setCount(data.endpoints.filter((endpoint) => !endpoint.enabled).length),
+      () => {
+        // The alert is a courtesy: the integrations screen says what failed.
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [admin]);
+  const reportEndpoints = useCallback<LayoutOutletContext['reportEndpoints']>(
+    (endpoints) => setCount(endpoints.filter((endpoint) => !endpoint.enabled).length),
+    [],
+  );
+  return { count, outlet: { reportEndpoints } satisfies LayoutOutletContext };
+}
+
+function DisabledBadge({ count }: { count: number }) {
+  if (count === 0) return null;
+  return (
+    <span className="bo-badge bo-badge--rejected" title="Destinos de webhooks desactivados">
+      {count}
+      <span className="visually-hidden">{count === 1 ? ' destino desactivado' : ' destinos desactivados'}</span>
+    </span>
   );
 }
 

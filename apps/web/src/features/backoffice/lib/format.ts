@@ -7,6 +7,9 @@ const integer = new Intl.NumberFormat(LOCALE);
 
 export const EMPTY = '—';
 
+/** Where staff read a person's data: the Dominican way, at the browser's own time zone. */
+export const STAFF_PLACE = { locale: LOCALE, timeZone: dateTime.resolvedOptions().timeZone };
+
 export const formatDateTime = (iso: string | null | undefined) => (iso ? dateTime.format(new Date(iso)) : EMPTY);
 /** The timeline's precision: events a second apart must read apart. */
 export const formatEventTime = (iso: string) => dateTimeSeconds.format(new Date(iso));

@@ -1,9 +1,16 @@
-import { AVAL_TYPE_NAMES, CIVIL_STATUSES, STEP_NAMES, type ApplicationStatus, type StaffRole } from '@provee/domain';
+import {
+  APPLICATION_STATUS_NAMES,
+  AVAL_STATUS_NAMES,
+  AVAL_TYPE_NAMES,
+  CIVIL_STATUSES,
+  STEP_NAMES,
+  type StaffRole,
+} from '@provee/domain';
 
 export { AVAL_TYPE_NAMES, STEP_NAMES };
 
 // Spanish names of the codes staff read. An unknown code (a new one the API learnt first) shows as is.
-const label =
+export const label =
   <K extends string>(names: Record<K, string>) =>
   (code: string | null | undefined): string =>
     code ? ((names as Record<string, string>)[code] ?? code) : '—';
@@ -11,11 +18,7 @@ const label =
 export const ROLE_NAMES: Record<StaffRole, string> = { advisor: 'Asesor', analyst: 'Analista', admin: 'Administrador' };
 export const roleName = label(ROLE_NAMES);
 
-export const STATUS_NAMES: Record<ApplicationStatus, string> = {
-  IN_PROGRESS: 'En curso',
-  WAITING: 'En espera',
-  REJECTED: 'Rechazada',
-};
+export const STATUS_NAMES = APPLICATION_STATUS_NAMES;
 export const statusName = label(STATUS_NAMES);
 
 export const stepName = label(STEP_NAMES);
@@ -24,13 +27,7 @@ export const COUNTRY_NAMES = { do: 'República Dominicana', mx: 'México' } as c
 export const countryName = label(COUNTRY_NAMES);
 
 export const avalTypeName = label(AVAL_TYPE_NAMES);
-export const avalStatusName = label({
-  PENDING: 'Esperando consentimiento',
-  CONSENTED: 'Consintió',
-  APPROVED: 'Aprobado',
-  REFUSED: 'No aprobado',
-  REPLACED: 'Reemplazado',
-});
+export const avalStatusName = label(AVAL_STATUS_NAMES);
 
 export const personTypeName = label({ titular: 'Titular', collateral: 'Aval' });
 export const signerStateName = label({

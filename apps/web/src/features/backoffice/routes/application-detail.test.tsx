@@ -42,6 +42,7 @@ describe('/backoffice/applications/:applicationId', () => {
       'Consentimientos',
       'Buró y decisión',
       'Avales',
+      'Decisión del prestamista',
       'Verificación de identidad',
       'Contrato',
       'Contactos con asesor',

@@ -9,6 +9,7 @@ import { ContactsSection } from '../components/detail/contacts-section.js';
 import { ContractSection } from '../components/detail/contract-section.js';
 import { GuarantorsSection } from '../components/detail/guarantors-section.js';
 import { IdentitySection } from '../components/detail/identity-section.js';
+import { LenderDecisionSection } from '../components/detail/lender-decision-section.js';
 import { BusinessSection, PersonSection } from '../components/detail/person-section.js';
 import { Facts, type Act } from '../components/detail/section.js';
 import { TimelineSection } from '../components/detail/timeline-section.js';
@@ -94,6 +95,7 @@ function Sections({
       <ConsentsSection detail={data} />
       <BureauSection {...props} />
       <GuarantorsSection {...props} />
+      <LenderDecisionSection {...props} />
       {/* Images need both: the role allows it and the API says this answer is unmasked. */}
       <IdentitySection {...props} canSeeImages={canSeeImages && data.sensitive_visible} />
       <ContractSection {...props} />

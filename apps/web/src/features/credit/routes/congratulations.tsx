@@ -6,21 +6,11 @@ import { applicationState } from '../../../shared/lib/application-state.js';
 import { useConfig } from '../../../shared/lib/config.js';
 import { routeAfterLookup } from '@provee/domain';
 import { t } from '../../../shared/lib/copy.js';
+import { formatAmount } from '../../../shared/lib/format.js';
 import { uiState } from '../../../shared/lib/ui-state.js';
 import { getUser } from '../../../shared/lib/users-api.js';
 import { Button } from '../../../shared/ui/button.js';
 import { Page } from '../../../shared/ui/page.js';
-
-/** '$10,000 MXN', 'RD$10,000 DOP'…: the amount as the locale writes it, with the currency code. */
-export function formatAmount(amount: number, currency: string, locale: string): string {
-  const number = new Intl.NumberFormat(locale, {
-    style: 'currency',
-    currency,
-    currencyDisplay: 'narrowSymbol',
-    maximumFractionDigits: 0,
-  }).format(amount);
-  return `${number} ${currency}`;
-}
 
 /** 'Felicidades' with the pre-approved amount (SPEC §2.3 item 7). */
 export function CongratulationsRoute({ next }: NextProps) {

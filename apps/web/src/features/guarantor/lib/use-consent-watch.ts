@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { ApiError } from '../../../shared/lib/api-client.js';
-import { retryAfterSeconds } from '../../../shared/lib/retry-after.js';
+import { pollWhileVisible } from '../../../shared/lib/visible-poll.js';
 import { pollAvalValidation } from '../api/guarantor.js';
 
 /** SPEC §4 validationResult while a session is watched: 'loading' until the first answer. */
@@ -32,67 +32,28 @@ export function useConsentWatch(sessionId: string): WatchedResult {
   useEffect(() => {
     if (!sessionId) return;
     const setResult = (result: WatchedResult) => setWatched({ sessionId, result });
-    let stopped = false;
-    let asking = false;
-    let wait = WATCH_FIRST_MS;
-    let failures = 0;
-    let lastAsked = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const schedule = (ms: number) => {
-      clearTimeout(timer);
-      // While the page is hidden (the messaging app in front) nothing is asked: coming back asks.
-      timer = setTimeout(() => document.visibilityState === 'visible' && void ask(), ms);
-    };
-    const ask = async () => {
-      if (stopped || asking) return;
-      asking = true;
-      lastAsked = Date.now();
-      let later = 0;
-      try {
-        const validation = await pollAvalValidation(sessionId);
-        if (stopped) return;
-        failures = 0;
-        setResult(validation);
-        if (validation !== 'pending') {
-          stopped = true;
-          return;
+    return pollWhileVisible({
+      ask: async (stopped) => {
+        try {
+          const validation = await pollAvalValidation(sessionId);
+          if (!stopped.aborted) setResult(validation);
+          return validation === 'pending' ? 'again' : 'done';
+        } catch (error) {
+          // A refused session (unknown, malformed) will not get better; no answer (3G) is asked again.
+          if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429) {
+            if (!stopped.aborted) setResult('error');
+            return 'done';
+          }
+          throw error;
         }
-      } catch (error) {
-        if (stopped) return;
-        // A refused session (unknown, malformed) will not get better; no answer (3G) is asked again.
-        if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 429) {
-          stopped = true;
-          setResult('error');
-          return;
-        }
-        failures += 1;
-        later = (retryAfterSeconds(error) ?? 0) * 1000;
-      } finally {
-        asking = false;
-      }
-      if (failures >= WATCH_MAX_FAILURES) return;
-      schedule(Math.max(wait, later));
-      wait = nextWait(wait);
-    };
-    const back = () => {
-      if (stopped || document.visibilityState !== 'visible') return;
-      wait = WATCH_FIRST_MS;
-      if (asking) return;
-      if (Date.now() - lastAsked >= BACK_MIN_MS) void ask();
-      else schedule(BACK_MIN_MS);
-    };
-    void ask();
-    // Back on the page (the messaging app closed, the tab chosen again): the moment the message most likely went.
-    window.addEventListener('focus', back);
-    window.addEventListener('pageshow', back);
-    document.addEventListener('visibilitychange', back);
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-      window.removeEventListener('focus', back);
-      window.removeEventListener('pageshow', back);
-      document.removeEventListener('visibilitychange', back);
-    };
+      },
+      askAtOnce: true,
+      firstWaitMs: WATCH_FIRST_MS,
+      nextWait,
+      maxFailures: WATCH_MAX_FAILURES,
+      // Back on the page (the messaging app closed, the tab chosen again): the moment the message most likely went.
+      backMinMs: BACK_MIN_MS,
+    });
   }, [sessionId]);
   return watched.sessionId === sessionId ? watched.result : 'loading';
 }

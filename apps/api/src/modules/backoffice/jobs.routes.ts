@@ -2,7 +2,7 @@ import { jobQueueCall } from '@provee/domain';
 import { register } from '../../contract/register.js';
 import type { App } from '../../types.js';
 import { staffOnly } from '../staff/index.js';
-import { jobQueueView } from './jobs.view.js';
+import { jobQueueView } from '../jobs/index.js';
 
 /** The job queue for admins (back office): counts by kind and state, the latest jobs with their last error. */
 export async function jobQueueRoutes(app: App): Promise<void> {

@@ -1,0 +1,39 @@
+import underPressure from '@fastify/under-pressure';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.js';
+import { AppError } from '../../errors.js';
+
+const MB = 2 ** 20;
+
+/** What a shed request is told: the Spanish envelope, and when to come back (also as Retry-After). */
+function overloaded(retryAfterSeconds: number): AppError {
+  return new AppError(
+    503,
+    'BUSY',
+    'server under pressure',
+    'Hay muchas solicitudes en este momento. Intenta de nuevo en unos segundos.',
+    { retry_after_seconds: retryAfterSeconds },
+  );
+}
+
+/**
+ * Load shedding by the Fastify team's @fastify/under-pressure: once a second it samples the event
+ * loop's delay, the heap and the resident memory; past a configured limit every request is refused
+ * at once (before its body is read) with a Spanish 503 and Retry-After, instead of queueing work the
+ * process cannot finish in time. /livez opts out (it says only that the process answers); /readyz
+ * says not ready (modules/health). `app.isUnderPressure()` tells the same to the rest of the app.
+ */
+export async function registerLoadShedding(app: FastifyInstance, config: Config): Promise<void> {
+  await app.register(underPressure, {
+    maxEventLoopDelay: config.PRESSURE_MAX_EVENT_LOOP_DELAY_MS,
+    maxHeapUsedBytes: config.PRESSURE_MAX_HEAP_USED_MB * MB,
+    maxRssBytes: config.PRESSURE_MAX_RSS_MB * MB,
+    // A rejected promise goes to the error handler, which writes the envelope and Retry-After.
+    pressureHandler: async () => {
+      throw overloaded(config.PRESSURE_RETRY_AFTER_SECONDS);
+    },
+  });
+}
+
+/** A route's config that lets it answer under pressure (it reports the pressure itself). */
+export const ANSWERS_UNDER_PRESSURE = { pressureHandler: () => undefined };
