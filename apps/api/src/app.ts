@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { trace } from '@opentelemetry/api';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -52,6 +53,7 @@ import { createJobQueue, queueDepth } from './modules/jobs/index.js';
 import { instrumented } from './observability/instrument.js';
 import { readFrom, stopReadingFrom } from './observability/metrics.js';
 import { registerMetrics } from './plugins/app/metrics.js';
+import type { Tracing } from './observability/tracing.js';
 import { createPasswordHasher } from './modules/credit/password.js';
 import { loadPolicy } from './modules/credit/policy.js';
 import { createBureau, type BureauProvider } from './providers/bureau/index.js';
@@ -79,6 +81,8 @@ export interface BuildOptions {
   clock?: Clock;
   /** A stand-in bureau (tests that watch what the bureau is asked and when). */
   bureau?: BureauProvider;
+  /** OpenTelemetry, when the server started it (observability/tracing.ts): its Fastify plugin. */
+  tracing?: Pick<Tracing, 'fastifyPlugin'> | null;
 }
 
 /** The registration API's routes under /api, registered in this order (the back office's follow, under /backoffice). */
@@ -122,6 +126,9 @@ export async function buildApp(config: Config, database: Database, options: Buil
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     genReqId: (request) => {
+      // While tracing, the request's id in every log line is its trace id (the HTTP span is current).
+      const traceId = trace.getActiveSpan()?.spanContext().traceId;
+      if (traceId) return traceId;
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
@@ -200,6 +207,8 @@ export async function buildApp(config: Config, database: Database, options: Buil
       kindsOff: config.JOB_KINDS_OFF,
     }),
   );
+  // Before every route: @fastify/otel spans each request's hooks and handler (decision 036).
+  if (options.tracing) await app.register(options.tracing.fastifyPlugin);
   registerErrorHandling(app);
   registerInputGuard(app);
   await registerLoadShedding(app, config);

@@ -6,6 +6,7 @@ import { copyInitialDatabase } from './db/initial-database.js';
 import { prepareDatabase } from './prepare-database.js';
 import { collectGarbageWhenIdle } from './idle-gc.js';
 import { PolicyError } from './modules/credit/policy.js';
+import { startTracing } from './observability/tracing.js';
 
 async function main(): Promise<void> {
   let config;
@@ -19,6 +20,8 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  // Before anything is built: OpenTelemetry, when the OTEL_* variables ask for traces (decision 036).
+  const tracing = await startTracing(process.env);
   const open = () =>
     openDatabase({
       databaseUrl: config.DATABASE_URL,
@@ -38,7 +41,7 @@ async function main(): Promise<void> {
     await database.close();
     database = open();
   }
-  const app = await buildApp(config, database);
+  const app = await buildApp(config, database, { tracing });
 
   // SIGTERM/SIGINT (and an uncaught error): stop taking connections, let the requests in flight and
   // the running jobs finish (app.close: the queue's grace, then the database), exit 0; past
@@ -66,6 +69,8 @@ async function main(): Promise<void> {
       setInterval(() => app.server.closeIdleConnections(), 100).unref();
       await app.close();
       await database.close();
+      // The spans of the last requests and jobs still buffered go out before the exit.
+      await tracing?.shutdown();
     },
   );
 

@@ -8,9 +8,11 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { dbPoolSize } from '../observability/metrics.js';
 import { MIGRATIONS_DIR } from '../paths.js';
 import { withCommitEffects } from './after-commit.js';
 import { PgliteThread } from './pglite-thread.js';
+import { observedPostgres } from './observed-statements.js';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -35,6 +37,9 @@ export interface Database {
   dump?(): Promise<Uint8Array>;
   close(): Promise<void>;
 }
+
+/** The most connections one process opens to PostgreSQL (docs/OPERATIONS.md sizes max_connections by it). */
+const POOL_SIZE = 10;
 
 /** How long a new connection to PostgreSQL may take before the request fails (503). */
 const CONNECT_TIMEOUT_SECONDS = 5;
@@ -84,15 +89,19 @@ function openPglite({ dataDir, onStop, loadDataDir }: DatabaseOptions): Database
 }
 
 function openPostgres(url: string): Database {
-  const client = postgres(url, {
-    max: 10,
-    onnotice: () => {},
-    // While the database is unreachable (a restart, a failover), a request fails at once with a 503
-    // and the next one tries again: no reconnect back-off (postgres.js's grows to 20 s, and requests
-    // wait behind it, also once the database is back) and a short connect timeout (30 s by default).
-    backoff: () => 0,
-    connect_timeout: CONNECT_TIMEOUT_SECONDS,
-  });
+  dbPoolSize.set(POOL_SIZE);
+  // Each statement counted and timed, and a span of its trace while tracing is on (decision 036).
+  const client = observedPostgres(
+    postgres(url, {
+      max: POOL_SIZE,
+      onnotice: () => {},
+      // While the database is unreachable (a restart, a failover), a request fails at once with a 503
+      // and the next one tries again: no reconnect back-off (postgres.js's grows to 20 s, and requests
+      // wait behind it, also once the database is back) and a short connect timeout (30 s by default).
+      backoff: () => 0,
+      connect_timeout: CONNECT_TIMEOUT_SECONDS,
+    }),
+  );
   const db = withCommitEffects(drizzlePostgres(client, { schema }) as unknown as Db);
   return {
     kind: 'postgres',

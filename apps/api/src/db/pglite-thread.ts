@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { API_ROOT } from '../paths.js';
+import { observedStatement } from './observed-statements.js';
 
 /**
  * PGlite on its own thread (docs/decisions/012), shaped like the part of PGlite that Drizzle's
@@ -133,14 +134,18 @@ export class PgliteThread implements Queryable {
   }
 
   query(sql: string, params: unknown[] = [], options: QueryOptions = {}, tx?: number): Promise<QueryResult> {
-    return this.call({
-      op: 'query',
+    return observedStatement(
       sql,
-      params,
-      tx,
-      rowMode: options.rowMode ?? 'object',
-      rawTypes: Object.keys(options.parsers ?? {}).map(Number),
-    }) as Promise<QueryResult>;
+      () =>
+        this.call({
+          op: 'query',
+          sql,
+          params,
+          tx,
+          rowMode: options.rowMode ?? 'object',
+          rawTypes: Object.keys(options.parsers ?? {}).map(Number),
+        }) as Promise<QueryResult>,
+    );
   }
 
   /**
@@ -148,7 +153,7 @@ export class PgliteThread implements Queryable {
    * a job library's maintenance scripts (BEGIN; …; COMMIT). The last statement's rows.
    */
   exec(sql: string): Promise<QueryResult> {
-    return this.call({ op: 'exec', sql }) as Promise<QueryResult>;
+    return observedStatement(sql, () => this.call({ op: 'exec', sql }) as Promise<QueryResult>);
   }
 
   async transaction<T>(callback: (tx: Queryable) => Promise<T>): Promise<T> {

@@ -45,6 +45,21 @@ export const providerDuration = new Histogram({
   registers,
 });
 
+export const identityAnswers = new Counter({
+  name: 'provee_identity_answers_total',
+  help: "The identity verifier's answers (simulator, MetaMap), by provider and status (APPROVED, REJECTED, UNDER_REVIEW).",
+  labelNames: ['provider', 'status'] as const,
+  registers,
+});
+
+export const identityAnswerDelay = new Histogram({
+  name: 'provee_identity_answer_delay_seconds',
+  help: "Time from a check's start to the identity verifier's answer, by provider.",
+  labelNames: ['provider'] as const,
+  buckets: [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600],
+  registers,
+});
+
 export const jobRuns = new Counter({
   name: 'provee_job_runs_total',
   help: "Runs of this process's job workers, by job kind and outcome (ok, failed).",
@@ -140,6 +155,33 @@ new Gauge({
     this.reset();
     for (const row of rows) if (row.state === 'waiting') this.set({ kind: row.kind }, row.oldestSeconds);
   },
+});
+
+/** Statements sent and not answered yet, by engine: counted by db/observed-statements.ts, read at the scrape. */
+export const statementsInFlight = { pglite: 0, postgres: 0 };
+
+export const dbStatementsInFlight = new Gauge({
+  name: 'provee_db_statements_in_flight',
+  help: "Statements sent and not answered yet, by engine: above PostgreSQL's pool size, the rest wait for a connection.",
+  labelNames: ['engine'] as const,
+  registers,
+  collect() {
+    for (const [engine, count] of Object.entries(statementsInFlight)) this.set({ engine }, count);
+  },
+});
+
+export const dbStatementDuration = new Histogram({
+  name: 'provee_db_statement_duration_seconds',
+  help: 'Time from a statement to its answer (a wait for a connection included), by engine and operation.',
+  labelNames: ['engine', 'operation'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+  registers,
+});
+
+export const dbPoolSize = new Gauge({
+  name: 'provee_db_pool_connections_max',
+  help: "The most connections this process opens to PostgreSQL (its pool's size).",
+  registers,
 });
 
 new Gauge({

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { privatePostgres, type PrivatePostgres } from '../../../../../scripts/reliability/harness.mjs';
 import { openDatabase } from '../../db/client.js';
 import { resultRows } from '../../db/rows.js';
+import { dbStatementDuration } from '../../observability/metrics.js';
 import { createTestApp, useTestApp, type TestApp } from '../../test/test-app.js';
 
 /** Blocks the event loop for `ms`. */
@@ -39,6 +40,20 @@ describe('/livez and /readyz', () => {
     });
     // The old health check stays for what already calls it.
     expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+  });
+
+  it('a flood of /readyz calls shares one read of the database at a time', async () => {
+    const selects = async () =>
+      (await dbStatementDuration.get()).values
+        .filter((value) => value.metricName?.endsWith('_count') && value.labels.operation === 'SELECT')
+        .reduce((sum, value) => sum + value.value, 0);
+    const before = await selects();
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => t.app.inject({ method: 'GET', url: '/readyz' })),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual(Array(50).fill(200));
+    // One read for the fifty (a few more if the queue polled meanwhile), not fifty.
+    expect(await selects()).toBeLessThan(before + 10);
   });
 
   it('a migration this build ships but the database lacks: not ready, in Spanish, until it is applied', async () => {

@@ -23,6 +23,38 @@ const NEWEST_MIGRATION: number = (() => {
 /** How long the database may take to answer before the process is not ready. */
 const DATABASE_CHECK_MS = 2_000;
 
+type DatabaseCheck = Pick<Readiness['checks'], 'database' | 'migrations'>;
+
+/** The database's check under way, which every /readyz call arriving meanwhile shares. */
+const checking = new WeakMap<Executor, Promise<DatabaseCheck>>();
+
+/**
+ * The database answers within 2 s and holds every migration of this build. /readyz is public and
+ * unlimited: however often it is asked, each process has at most one of these reads running.
+ */
+function checkDatabase(db: Executor): Promise<DatabaseCheck> {
+  let check = checking.get(db);
+  if (!check) {
+    check = readDatabase(db).finally(() => checking.delete(db));
+    checking.set(db, check);
+  }
+  return check;
+}
+
+async function readDatabase(db: Executor): Promise<DatabaseCheck> {
+  try {
+    const [row] = resultRows<{ newest: string | number | null }>(
+      await withTimeout(
+        db.execute(sql`select max(created_at) as newest from drizzle.__drizzle_migrations`),
+        DATABASE_CHECK_MS,
+      ),
+    );
+    return { database: 'ok', migrations: Number(row?.newest ?? 0) < NEWEST_MIGRATION ? 'pending' : 'ok' };
+  } catch {
+    return { database: 'unreachable', migrations: 'unknown' };
+  }
+}
+
 /**
  * Whether this process can take work: the database answers, every migration of this build is
  * applied (during a deploy a new process waits for the one that migrates), the job queue runs, and
@@ -33,22 +65,9 @@ export async function checkReadiness(
   state: { jobsRunning: boolean; underPressure: boolean },
 ): Promise<Readiness> {
   const checks: Readiness['checks'] = {
-    database: 'ok',
-    migrations: 'ok',
+    ...(await checkDatabase(db)),
     jobs: state.jobsRunning ? 'ok' : 'not running',
     load: state.underPressure ? 'shedding' : 'ok',
   };
-  try {
-    const [row] = resultRows<{ newest: string | number | null }>(
-      await withTimeout(
-        db.execute(sql`select max(created_at) as newest from drizzle.__drizzle_migrations`),
-        DATABASE_CHECK_MS,
-      ),
-    );
-    if (Number(row?.newest ?? 0) < NEWEST_MIGRATION) checks.migrations = 'pending';
-  } catch {
-    checks.database = 'unreachable';
-    checks.migrations = 'unknown';
-  }
   return { ready: Object.values(checks).every((value) => value === 'ok'), checks };
 }

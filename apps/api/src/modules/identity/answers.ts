@@ -6,11 +6,15 @@ import { appendAuditEvent } from '../audit/index.js';
 import type { JobKind } from '../jobs/index.js';
 import { answered } from './answer-signals.js';
 import { findCheck, findSigner, recordCheckAnswer, type CheckRow } from './checks.store.js';
+import { identityAnswerDelay, identityAnswers } from '../../observability/metrics.js';
 import type { IdentityDeps } from './deps.js';
 import { SIMULATED_ANSWER_JOB, signerTaxId } from './identity-check.js';
 
 type AnswerDeps = Pick<IdentityDeps, 'db' | 'clock' | 'config'>;
 type Outcome = 'applied' | 'superseded' | 'already' | 'unknown';
+
+/** How an answer's author names a verifier (`provider:metamap`); a person is `staff:<id>`. */
+const PROVIDER_ACTOR = 'provider:';
 
 /**
  * The verifier's answer (simulator, webhook or, later, a person at the lender), or the decision on
@@ -43,8 +47,17 @@ export async function answerCheck(
       ...(identityId ? { identityId } : {}),
     });
   const given: Answer = { check, status, by, identityId, reviewed, record, within };
-  if (await moveCurrentSigner(deps, given)) return 'applied';
-  return recordSuperseded(deps, given, now);
+  const outcome = (await moveCurrentSigner(deps, given)) ? 'applied' : await recordSuperseded(deps, given, now);
+  if (outcome !== 'already') countProviderAnswer(by, status, check.createdAt, now);
+  return outcome;
+}
+
+/** A verifier's answer recorded (the metrics; a person's decision in the back office is not one). */
+function countProviderAnswer(by: string, status: VerificationStatus, startedAt: Date, now: Date): void {
+  if (!by.startsWith(PROVIDER_ACTOR)) return;
+  const provider = by.slice(PROVIDER_ACTOR.length);
+  identityAnswers.inc({ provider, status });
+  identityAnswerDelay.observe({ provider }, Math.max(0, (now.getTime() - startedAt.getTime()) / 1000));
 }
 
 interface Answer {
@@ -134,7 +147,14 @@ export function simulatedAnswerJob(
       const taxId = signer ? await signerTaxId(deps, signer) : null;
       const status = taxId ? simulatedAnswer(deps.config.COUNTRY, taxId) : 'APPROVED';
       if (!status) return;
-      await answerCheck(deps, check.id, status, 'provider:simulator', { simulated: true }, `sim-${check.signerId}`);
+      await answerCheck(
+        deps,
+        check.id,
+        status,
+        `${PROVIDER_ACTOR}simulator`,
+        { simulated: true },
+        `sim-${check.signerId}`,
+      );
     },
   };
 }

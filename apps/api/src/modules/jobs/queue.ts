@@ -5,6 +5,7 @@ import type { Database, Executor } from '../../db/client.js';
 import { resultRows } from '../../db/rows.js';
 import { serializeError } from '../../logger.js';
 import { jobRuns } from '../../observability/metrics.js';
+import { currentTraceContext, inJobSpan, TRACE_CONTEXT_KEY } from '../../observability/spans.js';
 import { JOB_SCHEMA } from './jobs.store.js';
 
 /** How long a queue that could not start (its database unreachable) waits before trying again. */
@@ -104,7 +105,9 @@ export async function enqueueJob<T extends object>(
   data: T,
   options: { startAfterSeconds?: number } = {},
 ): Promise<string> {
-  const id = await jobWriter.send(name, data, {
+  // The trace of the change that enqueues it goes along: the job's run joins it (decision 036).
+  const trace = currentTraceContext();
+  const id = await jobWriter.send(name, trace ? { ...data, [TRACE_CONTEXT_KEY]: trace } : data, {
     // As a time (this process's clock), not pg-boss's seconds: our `$n` become one parameter per
     // use (drizzleSql), and pg-boss's statement also casts its start to a timestamp, which a
     // number's text is not.
@@ -118,6 +121,13 @@ export async function enqueueJob<T extends object>(
   // pg-boss inserts nothing for a queue that does not exist yet: never a change without its job.
   if (!id) throw new Error(`job queue ${name} does not exist (has the queue started?)`);
   return id;
+}
+
+/** A job's data as its kind reads it, and the trace that enqueued it (when there was one). */
+function withoutTraceContext(data: unknown): { data: unknown; trace: unknown } {
+  if (!data || typeof data !== 'object' || !(TRACE_CONTEXT_KEY in data)) return { data, trace: undefined };
+  const { [TRACE_CONTEXT_KEY]: trace, ...rest } = data as Record<string, unknown>;
+  return { data: rest, trace };
 }
 
 /**
@@ -192,8 +202,11 @@ export function createJobQueue(
     async ([job]: PgBoss.JobWithMetadata<object>[]) => {
       if (!job) return;
       const retry = job.retryCount;
+      const { data, trace } = withoutTraceContext(job.data);
       try {
-        await kind.run(job.data as never, { retry, last: retry >= job.retryLimit, id: job.id });
+        await inJobSpan(kind.name, trace, () =>
+          kind.run(data as never, { retry, last: retry >= job.retryLimit, id: job.id }),
+        );
         jobRuns.inc({ kind: kind.name, outcome: 'ok' });
       } catch (error) {
         jobRuns.inc({ kind: kind.name, outcome: 'failed' });

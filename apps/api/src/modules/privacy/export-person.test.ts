@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { toE164 } from '@provee/domain';
+import { countryToday, formatDay, getCountry, toE164 } from '@provee/domain';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { avals, businessAddresses, businesses, catalogSalesRanges, smsOutbox, users } from '../../db/schema.js';
@@ -141,10 +141,14 @@ describe("an applicant's data export", () => {
 
     expect(JSON.stringify(data)).not.toContain(secret);
     expect(fields(data).filter((field) => field.source.startsWith('sms_outbox.'))).toEqual([]);
-    const first = sent.map((row) => row.createdAt.toISOString().slice(0, 10)).sort()[0]!;
-    expect(valueOf(data, 'sms_outbox')).toMatch(
-      new RegExp(`^${sent.length} mensajes, enviados del ${first} al \\d{4}-\\d{2}-\\d{2}$`),
+    // Their days as the country reads them ('29 de noviembre de 2026' in its time zone), not ISO.
+    const country = getCountry(t.app.config.COUNTRY);
+    const times = sent.map((row) => row.createdAt.getTime()).sort((a, b) => a - b);
+    const day = (time: number) => formatDay(countryToday(country, new Date(time)), country.locale);
+    expect(valueOf(data, 'sms_outbox')).toBe(
+      `${sent.length} mensajes, enviados del ${day(times[0]!)} al ${day(times.at(-1)!)}`,
     );
+    expect(valueOf(data, 'sms_outbox')).toMatch(/ de \d{4}$/);
     // The phone keys the application, its codes, its proofs and its messages: shown once all the same.
     expect(
       fields(data)

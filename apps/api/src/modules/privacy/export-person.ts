@@ -1,3 +1,4 @@
+import { countryToday, formatDay, getCountry, type CountryCode, type CountryConfig } from '@provee/domain';
 import { sql, type SQL } from 'drizzle-orm';
 import type { AppCipher, FieldCipher } from '../../crypto.js';
 import type { Executor } from '../../db/client.js';
@@ -69,7 +70,7 @@ export type ApplicantExport = {
   categories: { category: DataCategory; label: string; fields: ExportField[] }[];
 };
 
-export type ExportDeps = { cipher: AppCipher };
+export type ExportDeps = { cipher: AppCipher; config: { COUNTRY: CountryCode } };
 
 /** How each table's rows of the applicant are found; tables not here hold nothing of theirs alone. */
 function scopes(id: string, phone: string): Record<string, SQL> {
@@ -197,7 +198,7 @@ async function personalFields(
           label: entry.exported.label,
           basis: LEGAL_BASIS_LABELS[meaning!.basis],
           retention: meaning!.retention,
-          value: counted(count, first!, last!),
+          value: counted(count, first!, last!, getCountry(deps.config.COUNTRY)),
         });
       }
       continue;
@@ -228,9 +229,9 @@ function holdsData(stored: unknown): boolean {
   return !(typeof stored === 'string' && isErasedPhone(stored));
 }
 
-/** A count of messages, in words (their bodies are never exported). */
-function counted(count: number, first: string, last: string): string {
-  const day = (at: string) => at.slice(0, 10);
+/** A count of messages, in words, their days as the country reads them (their bodies are never exported). */
+function counted(count: number, first: string, last: string, country: CountryConfig): string {
+  const day = (at: string) => formatDay(countryToday(country, new Date(at)), country.locale);
   return count === 1
     ? `1 mensaje, enviado el ${day(first)}`
     : `${count} mensajes, enviados del ${day(first)} al ${day(last)}`;

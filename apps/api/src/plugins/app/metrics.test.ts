@@ -13,7 +13,7 @@ import { registerProvenPhone, registrationData } from '../../test/registration.j
 import { MANY_UPLOADS_ENV, sendSignature, verifiedSigner } from '../../test/signer.js';
 import { createTestApp, createTestDatabase, useTestApp } from '../../test/test-app.js';
 import { appendAuditEvent } from '../../modules/audit/index.js';
-import { readFrom, registry } from '../../observability/metrics.js';
+import { dbStatementsInFlight, readFrom, registry } from '../../observability/metrics.js';
 import { queueDepth } from '../../modules/jobs/index.js';
 import { RETENTION_JOB } from '../../modules/privacy/index.js';
 import { API_ROOT } from '../../paths.js';
@@ -145,6 +145,25 @@ describe('the metrics endpoint', () => {
     const after = await scrape(t.app);
     expect(sample(after, 'provee_metrics_source_errors_total')).toBe(errorsBefore + 1);
     expect(sample(after, 'provee_jobs', { kind: RETENTION_JOB, state: 'waiting' })).toBeGreaterThanOrEqual(1);
+  });
+
+  it("times the database's statements by operation; none stays in flight once answered; PostgreSQL's pool size", async () => {
+    const engine = t.app.database.kind;
+    const before = await scrape(t.app);
+    const statements = (text: string, operation: string) =>
+      sample(text, 'provee_db_statement_duration_seconds_count', { engine, operation });
+    // Three reads, one write (each its own statement), and one that fails.
+    await Promise.all([1, 2, 3].map(() => t.app.db.execute(sql`select 1`)));
+    await t.app.db.transaction((tx) => t.app.jobs.enqueue(tx, RETENTION_JOB, {}));
+    await expect(t.app.db.execute(sql`select * from no_such_table`)).rejects.toThrow();
+    const after = await scrape(t.app);
+    expect(statements(after, 'SELECT') - statements(before, 'SELECT')).toBeGreaterThanOrEqual(4);
+    expect(statements(after, 'INSERT') - statements(before, 'INSERT')).toBeGreaterThanOrEqual(1);
+    // Every statement answered, none is counted in flight (read outside a scrape, whose own read of
+    // the queue is in flight while it reports).
+    const inFlight = (await dbStatementsInFlight.get()).values.find((value) => value.labels.engine === engine);
+    expect(inFlight?.value).toBe(0);
+    expect(sample(after, 'provee_db_pool_connections_max')).toBe(engine === 'postgres' ? 10 : 0);
   });
 
   it('a change that rolls back counts nothing; the same change committed counts once', async () => {
