@@ -207,7 +207,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
       kindsOff: config.JOB_KINDS_OFF,
     }),
   );
-  // Before every route: @fastify/otel spans each request's hooks and handler (decision 036).
+  // Before every route: the request's span is named by its route (decision 036).
   if (options.tracing) await app.register(options.tracing.fastifyPlugin);
   registerErrorHandling(app);
   registerInputGuard(app);

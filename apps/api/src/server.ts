@@ -7,6 +7,10 @@ import { prepareDatabase } from './prepare-database.js';
 import { collectGarbageWhenIdle } from './idle-gc.js';
 import { PolicyError } from './modules/credit/policy.js';
 import { startTracing } from './observability/tracing.js';
+import { withTimeout } from './with-timeout.js';
+
+/** How long a graceful stop waits for the buffered spans to reach the collector. */
+const TRACES_FLUSH_MS = 2_000;
 
 async function main(): Promise<void> {
   let config;
@@ -69,8 +73,12 @@ async function main(): Promise<void> {
       setInterval(() => app.server.closeIdleConnections(), 100).unref();
       await app.close();
       await database.close();
-      // The spans of the last requests and jobs still buffered go out before the exit.
-      await tracing?.shutdown();
+      // The spans of the last requests and jobs still buffered go out before the exit, if the
+      // collector answers soon: an unreachable one must not hold the stop to its deadline.
+      if (tracing)
+        await withTimeout(tracing.shutdown(), TRACES_FLUSH_MS).catch((error: unknown) =>
+          app.log.warn({ err: error }, 'traces not flushed'),
+        );
     },
   );
 

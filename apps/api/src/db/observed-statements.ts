@@ -1,5 +1,5 @@
 import { SpanKind, type Span } from '@opentelemetry/api';
-import { dbStatementDuration, statementsInFlight } from '../observability/metrics.js';
+import { dbStatementDuration, poolDemand, statementsInFlight } from '../observability/metrics.js';
 import { markFailed, startChildSpan } from '../observability/spans.js';
 
 type Engine = 'pglite' | 'postgres';
@@ -60,9 +60,10 @@ export function observedStatement<T>(text: string, run: () => Promise<T>): Promi
  * postgres.js's client with each statement watched. A statement is lazy (it is sent when awaited,
  * after Drizzle chose `.values()`): it is watched to the answer its await gets, never through a
  * `then` of ours that would send it early. The transactions and savepoints Drizzle opens hand over
- * clients wrapped the same way.
+ * clients wrapped the same way. The pool's demand counts what holds or waits for a connection: an
+ * open transaction (from its BEGIN to its end, its statements included), or a statement outside one.
  */
-export function observedPostgres<T extends object>(client: T): T {
+export function observedPostgres<T extends object>(client: T, inTransaction = false): T {
   const methods = new Map<PropertyKey, unknown>();
   return new Proxy(client, {
     get(target, key) {
@@ -72,11 +73,15 @@ export function observedPostgres<T extends object>(client: T): T {
       if (wrapped) return wrapped;
       const method = value as (...args: unknown[]) => unknown;
       if (key === 'unsafe')
-        wrapped = (text: string, ...rest: unknown[]) => watchWhenAwaited(method.call(target, text, ...rest), text);
+        wrapped = (text: string, ...rest: unknown[]) =>
+          watchWhenAwaited(method.call(target, text, ...rest), text, inTransaction);
       else if (key === 'begin' || key === 'savepoint')
         wrapped = (...args: unknown[]) => {
           const work = args.pop() as (sql: object) => unknown;
-          return method.call(target, ...args, (sql: object) => work(observedPostgres(sql)));
+          const run = () => method.call(target, ...args, (sql: object) => work(observedPostgres(sql, true)));
+          if (key === 'savepoint' || inTransaction) return run();
+          poolDemand.postgres += 1;
+          return (run() as Promise<unknown>).finally(() => (poolDemand.postgres -= 1));
         };
       else wrapped = method.bind(target);
       methods.set(key, wrapped);
@@ -85,18 +90,25 @@ export function observedPostgres<T extends object>(client: T): T {
   });
 }
 
-function watchWhenAwaited<Q>(statement: Q, text: string): Q {
+function watchWhenAwaited<Q>(statement: Q, text: string, inTransaction: boolean): Q {
   const end = watch('postgres', text);
+  if (!inTransaction) poolDemand.postgres += 1;
   const query = statement as unknown as PromiseLike<unknown>;
   const then = query.then.bind(query);
+  let answered = false;
+  const settle = (error?: unknown) => {
+    if (!answered && !inTransaction) poolDemand.postgres -= 1;
+    answered = true;
+    end(error);
+  };
   (query as { then: PromiseLike<unknown>['then'] }).then = (onFulfilled, onRejected) =>
     then(
       (value) => {
-        end();
+        settle();
         return onFulfilled ? onFulfilled(value) : (value as never);
       },
       (error: unknown) => {
-        end(error);
+        settle(error);
         if (onRejected) return onRejected(error);
         throw error;
       },

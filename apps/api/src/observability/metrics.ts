@@ -47,7 +47,7 @@ export const providerDuration = new Histogram({
 
 export const identityAnswers = new Counter({
   name: 'provee_identity_answers_total',
-  help: "The identity verifier's answers (simulator, MetaMap), by provider and status (APPROVED, REJECTED, UNDER_REVIEW).",
+  help: "The identity verifier's first answers to its checks (simulator, MetaMap), by provider and status (APPROVED, REJECTED, UNDER_REVIEW).",
   labelNames: ['provider', 'status'] as const,
   registers,
 });
@@ -176,6 +176,18 @@ export const dbStatementDuration = new Histogram({
   labelNames: ['engine', 'operation'] as const,
   buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
   registers,
+});
+
+/** PostgreSQL connections held or waited for: open transactions and statements outside one (db/observed-statements.ts). */
+export const poolDemand = { postgres: 0 };
+
+new Gauge({
+  name: 'provee_db_pool_demand',
+  help: "PostgreSQL connections this process holds or waits for: open transactions and statements outside one. Above the pool's size, the rest wait.",
+  registers,
+  collect() {
+    this.set(poolDemand.postgres);
+  },
 });
 
 export const dbPoolSize = new Gauge({

@@ -74,12 +74,15 @@ export function startChildSpan(name: string, kind: SpanKind, attributes: () => A
 /** Where a job's data keeps the trace that enqueued it (W3C trace context), taken out before it runs. */
 export const TRACE_CONTEXT_KEY = '_trace';
 
-/** The current trace as W3C headers to carry along with a job (undefined outside a trace). */
-export function currentTraceContext(): Record<string, string> | undefined {
+/**
+ * The current trace as its W3C `traceparent` to carry along with a job (undefined outside a trace);
+ * never `tracestate`, text a caller may have written.
+ */
+export function currentTraceContext(): { traceparent: string } | undefined {
   if (!trace.getActiveSpan()) return undefined;
   const carrier: Record<string, string> = {};
   propagation.inject(context.active(), carrier);
-  return Object.keys(carrier).length > 0 ? carrier : undefined;
+  return carrier.traceparent ? { traceparent: carrier.traceparent } : undefined;
 }
 
 /**

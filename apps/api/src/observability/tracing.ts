@@ -1,13 +1,14 @@
-import { createRequire } from 'node:module';
-import type { Attributes } from '@opentelemetry/api';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { context, type Attributes } from '@opentelemetry/api';
 import type { FastifyPluginCallback } from 'fastify';
+import fp from 'fastify-plugin';
 import { maskUrl } from '../logger.js';
 
 /** What the probes and the metrics answer: never traced (a scrape every few seconds is no one's request). */
 const UNTRACED_PATHS = new Set(['/livez', '/readyz', '/metrics']);
 
 export interface Tracing {
-  /** @fastify/otel's plugin: a span per request, its hooks and its handler (registered before the routes). */
+  /** Names each request's span by its route template (registered before the routes). */
   fastifyPlugin: FastifyPluginCallback;
   /** Sends the spans still buffered and stops (the graceful stop's last step). */
   shutdown(): Promise<void>;
@@ -23,6 +24,12 @@ export function tracingWanted(env: NodeJS.ProcessEnv): boolean {
   const exporters = env.OTEL_TRACES_EXPORTER?.split(',').map((name) => name.trim().toLowerCase()) ?? [];
   if (exporters.includes('none')) return false;
   return exporters.some(Boolean) || Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
+}
+
+/** A URL's path, without its query or a trailing slash (/readyz/ is /readyz). */
+function pathOf(url: string): string {
+  const path = url.split('?')[0]!;
+  return path.length > 1 ? path.replace(/\/+$/, '') : path;
 }
 
 /**
@@ -46,9 +53,9 @@ function outgoingUrlAttributes(origin: string, pathAndQuery: string): Attributes
 
 /**
  * Starts OpenTelemetry's Node SDK (decision 036) when the environment asks for traces, before the
- * app is built: the exporter, sampler, resource and propagation come from the standard OTEL_*
- * variables. Incoming requests by the HTTP instrumentation (its span is current when Fastify makes
- * the request id, which is then the trace id) and @fastify/otel; outgoing calls by the undici
+ * app is built: the exporter, sampler and resource come from the standard OTEL_* variables;
+ * propagation is W3C trace context. Incoming requests by the HTTP instrumentation (its span is current when Fastify makes
+ * the request id, which is then the trace id), named by its route; outgoing calls by the undici
  * (fetch) and HTTP instrumentations; statements, provider calls and job runs by observability/spans.
  * The SDK is loaded only then: a start without traces never reads it.
  */
@@ -59,22 +66,25 @@ export async function startTracing(env: NodeJS.ProcessEnv): Promise<Tracing | nu
   env.OTEL_LOGS_EXPORTER ??= 'none';
   // HTTP spans with the stable conventions' attributes (url.path, url.query, url.full), the ones masked below.
   env.OTEL_SEMCONV_STABILITY_OPT_IN ??= 'http';
-  const [{ NodeSDK }, { HttpInstrumentation }, { UndiciInstrumentation }, { default: FastifyOtelInstrumentation }] =
-    await Promise.all([
-      import('@opentelemetry/sdk-node'),
-      import('@opentelemetry/instrumentation-http'),
-      import('@opentelemetry/instrumentation-undici'),
-      import('@fastify/otel'),
-    ]);
-  const fastifyOtel = new FastifyOtelInstrumentation({
-    ignorePaths: ({ url }) => UNTRACED_PATHS.has(url),
-    requestHook: (span, request) => span.setAttributes(incomingUrlAttributes(request.url)),
-  });
+  const [
+    { NodeSDK },
+    { HttpInstrumentation },
+    { UndiciInstrumentation },
+    { W3CTraceContextPropagator, getRPCMetadata, RPCType },
+  ] = await Promise.all([
+    import('@opentelemetry/sdk-node'),
+    import('@opentelemetry/instrumentation-http'),
+    import('@opentelemetry/instrumentation-undici'),
+    import('@opentelemetry/core'),
+  ]);
+  const named = /(^|,)\s*service\.name=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? '') || Boolean(env.OTEL_SERVICE_NAME);
   const sdk = new NodeSDK({
-    ...(env.OTEL_SERVICE_NAME ? {} : { serviceName: 'provee-api' }),
+    ...(named ? {} : { serviceName: 'provee-api' }),
+    // W3C trace context only: no baggage, whose entries a caller writes, carried into jobs and to vendors.
+    textMapPropagator: new W3CTraceContextPropagator(),
     instrumentations: [
       new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has((request.url ?? '').split('?')[0]!),
+        ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.has(pathOf(request.url ?? '/')),
         startIncomingSpanHook: (request) => incomingUrlAttributes(request.url ?? '/'),
         startOutgoingSpanHook: (request) =>
           outgoingUrlAttributes(
@@ -85,15 +95,30 @@ export async function startTracing(env: NodeJS.ProcessEnv): Promise<Tracing | nu
       new UndiciInstrumentation({
         startSpanHook: (request) => outgoingUrlAttributes(request.origin, request.path),
       }),
-      fastifyOtel,
     ],
   });
   sdk.start();
   // The HTTP instrumentation patches node:http when it is next required; Fastify (bundled around
-  // this file) required it before the SDK started, and it is one module for all.
+  // this file) required it before the SDK started, and it is one module for all. The ESM bindings
+  // (`import { request } from 'node:http'`, the webhook sends) follow the patched module once synced.
   createRequire(import.meta.url)('node:http');
+  createRequire(import.meta.url)('node:https');
+  syncBuiltinESMExports();
   return {
-    fastifyPlugin: fastifyOtel.plugin(),
+    // The request's span is the HTTP server's; Fastify knows its route (the span's name and
+    // http.route). Not @fastify/otel: it writes an error's message into the span, and a database
+    // error's message carries the statement's values.
+    fastifyPlugin: fp(
+      (app, _options, done) => {
+        app.addHook('onRequest', (request, _reply, next) => {
+          const metadata = getRPCMetadata(context.active());
+          if (metadata?.type === RPCType.HTTP && request.routeOptions.url) metadata.route = request.routeOptions.url;
+          next();
+        });
+        done();
+      },
+      { name: 'provee-trace-routes' },
+    ),
     shutdown: () => sdk.shutdown(),
   };
 }

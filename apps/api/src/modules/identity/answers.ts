@@ -48,11 +48,14 @@ export async function answerCheck(
     });
   const given: Answer = { check, status, by, identityId, reviewed, record, within };
   const outcome = (await moveCurrentSigner(deps, given)) ? 'applied' : await recordSuperseded(deps, given, now);
-  if (outcome !== 'already') countProviderAnswer(by, status, check.createdAt, now);
+  if (outcome !== 'already' && !reviewed) countProviderAnswer(by, status, check.createdAt, now);
   return outcome;
 }
 
-/** A verifier's answer recorded (the metrics; a person's decision in the back office is not one). */
+/**
+ * A verifier's first answer to a check, recorded (the metrics). Not a person's decision in the back
+ * office, nor the decision on a check under review (its delay would be the reviewer's).
+ */
 function countProviderAnswer(by: string, status: VerificationStatus, startedAt: Date, now: Date): void {
   if (!by.startsWith(PROVIDER_ACTOR)) return;
   const provider = by.slice(PROVIDER_ACTOR.length);

@@ -230,8 +230,8 @@ function holdsData(stored: unknown): boolean {
 }
 
 /** A count of messages, in words, their days as the country reads them (their bodies are never exported). */
-function counted(count: number, first: string, last: string, country: CountryConfig): string {
-  const day = (at: string) => formatDay(countryToday(country, new Date(at)), country.locale);
+function counted(count: number, first: Date, last: Date, country: CountryConfig): string {
+  const day = (at: Date) => formatDay(countryToday(country, at), country.locale);
   return count === 1
     ? `1 mensaje, enviado el ${day(first)}`
     : `${count} mensajes, enviados del ${day(first)} al ${day(last)}`;

@@ -78,11 +78,13 @@ export async function erasedAt(db: Executor, applicationId: string, eventType: s
 
 /** How many rows of `table` that `where` picks, and when the first and last were made. */
 export async function rowsCount(db: Executor, table: string, where: SQL) {
-  const [row] = resultRows<{ count: number | string; first: string | null; last: string | null }>(
-    await db.execute(sql`select count(*) as count, min(created_at)::text as first, max(created_at)::text as last
-      from ${sql.identifier(table)} where ${where}`),
+  // As instants (epoch milliseconds), whatever the server's DateStyle would make of a text.
+  const [row] = resultRows<{ count: number | string; first: number | string | null; last: number | string | null }>(
+    await db.execute(sql`select count(*) as count, extract(epoch from min(created_at)) * 1000 as first,
+      extract(epoch from max(created_at)) * 1000 as last from ${sql.identifier(table)} where ${where}`),
   );
-  return { count: Number(row?.count ?? 0), first: row?.first ?? null, last: row?.last ?? null };
+  const instant = (value: number | string | null | undefined) => (value == null ? null : new Date(Number(value)));
+  return { count: Number(row?.count ?? 0), first: instant(row?.first), last: instant(row?.last) };
 }
 
 /** The weekly sales ranges' descriptions, by id, as the registration screen offered them. */
