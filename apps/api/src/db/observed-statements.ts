@@ -16,9 +16,10 @@ const OPERATIONS = new Set(['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'WITH']);
  * statement's shape only (the text with $1…, never the values), named by its first word. About a
  * microsecond without a trace: plain counts read at the scrape, one histogram observation.
  */
-function watch(engine: Engine, text: string): (error?: unknown) => void {
+function watch(engine: Engine, text: string, holdsConnection = false): (error?: unknown) => void {
   const word = /^\s*([a-z]+)/i.exec(text)?.[1]?.toUpperCase() ?? 'OTHER';
   statementsInFlight[engine] += 1;
+  if (holdsConnection) poolDemand.postgres += 1;
   const started = performance.now();
   const span: Span | null = startChildSpan(word, SpanKind.CLIENT, () => ({
     'db.system.name': 'postgresql',
@@ -31,6 +32,7 @@ function watch(engine: Engine, text: string): (error?: unknown) => void {
     if (ended) return;
     ended = true;
     statementsInFlight[engine] -= 1;
+    if (holdsConnection) poolDemand.postgres -= 1;
     dbStatementDuration.observe(
       { engine, operation: OPERATIONS.has(word) ? word : 'OTHER' },
       (performance.now() - started) / 1000,
@@ -91,16 +93,10 @@ export function observedPostgres<T extends object>(client: T, inTransaction = fa
 }
 
 function watchWhenAwaited<Q>(statement: Q, text: string, inTransaction: boolean): Q {
-  const end = watch('postgres', text);
-  if (!inTransaction) poolDemand.postgres += 1;
+  // Outside a transaction a statement takes a connection of its own; inside, the transaction's.
+  const settle = watch('postgres', text, !inTransaction);
   const query = statement as unknown as PromiseLike<unknown>;
   const then = query.then.bind(query);
-  let answered = false;
-  const settle = (error?: unknown) => {
-    if (!answered && !inTransaction) poolDemand.postgres -= 1;
-    answered = true;
-    end(error);
-  };
   (query as { then: PromiseLike<unknown>['then'] }).then = (onFulfilled, onRejected) =>
     then(
       (value) => {

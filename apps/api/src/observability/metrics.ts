@@ -32,7 +32,7 @@ export const httpDuration = new Histogram({
 
 export const providerCalls = new Counter({
   name: 'provee_provider_calls_total',
-  help: 'Calls to third parties (SMS, reverse OTP, bureau, identity, places), by provider, operation and outcome.',
+  help: 'Calls to third parties (SMS, reverse OTP, bureau, places), by provider, operation and outcome; the identity verifier calls us (provee_identity_answers_total).',
   labelNames: ['provider', 'operation', 'outcome'] as const,
   registers,
 });
