@@ -55,7 +55,8 @@ import { readFrom, stopReadingFrom } from './observability/metrics.js';
 import { registerMetrics } from './plugins/app/metrics.js';
 import type { Tracing } from './observability/tracing.js';
 import { createPasswordHasher } from './modules/credit/password.js';
-import { loadPolicy } from './modules/credit/policy.js';
+import { createPolicyBook, loadPolicy } from './modules/policies/index.js';
+import { backtestJob } from './modules/policy-lab/index.js';
 import { createBureau, type BureauProvider } from './providers/bureau/index.js';
 import { registrationRoutes } from './modules/registration/registration.routes.js';
 import { createAddressSearch } from './providers/places/index.js';
@@ -170,7 +171,19 @@ export async function buildApp(config: Config, database: Database, options: Buil
       secrets.key('lookup-hash'),
     ),
   );
-  app.decorate('policy', loadPolicy(config.CREDIT_POLICY_FILE, config.COUNTRY));
+  // Version 1 of a fresh database; the live version is read from the database at each use (issue 33).
+  const firstPolicy = loadPolicy(config.CREDIT_POLICY_FILE, config.COUNTRY);
+  app.decorate(
+    'policies',
+    createPolicyBook({
+      db: database.db,
+      country: config.COUNTRY,
+      first: firstPolicy,
+      clock: () => app.clock(),
+      log: app.log,
+    }),
+  );
+  app.addHook('onReady', () => app.policies.ensureFirstVersion());
   app.decorate(
     'passwords',
     createPasswordHasher({
@@ -253,6 +266,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
   app.jobs.define(simulatedAnswerJob(identityDeps(app)));
   app.jobs.define(loginCounterSweepJob(app));
   app.jobs.define(retentionScheduleJob(app));
+  app.jobs.define(backtestJob(app));
   app.addHook('onReady', () => app.jobs.start());
   // The metrics' gauges read this app's queue and database (one app per process outside tests).
   const scraped = { jobQueue: () => queueDepth(app.db), embeddedQueue: () => database.waiting() };

@@ -157,7 +157,10 @@ const envSchema = z.object({
   ADDRESS_PROVIDER: z.enum(['catalog', 'google']).default('catalog'),
   GOOGLE_PLACES_API_KEY: z.string().min(1).optional(),
   GOOGLE_PLACES_API_URL: z.url().default('https://maps.googleapis.com'),
+  /** Version 1 of the credit policy on a fresh database; later versions are made in the back office (issue 33). */
   CREDIT_POLICY_FILE: z.string().min(1).optional(),
+  /** A backtest over more decisions than this runs as a job, with progress (issue 33). */
+  POLICY_BACKTEST_INLINE_MAX: z.coerce.number().int().min(0).max(10_000_000).default(20_000),
   LENDER_NAME: z.string().min(1).optional(),
   NIP_PREFILL: bool.default(false),
   BUREAU_LATENCY_MS: z.coerce.number().int().min(0).max(120_000).default(300),

@@ -5,7 +5,7 @@ import { openDatabase } from './db/client.js';
 import { copyInitialDatabase } from './db/initial-database.js';
 import { prepareDatabase } from './prepare-database.js';
 import { collectGarbageWhenIdle } from './idle-gc.js';
-import { PolicyError } from './modules/credit/policy.js';
+import { PolicyError } from './modules/policies/index.js';
 import { startTracing } from './observability/tracing.js';
 import { withTimeout } from './with-timeout.js';
 

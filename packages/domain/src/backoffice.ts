@@ -26,6 +26,10 @@ export const STAFF_PERMISSIONS = {
   manageIntegrations: ['admin'],
   /** Applicants' privacy requests (ARCO / Ley 172-13): read their data, rectify, erase, refuse (issue 31). */
   privacy: ['analyst', 'admin'],
+  /** The credit policy's versions: read, draft, backtest (issue 33). */
+  policy: ['analyst', 'admin'],
+  /** Publish a version someone else wrote, make an earlier one live again, run one in shadow (four eyes). */
+  publishPolicy: ['admin'],
 } as const satisfies Record<string, readonly StaffRole[]>;
 export type StaffPermission = keyof typeof STAFF_PERMISSIONS;
 

@@ -21,5 +21,6 @@ export * from './step-names.js';
 export * from './routing.js';
 export * from './error-reporting.js';
 export * from './text.js';
+export * from './credit-policy.js';
 export * from './registration/index.js';
 export * from './contract/index.js';

@@ -539,7 +539,100 @@ export const creditDecisions = pgTable(
   },
   // The user detail and the back office read an application's decisions by user (issue 14: a
   // sequential scan made the user detail's p99 grow with the number of users).
-  (table) => [index('credit_decisions_user_idx').on(table.userId, table.createdAt)],
+  (table) => [
+    index('credit_decisions_user_idx').on(table.userId, table.createdAt),
+    // The policy lab's backtests read the shopkeepers' decisions of a date range (issue 33).
+    index('credit_decisions_created_idx').on(table.createdAt, table.id).where(sql`${table.avalId} IS NULL`),
+  ],
+);
+
+/**
+ * The credit policy's versions per country (issue 33, decision 037): a draft an analyst writes, then
+ * published by an admin who did not write it, immutable from then on (a trigger of migration 0031
+ * refuses any change to a published document). `label` is what decisions record as their version.
+ */
+export const creditPolicies = pgTable(
+  'credit_policies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    country: text('country').notNull(),
+    /** 1, 2, 3 … per country, in the order the versions were begun. */
+    number: integer('number').notNull(),
+    label: text('label').notNull(),
+    document: jsonb('document').$type<Record<string, unknown>>().notNull(),
+    status: text('status').notNull(),
+    /** The version the draft was begun from. */
+    basedOn: uuid('based_on'),
+    /** `staff:<id>`, or `system` for the first version. */
+    author: text('author').notNull(),
+    /** Every save of a draft counts one: a publish names the revision its admin read. */
+    revision: integer('revision').notNull().default(1),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    publishedBy: text('published_by'),
+  },
+  (table) => [
+    uniqueIndex('credit_policies_number').on(table.country, table.number),
+    uniqueIndex('credit_policies_label').on(table.country, table.label),
+    check('credit_policies_status_check', sql`${table.status} in ('DRAFT', 'PUBLISHED', 'DISCARDED')`),
+    check(
+      'credit_policies_published_check',
+      sql`${table.status} <> 'PUBLISHED' OR (${table.publishedAt} IS NOT NULL AND ${table.publishedBy} IS NOT NULL)`,
+    ),
+  ],
+);
+
+/** Per country: the version that decides, and the one that runs in shadow beside it (never acted on). */
+export const creditPolicyLive = pgTable('credit_policy_live', {
+  country: text('country').primaryKey(),
+  policyId: uuid('policy_id')
+    .notNull()
+    .references(() => creditPolicies.id),
+  shadowPolicyId: uuid('shadow_policy_id').references(() => creditPolicies.id),
+  changedAt: timestamp('changed_at', { withTimezone: true }).notNull(),
+  changedBy: text('changed_by').notNull(),
+});
+
+/** What the shadow version would have decided, beside each decision the live one made. */
+export const creditShadowDecisions = pgTable(
+  'credit_shadow_decisions',
+  {
+    decisionId: uuid('decision_id')
+      .primaryKey()
+      .references(() => creditDecisions.id),
+    policyId: uuid('policy_id')
+      .notNull()
+      .references(() => creditPolicies.id),
+    result: text('result').notNull(),
+    /** The rules that would have refused, by name (the values are the decision's own inputs). */
+    reasons: jsonb('reasons').$type<string[]>().notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('credit_shadow_decisions_policy_idx').on(table.policyId, table.createdAt)],
+);
+
+/** A backtest of a version over past decisions: its range, its progress and its counts. */
+export const creditPolicyBacktests = pgTable(
+  'credit_policy_backtests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    policyId: uuid('policy_id')
+      .notNull()
+      .references(() => creditPolicies.id),
+    requestedBy: text('requested_by').notNull(),
+    params: jsonb('params').$type<Record<string, unknown>>().notNull(),
+    status: text('status').notNull(),
+    processed: integer('processed').notNull().default(0),
+    total: integer('total').notNull(),
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('credit_policy_backtests_policy_idx').on(table.policyId, table.createdAt),
+    check('credit_policy_backtests_status_check', sql`${table.status} in ('RUNNING', 'DONE', 'FAILED')`),
+  ],
 );
 
 /** How the shopkeeper chose to continue with an advisor (SPEC §4). */

@@ -24,3 +24,4 @@ export * from './events.js';
 export * from './partner.js';
 export * from './privacy.js';
 export * from './retention.js';
+export * from './policies.js';

@@ -8,6 +8,7 @@ import { jobQueueRoutes } from './jobs.routes.js';
 import { retentionRoutes } from './retention.routes.js';
 import { integrationRoutes } from '../integrations/index.js';
 import { privacyBackofficeRoutes } from '../privacy-requests/index.js';
+import { policyRoutes } from '../policy-lab/index.js';
 import { refuseCrossSiteWrites } from './same-origin.js';
 
 /**
@@ -28,6 +29,7 @@ export async function backofficeApi(scope: App): Promise<void> {
   await scope.register(integrationRoutes);
   await scope.register(privacyBackofficeRoutes);
   await scope.register(retentionRoutes);
+  await scope.register(policyRoutes);
 }
 
 // The read side other modules reuse (the partner API reads one application as the back office does).

@@ -24,7 +24,7 @@ import {
   salesRangePosition,
 } from './decisions.store.js';
 import type { BureauDeps, CreditDeps } from './deps.js';
-import { evaluate, evaluateGuarantor, type DecisionInputs } from './policy.js';
+import { evaluate, evaluateGuarantor, recordShadowDecision, type DecisionInputs, type LivePolicy } from '../policies/index.js';
 
 /** A bureau query the bureau answered, on its attempt. */
 interface Answered {
@@ -92,9 +92,11 @@ interface DecisionMove {
   transition: TransitionName;
   to: ApplicationState;
   decision: Pick<NewDecision, 'avalId' | 'inputs' | 'rules' | 'result' | 'amount' | 'currency'>;
+  /** The version that decided (its label is what the decision records). */
+  policy: Pick<LivePolicy, 'label'>;
   event: { type: string; payload: Record<string, unknown> };
   /** More writes of the same transaction. */
-  alsoWrite?: (tx: Tx, at: Date) => Promise<void>;
+  alsoWrite?: (tx: Tx, at: Date, decisionId: string) => Promise<void>;
 }
 
 /**
@@ -116,14 +118,14 @@ async function moveWithDecision(deps: BureauDeps, answered: Answered, move: Deci
           id: decisionId,
           userId: query.userId,
           consentId: query.consentId,
-          policyVersion: deps.policy.version,
+          policyVersion: move.policy.label,
           ...move.decision,
           bureauReportFolio: report.folio,
           createdAt: now,
         });
         if (!(await answer(deps, tx, answered, now)))
           throw new AttemptOutlivedClaim('bureau attempt outlived its claim');
-        await move.alsoWrite?.(tx, now);
+        await move.alsoWrite?.(tx, now, decisionId);
       },
       event: {
         type: move.event.type,
@@ -132,7 +134,7 @@ async function moveWithDecision(deps: BureauDeps, answered: Answered, move: Deci
           ...move.event.payload,
           // The rules that refused, by name (the lender's systems hear them: issue 30).
           reasons: move.decision.rules.filter((rule) => !rule.passed).map((rule) => rule.rule),
-          policy_version: deps.policy.version,
+          policy_version: move.policy.label,
           bureau_report_folio: report.folio,
         },
       },
@@ -146,13 +148,17 @@ async function moveWithDecision(deps: BureauDeps, answered: Answered, move: Deci
 /** The policy's decision, stored with its inputs and every rule's outcome; the application moves on. */
 export async function decideApplicant(deps: BureauDeps, answered: Answered & { applicant: Applicant }) {
   const inputs = await decisionInputs(deps, answered.applicant, answered.report);
-  const { rules, result, amount } = evaluate(deps.policy, inputs);
+  const live = await deps.policies.live();
+  const { rules, result, amount } = evaluate(live.policy, inputs);
   const currency = getCountry(deps.config.COUNTRY).currency;
   await moveWithDecision(deps, answered, {
     transition: 'decision',
     to: { step: 'PASSWORD', status: result === 'APPROVED' ? 'IN_PROGRESS' : 'REJECTED' },
     decision: { inputs: { ...inputs }, rules, result, amount, currency },
+    policy: live,
     event: { type: 'decision.made', payload: { result, amount, currency } },
+    // The shadow version's outcome beside it, compared and never acted on (issue 33).
+    alsoWrite: (tx, at, decisionId) => recordShadowDecision(tx, live, { id: decisionId, inputs, at }),
   });
 }
 
@@ -164,7 +170,8 @@ export async function decideGuarantor(deps: BureauDeps, answered: Answered & { a
   const { report, avalId, avalType } = answered;
   const steps = AVAL_STEPS[avalType];
   const inputs = { score: report.score, delinquencies: report.delinquencies, thin_file: report.score === null };
-  const { rules, result } = evaluateGuarantor(deps.policy, inputs);
+  const live = await deps.policies.live();
+  const { rules, result } = evaluateGuarantor(live.policy, inputs);
   const approved = result === 'APPROVED';
   await moveWithDecision(deps, answered, {
     transition: steps.decision,
@@ -177,6 +184,7 @@ export async function decideGuarantor(deps: BureauDeps, answered: Answered & { a
       amount: 0,
       currency: getCountry(deps.config.COUNTRY).currency,
     },
+    policy: live,
     event: { type: 'guarantor.decision_made', payload: { aval_id: avalId, aval_type: avalType, result } },
     alsoWrite: (tx, at) => deps.guarantorBureau.decided(tx, avalId, approved, at),
   });

@@ -8,7 +8,7 @@ import type { CatalogAddress } from '../catalog/index.js';
 import type { Secrets } from '../../secrets.js';
 import type { consumeCode, issueCode } from '../one-time-codes/index.js';
 import type { PasswordHasher } from './password.js';
-import type { CreditPolicy } from './policy.js';
+import type { PolicyBook } from '../policies/index.js';
 
 /**
  * What the credit use cases use. Each function takes the part it needs (`Pick<CreditDeps, …>`);
@@ -20,7 +20,7 @@ export interface CreditDeps {
   config: Config;
   cipher: AppCipher;
   secrets: Secrets;
-  policy: CreditPolicy;
+  policies: PolicyBook;
   passwords: PasswordHasher;
   bureau: BureauProvider;
   log: FastifyBaseLogger;
@@ -34,7 +34,7 @@ export interface CreditDeps {
 /** What a bureau attempt uses: the query, the bureau, the policy that decides on its answer. */
 export type BureauDeps = Pick<
   CreditDeps,
-  'db' | 'clock' | 'config' | 'cipher' | 'policy' | 'bureau' | 'log' | 'guarantorBureau'
+  'db' | 'clock' | 'config' | 'cipher' | 'policies' | 'bureau' | 'log' | 'guarantorBureau'
 >;
 
 export type CodeDeps = Parameters<typeof issueCode>[0] & Parameters<typeof consumeCode>[0];

@@ -1,6 +1,5 @@
 // What other modules use of the credit application.
 import './decorations.js';
-import defaultPolicy from './default-policy.json' with { type: 'json' };
 
 export { bureauQueryJob, queryBureauBriefly } from './bureau.js';
 export { consentPersonCipher, queryPersonCipher } from './bureau-person.js';
@@ -10,7 +9,4 @@ export { consentFolio, currentConsentText, writeConsent } from './consent.js';
 export { latestAvalConsent, latestTitularConsentFolio } from './consents.store.js';
 export { latestApprovedDecision } from './decision.js';
 export type { BureauDeps, CreditDeps, GuarantorBureau, GuarantorPerson } from './deps.js';
-/** The credit policy shipped with the product (tests write variations of it). */
-export { defaultPolicy };
 export { createPasswordHasher, verifyPassword, type PasswordHasher } from './password.js';
-export type { CreditPolicy } from './policy.js';

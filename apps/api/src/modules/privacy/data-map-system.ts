@@ -167,4 +167,50 @@ export const SYSTEM_TABLES: Record<string, TableEntry> = {
     ],
   },
   retention_runs: { personal: {}, notPersonal: ['id', 'started_at', 'finished_at', 'counts'] },
+  // The credit policy's versions (issue 33): rules and thresholds; authors and publishers are staff
+  // actors (`staff:<id>`), as in the audit chain.
+  credit_policies: {
+    personal: {},
+    notPersonal: [
+      'id',
+      'country',
+      'number',
+      'label',
+      'document',
+      'status',
+      'based_on',
+      'author',
+      'revision',
+      'created_at',
+      'updated_at',
+      'published_at',
+      'published_by',
+    ],
+  },
+  credit_policy_live: {
+    personal: {},
+    notPersonal: ['country', 'policy_id', 'shadow_policy_id', 'changed_at', 'changed_by'],
+  },
+  // A backtest's counts and the ids of the applications whose outcome would flip: no value of a person.
+  credit_policy_backtests: {
+    personal: {},
+    notPersonal: [
+      'id',
+      'policy_id',
+      'requested_by',
+      'params',
+      'status',
+      'processed',
+      'total',
+      'result',
+      'created_at',
+      'finished_at',
+    ],
+  },
+  // The shadow version's outcome beside a decision: the outcome and the names of the rules that
+  // would have refused (the values are the decision's own inputs, kept there).
+  credit_shadow_decisions: {
+    personal: {},
+    notPersonal: ['decision_id', 'policy_id', 'result', 'reasons', 'created_at'],
+  },
 };

@@ -16,7 +16,7 @@ import type { Secrets } from '../../secrets.js';
 import { assertAt, createApplication, engineOf, moveApplication, type ApplicationRow } from '../application/index.js';
 import { appendAuditEvent, phoneAuditId } from '../audit/index.js';
 import { addressInCatalog, listBusinessTypes, listSalesRanges } from '../catalog/index.js';
-import type { CreditPolicy } from '../credit/index.js';
+import type { PolicyBook } from '../policies/index.js';
 import {
   applicantKeys,
   birthDateColumn,
@@ -32,8 +32,8 @@ export interface RegistrationDeps {
   clock: () => Date;
   config: Pick<Config, 'COUNTRY'>;
   cipher: AppCipher;
-  /** The credit policy's ages, business age and sales minimums. */
-  policy: CreditPolicy;
+  /** The credit policy's live version: its ages, business age and sales minimums. */
+  policies: PolicyBook;
   /** The audit id of a phone with no application yet (an age refusal). */
   secrets: Secrets;
 }
@@ -104,13 +104,14 @@ export async function checkPersonalData(deps: RegistrationDeps, auditId: string,
 
   const country = getCountry(deps.config.COUNTRY);
   const age = ageOn(data.dob, countryToday(country, deps.clock()));
-  const { eligibility } = deps.policy;
+  const live = await deps.policies.live();
+  const { eligibility } = live.policy;
   if (age < eligibility.min_age || age > eligibility.max_age) {
     await policyRefused(deps, auditId, 'age', {
       age,
       min_age: eligibility.min_age,
       max_age: eligibility.max_age,
-      policy_version: deps.policy.version,
+      policy_version: live.label,
     });
     // The reason the person can act on, not the business one.
     const reason =
@@ -220,7 +221,8 @@ export async function saveBusiness(deps: RegistrationDeps, user: UserRow, data: 
       types,
     ),
   );
-  const { eligibility } = deps.policy;
+  const live = await deps.policies.live();
+  const { eligibility } = live.policy;
   const refusal =
     data.business_age < eligibility.min_business_age_years
       ? { rule: 'min_business_age_years', code: 'NOT_ELIGIBLE_BUSINESS_AGE' }
@@ -248,7 +250,7 @@ export async function saveBusiness(deps: RegistrationDeps, user: UserRow, data: 
           rule: refusal.rule,
           business_age: data.business_age,
           sales_range: range!.position + 1,
-          policy_version: deps.policy.version,
+          policy_version: live.label,
         };
         await appendAuditEvent(tx, {
           applicationId: user.id,

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cedulaCheckDigit, generateRfc } from '@provee/domain';
-import { defaultPolicy } from '../credit/index.js';
+import { defaultPolicy } from '../policies/index.js';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../db/schema.js';

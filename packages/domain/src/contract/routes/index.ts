@@ -17,3 +17,4 @@ export * from './integrations.js';
 export * from './partner.js';
 export * from './privacy.js';
 export * from './retention.js';
+export * from './policies.js';

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
-import type { CountryCode } from '@provee/domain';
+import { creditPolicySchema, type CountryCode, type CreditPolicyDocument } from '@provee/domain';
 import defaultPolicy from './default-policy.json' with { type: 'json' };
 import mexicoPolicy from './default-policy-mx.json' with { type: 'json' };
 
@@ -8,47 +7,11 @@ import mexicoPolicy from './default-policy-mx.json' with { type: 'json' };
 const DEFAULT_POLICY: Record<CountryCode, unknown> = { do: defaultPolicy, mx: mexicoPolicy };
 
 /**
- * The credit policy is data: a versioned document, validated at start. Every decision stores the
- * version it was made under, its inputs and each rule's outcome (docs/decisions/007).
+ * The credit policy is data: a versioned document (its schema in packages/domain, credit-policy.ts).
+ * Every decision stores the version it was made under, its inputs and each rule's outcome
+ * (docs/decisions/007); the versions themselves are rows (issue 33, decision 037).
  */
-export const policySchema = z.object({
-  version: z.string().min(1),
-  description: z.string().optional(),
-  eligibility: z.object({
-    min_age: z.number().int().min(18),
-    max_age: z.number().int().max(120),
-    allowed_cities_only: z.boolean(),
-    min_business_age_years: z.number().int().min(1).max(4),
-    min_sales_range: z.number().int().min(1),
-    min_score: z.number().int().min(0),
-    // The bureau's rules below apply when the policy names them (absent: not a rule).
-    /** Open accounts with an amount past due. */
-    max_delinquencies: z.number().int().min(0).optional(),
-    /** The worst delay, in days, of an open account with an amount past due. */
-    max_past_due_delay_days: z.number().int().min(0).optional(),
-    max_recent_inquiries: z.number().int().min(0).optional(),
-    thin_file: z.enum(['approve', 'reject']),
-  }),
-  /** What the decision records as the reason of each rule that failed (the back office, the evidence). */
-  reasons: z.record(z.string(), z.string().min(1).max(200)).default({}),
-  /** The guarantor's bureau answer (a partner or a collateral guarantor). */
-  guarantor: z
-    .object({
-      min_score: z.number().int().min(0),
-      max_delinquencies: z.number().int().min(0),
-      thin_file: z.enum(['approve', 'reject']),
-    })
-    .default({ min_score: 550, max_delinquencies: 0, thin_file: 'reject' }),
-  amount: z.object({
-    /** Base amount by weekly-sales range, lowest range first. */
-    by_sales_range: z.array(z.number().int().min(0)).min(1),
-    /** The highest band whose min_score the score reaches multiplies the base. */
-    score_bands: z.array(z.object({ min_score: z.number().int().min(0), factor: z.number().positive() })).min(1),
-    cap: z.number().int().min(0),
-  }),
-});
-
-export type CreditPolicy = z.infer<typeof policySchema>;
+export type CreditPolicy = CreditPolicyDocument;
 
 export class PolicyError extends Error {}
 
@@ -61,7 +24,7 @@ export function loadPolicy(file: string | undefined, country: CountryCode = 'do'
       throw new PolicyError(`CREDIT_POLICY_FILE: no se pudo leer ${file}: ${(error as Error).message}`);
     }
   }
-  const parsed = policySchema.safeParse(raw);
+  const parsed = creditPolicySchema.safeParse(raw);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new PolicyError(`CREDIT_POLICY_FILE: la política no es válida:\n${lines.join('\n')}`);

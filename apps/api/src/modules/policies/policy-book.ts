@@ -1,0 +1,94 @@
+import { creditPolicySchema, type CountryCode } from '@provee/domain';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db, Executor } from '../../db/client.js';
+import { appendAuditEvent } from '../audit/index.js';
+import { insertFirstVersion, readLiveVersions } from './live.store.js';
+import type { CreditPolicy } from './policy.js';
+
+/** A version as decisions use it: its id, the label they record, its document. */
+export interface PolicyVersion {
+  id: string;
+  label: string;
+  policy: CreditPolicy;
+}
+
+/** The version that decides now, and the one that runs beside it in shadow (never acted on). */
+export interface LivePolicy extends PolicyVersion {
+  shadow: PolicyVersion | null;
+}
+
+/**
+ * Where the credit policy is read (issue 33): the country's live version, from the database at each
+ * use, so every process decides by the version an admin published a moment ago. A published document
+ * never changes (a trigger refuses it), so each is parsed once per process.
+ */
+export interface PolicyBook {
+  country: CountryCode;
+  live(db?: Executor): Promise<LivePolicy>;
+  /** A version's document (validated once, then kept). */
+  document(id: string, raw: unknown): CreditPolicy;
+  /** The country's version 1 from the file (or the shipped default), unless it has versions already. */
+  ensureFirstVersion(): Promise<void>;
+}
+
+/** Audit chain of a country's policy changes (publish, rollback, shadow). */
+export const policyChain = (country: string) => `policy:${country}`;
+
+export function createPolicyBook(options: {
+  db: Db;
+  country: CountryCode;
+  /** The policy of CREDIT_POLICY_FILE or the shipped default: version 1 of a fresh database. */
+  first: CreditPolicy;
+  clock: () => Date;
+  log: FastifyBaseLogger;
+}): PolicyBook {
+  const { db, country, first } = options;
+  const parsed = new Map<string, CreditPolicy>();
+  const document = (id: string, raw: unknown) => {
+    let policy = parsed.get(id);
+    if (!policy) {
+      policy = creditPolicySchema.parse(raw);
+      parsed.set(id, policy);
+    }
+    return policy;
+  };
+  return {
+    country,
+    document,
+    async live(executor = db) {
+      const row = await readLiveVersions(executor, country);
+      if (!row) throw new Error(`no live credit policy for ${country}: the start seeds version 1`);
+      return {
+        id: row.id,
+        label: row.label,
+        policy: document(row.id, row.document),
+        shadow:
+          row.shadowId && row.shadowLabel
+            ? { id: row.shadowId, label: row.shadowLabel, policy: document(row.shadowId, row.shadowDocument) }
+            : null,
+      };
+    },
+    async ensureFirstVersion() {
+      const at = options.clock();
+      const seeded = await db.transaction(async (tx) => {
+        const row = await insertFirstVersion(tx, { country, label: first.version, document: first, at });
+        if (row)
+          await appendAuditEvent(tx, {
+            applicationId: policyChain(country),
+            actor: 'system',
+            type: 'policy.published',
+            payload: { policy_id: row.id, number: 1, label: row.label, mode: 'live', author: 'system' },
+            at,
+          });
+        return row;
+      });
+      if (seeded) return;
+      const live = await readLiveVersions(db, country);
+      if (live && live.label !== first.version)
+        options.log.info(
+          { live: live.label, file: first.version },
+          'credit policy: the database holds published versions; the live one decides (CREDIT_POLICY_FILE seeds version 1 only)',
+        );
+    },
+  };
+}

@@ -1,0 +1,313 @@
+import { z } from 'zod';
+
+/**
+ * The credit policy as data (decisions 007 and 037): one document per version, validated here for
+ * the API (the file of a first start, a draft an analyst saves) and the back office's editor alike.
+ * The kinds of rule are fixed (a new kind is code, reviewed and tested); a version sets their
+ * thresholds, which optional rules apply, the reason each records, and how the amount is sized.
+ */
+
+const whole = (label: string, min: number, max: number) =>
+  z
+    .number(`${label}: escribe un número.`)
+    .int(`${label}: usa un número entero.`)
+    .min(min, `${label}: de ${min} a ${max}.`)
+    .max(max, `${label}: de ${min} a ${max}.`);
+
+const thinFile = z.enum(['approve', 'reject'], 'Elige aprobar o rechazar.');
+
+const policyObject = z.object({
+  version: z.string().min(1).max(60),
+  description: z.string().max(500, 'La descripción: usa como máximo 500 caracteres.').optional(),
+  eligibility: z.object({
+    min_age: whole('Edad mínima', 18, 120),
+    max_age: whole('Edad máxima', 18, 120),
+    allowed_cities_only: z.boolean(),
+    min_business_age_years: whole('Antigüedad mínima del negocio', 1, 4),
+    min_sales_range: whole('Rango mínimo de ventas', 1, 10),
+    min_score: whole('Puntaje mínimo', 0, 1000),
+    // The bureau's rules below apply when the policy names them (absent: not a rule).
+    /** Open accounts with an amount past due. */
+    max_delinquencies: whole('Cuentas con saldo vencido', 0, 100).optional(),
+    /** The worst delay, in days, of an open account with an amount past due. */
+    max_past_due_delay_days: whole('Peor atraso', 0, 3650).optional(),
+    max_recent_inquiries: whole('Consultas recientes', 0, 1000).optional(),
+    thin_file: thinFile,
+  }),
+  /** What the decision records as the reason of each rule that failed (the back office, the evidence). */
+  reasons: z
+    .record(
+      z.string(),
+      z.string().trim().min(1, 'Escribe el motivo.').max(200, 'El motivo: como máximo 200 caracteres.'),
+    )
+    .default({}),
+  /** The guarantor's bureau answer (a partner or a collateral guarantor). */
+  guarantor: z
+    .object({
+      min_score: whole('Puntaje mínimo del aval', 0, 1000),
+      max_delinquencies: whole('Cuentas vencidas del aval', 0, 100),
+      thin_file: thinFile,
+    })
+    .default({ min_score: 550, max_delinquencies: 0, thin_file: 'reject' }),
+  amount: z.object({
+    /** Base amount by weekly-sales range, lowest range first. */
+    by_sales_range: z
+      .array(whole('Monto por rango de ventas', 0, 10_000_000))
+      .min(1, 'Da al menos un monto.')
+      .max(10),
+    /** The highest band whose min_score the score reaches multiplies the base. */
+    score_bands: z
+      .array(
+        z.object({
+          min_score: whole('Puntaje de la banda', 0, 1000),
+          factor: z.number('Factor: escribe un número.').positive('Factor: mayor que 0.').max(10, 'Factor: hasta 10.'),
+        }),
+      )
+      .min(1, 'Da al menos una banda.')
+      .max(10),
+    cap: whole('Monto máximo', 0, 10_000_000),
+  }),
+});
+
+/** What no field's own check sees: the ages' order, reasons of rules that exist. */
+function checkPolicy(policy: Omit<z.infer<typeof policyObject>, 'version'>, context: z.RefinementCtx) {
+  if (policy.eligibility.min_age > policy.eligibility.max_age)
+    context.addIssue({
+      code: 'custom',
+      path: ['eligibility', 'max_age'],
+      message: 'La edad máxima no puede ser menor que la mínima.',
+    });
+  for (const rule of Object.keys(policy.reasons))
+    if (!POLICY_RULE_KEYS.has(rule))
+      context.addIssue({ code: 'custom', path: ['reasons', rule], message: `No hay una regla «${rule}».` });
+}
+
+export const creditPolicySchema = policyObject.superRefine(checkPolicy);
+/** A draft's document as its author saves it: the version's label is the API's to give. */
+export const policyDraftSchema = policyObject.omit({ version: true }).superRefine(checkPolicy);
+
+export type CreditPolicyDocument = z.infer<typeof creditPolicySchema>;
+
+/** Where a rule's threshold lives in the document, and how the editor shows it. */
+export interface PolicyRuleSpec {
+  /** The name decisions record for the rule (and the key of its reason). */
+  rule: string;
+  /** What the rule reads, in Spanish. */
+  input: string;
+  /** How the input is compared with the threshold. */
+  operator: '≥' | '≤' | 'solo' | 'sin historial →';
+  /** The threshold's place in the document. */
+  section: 'eligibility' | 'guarantor';
+  field: string;
+  kind: 'number' | 'boolean' | 'thin-file';
+  unit?: string;
+  /** A rule the version may leave out (absent: it decides nothing). */
+  optional?: boolean;
+  /** Another rule that reads the same threshold (min_score and thin_file share the score). */
+  min?: number;
+  max?: number;
+}
+
+/** Every kind of rule the policy has, in the order the editor, the backtest and the decisions show them. */
+export const POLICY_RULES: readonly PolicyRuleSpec[] = [
+  {
+    rule: 'min_age',
+    input: 'Edad de la persona',
+    operator: '≥',
+    section: 'eligibility',
+    field: 'min_age',
+    kind: 'number',
+    unit: 'años',
+    min: 18,
+    max: 120,
+  },
+  {
+    rule: 'max_age',
+    input: 'Edad de la persona',
+    operator: '≤',
+    section: 'eligibility',
+    field: 'max_age',
+    kind: 'number',
+    unit: 'años',
+    min: 18,
+    max: 120,
+  },
+  {
+    rule: 'allowed_city',
+    input: 'Ubicación del negocio',
+    operator: 'solo',
+    section: 'eligibility',
+    field: 'allowed_cities_only',
+    kind: 'boolean',
+  },
+  {
+    rule: 'min_business_age_years',
+    input: 'Antigüedad del negocio',
+    operator: '≥',
+    section: 'eligibility',
+    field: 'min_business_age_years',
+    kind: 'number',
+    unit: 'años',
+    min: 1,
+    max: 4,
+  },
+  {
+    rule: 'min_sales_range',
+    input: 'Rango de ventas semanales',
+    operator: '≥',
+    section: 'eligibility',
+    field: 'min_sales_range',
+    kind: 'number',
+    unit: '(1 = el más bajo)',
+    min: 1,
+    max: 10,
+  },
+  {
+    rule: 'min_score',
+    input: 'Puntaje de buró',
+    operator: '≥',
+    section: 'eligibility',
+    field: 'min_score',
+    kind: 'number',
+    unit: 'puntos',
+    min: 0,
+    max: 1000,
+  },
+  {
+    rule: 'thin_file',
+    input: 'Sin historial en el buró',
+    operator: 'sin historial →',
+    section: 'eligibility',
+    field: 'thin_file',
+    kind: 'thin-file',
+  },
+  {
+    rule: 'max_delinquencies',
+    input: 'Cuentas abiertas con saldo vencido',
+    operator: '≤',
+    section: 'eligibility',
+    field: 'max_delinquencies',
+    kind: 'number',
+    unit: 'cuentas',
+    optional: true,
+    min: 0,
+    max: 100,
+  },
+  {
+    rule: 'max_past_due_delay_days',
+    input: 'Peor atraso de una cuenta vencida',
+    operator: '≤',
+    section: 'eligibility',
+    field: 'max_past_due_delay_days',
+    kind: 'number',
+    unit: 'días',
+    optional: true,
+    min: 0,
+    max: 3650,
+  },
+  {
+    rule: 'max_recent_inquiries',
+    input: 'Consultas recientes al buró',
+    operator: '≤',
+    section: 'eligibility',
+    field: 'max_recent_inquiries',
+    kind: 'number',
+    unit: 'consultas',
+    optional: true,
+    min: 0,
+    max: 1000,
+  },
+  {
+    rule: 'guarantor_min_score',
+    input: 'Puntaje de buró del aval',
+    operator: '≥',
+    section: 'guarantor',
+    field: 'min_score',
+    kind: 'number',
+    unit: 'puntos',
+    min: 0,
+    max: 1000,
+  },
+  {
+    rule: 'guarantor_max_delinquencies',
+    input: 'Cuentas vencidas del aval',
+    operator: '≤',
+    section: 'guarantor',
+    field: 'max_delinquencies',
+    kind: 'number',
+    unit: 'cuentas',
+    min: 0,
+    max: 100,
+  },
+  {
+    rule: 'guarantor_thin_file',
+    input: 'Aval sin historial en el buró',
+    operator: 'sin historial →',
+    section: 'guarantor',
+    field: 'thin_file',
+    kind: 'thin-file',
+  },
+];
+
+const POLICY_RULE_KEYS = new Set(POLICY_RULES.map((spec) => spec.rule));
+
+/** The rule's name in Spanish (the backtest's reasons, the diff), or the name itself for an unknown one. */
+export function policyRuleLabel(rule: string): string {
+  const spec = POLICY_RULES.find((item) => item.rule === rule);
+  return spec ? `${spec.input} ${spec.operator}` : rule;
+}
+
+/** A rule's threshold in a document (undefined: an optional rule the version leaves out). */
+export function ruleThreshold(policy: CreditPolicyDocument, spec: PolicyRuleSpec): unknown {
+  return (policy[spec.section] as Record<string, unknown>)[spec.field];
+}
+
+export interface PolicyChange {
+  /** What changed, in Spanish. */
+  what: string;
+  before: string;
+  after: string;
+}
+
+const shown = (value: unknown): string =>
+  value === undefined
+    ? 'no se aplica'
+    : value === true
+      ? 'sí'
+      : value === false
+        ? 'no'
+        : value === 'approve'
+          ? 'aprobar'
+          : value === 'reject'
+            ? 'rechazar'
+            : typeof value === 'object'
+              ? JSON.stringify(value)
+              : String(value);
+
+/** What a version changes from another, rule by rule, in words (the editor's and the publisher's diff). */
+export function describePolicyChanges(from: CreditPolicyDocument, to: CreditPolicyDocument): PolicyChange[] {
+  const changes: PolicyChange[] = [];
+  const differs = (what: string, before: unknown, after: unknown) => {
+    if (JSON.stringify(before) !== JSON.stringify(after))
+      changes.push({ what, before: shown(before), after: shown(after) });
+  };
+  for (const spec of POLICY_RULES) {
+    const label = `${spec.input} ${spec.operator}`;
+    differs(label, ruleThreshold(from, spec), ruleThreshold(to, spec));
+    differs(`Motivo: ${label}`, from.reasons[spec.rule], to.reasons[spec.rule]);
+  }
+  differs('Montos por rango de ventas', from.amount.by_sales_range, to.amount.by_sales_range);
+  differs('Bandas de puntaje', from.amount.score_bands, to.amount.score_bands);
+  differs('Monto máximo', from.amount.cap, to.amount.cap);
+  differs('Descripción', from.description ?? '', to.description ?? '');
+  return changes;
+}
+
+/** A version's life: a draft its author edits, published (for good), or discarded. */
+export const POLICY_VERSION_STATUSES = ['DRAFT', 'PUBLISHED', 'DISCARDED'] as const;
+export type PolicyVersionStatus = (typeof POLICY_VERSION_STATUSES)[number];
+
+/** Backtests whose range holds more decisions than this run as a job, with progress (issue 33). */
+export const BACKTEST_INLINE_MAX_DECISIONS = 20_000;
+/** The flipped applications a backtest lists (the counts cover them all). */
+export const BACKTEST_FLIPS_LISTED = 200;
