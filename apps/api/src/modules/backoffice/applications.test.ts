@@ -340,6 +340,10 @@ describe('back office: applications, evidence and actions', () => {
       if (path.startsWith('/api/backoffice/privacy-requests')) return 'privacy';
       if (path.startsWith('/api/backoffice/webhook-endpoints') || path.startsWith('/api/backoffice/partner-keys'))
         return 'manageIntegrations';
+      // The policy lab: analysts read, draft and backtest; admins publish, roll back and set the shadow.
+      if (/^\/api\/backoffice\/policies\/\{policyId\}\/(publish|activate)$/.test(path)) return 'publishPolicy';
+      if (path === '/api/backoffice/policy-shadow' && method === 'PUT') return 'publishPolicy';
+      if (path.startsWith('/api/backoffice/polic')) return 'policy';
       if (path.startsWith('/api/backoffice/funnel') || path.startsWith('/api/backoffice/exports')) return 'readReports';
       if (path.includes('/identity-documents/') || path.includes('/bureau-queries/')) return 'readSensitive';
       if (method === 'GET' && path.includes('/contract')) return 'readSensitive';
