@@ -542,7 +542,9 @@ export const creditDecisions = pgTable(
   (table) => [
     index('credit_decisions_user_idx').on(table.userId, table.createdAt),
     // The policy lab's backtests read the shopkeepers' decisions of a date range (issue 33).
-    index('credit_decisions_created_idx').on(table.createdAt, table.id).where(sql`${table.avalId} IS NULL`),
+    index('credit_decisions_created_idx')
+      .on(table.createdAt, table.id)
+      .where(sql`${table.avalId} IS NULL`),
   ],
 );
 

@@ -24,7 +24,13 @@ import {
   salesRangePosition,
 } from './decisions.store.js';
 import type { BureauDeps, CreditDeps } from './deps.js';
-import { evaluate, evaluateGuarantor, recordShadowDecision, type DecisionInputs, type LivePolicy } from '../policies/index.js';
+import {
+  evaluate,
+  evaluateGuarantor,
+  recordShadowDecision,
+  type DecisionInputs,
+  type LivePolicy,
+} from '../policies/index.js';
 
 /** A bureau query the bureau answered, on its attempt. */
 interface Answered {

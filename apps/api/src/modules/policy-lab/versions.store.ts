@@ -2,12 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { firstRow, resultRows } from '../../db/rows.js';
-import {
-  creditPolicies,
-  creditPolicyBacktests,
-  creditPolicyLive,
-  staff,
-} from '../../db/schema.js';
+import { creditPolicies, creditPolicyBacktests, creditPolicyLive, staff } from '../../db/schema.js';
 
 /** The credit policy's versions, the live pointer per country, shadow outcomes and backtests (issue 33). */
 export type PolicyRow = typeof creditPolicies.$inferSelect;
