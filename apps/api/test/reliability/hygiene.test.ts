@@ -227,6 +227,23 @@ describe('suite 7: security headers and closed CORS', () => {
     });
     expect(filed.statusCode, filed.body).toBe(201);
     const privacyRequestId = filed.json().data.id as string;
+    // A draft of the credit policy and a backtest of it.
+    const draft = await app.inject({
+      method: 'POST',
+      url: '/api/backoffice/policies',
+      headers: admin.headers,
+      payload: {},
+    });
+    expect(draft.statusCode, draft.body).toBe(201);
+    const policyId = draft.json().data.id as string;
+    const backtest = await app.inject({
+      method: 'POST',
+      url: `/api/backoffice/policies/${policyId}/backtests`,
+      headers: admin.headers,
+      payload: { from: today, to: today },
+    });
+    expect(backtest.statusCode, backtest.body).toBe(200);
+    const backtestId = backtest.json().data.id as string;
 
     const owners: Record<string, { url: string; headers?: Record<string, string> }> = {
       'GET /api/v1/ip': { url: '/api/v1/ip' },
@@ -314,6 +331,17 @@ describe('suite 7: security headers and closed CORS', () => {
         headers: admin.headers,
       },
       'GET /api/backoffice/retention': { url: '/api/backoffice/retention', headers: admin.headers },
+      // The policy lab: a backtest lists the applications whose outcome would flip.
+      'GET /api/backoffice/policies': { url: '/api/backoffice/policies', headers: admin.headers },
+      'GET /api/backoffice/policies/{policyId}': {
+        url: `/api/backoffice/policies/${policyId}`,
+        headers: admin.headers,
+      },
+      'GET /api/backoffice/policy-backtests/{backtestId}': {
+        url: `/api/backoffice/policy-backtests/${backtestId}`,
+        headers: admin.headers,
+      },
+      'GET /api/backoffice/policy-shadow': { url: '/api/backoffice/policy-shadow', headers: admin.headers },
       'GET /partner/v1/applications': { url: '/partner/v1/applications', headers: lender },
       'GET /partner/v1/applications/{applicationId}': { url: `/partner/v1/applications/${user.id}`, headers: lender },
       'GET /partner/v1/applications/{applicationId}/contract': {

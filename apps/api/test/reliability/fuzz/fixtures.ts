@@ -957,6 +957,85 @@ export const FIXTURES: Record<string, Fixture | Fixture[]> = {
     }),
   },
 
+  // ---- the policy lab (issue 33): an analyst drafts and backtests, an admin who did not write it publishes ----
+  'GET /api/backoffice/policies': {
+    reusable: true,
+    prepare: async (world) => ({ headers: await world.adminSession() }),
+  },
+  'POST /api/backoffice/policies': {
+    prepare: async (world) => ({ headers: await world.freshSession('analyst'), body: {} }),
+  },
+  'GET /api/backoffice/policies/{policyId}': {
+    reusable: true,
+    prepare: async (world) => ({
+      params: { policyId: await world.publishedPolicy() },
+      headers: await world.adminSession(),
+    }),
+  },
+  'PUT /api/backoffice/policies/{policyId}': {
+    prepare: async (world) => {
+      const draft = await world.policyDraft();
+      return {
+        params: { policyId: draft.id },
+        headers: draft.author,
+        body: { revision: draft.revision, document: draft.document },
+      };
+    },
+  },
+  'DELETE /api/backoffice/policies/{policyId}': {
+    prepare: async (world) => {
+      const draft = await world.policyDraft();
+      return { params: { policyId: draft.id }, headers: draft.author };
+    },
+  },
+  'POST /api/backoffice/policies/{policyId}/publish': {
+    prepare: async (world) => {
+      const draft = await world.policyDraft();
+      return {
+        params: { policyId: draft.id },
+        headers: await world.adminSession(),
+        body: { revision: draft.revision, mode: 'shadow' },
+      };
+    },
+  },
+  'POST /api/backoffice/policies/{policyId}/activate': {
+    prepare: async (world) => ({
+      params: { policyId: await world.publishedPolicy() },
+      headers: await world.adminSession(),
+    }),
+  },
+  'POST /api/backoffice/policies/{policyId}/backtests': {
+    reusable: true,
+    prepare: async (world) => {
+      const draft = await world.policyDraft();
+      return {
+        params: { policyId: draft.id },
+        headers: draft.author,
+        body: { from: '2026-01-01', to: today(), utm_source: 'radio' },
+      };
+    },
+  },
+  'GET /api/backoffice/policy-backtests/{backtestId}': {
+    reusable: true,
+    prepare: async (world) => {
+      const draft = await world.policyDraft();
+      const started = await world.post(
+        `/api/backoffice/policies/${draft.id}/backtests`,
+        { from: '2026-01-01', to: today() },
+        draft.author,
+      );
+      return { params: { backtestId: started.data.id }, headers: draft.author };
+    },
+  },
+  'GET /api/backoffice/policy-shadow': {
+    reusable: true,
+    prepare: async (world) => ({ headers: await world.adminSession() }),
+  },
+  'PUT /api/backoffice/policy-shadow': {
+    reusable: true,
+    prepare: async (world) => ({ headers: await world.adminSession(), body: { policy_id: null } }),
+  },
+
   // ---- the lender's systems (issue 30): webhook endpoints, partner keys, the lender's decision ----
   'GET /api/backoffice/webhook-endpoints': {
     reusable: true,

@@ -261,6 +261,27 @@ export class World {
     return res.json().data.endpoint.id as string;
   }
 
+  /** A draft of the credit policy begun by the analyst (its author): its id, revision and document. */
+  async policyDraft(): Promise<{ id: string; revision: number; document: Record<string, unknown>; author: Headers }> {
+    const author = await this.freshSession('analyst');
+    const res = await this.inject({ method: 'POST', url: '/api/backoffice/policies', headers: author, payload: {} });
+    await this.expectOk(res, 'policy draft');
+    const { id, revision, document } = res.json().data;
+    const { version: _version, ...body } = document as Record<string, unknown>;
+    return { id, revision, document: body, author };
+  }
+
+  /** A version the analyst wrote and an admin published in shadow (not live): its id. */
+  async publishedPolicy(): Promise<string> {
+    const draft = await this.policyDraft();
+    await this.post(
+      `/api/backoffice/policies/${draft.id}/publish`,
+      { revision: draft.revision, mode: 'shadow' },
+      await this.adminSession(),
+    );
+    return draft.id;
+  }
+
   /** A signing link sent from the back office: its token, as the SMS carries it. */
   async signingLink(user: Shopkeeper): Promise<Headers> {
     const res = await this.inject({
