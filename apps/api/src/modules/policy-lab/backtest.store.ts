@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, gte, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, gte, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { firstRow } from '../../db/rows.js';
 import { creditDecisions, users } from '../../db/schema.js';
@@ -42,18 +42,24 @@ export async function countDecisions(db: Executor, scope: ReplayScope): Promise<
   return Number(row?.total ?? 0);
 }
 
-/** The page after `after` (by date, then id): a keyset walk whose every page costs the same. */
+/** Where a page ended: its last decision's instant as the database wrote it (microseconds kept) and id. */
+export interface PageEnd {
+  createdAt: string;
+  id: string;
+}
+
+/**
+ * The page after `after` (by date, then id): a keyset walk whose row comparison is an index
+ * condition on `credit_decisions_created_idx`, so every page costs the same however deep.
+ */
 export async function decisionsPage(
   db: Executor,
   scope: ReplayScope,
-  after: { createdAt: Date; id: string } | null,
+  after: PageEnd | null,
   size: number,
-): Promise<StoredDecision[]> {
+): Promise<(StoredDecision & { cursor: string })[]> {
   const next = after
-    ? or(
-        gt(creditDecisions.createdAt, after.createdAt),
-        and(eq(creditDecisions.createdAt, after.createdAt), gt(creditDecisions.id, after.id)),
-      )
+    ? sql`(${creditDecisions.createdAt}, ${creditDecisions.id}) > (${after.createdAt}::timestamptz, ${after.id}::uuid)`
     : undefined;
   return db
     .select({
@@ -64,6 +70,8 @@ export async function decisionsPage(
       result: creditDecisions.result,
       amount: creditDecisions.amount,
       createdAt: creditDecisions.createdAt,
+      // The instant as text, read back as it was (a Date would drop its microseconds and re-read rows).
+      cursor: sql<string>`${creditDecisions.createdAt}::text`,
     })
     .from(creditDecisions)
     .where(and(inScope(scope), next))

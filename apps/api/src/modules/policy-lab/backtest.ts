@@ -5,7 +5,13 @@ import type { Db } from '../../db/client.js';
 import { AppError } from '../../errors.js';
 import type { JobKind, JobQueue } from '../jobs/index.js';
 import { staffActor, type StaffRow } from '../staff/index.js';
-import { countDecisions, decisionsPage, type ReplayScope, type StoredDecision } from './backtest.store.js';
+import {
+  countDecisions,
+  decisionsPage,
+  type PageEnd,
+  type ReplayScope,
+  type StoredDecision,
+} from './backtest.store.js';
 import {
   findBacktest,
   findPolicy,
@@ -178,12 +184,13 @@ export async function runBacktest(
   const scope = scopeOf(deps, params);
   const started = performance.now();
   const tally = new Tally();
-  let after: StoredDecision | null = null;
+  let after: PageEnd | null = null;
   for (;;) {
     const page = await decisionsPage(deps.db, scope, after, PAGE);
     for (const decision of page) tally.add(decision, livePolicy, testedPolicy);
     if (page.length < PAGE) break;
-    after = page[page.length - 1]!;
+    const last = page[page.length - 1]!;
+    after = { createdAt: last.cursor, id: last.id };
     await recordBacktestProgress(deps.db, id, tally.decisions);
     await yieldToEventLoop();
   }
