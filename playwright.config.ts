@@ -4,7 +4,12 @@ import { defineConfig } from '@playwright/test';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Desktop-only specs of the lender's back office (the phone projects skip them). */
-const BACKOFFICE_SPECS = ['backoffice.spec.ts', 'lender-webhooks.spec.ts', 'staff-security.spec.ts'];
+const BACKOFFICE_SPECS = [
+  'backoffice.spec.ts',
+  'lender-webhooks.spec.ts',
+  'staff-security.spec.ts',
+  'policy-lab.spec.ts',
+];
 /** Specs of servers of their own (the Mexican market; Mexico with Círculo de Crédito's stand-in). */
 const COUNTRY_SPECS = ['mexico.spec.ts', 'circulo.spec.ts'];
 
@@ -51,10 +56,11 @@ export default defineConfig({
       use: { viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
     },
     // Staff accounts a security review accepts (issue 26): its own server with single sign-on,
-    // passkeys (a localhost address) and a 20-second step-up.
+    // passkeys (a localhost address) and a 20-second step-up. The policy lab (issue 33) there too:
+    // the versions it publishes decide only that server's applicants.
     {
       name: 'staff-1280x800',
-      testMatch: 'staff-security.spec.ts',
+      testMatch: ['staff-security.spec.ts', 'policy-lab.spec.ts'],
       metadata: { server: 'staff' },
       use: { viewport: { width: 1280, height: 800 }, isMobile: false, hasTouch: false },
     },

@@ -148,9 +148,12 @@ async function enrolStaff(baseUrl: string): Promise<EnrolledByServer[string]> {
 }
 
 /**
- * The server of e2e/staff-security.spec.ts: its own database, a short step-up time (the spec waits
- * past it), single sign-on with a real OpenID provider started here, and an address with a domain
- * (localhost: passkeys need one; the browser goes there, the health check to 127.0.0.1).
+ * The server of e2e/staff-security.spec.ts and e2e/policy-lab.spec.ts: its own database, a short
+ * step-up time (the specs wait past it, or give the factor again), single sign-on with a real
+ * OpenID provider started here, and an address with a domain (localhost: passkeys need one; the
+ * browser goes there, the health check and the staff enrolment to 127.0.0.1). The policy lab
+ * changes which credit policy decides: on a server of its own, no other spec's applicant is judged
+ * by a version it publishes.
  */
 async function startStaffServer() {
   const port = await freePort();
@@ -158,6 +161,8 @@ async function startStaffServer() {
   const provider = await startSsoProvider(`${baseUrl}/api/backoffice/sso/callback`);
   const dataDir = mkdtempSync(join(tmpdir(), 'provee-e2e-staff-'));
   createStaffAccounts(dataDir, { admin: SECURITY_ADMIN });
+  // The policy lab's analyst (the author) and admin (the publisher).
+  createStaffAccounts(dataDir);
   const server = await startServer(
     'staff',
     dataDir,
@@ -178,6 +183,7 @@ async function startStaffServer() {
   process.env.E2E_SSO_ISSUER = provider.issuer;
   return {
     baseUrl,
+    apiUrl: server.baseUrl,
     stop: async () => {
       await provider.close();
       await server.stop();
@@ -250,15 +256,17 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env.E2E_MX_BASE_URL = mexican.baseUrl;
   process.env.E2E_MX_CIRCULO_BASE_URL = mexicanCirculo.baseUrl;
   process.env.E2E_STAFF_BASE_URL = staff.baseUrl;
-  const [enrolled, enrolledSmall, enrolledCirculo] = await Promise.all([
+  const [enrolled, enrolledSmall, enrolledCirculo, enrolledOnStaff] = await Promise.all([
     enrolStaff(dominican.baseUrl),
     enrolStaff(dominicanSmall.baseUrl),
     enrolStaff(mexicanCirculo.baseUrl),
+    enrolStaff(staff.apiUrl),
   ]);
   process.env[ENROLLED_ENV] = JSON.stringify({
     do: enrolled,
     'do-small': enrolledSmall,
     'mx-circulo': enrolledCirculo,
+    staff: enrolledOnStaff,
   } satisfies EnrolledByServer);
   return async () => {
     // One after the other: each dump opens a PGlite of its own in this process.

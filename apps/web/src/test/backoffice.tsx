@@ -3,9 +3,13 @@ import type {
   ApplicationDetail,
   ApplicationSummary,
   AuditChainView,
+  BacktestView,
+  CreditPolicyDocument,
   FunnelResponse,
   LenderDecisionView,
   PartnerKeyView,
+  PolicyDetailView,
+  PolicyVersionView,
   SignerView,
   StaffSessionView,
   StaffView,
@@ -228,6 +232,118 @@ export function createLenderDecision(overrides: Partial<LenderDecisionView> = {}
     reference: null,
     decided_by: 'staff:11111111-2222-4333-8444-555555555555',
     decided_at: '2025-05-03T16:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** A policy document as the Dominican default ships it (version 1). */
+export function createPolicyDocument(overrides: Partial<CreditPolicyDocument> = {}): CreditPolicyDocument {
+  return {
+    version: '2026-11-01',
+    description: 'Política de lanzamiento.',
+    eligibility: {
+      min_age: 18,
+      max_age: 80,
+      allowed_cities_only: true,
+      min_business_age_years: 1,
+      min_sales_range: 1,
+      min_score: 500,
+      max_delinquencies: 0,
+      max_recent_inquiries: 12,
+      thin_file: 'approve',
+    },
+    reasons: { min_score: 'Puntaje de buró insuficiente' },
+    guarantor: { min_score: 550, max_delinquencies: 0, thin_file: 'reject' },
+    amount: { by_sales_range: [10_000, 10_000, 12_000], score_bands: [{ min_score: 0, factor: 1 }], cap: 10_000 },
+    ...overrides,
+  };
+}
+
+/** A version of the list: version 1, published by the first start and live. */
+export function createPolicyVersion(overrides: Partial<PolicyVersionView> = {}): PolicyVersionView {
+  return {
+    id: uuid(),
+    number: 1,
+    label: '2026-11-01',
+    status: 'PUBLISHED',
+    live: true,
+    shadow: false,
+    description: 'Política de lanzamiento.',
+    author: { id: null, name: 'Versión inicial' },
+    based_on_number: null,
+    revision: 1,
+    created_at: '2026-11-01T12:00:00.000Z',
+    updated_at: '2026-11-01T12:00:00.000Z',
+    published_at: '2026-11-01T12:00:00.000Z',
+    published_by: 'Versión inicial',
+    ...overrides,
+  };
+}
+
+/** An analyst's draft v2 (based on version 1) as its author reads it: editable, not publishable by them. */
+export function createPolicyDetail(overrides: Partial<PolicyDetailView> = {}): PolicyDetailView {
+  return {
+    ...createPolicyVersion({
+      number: 2,
+      label: 'v2',
+      status: 'DRAFT',
+      live: false,
+      author: { id: uuid(), name: 'Ana Núñez Peña' },
+      based_on_number: 1,
+      revision: 3,
+      created_at: '2026-11-20T14:00:00.000Z',
+      updated_at: '2026-11-20T15:00:00.000Z',
+      published_at: null,
+      published_by: null,
+    }),
+    document: createPolicyDocument({ version: 'v2' }),
+    changes_from_live: [],
+    live_label: '2026-11-01',
+    may_edit: true,
+    may_publish: false,
+    publish_refusal: 'Publicar una versión le corresponde a una persona administradora.',
+    may_activate: false,
+    ...overrides,
+  };
+}
+
+/** A finished backtest of v2 over May: one approval of version 1 refused by v2 for the business age. */
+export function createBacktest(overrides: Partial<BacktestView> = {}): BacktestView {
+  return {
+    id: uuid(),
+    policy_id: uuid(),
+    policy_label: 'v2',
+    live_label: '2026-11-01',
+    from: '2026-11-01',
+    to: '2026-11-30',
+    utm_source: null,
+    status: 'DONE',
+    processed: 4,
+    total: 4,
+    result: {
+      as_decided: { decisions: 4, approved: 3, approval_rate: 0.75 },
+      live: { decisions: 4, approved: 3, approval_rate: 0.75 },
+      tested: { decisions: 4, approved: 2, approval_rate: 0.5 },
+      approved_to_rejected: 1,
+      rejected_to_approved: 0,
+      flips: [
+        {
+          decision_id: uuid(),
+          application_id: APPLICATION_ID,
+          decided_at: '2026-11-12T15:30:00.000Z',
+          live: 'APPROVED',
+          tested: 'REJECTED',
+          reasons: ['min_business_age_years'],
+        },
+      ],
+      reasons: [
+        { rule: 'min_business_age_years', live: 0, tested: 1 },
+        { rule: 'min_score', live: 1, tested: 1 },
+      ],
+      duration_ms: 12,
+    },
+    created_at: '2026-11-30T16:00:00.000Z',
+    finished_at: '2026-11-30T16:00:00.000Z',
     ...overrides,
   };
 }

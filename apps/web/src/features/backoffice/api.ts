@@ -142,8 +142,13 @@ function parseJson(text: string): unknown {
 
 /** What a back-office call takes: its params, query and body as the call's schemas say, and how to send it. */
 type CallOptions<C extends AnyCall> = Omit<Options, 'body'> & CallRequest<C>;
-type Arguments<C extends AnyCall> =
-  object extends CallRequest<C> ? [options?: CallOptions<C>] : [options: CallOptions<C>];
+// Call by call (distributed over a union of calls): the three parts of every call of the contract
+// crossed with one another would be a union too large for TypeScript (TS2590).
+type Arguments<C extends AnyCall> = C extends unknown
+  ? object extends CallRequest<C>
+    ? [options?: CallOptions<C>]
+    : [options: CallOptions<C>]
+  : never;
 
 /**
  * A call of the contract (a route of `@provee/domain`), typed by it, with the back office's

@@ -60,6 +60,7 @@ describe('the back office session', () => {
       'Cola de asesores',
       'Embudo',
       'Exportaciones',
+      'Política de crédito',
       'Personal',
       'Trabajos',
       'Conservación',

@@ -27,6 +27,10 @@ const PrivacyRequestRoute = lazy(() =>
 const IntegrationsRoute = lazy(() =>
   import('./routes/integrations.js').then((m) => ({ default: m.IntegrationsRoute })),
 );
+const PoliciesRoute = lazy(() => import('./routes/policies.js').then((m) => ({ default: m.PoliciesRoute })));
+const PolicyVersionRoute = lazy(() =>
+  import('./routes/policies-version.js').then((m) => ({ default: m.PolicyVersionRoute })),
+);
 const WebhookEndpointRoute = lazy(() =>
   import('./routes/webhook-endpoint.js').then((m) => ({ default: m.WebhookEndpointRoute })),
 );
@@ -76,6 +80,22 @@ export function BackofficeApp() {
               element={
                 <Permitted permission="readReports">
                   <ExportsRoute />
+                </Permitted>
+              }
+            />
+            <Route
+              path="policies"
+              element={
+                <Permitted permission="policy">
+                  <PoliciesRoute />
+                </Permitted>
+              }
+            />
+            <Route
+              path="policies/:policyId"
+              element={
+                <Permitted permission="policy">
+                  <PolicyVersionRoute />
                 </Permitted>
               }
             />

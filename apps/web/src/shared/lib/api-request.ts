@@ -18,9 +18,16 @@ export function urlOf(route: Route, { params, query }: Address = {}): string {
 
 /** What a call takes: its params, query and body as its schemas say, and how to send it. */
 export type CallOptions<C extends AnyCall> = RequestOptions & CallRequest<C>;
-/** The options may be left out when the call needs none. */
-type Arguments<C extends AnyCall> =
-  object extends CallRequest<C> ? [options?: CallOptions<C>] : [options: CallOptions<C>];
+/**
+ * The options may be left out when the call needs none. Call by call (distributed over a union of
+ * calls): the three parts of every call of the contract crossed with one another would be a union
+ * too large for TypeScript (TS2590).
+ */
+type Arguments<C extends AnyCall> = C extends unknown
+  ? object extends CallRequest<C>
+    ? [options?: CallOptions<C>]
+    : [options: CallOptions<C>]
+  : never;
 
 /**
  * The one way a screen calls the API: a route of the contract (`@provee/domain`, zod-free), whose

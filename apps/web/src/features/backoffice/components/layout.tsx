@@ -17,6 +17,7 @@ const NAV: { to: string; label: string; permission: StaffPermission; end?: boole
   { to: '/backoffice/queue', label: 'Cola de asesores', permission: 'workAdvisorQueue' },
   { to: '/backoffice/funnel', label: 'Embudo', permission: 'readReports' },
   { to: '/backoffice/exports', label: 'Exportaciones', permission: 'readReports' },
+  { to: '/backoffice/policies', label: 'Política de crédito', permission: 'policy' },
   { to: '/backoffice/staff', label: 'Personal', permission: 'manageStaff' },
   { to: '/backoffice/jobs', label: 'Trabajos', permission: 'readJobs' },
   { to: '/backoffice/retention', label: 'Conservación', permission: 'readRetention' },
@@ -109,6 +110,18 @@ export function StaffLayout({ session, onSession }: Props) {
       <StepUpProvider>
         <header className="bo-header">
           <p className="bo-brand">Provee · Back office</p>
+          {/* Who is signed in beside the brand; the sections below, a row of their own whatever their number. */}
+          <div className="bo-user">
+            <span>
+              <strong>{staff.name}</strong> <span className="bo-muted">· {roleName(staff.role)}</span>
+            </span>
+            <NavLink to="/backoffice/security" className="bo-user__link">
+              Mi seguridad
+            </NavLink>
+            <button type="button" className="bo-button bo-button--quiet" onClick={logout}>
+              Cerrar sesión
+            </button>
+          </div>
           <nav aria-label="Secciones del back office">
             <ul>
               {NAV.filter((item) => staffMay(staff.role, item.permission)).map((item) => (
@@ -121,17 +134,6 @@ export function StaffLayout({ session, onSession }: Props) {
               ))}
             </ul>
           </nav>
-          <div className="bo-user">
-            <span>
-              <strong>{staff.name}</strong> <span className="bo-muted">· {roleName(staff.role)}</span>
-            </span>
-            <NavLink to="/backoffice/security" className="bo-user__link">
-              Mi seguridad
-            </NavLink>
-            <button type="button" className="bo-button bo-button--quiet" onClick={logout}>
-              Cerrar sesión
-            </button>
-          </div>
         </header>
         <main className="bo-main">
           <Suspense fallback={<Loading />}>

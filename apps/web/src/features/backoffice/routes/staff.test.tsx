@@ -69,11 +69,11 @@ describe('/backoffice/staff', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Nuevo enlace de contraseña para Andrés Asesor' }));
     expect(await screen.findByRole('region', { name: 'Enlace de contraseña para Andrés Asesor' })).toBeTruthy();
 
-    fireEvent.click(screen.getByRole('button', { name: 'Restablecer el segundo factor de Ana Analista' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Restablecer segundo factor de Ana Analista' }));
     const dialog = screen.getByRole('dialog', { name: '¿Restablecer el segundo factor de Ana Analista?' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
     expect(calls.some((call) => call.url.endsWith('/reset-factors'))).toBe(false);
-    fireEvent.click(screen.getByRole('button', { name: 'Restablecer el segundo factor de Ana Analista' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Restablecer segundo factor de Ana Analista' }));
     fireEvent.click(within(screen.getByRole('dialog')).getByRole('button', { name: 'Restablecer' }));
     expect(await screen.findByText(/Segundo factor de Ana Analista restablecido/)).toBeTruthy();
     expect(calls.filter((call) => call.method === 'POST').map((call) => call.url)).toEqual([

@@ -16,7 +16,7 @@ export function ResetFactors({ member, run }: { member: StaffView; run: () => Pr
       <button
         type="button"
         className="bo-button bo-button--small bo-button--quiet"
-        aria-label={`Restablecer el segundo factor de ${member.name}`}
+        aria-label={`Restablecer segundo factor de ${member.name}`}
         onClick={() => setOpen(true)}
       >
         Restablecer segundo factor
