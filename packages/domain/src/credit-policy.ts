@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { POLICY_RULES, type PolicyRuleSpec } from './policy-rules.js';
+import { POLICY_RULES, policyRuleLabel, type PolicyRuleSpec } from './policy-rules.js';
 
 export { POLICY_RULES, policyRuleLabel, type PolicyRuleSpec } from './policy-rules.js';
 
@@ -105,36 +105,41 @@ export interface PolicyChange {
   after: string;
 }
 
-const shown = (value: unknown): string =>
+/** A threshold in words: a number as written, the location rule, the thin file's answer, an optional rule left out. */
+const shown = (value: unknown, absent = 'no se aplica'): string =>
   value === undefined
-    ? 'no se aplica'
+    ? absent
     : value === true
-      ? 'sí'
+      ? 'solo municipios atendidos'
       : value === false
-        ? 'no'
+        ? 'todos los municipios'
         : value === 'approve'
           ? 'aprobar'
           : value === 'reject'
             ? 'rechazar'
-            : typeof value === 'object'
-              ? JSON.stringify(value)
-              : String(value);
+            : String(value);
 
 /** What a version changes from another, rule by rule, in words (the editor's and the publisher's diff). */
 export function describePolicyChanges(from: CreditPolicyDocument, to: CreditPolicyDocument): PolicyChange[] {
   const changes: PolicyChange[] = [];
-  const differs = (what: string, before: unknown, after: unknown) => {
-    if (JSON.stringify(before) !== JSON.stringify(after))
-      changes.push({ what, before: shown(before), after: shown(after) });
+  const differs = (what: string, before: string, after: string) => {
+    if (before !== after) changes.push({ what, before, after });
   };
   for (const spec of POLICY_RULES) {
-    const label = `${spec.input} ${spec.operator}`;
-    differs(label, ruleThreshold(from, spec), ruleThreshold(to, spec));
-    differs(`Motivo: ${label}`, from.reasons[spec.rule], to.reasons[spec.rule]);
+    const label = policyRuleLabel(spec.rule);
+    differs(label, shown(ruleThreshold(from, spec)), shown(ruleThreshold(to, spec)));
+    differs(
+      `Motivo: ${label}`,
+      shown(from.reasons[spec.rule], 'sin motivo'),
+      shown(to.reasons[spec.rule], 'sin motivo'),
+    );
   }
-  differs('Montos por rango de ventas', from.amount.by_sales_range, to.amount.by_sales_range);
-  differs('Bandas de puntaje', from.amount.score_bands, to.amount.score_bands);
-  differs('Monto máximo', from.amount.cap, to.amount.cap);
+  const amounts = (policy: CreditPolicyDocument) => policy.amount.by_sales_range.join(' · ');
+  const bands = (policy: CreditPolicyDocument) =>
+    policy.amount.score_bands.map((band) => `desde ${band.min_score}: ×${band.factor}`).join(' · ');
+  differs('Montos por rango de ventas', amounts(from), amounts(to));
+  differs('Bandas de puntaje', bands(from), bands(to));
+  differs('Monto máximo', String(from.amount.cap), String(to.amount.cap));
   differs('Descripción', from.description ?? '', to.description ?? '');
   return changes;
 }

@@ -168,5 +168,7 @@ export const POLICY_RULES: readonly PolicyRuleSpec[] = [
 /** The rule's name in Spanish (the backtest's reasons, the diff), or the name itself for an unknown one. */
 export function policyRuleLabel(rule: string): string {
   const spec = POLICY_RULES.find((item) => item.rule === rule);
-  return spec ? `${spec.input} ${spec.operator}` : rule;
+  if (!spec) return rule;
+  // A comparison reads with its sign ('Puntaje de buró ≥'); the location and thin-file rules by their input alone.
+  return spec.operator === '≥' || spec.operator === '≤' ? `${spec.input} ${spec.operator}` : spec.input;
 }
