@@ -80,6 +80,13 @@ function checkPolicy(policy: Omit<z.infer<typeof policyObject>, 'version'>, cont
       path: ['eligibility', 'max_age'],
       message: 'La edad máxima no puede ser menor que la mínima.',
     });
+  // Every score (a thin file reads as 0) finds its band: one starts at 0.
+  if (!policy.amount.score_bands.some((band) => band.min_score === 0))
+    context.addIssue({
+      code: 'custom',
+      path: ['amount', 'score_bands'],
+      message: 'Una banda debe empezar en el puntaje 0: así todo puntaje tiene la suya.',
+    });
   for (const rule of Object.keys(policy.reasons))
     if (!POLICY_RULE_KEYS.has(rule))
       context.addIssue({ code: 'custom', path: ['reasons', rule], message: `No hay una regla «${rule}».` });

@@ -313,6 +313,7 @@ export function createBacktest(overrides: Partial<BacktestView> = {}): BacktestV
     id: uuid(),
     policy_id: uuid(),
     policy_label: 'v2',
+    revision: 2,
     live_label: '2026-11-01',
     from: '2026-11-01',
     to: '2026-11-30',
@@ -326,6 +327,7 @@ export function createBacktest(overrides: Partial<BacktestView> = {}): BacktestV
       tested: { decisions: 4, approved: 2, approval_rate: 0.5 },
       approved_to_rejected: 1,
       rejected_to_approved: 0,
+      skipped: 0,
       flips: [
         {
           decision_id: uuid(),

@@ -82,7 +82,9 @@ export const publishPolicyBody = z.object({
 export type PublishPolicyBody = z.input<typeof publishPolicyBody>;
 
 // ---- backtests ---------------------------------------------------------------------------------
-const day = z.iso.date('Indica la fecha (AAAA-MM-DD).');
+const day = z.iso
+  .date('Indica la fecha (AAAA-MM-DD).')
+  .refine((value) => value >= '2000-01-01' && value <= '2100-12-31', 'La fecha debe estar entre los años 2000 y 2100.');
 export const startBacktestBody = z
   .object({
     /** The first and last day of the range, in the country's time zone (both included). */
@@ -102,13 +104,15 @@ export const backtestFlipView = z.object({
   /** The live version's outcome and the tested version's. */
   live: z.enum(['APPROVED', 'REJECTED']),
   tested: z.enum(['APPROVED', 'REJECTED']),
-  /** The tested version's refusing rules. */
+  /** The rules of the version that refuses it. */
   reasons: z.array(z.string()),
 });
 export const backtestView = z.object({
   id: z.string(),
   policy_id: z.string(),
   policy_label: z.string(),
+  /** The tested version's revision the backtest replayed (a draft may have been saved since). */
+  revision: z.number(),
   live_label: z.string(),
   from: z.string(),
   to: z.string(),
@@ -125,6 +129,8 @@ export const backtestView = z.object({
       /** Approved by the live version, refused by the tested one; and the other way. */
       approved_to_rejected: z.number(),
       rejected_to_approved: z.number(),
+      /** Decisions of the range whose inputs cannot be replayed (erased by the retention schedule, or older than an input): counted nowhere else. */
+      skipped: z.number(),
       /** The first flips (by date), up to BACKTEST_FLIPS_LISTED. */
       flips: z.array(backtestFlipView),
       /** How often each rule refused, under each version. */

@@ -57,16 +57,24 @@ CREATE INDEX "credit_policy_backtests_policy_idx" ON "credit_policy_backtests" U
 CREATE INDEX "credit_shadow_decisions_policy_idx" ON "credit_shadow_decisions" USING btree ("policy_id","created_at");--> statement-breakpoint
 CREATE INDEX "credit_decisions_created_idx" ON "credit_decisions" USING btree ("created_at","id") WHERE "credit_decisions"."aval_id" IS NULL;--> statement-breakpoint
 -- A published version is immutable (issue 33): the database refuses any change of its document,
--- label, number or country, and any move back out of PUBLISHED, whatever code runs.
+-- label, number, country, author or publication (the four eyes' evidence), any move back out of
+-- PUBLISHED, and its deletion, whatever code runs.
 CREATE FUNCTION credit_policies_published_immutable() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  IF TG_OP = 'DELETE' THEN
+    IF OLD.status = 'PUBLISHED' THEN
+      RAISE EXCEPTION 'credit policy % is published and cannot be deleted', OLD.id USING ERRCODE = 'P0001';
+    END IF;
+    RETURN OLD;
+  END IF;
   IF OLD.status = 'PUBLISHED' AND (NEW.status <> 'PUBLISHED' OR NEW.document <> OLD.document OR NEW.label <> OLD.label
-      OR NEW.number <> OLD.number OR NEW.country <> OLD.country) THEN
+      OR NEW.number <> OLD.number OR NEW.country <> OLD.country OR NEW.author <> OLD.author
+      OR NEW.published_by IS DISTINCT FROM OLD.published_by OR NEW.published_at IS DISTINCT FROM OLD.published_at) THEN
     RAISE EXCEPTION 'credit policy % is published and cannot change', OLD.id USING ERRCODE = 'P0001';
   END IF;
   RETURN NEW;
 END
 $$;
 --> statement-breakpoint
-CREATE TRIGGER credit_policies_published_immutable BEFORE UPDATE ON credit_policies
+CREATE TRIGGER credit_policies_published_immutable BEFORE UPDATE OR DELETE ON credit_policies
   FOR EACH ROW EXECUTE FUNCTION credit_policies_published_immutable();

@@ -164,7 +164,7 @@ export async function decideApplicant(deps: BureauDeps, answered: Answered & { a
     policy: live,
     event: { type: 'decision.made', payload: { result, amount, currency } },
     // The shadow version's outcome beside it, compared and never acted on (issue 33).
-    alsoWrite: (tx, at, decisionId) => recordShadowDecision(tx, live, { id: decisionId, inputs, at }),
+    alsoWrite: (tx, at, decisionId) => recordShadowDecision(tx, live, { id: decisionId, inputs, at }, deps.log),
   });
 }
 

@@ -25,8 +25,8 @@ export interface LivePolicy extends PolicyVersion {
 export interface PolicyBook {
   country: CountryCode;
   live(db?: Executor): Promise<LivePolicy>;
-  /** A version's document (validated once, then kept). */
-  document(id: string, raw: unknown): CreditPolicy;
+  /** A version's document, validated (a published one once, then kept: it never changes). */
+  documentOf(row: { id: string; status: string; document: unknown }): CreditPolicy;
   /** The country's version 1 from the file (or the shipped default), unless it has versions already. */
   ensureFirstVersion(): Promise<void>;
 }
@@ -43,18 +43,32 @@ export function createPolicyBook(options: {
   log: FastifyBaseLogger;
 }): PolicyBook {
   const { db, country, first } = options;
-  const parsed = new Map<string, CreditPolicy>();
+  const published = new Map<string, CreditPolicy>();
   const document = (id: string, raw: unknown) => {
-    let policy = parsed.get(id);
+    let policy = published.get(id);
     if (!policy) {
       policy = creditPolicySchema.parse(raw);
-      parsed.set(id, policy);
+      published.set(id, policy);
     }
     return policy;
   };
+  /** The shadow's document, or none: a shadow that cannot be read never stops a real decision. */
+  const shadowOf = (id: string | null, label: string | null, raw: unknown): PolicyVersion | null => {
+    if (!id || !label) return null;
+    try {
+      return { id, label, policy: document(id, raw) };
+    } catch (error) {
+      options.log.error(
+        { err: error, policy: id },
+        'credit policy: the shadow version cannot be read; decisions go on without it',
+      );
+      return null;
+    }
+  };
   return {
     country,
-    document,
+    documentOf: (row) =>
+      row.status === 'PUBLISHED' ? document(row.id, row.document) : creditPolicySchema.parse(row.document),
     async live(executor = db) {
       const row = await readLiveVersions(executor, country);
       if (!row) throw new Error(`no live credit policy for ${country}: the start seeds version 1`);
@@ -62,10 +76,7 @@ export function createPolicyBook(options: {
         id: row.id,
         label: row.label,
         policy: document(row.id, row.document),
-        shadow:
-          row.shadowId && row.shadowLabel
-            ? { id: row.shadowId, label: row.shadowLabel, policy: document(row.shadowId, row.shadowDocument) }
-            : null,
+        shadow: shadowOf(row.shadowId, row.shadowLabel, row.shadowDocument),
       };
     },
     async ensureFirstVersion() {

@@ -1,17 +1,14 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { BACKTEST_FLIPS_LISTED, getCountry, type BacktestView, type StartBacktestBody } from '@provee/domain';
+import { creditPolicySchema, getCountry, type BacktestView, type StartBacktestBody } from '@provee/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
 import { AppError } from '../../errors.js';
 import type { JobKind, JobQueue } from '../jobs/index.js';
+import type { PolicyBook } from '../policies/index.js';
 import { staffActor, type StaffRow } from '../staff/index.js';
-import {
-  countDecisions,
-  decisionsPage,
-  type PageEnd,
-  type ReplayScope,
-  type StoredDecision,
-} from './backtest.store.js';
+import { countDecisions, decisionsPage, type PageEnd, type ReplayScope } from './backtest.store.js';
+import { nextDay, zonedMidnight } from './country-days.js';
+import { Tally } from './replay.js';
 import {
   findBacktest,
   findPolicy,
@@ -20,13 +17,6 @@ import {
   recordBacktestProgress,
   type BacktestRow,
 } from './versions.store.js';
-import {
-  evaluate,
-  type CreditPolicy,
-  type DecisionInputs,
-  type LivePolicy,
-  type PolicyBook,
-} from '../policies/index.js';
 
 /**
  * The backtest (issue 33): a version replayed over the stored inputs of a range's decisions — no
@@ -52,91 +42,9 @@ interface Params {
   to: string;
   utm_source: string | null;
   live_id: string;
-}
-
-/** The stored inputs as the policy reads them (a field a decision of an older release lacks reads as unknown). */
-export function storedInputs(inputs: Record<string, unknown>): DecisionInputs {
-  const number = (value: unknown, fallback: number) => (typeof value === 'number' ? value : fallback);
-  return {
-    age: number(inputs.age, 0),
-    city: String(inputs.city ?? ''),
-    city_allowed: inputs.city_allowed === true,
-    business_age_years: number(inputs.business_age_years, 0),
-    sales_range: number(inputs.sales_range, 0),
-    score: typeof inputs.score === 'number' ? inputs.score : null,
-    delinquencies: number(inputs.delinquencies, 0),
-    worst_past_due_delay_days:
-      typeof inputs.worst_past_due_delay_days === 'number' ? inputs.worst_past_due_delay_days : null,
-    open_accounts: number(inputs.open_accounts, 0),
-    recent_inquiries: number(inputs.recent_inquiries, 0),
-    thin_file: inputs.thin_file === true,
-  };
-}
-
-type Outcome = 'APPROVED' | 'REJECTED';
-const rate = (approved: number, decisions: number) =>
-  decisions === 0 ? 0 : Math.round((approved / decisions) * 10_000) / 10_000;
-
-/** What a replay counts, page after page. */
-class Tally {
-  decisions = 0;
-  asDecided = 0;
-  live = 0;
-  tested = 0;
-  approvedToRejected = 0;
-  rejectedToApproved = 0;
-  flips: NonNullable<BacktestView['result']>['flips'] = [];
-  reasons = new Map<string, { live: number; tested: number }>();
-
-  add(decision: StoredDecision, live: CreditPolicy, tested: CreditPolicy) {
-    const inputs = storedInputs(decision.inputs);
-    const byLive = evaluate(live, inputs);
-    const byTested = evaluate(tested, inputs);
-    this.decisions += 1;
-    if (decision.result === 'APPROVED') this.asDecided += 1;
-    if (byLive.result === 'APPROVED') this.live += 1;
-    if (byTested.result === 'APPROVED') this.tested += 1;
-    for (const [version, outcome] of [
-      ['live', byLive],
-      ['tested', byTested],
-    ] as const)
-      for (const rule of outcome.rules)
-        if (!rule.passed) {
-          const counts = this.reasons.get(rule.rule) ?? { live: 0, tested: 0 };
-          counts[version] += 1;
-          this.reasons.set(rule.rule, counts);
-        }
-    if (byLive.result === byTested.result) return;
-    if (byLive.result === 'APPROVED') this.approvedToRejected += 1;
-    else this.rejectedToApproved += 1;
-    if (this.flips.length < BACKTEST_FLIPS_LISTED)
-      this.flips.push({
-        decision_id: decision.id,
-        application_id: decision.userId,
-        decided_at: decision.createdAt.toISOString(),
-        live: byLive.result as Outcome,
-        tested: byTested.result as Outcome,
-        reasons: byTested.rules.filter((rule) => !rule.passed).map((rule) => rule.rule),
-      });
-  }
-
-  result(durationMs: number): NonNullable<BacktestView['result']> {
-    const counts = (approved: number) => ({
-      decisions: this.decisions,
-      approved,
-      approval_rate: rate(approved, this.decisions),
-    });
-    return {
-      as_decided: counts(this.asDecided),
-      live: counts(this.live),
-      tested: counts(this.tested),
-      approved_to_rejected: this.approvedToRejected,
-      rejected_to_approved: this.rejectedToApproved,
-      flips: this.flips,
-      reasons: [...this.reasons].map(([rule, counts]) => ({ rule, ...counts })).sort((a, b) => b.tested - a.tested),
-      duration_ms: durationMs,
-    };
-  }
+  /** The tested version's revision and document as they were when the backtest began (a draft may change). */
+  revision: number;
+  document: Record<string, unknown>;
 }
 
 /** The range's instants: its first day's midnight and the midnight after its last, in the country's time zone. */
@@ -150,25 +58,6 @@ function scopeOf(deps: Pick<BacktestDeps, 'policies'>, params: Params): ReplaySc
   };
 }
 
-const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-
-/** Midnight of a day in a time zone, as an instant (the zone's offset read at that day's UTC midnight). */
-function zonedMidnight(day: string, timeZone: string): Date {
-  const utc = new Date(`${day}T00:00:00Z`);
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).formatToParts(utc);
-  const get = (type: string) => Number(parts.find((part) => part.type === type)!.value);
-  const asLocal = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'));
-  return new Date(utc.getTime() - (asLocal - utc.getTime()));
-}
-
 /** Replays the range and stores the counts on the backtest's row. */
 export async function runBacktest(
   deps: Omit<BacktestDeps, 'jobs' | 'inlineMax'>,
@@ -177,26 +66,26 @@ export async function runBacktest(
   const row = await findBacktest(deps.db, id);
   if (!row || row.status !== 'RUNNING') return row;
   const params = row.params as unknown as Params;
-  const [tested, live] = await Promise.all([findPolicy(deps.db, row.policyId), findPolicy(deps.db, params.live_id)]);
-  if (!tested || !live) throw new Error(`backtest ${id}: its versions are gone`);
-  const testedPolicy = deps.policies.document(`${tested.id}:${tested.revision}`, tested.document);
-  const livePolicy = deps.policies.document(`${live.id}:${live.revision}`, live.document);
+  const live = await findPolicy(deps.db, params.live_id);
+  if (!live) throw new Error(`backtest ${id}: the live version is gone`);
+  const testedPolicy = creditPolicySchema.parse(params.document);
+  const livePolicy = deps.policies.documentOf(live);
   const scope = scopeOf(deps, params);
   const started = performance.now();
-  const tally = new Tally();
+  const tally = new Tally(livePolicy, testedPolicy);
   let after: PageEnd | null = null;
   for (;;) {
     const page = await decisionsPage(deps.db, scope, after, PAGE);
-    for (const decision of page) tally.add(decision, livePolicy, testedPolicy);
+    for (const decision of page) tally.add(decision);
     if (page.length < PAGE) break;
     const last = page[page.length - 1]!;
     after = { createdAt: last.cursor, id: last.id };
-    await recordBacktestProgress(deps.db, id, tally.decisions);
+    await recordBacktestProgress(deps.db, id, tally.decisions + tally.skipped);
     await yieldToEventLoop();
   }
   return finishBacktest(deps.db, id, {
     status: 'DONE',
-    processed: tally.decisions,
+    processed: tally.decisions + tally.skipped,
     result: tally.result(Math.round(performance.now() - started)),
     at: deps.clock(),
   });
@@ -220,7 +109,14 @@ export async function startBacktest(
   if (policy.status === 'DISCARDED')
     throw new AppError(409, 'POLICY_CONFLICT', 'discarded version', 'Esta versión se descartó: no se puede probar.');
   const live = await deps.policies.live();
-  const params: Params = { from: body.from, to: body.to, utm_source: body.utm_source || null, live_id: live.id };
+  const params: Params = {
+    from: body.from,
+    to: body.to,
+    utm_source: body.utm_source || null,
+    live_id: live.id,
+    revision: policy.revision,
+    document: policy.document,
+  };
   const total = await countDecisions(deps.db, scopeOf(deps, params));
   const inline = total <= deps.inlineMax;
   const row = await deps.db.transaction(async (tx) => {
@@ -262,6 +158,7 @@ export async function backtestView(deps: Pick<BacktestDeps, 'db' | 'policies'>, 
     id: row.id,
     policy_id: row.policyId,
     policy_label: tested.label,
+    revision: params.revision,
     live_label: live?.label ?? '',
     from: params.from,
     to: params.to,
@@ -280,14 +177,9 @@ export function backtestJob(deps: Omit<BacktestDeps, 'jobs' | 'inlineMax'>): Job
   return {
     name: POLICY_BACKTEST_JOB,
     // A failed replay is kept as FAILED on its row (runOrFail); a process that died mid-way has the
-    // queue run it again from the start once it expires.
-    retryLimit: 2,
-    expireInSeconds: 600,
+    // queue run it once more from the start after it expires (an hour: 100,000 decisions take ~1 s).
+    retryLimit: 1,
+    expireInSeconds: 3600,
     run: async ({ backtest_id }) => runOrFail(deps, backtest_id),
   };
-}
-
-/** The replay of one stored decision by a version (the faithfulness check and the shadow use it). */
-export function replay(version: Pick<LivePolicy, 'policy'>, inputs: Record<string, unknown>) {
-  return evaluate(version.policy, storedInputs(inputs));
 }

@@ -1,3 +1,3 @@
 // The policy lab in the back office (issue 33): versions, backtests, shadow, four eyes.
-export { backtestJob, POLICY_BACKTEST_JOB, replay, runBacktest, storedInputs } from './backtest.js';
+export { backtestJob, POLICY_BACKTEST_JOB } from './backtest.js';
 export { policyRoutes } from './policies.routes.js';

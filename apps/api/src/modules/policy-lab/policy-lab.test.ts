@@ -5,7 +5,7 @@ import { auditEvents, creditDecisions, users } from '../../db/schema.js';
 import { createApplication, lastSmsPin, shopkeeperCall } from '../../test/factories.js';
 import { staffSession } from '../../test/staff.js';
 import { manualClock, useTestApp, type TestApp } from '../../test/test-app.js';
-import { replay } from './backtest.js';
+import { replay } from './replay.js';
 
 /**
  * The policy lab (issue 33) on each database: versions, the replay's faithfulness, the backtest's
@@ -120,7 +120,7 @@ describe('policy lab', () => {
     expect(stored).toHaveLength(seeded.length);
     for (const decision of stored) {
       expect(decision.policyVersion).toBe(live.label);
-      const again = replay(live, decision.inputs);
+      const again = replay(live, decision.inputs)!;
       expect({ result: again.result, amount: again.amount, rules: again.rules }).toEqual({
         result: decision.result,
         amount: decision.amount,

@@ -96,8 +96,8 @@ export async function versionDetail(deps: PolicyDeps, member: StaffRow, id: stri
   const row = rows.find((item) => item.id === id);
   if (!row) throw NOT_FOUND();
   const liveRow = rows.find((item) => item.id === live?.policyId);
-  const document = deps.policies.document(`${row.id}:${row.revision}`, row.document);
-  const liveDocument = liveRow ? deps.policies.document(liveRow.id, liveRow.document) : document;
+  const document = deps.policies.documentOf(row);
+  const liveDocument = liveRow ? deps.policies.documentOf(liveRow) : document;
   const refusal = publishRefusal(member, row);
   return {
     ...versionView(row, live),
@@ -108,7 +108,10 @@ export async function versionDetail(deps: PolicyDeps, member: StaffRow, id: stri
     may_publish: refusal === null,
     publish_refusal: refusal,
     may_activate:
-      row.status === 'PUBLISHED' && live?.policyId !== row.id && staffMay(member.role as StaffRole, 'publishPolicy'),
+      row.status === 'PUBLISHED' &&
+      live?.policyId !== row.id &&
+      row.author !== staffActor(member) &&
+      staffMay(member.role as StaffRole, 'publishPolicy'),
   };
 }
 
@@ -129,14 +132,25 @@ async function lockedLive(tx: Executor, deps: PolicyDeps): Promise<LiveRow> {
   return live;
 }
 
+/** `v<number>`, or with a suffix when a version already has that label (version 1 keeps its file's own). */
+async function freeLabel(tx: Executor, country: string, number: number): Promise<string> {
+  const taken = new Set((await listPolicies(tx, country)).map((row) => row.label));
+  let label = `v${number}`;
+  for (let suffix = 2; taken.has(label); suffix++) label = `v${number}-${suffix}`;
+  return label;
+}
+
 /** A new draft, begun from the live version or the one named; its author is the only one who edits it. */
 export async function createDraft(deps: PolicyDeps, member: StaffRow, basedOnId?: string): Promise<PolicyDetailView> {
   const id = await deps.db.transaction(async (tx) => {
     const live = await lockedLive(tx, deps);
     const base = await findPolicy(tx, basedOnId ?? live.policyId);
     if (!base || base.country !== deps.policies.country) throw NOT_FOUND();
+    // From a published version only: a copy of someone's unpublished draft would let its writer
+    // have it published under the copier's name (four eyes).
+    if (base.status !== 'PUBLISHED') throw conflict('Un borrador se empieza desde una versión publicada.');
     const number = await nextNumber(tx, deps.policies.country);
-    const label = `v${number}`;
+    const label = await freeLabel(tx, deps.policies.country, number);
     const row = await insertDraft(tx, {
       country: deps.policies.country,
       number,
@@ -212,6 +226,7 @@ export async function publish(
       author: published.author,
       revision: published.revision,
       previous_live_id: live.policyId,
+      previous_shadow_id: live.shadowPolicyId,
     });
   });
   return versionDetail(deps, member, id);
@@ -219,7 +234,8 @@ export async function publish(
 
 /**
  * An earlier (or shadow-tested) published version decides again, in one step: a rollback, or the
- * promotion of the shadow. Already approved by four eyes when it was published.
+ * promotion of the shadow. Approved by four eyes when it was published; made live by an admin who
+ * did not write it either (publishing it in shadow must not let its writer make it decide alone).
  */
 export async function activate(deps: PolicyDeps, member: StaffRow, id: string): Promise<PolicyDetailView> {
   await deps.db.transaction(async (tx) => {
@@ -228,6 +244,8 @@ export async function activate(deps: PolicyDeps, member: StaffRow, id: string): 
     if (!row || row.country !== deps.policies.country) throw NOT_FOUND();
     if (row.status !== 'PUBLISHED') throw conflict('Solo una versión publicada puede volver a decidir.');
     if (live.policyId === id) throw conflict('Esta versión ya es la vigente.');
+    if (row.author === staffActor(member))
+      throw forbidden('POLICY_FOUR_EYES', 'Escribiste esta versión: otra persona administradora debe hacerla vigente.');
     const previous = await findPolicy(tx, live.policyId);
     await pointLive(tx, deps.policies.country, {
       policyId: id,
@@ -241,6 +259,8 @@ export async function activate(deps: PolicyDeps, member: StaffRow, id: string): 
       label: row.label,
       previous_live_id: live.policyId,
       previous_live_label: previous?.label ?? null,
+      // The shadow version made live stops running in shadow.
+      shadow_stopped: live.shadowPolicyId === id,
     });
   });
   return versionDetail(deps, member, id);

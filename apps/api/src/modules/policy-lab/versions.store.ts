@@ -181,13 +181,3 @@ export async function finishBacktest(
     .returning();
   return row;
 }
-
-/** A version's latest backtests, newest first. */
-export async function latestBacktests(database: Executor, policyId: string, limit: number): Promise<BacktestRow[]> {
-  return database
-    .select()
-    .from(creditPolicyBacktests)
-    .where(eq(creditPolicyBacktests.policyId, policyId))
-    .orderBy(desc(creditPolicyBacktests.createdAt))
-    .limit(limit);
-}

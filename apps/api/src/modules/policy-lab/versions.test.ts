@@ -1,3 +1,6 @@
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { cedulaCheckDigit } from '@provee/domain';
 import { asc, desc, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +11,7 @@ import { registrationData } from '../../test/registration.js';
 import { staffSession } from '../../test/staff.js';
 import { manualClock, useTestApp, type TestApp } from '../../test/test-app.js';
 import { verifyAuditChain } from '../audit/index.js';
+import { defaultPolicy } from '../policies/index.js';
 
 /**
  * The policy's versions on each database (issue 33): four eyes, 20 concurrent publishes, the next
@@ -107,6 +111,35 @@ describe('policy versions', () => {
         .set({ document: sql`jsonb_set(document, '{eligibility,min_score}', '1')` })
         .where(eq(creditPolicies.id, draft.id)),
     ).rejects.toThrow();
+  });
+
+  it("four eyes hold through the side doors: a copy of someone's draft, a version its writer makes live after a shadow run", async () => {
+    const writer = await staffSession(t.app, 'admin');
+    const copier = await staffSession(t.app, 'analyst');
+    const other = await staffSession(t.app, 'admin');
+    const draft = await lab(t).draft(writer, { min_score: 1 });
+    // Only a published version is a draft's start: a copy would let its writer publish it as the copier's.
+    const copy = await lab(t).call(copier, 'POST', '/policies', { based_on: draft.id });
+    expect(copy.statusCode).toBe(409);
+    expect(copy.json().readable_message).toBe('Un borrador se empieza desde una versión publicada.');
+    // Published in shadow by another admin, its writer cannot make it decide.
+    expect((await lab(t).publish(other, draft, 'shadow')).statusCode).toBe(200);
+    const own = await lab(t).call(writer, 'POST', `/policies/${draft.id}/activate`);
+    expect(own.statusCode).toBe(403);
+    expect(own.json().code).toBe('POLICY_FOUR_EYES');
+    expect((await lab(t).call(writer, 'GET', `/policies/${draft.id}`)).json().data.may_activate).toBe(false);
+    const promoted = await lab(t).call(other, 'POST', `/policies/${draft.id}/activate`);
+    expect(promoted.statusCode, promoted.body).toBe(200);
+    expect(promoted.json().data).toMatchObject({ live: true, shadow: false });
+    expect((await policyEvents()).at(-1)).toMatchObject({
+      type: 'policy.activated',
+      payload: { policy_id: draft.id, shadow_stopped: true },
+    });
+    // The four eyes' evidence and a published version are the database's to keep.
+    await expect(
+      t.app.db.update(creditPolicies).set({ author: 'system' }).where(eq(creditPolicies.id, draft.id)),
+    ).rejects.toThrow();
+    await expect(t.app.db.delete(creditPolicies).where(eq(creditPolicies.id, draft.id))).rejects.toThrow();
   });
 
   it('20 parallel publishes of one draft: one wins, one live version, one audited event', async () => {
@@ -254,6 +287,21 @@ describe('policy versions', () => {
     expect(crossed.body).toContain('La edad máxima no puede ser menor que la mínima.');
     const detail = (await lab(t).call(analyst, 'GET', `/policies/${created.id}`)).json().data;
     expect(detail).toMatchObject({ revision: created.revision, document: created.document });
+    const noBandAtZero = await lab(t).call(analyst, 'PUT', `/policies/${created.id}`, {
+      revision: created.revision,
+      document: { ...document, amount: { ...document.amount, score_bands: [{ min_score: 700, factor: 2 }] } },
+    });
+    expect(noBandAtZero.statusCode).toBe(400);
+    expect(noBandAtZero.body).toContain('Una banda debe empezar en el puntaje 0');
+    // Days outside the years records hold are a Spanish 400, not a failure of the database.
+    for (const range of [
+      { from: '0001-01-01', to: '2026-11-21' },
+      { from: '2026-11-01', to: '9999-12-31' },
+    ]) {
+      const res = await lab(t).call(analyst, 'POST', `/policies/${created.id}/backtests`, range);
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toContain('La fecha debe estar entre los años 2000 y 2100.');
+    }
     // Discarded, it is gone from the drafts and cannot be published.
     expect((await lab(t).call(analyst, 'DELETE', `/policies/${created.id}`)).json().data.status).toBe('DISCARDED');
   });
@@ -290,5 +338,19 @@ describe('a long backtest', () => {
     // Another staff member's backtest of another country's version does not exist here.
     const missing = await lab(t).call(analyst, 'GET', `/policy-backtests/${draft.id}`);
     expect(missing.statusCode).toBe(404);
+  });
+});
+
+describe('a first version whose file is labelled like the drafts', () => {
+  const file = join(tmpdir(), `policy-v2-${process.pid}.json`);
+  writeFileSync(file, JSON.stringify({ ...defaultPolicy, version: 'v2' }));
+  const t = useTestApp({ CREDIT_POLICY_FILE: file });
+
+  it('gives the second version a label of its own', async () => {
+    const analyst = await staffSession(t.app, 'analyst');
+    const first = await lab(t).call(analyst, 'POST', '/policies', {});
+    expect(first.statusCode, first.body).toBe(201);
+    expect(first.json().data).toMatchObject({ number: 2, label: 'v2-2' });
+    expect((await lab(t).call(analyst, 'POST', '/policies', {})).json().data).toMatchObject({ number: 3, label: 'v3' });
   });
 });

@@ -30,7 +30,7 @@ function FlipsTable({ view, result }: { view: BacktestView; result: Result }) {
       )}
       <DataTable
         labelledBy="bo-backtest-flips"
-        columns={['Solicitud', 'Decidida', `Vigente → ${view.policy_label}`, `Motivos con ${view.policy_label}`]}
+        columns={['Solicitud', 'Decidida', `Vigente → ${view.policy_label}`, 'Reglas que la rechazan']}
       >
         {result.flips.map((flip) => (
           <tr key={flip.decision_id}>
@@ -62,6 +62,14 @@ export function BacktestResult({ view }: { view: BacktestView }) {
   return (
     <section className="bo-subsection" aria-labelledby="bo-backtest-result">
       <h3 id="bo-backtest-result">Resultado: {heading}</h3>
+      {result.skipped > 0 && (
+        <p className="bo-muted">
+          {formatInteger(result.skipped)}{' '}
+          {result.skipped === 1 ? 'decisión del rango no se pudo' : 'decisiones del rango no se pudieron'} volver a
+          juzgar: sus datos se borraron por el calendario de conservación o son de antes de un dato que la política lee.
+          No cuentan en las cifras.
+        </p>
+      )}
       {result.tested.decisions === 0 ? (
         <p className="bo-muted">No hubo decisiones en ese rango.</p>
       ) : (
