@@ -1,7 +1,8 @@
 import { cedulaCheckDigit } from '@provee/domain';
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { expect, expectAccessible, screenshot, test } from './fixtures.js';
-import { latestCode, latestNip, smsWith, uniquePhone } from './helpers.js';
+import { smsWith, uniquePhone } from './helpers.js';
+import { shopkeeperThroughPublicApi } from './public-api-journey.js';
 import { STAFF_ACCOUNTS } from './staff-accounts.js';
 import { enrolledStaff, logInWithCode } from './staff-login.js';
 
@@ -9,82 +10,6 @@ const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 const random = (digits: number) => String(Math.floor(Math.random() * 10 ** digits)).padStart(digits, '0');
 /** The verifier simulator's test identity that asks for a person's review (README, "Contract signing"). */
 const UNDER_REVIEW = () => cedula(`9990007${random(3)}`);
-
-async function call(
-  request: APIRequestContext,
-  method: 'GET' | 'POST' | 'PUT',
-  path: string,
-  token?: string,
-  data?: unknown,
-) {
-  const res = await request.fetch(path, {
-    method,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-    ...(data === undefined ? {} : { data }),
-  });
-  expect(res.status(), `${method} ${path}: ${await res.text()}`).toBeLessThan(300);
-  return (await res.json()) as { data: Record<string, unknown> & { [key: string]: never } };
-}
-
-/**
- * A shopkeeper through the public API, as the web app calls it: phone proof, the five registration
- * steps, the PIN and the pre-approval.
- */
-async function shopkeeperThroughPublicApi(request: APIRequestContext, phone: string, taxId: string): Promise<string> {
-  await call(request, 'POST', '/api/v1/users/code', undefined, { phone_number: phone });
-  const proof = await call(request, 'PUT', '/api/v1/users/code', undefined, {
-    phone_number: phone,
-    code: await latestCode(request, phone),
-  });
-  const proofToken = (proof.data.authentication as unknown as { access_token: string }).access_token;
-  const registered = await call(request, 'POST', '/api/v2/users', proofToken, {
-    account_type_id: 'SK',
-    name: 'Mercedes',
-    lastname: 'Almonte',
-    maternal_lastname: 'Reyes',
-    dob: '1984-06-15',
-    length_of_residency_in_years: 4,
-    marital_status: 'SINGLE',
-    phone_number: phone,
-  });
-  const userId = registered.data.user_id as unknown as string;
-  const token = (registered.data.authentication as unknown as { access_token: string }).access_token;
-  const step = (method: 'POST' | 'PUT', path: string, data?: unknown) =>
-    call(request, method, `/api/v1/users/${userId}/SK${path}`, token, data);
-  await step('POST', '/tax_info', { tax_payer_id: taxId });
-  const states = (await call(request, 'GET', '/api/v1/states')).data as unknown as { id: number; name: string }[];
-  const state = states.find((item) => item.name === 'Distrito Nacional')!;
-  const cities = (await call(request, 'GET', `/api/v1/states/${state.id}/cities`)).data as unknown as {
-    id: number;
-    name: string;
-  }[];
-  const city = cities.find((item) => item.name === 'Santo Domingo de Guzmán')!;
-  const sectors = (await call(request, 'GET', `/api/v1/cities/${city.id}/neighborhoods`)).data as unknown as {
-    name: string;
-    zip_code: string | null;
-  }[];
-  await step('POST', '/businesses/address', {
-    zip_code: sectors[0]!.zip_code ?? '00000',
-    state: state.name,
-    city: city.name,
-    neighborhood: sectors[0]!.name,
-    street_name: 'Calle Duarte',
-    street_number: '12',
-    apartment_number: '',
-  });
-  const types = (await call(request, 'GET', '/api/v1/business-types')).data as unknown as string[];
-  const ranges = (await call(request, 'GET', '/api/v1/sales-ranges')).data as unknown as { ranges: { id: number }[] };
-  await step('POST', '/businesses', {
-    name: 'Colmado Mercedes',
-    business_type: types[0],
-    sales_average_range_id: ranges.ranges.at(-1)!.id,
-    business_age: 4,
-  });
-  await step('POST', '/nip');
-  const decided = await step('PUT', '/nip', { nip: await latestNip(request, phone) });
-  expect(decided.data).toMatchObject({ next_step: 'PASSWORD' });
-  return userId;
-}
 
 /**
  * The login as staff make it: the password, then the authenticator app's code for the analyst and
@@ -124,7 +49,7 @@ test('an analyst finds a shopkeeper, reads the evidence, approves a review, and 
   test.setTimeout(120_000);
   const phone = uniquePhone();
   const taxId = UNDER_REVIEW();
-  const userId = await shopkeeperThroughPublicApi(shopkeeper.request, phone, taxId);
+  const userId = await shopkeeperThroughPublicApi(shopkeeper.request, { phone, taxId });
 
   const analyst = await staffPage(browser, baseURL!, 'analyst');
   await openApplication(analyst, phone);
@@ -208,7 +133,7 @@ test('an admin makes an advisor account, the advisor sets the password with the 
 }) => {
   test.setTimeout(60_000);
   // An applicant of today, pre-approved through the public API: the funnel must count them.
-  await shopkeeperThroughPublicApi(admin.request, uniquePhone(), cedula(`4${random(9)}`));
+  await shopkeeperThroughPublicApi(admin.request, { phone: uniquePhone(), taxId: cedula(`4${random(9)}`) });
   await logIn(admin, 'admin');
   await admin.getByRole('link', { name: 'Personal' }).click();
   const email = `asesora-${random(6)}@prestamista.test`;
@@ -293,7 +218,7 @@ test('naming a guarantor before the application reaches the inventory step: the 
   test.setTimeout(60_000);
   // Pre-approved, no password yet: a guarantor cannot be named before the inventory step.
   const phone = uniquePhone();
-  await shopkeeperThroughPublicApi(page.request, phone, cedula(`4${random(9)}`));
+  await shopkeeperThroughPublicApi(page.request, { phone, taxId: cedula(`4${random(9)}`) });
   const analyst = await staffPage(browser, baseURL!, 'analyst');
   await openApplication(analyst, phone);
   const form = analyst.getByRole('form', { name: 'Registrar aval' });

@@ -1,8 +1,9 @@
 import { getCountry } from '@provee/domain';
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { staffAtDesk, watchProblems } from './backoffice-desk.js';
 import { expect, expectAccessible, screenshot, test } from './fixtures.js';
-import { latestCode, latestNip, proveWithSms, seedUser, uniqueCedula, uniquePhone } from './helpers.js';
+import { proveWithSms, seedUser, uniqueCedula, uniquePhone } from './helpers.js';
+import { shopkeeperThroughPublicApi } from './public-api-journey.js';
 import { enrolledStaff, giveAuthenticatorCode } from './staff-login.js';
 
 /**
@@ -13,84 +14,6 @@ import { enrolledStaff, giveAuthenticatorCode } from './staff-login.js';
  * the next one-year-old business is refused at the business step; the admin goes back to version 1
  * in one click, and the next one passes.
  */
-
-async function call(
-  request: APIRequestContext,
-  method: 'GET' | 'POST' | 'PUT',
-  path: string,
-  token?: string,
-  data?: unknown,
-) {
-  const res = await request.fetch(path, {
-    method,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
-    ...(data === undefined ? {} : { data }),
-  });
-  expect(res.status(), `${method} ${path}: ${await res.text()}`).toBeLessThan(300);
-  return (await res.json()) as { data: Record<string, unknown> };
-}
-
-/**
- * A shopkeeper through the public API as the web app calls it, up to the credit decision: phone
- * proof, the five registration steps (a business of `businessAge` years), the PIN. Answers the
- * application's id once the decision approved it.
- */
-async function approvedThroughPublicApi(request: APIRequestContext, businessAge: number): Promise<string> {
-  const phone = uniquePhone();
-  await call(request, 'POST', '/api/v1/users/code', undefined, { phone_number: phone });
-  const proof = await call(request, 'PUT', '/api/v1/users/code', undefined, {
-    phone_number: phone,
-    code: await latestCode(request, phone),
-  });
-  const proofToken = (proof.data.authentication as { access_token: string }).access_token;
-  const registered = await call(request, 'POST', '/api/v2/users', proofToken, {
-    account_type_id: 'SK',
-    name: 'Ramona',
-    lastname: 'Castillo',
-    maternal_lastname: 'Báez',
-    dob: '1979-09-02',
-    length_of_residency_in_years: 4,
-    marital_status: 'SINGLE',
-    phone_number: phone,
-  });
-  const userId = registered.data.user_id as string;
-  const token = (registered.data.authentication as { access_token: string }).access_token;
-  const step = (method: 'POST' | 'PUT', path: string, data?: unknown) =>
-    call(request, method, `/api/v1/users/${userId}/SK${path}`, token, data);
-  await step('POST', '/tax_info', { tax_payer_id: uniqueCedula() });
-  const states = (await call(request, 'GET', '/api/v1/states')).data as unknown as { id: number; name: string }[];
-  const state = states.find((item) => item.name === 'Distrito Nacional')!;
-  const cities = (await call(request, 'GET', `/api/v1/states/${state.id}/cities`)).data as unknown as {
-    id: number;
-    name: string;
-  }[];
-  const city = cities.find((item) => item.name === 'Santo Domingo de Guzmán')!;
-  const sectors = (await call(request, 'GET', `/api/v1/cities/${city.id}/neighborhoods`)).data as unknown as {
-    name: string;
-    zip_code: string | null;
-  }[];
-  await step('POST', '/businesses/address', {
-    zip_code: sectors[0]!.zip_code ?? '00000',
-    state: state.name,
-    city: city.name,
-    neighborhood: sectors[0]!.name,
-    street_name: 'Calle El Conde',
-    street_number: '51',
-    apartment_number: '',
-  });
-  const types = (await call(request, 'GET', '/api/v1/business-types')).data as unknown as string[];
-  const ranges = (await call(request, 'GET', '/api/v1/sales-ranges')).data as unknown as { ranges: { id: number }[] };
-  await step('POST', '/businesses', {
-    name: 'Colmado Ramona',
-    business_type: types[0],
-    sales_average_range_id: ranges.ranges.at(-1)!.id,
-    business_age: businessAge,
-  });
-  await step('POST', '/nip');
-  const decided = await step('PUT', '/nip', { nip: await latestNip(request, phone) });
-  expect(decided.data).toMatchObject({ next_step: 'PASSWORD', status: 'IN_PROGRESS' });
-  return userId;
-}
 
 /** 'Confirma que eres tú' first when the last second factor is older than the server's step-up time (20 s here). */
 async function confirmIfAsked(page: Page, secret: string, done: Locator) {
@@ -122,7 +45,11 @@ test('an analyst drafts a stricter business age and backtests it, an admin publi
 }) => {
   test.setTimeout(360_000);
   // An applicant whose business is one year old, approved under version 1 (its minimum is 1 year).
-  const approvedId = await approvedThroughPublicApi(shopkeeper.request, 1);
+  const approvedId = await shopkeeperThroughPublicApi(shopkeeper.request, {
+    phone: uniquePhone(),
+    taxId: uniqueCedula(),
+    businessAge: 1,
+  });
 
   // The analyst opens 'Política de crédito' and begins a draft from the live version.
   const analyst = await staffAtDesk(browser, baseURL!, 'analyst');

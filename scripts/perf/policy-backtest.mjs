@@ -12,7 +12,6 @@
 // either takes 10 s or more, or the counts are wrong. --explain: after the runs, the page query read
 // directly, page by page (its time, the plans of the first, slowest and last page), and the same walk
 // with the keyset as a row comparison.
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +20,6 @@ import {
   exitIfBelowGoal,
   freePort,
   JOURNEY_ENV,
-  ROOT,
   SERVER_JS,
   sleep,
   startServer,
@@ -30,7 +28,7 @@ import {
   waitReady,
 } from '../reliability/harness.mjs';
 import { staffLogin } from '../staff-login.mjs';
-import { table } from './server.mjs';
+import { createStaffAccount, table } from './server.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -168,28 +166,6 @@ const expect = (response, status, what) => {
   return response.data.data;
 };
 
-/** As a lender makes its first account: the built CLI, the password on standard input. */
-function createAnalyst(env) {
-  try {
-    execFileSync(
-      process.execPath,
-      [
-        join(ROOT, 'apps/api/dist/staff-create.js'),
-        '--email',
-        ANALYST.email,
-        '--role',
-        ANALYST.role,
-        '--name',
-        ANALYST.name,
-      ],
-      // PORT 1: nothing listens there (the CLI's check for a running embedded-database server).
-      { env: { PATH: process.env.PATH, ...env, PORT: '1' }, input: `${ANALYST.password}\n`, stdio: 'pipe' },
-    );
-  } catch (error) {
-    throw new Error(`staff:create failed: ${error.stderr || error.message}`, { cause: error });
-  }
-}
-
 /** Before the run (its own seeding and server then add to it). */
 const loadBefore = loadavg();
 const dir = mkdtempSync(join(tmpdir(), 'provee-perf-policy-'));
@@ -226,7 +202,7 @@ const login = staffLogin(ANALYST);
 try {
   // 1. The schema and policy version 1 (the server's start), then the analyst and the decisions.
   let baseUrl = await serve('inline', { POLICY_BACKTEST_INLINE_MAX: String(Math.max(200_000, DECISIONS)) });
-  createAnalyst(baseEnv);
+  createStaffAccount(baseEnv, ANALYST);
   const db = pg.connect();
   let range;
   try {

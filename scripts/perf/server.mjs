@@ -85,7 +85,7 @@ export async function startPerfServer({ analyst = false } = {}) {
     WEB_DIST_DIR: snapshotWebDist(dir),
     ...(postgres ? { DATABASE_URL: postgres.url } : { DATA_DIR: join(dir, 'data') }),
   };
-  if (analyst) createAnalyst(env);
+  if (analyst) createStaffAccount(env);
   const logFile = join(dir, 'server.log');
   const log = openSync(logFile, 'w');
   const child = startServer(env, { stdio: ['ignore', log, log] });
@@ -115,21 +115,21 @@ export async function startPerfServer({ analyst = false } = {}) {
 }
 
 /** As a lender makes its first account: the built CLI, the password on standard input. */
-function createAnalyst(env) {
+export function createStaffAccount(env, account = ANALYST) {
   try {
     execFileSync(
       process.execPath,
       [
         join(ROOT, 'apps/api/dist/staff-create.js'),
         '--email',
-        ANALYST.email,
+        account.email,
         '--role',
-        ANALYST.role,
+        account.role,
         '--name',
-        ANALYST.name,
+        account.name,
       ],
       // PORT 1: nothing listens there, so the CLI's check for a running embedded-database server passes.
-      { env: { PATH: process.env.PATH, ...env, PORT: '1' }, input: `${ANALYST.password}\n`, stdio: 'pipe' },
+      { env: { PATH: process.env.PATH, ...env, PORT: '1' }, input: `${account.password}\n`, stdio: 'pipe' },
     );
   } catch (error) {
     throw new Error(`staff:create failed: ${error.stderr || error.message}`, { cause: error });

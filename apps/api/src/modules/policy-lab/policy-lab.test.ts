@@ -3,8 +3,9 @@ import { asc, eq, isNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditEvents, creditDecisions, users } from '../../db/schema.js';
 import { createApplication, lastSmsPin, shopkeeperCall } from '../../test/factories.js';
+import { lab } from '../../test/policy-lab.js';
 import { staffSession } from '../../test/staff.js';
-import { manualClock, useTestApp, type TestApp } from '../../test/test-app.js';
+import { manualClock, useTestApp } from '../../test/test-app.js';
 import { replay } from './replay.js';
 
 /**
@@ -19,39 +20,6 @@ const randomTen = () => `4${String(Math.floor(Math.random() * 1e8) * 10 + (seria
 const STRONG = '9990000001';
 const DELINQUENT = '9990000002';
 const THIN = '9990000003';
-
-type Staff = Awaited<ReturnType<typeof staffSession>>;
-
-function lab(t: TestApp) {
-  const call = (who: Staff, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/backoffice${url}`, headers: who.headers, ...(payload ? { payload } : {}) });
-  const versions = async (who: Staff) =>
-    (await call(who, 'GET', '/policies')).json().data.versions as {
-      id: string;
-      label: string;
-      live: boolean;
-      shadow: boolean;
-      status: string;
-      number: number;
-    }[];
-  const live = async (who: Staff) => (await versions(who)).find((version) => version.live)!;
-  /** A draft of the live version with some eligibility rules changed, saved. */
-  const draft = async (who: Staff, eligibility: Record<string, unknown>) => {
-    const created = await call(who, 'POST', '/policies', {});
-    expect(created.statusCode).toBe(201);
-    const { id, revision, document } = created.json().data;
-    const { version: _version, ...rest } = document;
-    const saved = await call(who, 'PUT', `/policies/${id}`, {
-      revision,
-      document: { ...rest, eligibility: { ...rest.eligibility, ...eligibility } },
-    });
-    expect(saved.statusCode, saved.body).toBe(200);
-    return saved.json().data as { id: string; revision: number; label: string; changes_from_live: unknown[] };
-  };
-  const publish = (who: Staff, policy: { id: string; revision: number }, mode: 'live' | 'shadow' = 'live') =>
-    call(who, 'POST', `/policies/${policy.id}/publish`, { revision: policy.revision, mode });
-  return { call, versions, live, draft, publish };
-}
 
 describe('policy lab', () => {
   const clock = manualClock(new Date('2026-11-21T15:00:00Z'));

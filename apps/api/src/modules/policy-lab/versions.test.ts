@@ -8,8 +8,9 @@ import { auditEvents, creditDecisions, creditPolicies, creditShadowDecisions } f
 import { createApplication, lastSmsPin, shopkeeperCall } from '../../test/factories.js';
 import { createPhone, phoneToken } from '../../test/phone.js';
 import { registrationData } from '../../test/registration.js';
+import { lab } from '../../test/policy-lab.js';
 import { staffSession } from '../../test/staff.js';
-import { manualClock, useTestApp, type TestApp } from '../../test/test-app.js';
+import { manualClock, useTestApp } from '../../test/test-app.js';
 import { verifyAuditChain } from '../audit/index.js';
 import { defaultPolicy } from '../policies/index.js';
 
@@ -22,39 +23,6 @@ import { defaultPolicy } from '../policies/index.js';
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 let serial = 0;
 const randomTen = () => `5${String((Date.now() % 1e5) * 1e3 + (serial++ % 1000)).padStart(9, '0')}`;
-type Staff = Awaited<ReturnType<typeof staffSession>>;
-
-function lab(t: TestApp) {
-  const call = (who: Staff, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/backoffice${url}`, headers: who.headers, ...(payload ? { payload } : {}) });
-  const versions = async (who: Staff) =>
-    (await call(who, 'GET', '/policies')).json().data.versions as {
-      id: string;
-      label: string;
-      live: boolean;
-      shadow: boolean;
-      status: string;
-      number: number;
-    }[];
-  const live = async (who: Staff) => (await versions(who)).find((version) => version.live)!;
-  /** A draft of the live version with some eligibility rules changed, saved. */
-  const draft = async (who: Staff, eligibility: Record<string, unknown>) => {
-    const created = await call(who, 'POST', '/policies', {});
-    expect(created.statusCode, created.body).toBe(201);
-    const { id, revision, document } = created.json().data;
-    const { version: _version, ...rest } = document;
-    const saved = await call(who, 'PUT', `/policies/${id}`, {
-      revision,
-      document: { ...rest, eligibility: { ...rest.eligibility, ...eligibility } },
-    });
-    expect(saved.statusCode, saved.body).toBe(200);
-    return saved.json().data as { id: string; revision: number; label: string; document: Record<string, unknown> };
-  };
-  const publish = (who: Staff, policy: { id: string; revision: number }, mode: 'live' | 'shadow' = 'live') =>
-    call(who, 'POST', `/policies/${policy.id}/publish`, { revision: policy.revision, mode });
-  return { call, versions, live, draft, publish };
-}
-
 describe('policy versions', () => {
   const clock = manualClock(new Date('2026-11-21T15:00:00Z'));
   const t = useTestApp({ NIP_PREFILL: 'true', BUREAU_SYNC_WAIT_MS: '2000' }, undefined, { clock });
