@@ -6,7 +6,13 @@ import { z } from 'zod';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { createCatalogRevision } from './db/catalog-revision.js';
-import { clientErrorHandler, frameworkErrors, notFoundEnvelope, registerErrorHandling } from './errors.js';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  isDatabaseUnavailable,
+  notFoundEnvelope,
+  registerErrorHandling,
+} from './errors.js';
 import { registerInputGuard } from './input-guard.js';
 import { loggerOptions } from './logger.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
@@ -183,7 +189,15 @@ export async function buildApp(config: Config, database: Database, options: Buil
       log: app.log,
     }),
   );
-  app.addHook('onReady', () => app.policies.ensureFirstVersion());
+  app.addHook('onReady', async () => {
+    try {
+      await app.policies.ensureFirstVersion();
+    } catch (error) {
+      // A database not reachable yet does not stop the start (/readyz says so): the first use seeds it.
+      if (!isDatabaseUnavailable(error)) throw error;
+      app.log.warn({ err: error }, 'credit policy: version 1 not checked, the database is unavailable');
+    }
+  });
   app.decorate(
     'passwords',
     createPasswordHasher({

@@ -65,12 +65,39 @@ export function createPolicyBook(options: {
       return null;
     }
   };
+  async function ensureFirstVersion() {
+    const at = options.clock();
+    const seeded = await db.transaction(async (tx) => {
+      const row = await insertFirstVersion(tx, { country, label: first.version, document: first, at });
+      if (row)
+        await appendAuditEvent(tx, {
+          applicationId: policyChain(country),
+          actor: 'system',
+          type: 'policy.published',
+          payload: { policy_id: row.id, number: 1, label: row.label, mode: 'live', author: 'system' },
+          at,
+        });
+      return row;
+    });
+    if (seeded) return;
+    const live = await readLiveVersions(db, country);
+    if (live && live.label !== first.version)
+      options.log.info(
+        { live: live.label, file: first.version },
+        'credit policy: the database holds published versions; the live one decides (CREDIT_POLICY_FILE seeds version 1 only)',
+      );
+  }
   return {
     country,
     documentOf: (row) =>
       row.status === 'PUBLISHED' ? document(row.id, row.document) : creditPolicySchema.parse(row.document),
     async live(executor = db) {
-      const row = await readLiveVersions(executor, country);
+      let row = await readLiveVersions(executor, country);
+      // A start that found the database unavailable seeds version 1 at the first use instead.
+      if (!row && executor === db) {
+        await ensureFirstVersion();
+        row = await readLiveVersions(executor, country);
+      }
       if (!row) throw new Error(`no live credit policy for ${country}: the start seeds version 1`);
       return {
         id: row.id,
@@ -79,27 +106,6 @@ export function createPolicyBook(options: {
         shadow: shadowOf(row.shadowId, row.shadowLabel, row.shadowDocument),
       };
     },
-    async ensureFirstVersion() {
-      const at = options.clock();
-      const seeded = await db.transaction(async (tx) => {
-        const row = await insertFirstVersion(tx, { country, label: first.version, document: first, at });
-        if (row)
-          await appendAuditEvent(tx, {
-            applicationId: policyChain(country),
-            actor: 'system',
-            type: 'policy.published',
-            payload: { policy_id: row.id, number: 1, label: row.label, mode: 'live', author: 'system' },
-            at,
-          });
-        return row;
-      });
-      if (seeded) return;
-      const live = await readLiveVersions(db, country);
-      if (live && live.label !== first.version)
-        options.log.info(
-          { live: live.label, file: first.version },
-          'credit policy: the database holds published versions; the live one decides (CREDIT_POLICY_FILE seeds version 1 only)',
-        );
-    },
+    ensureFirstVersion,
   };
 }
