@@ -10,8 +10,7 @@
 // POST to the poll (every 100 ms) that sees DONE; and the duration the server measured for each; also,
 // for information, (a) with utm_source=facebook (20 %). Goal: under 10 s for (a) and (b). Exits 1 when
 // either takes 10 s or more, or the counts are wrong. --explain: after the runs, the page query read
-// directly, page by page (its time, the plans of the first, slowest and last page), and the same walk
-// with the keyset as a row comparison.
+// directly, page by page (its time, the plans of the first, slowest and last page).
 import { existsSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,7 +27,7 @@ import {
   waitReady,
 } from '../reliability/harness.mjs';
 import { staffLogin } from '../staff-login.mjs';
-import { createStaffAccount, table } from './server.mjs';
+import { createStaffAccount, fetchJson, table } from './server.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -137,28 +136,10 @@ const SCOPE_SQL = `"credit_decisions"."aval_id" is null and "credit_decisions"."
 const SELECT_SQL = `select "id", "user_id", "policy_version", "inputs", "result", "amount", "created_at" from "credit_decisions"`;
 const ORDER_SQL = `order by "credit_decisions"."created_at" asc, "credit_decisions"."id" asc`;
 const FIRST_PAGE_SQL = `${SELECT_SQL} where (${SCOPE_SQL}) ${ORDER_SQL} limit $4`;
-const PAGE_SQL = `${SELECT_SQL} where ((${SCOPE_SQL}) and ("credit_decisions"."created_at" > $4 or ("credit_decisions"."created_at" = $5 and "credit_decisions"."id" > $6))) ${ORDER_SQL} limit $7`;
-/** The same page with the keyset as a row comparison, which PostgreSQL can start the index scan from (--explain compares). */
-const ROW_PAGE_SQL = `${SELECT_SQL} where ((${SCOPE_SQL}) and ("credit_decisions"."created_at", "credit_decisions"."id") > ($4, $5)) ${ORDER_SQL} limit $6`;
+const PAGE_SQL = `${SELECT_SQL} where ((${SCOPE_SQL}) and ("credit_decisions"."created_at", "credit_decisions"."id") > ($4, $5)) ${ORDER_SQL} limit $6`;
 
 /** A day (YYYY-MM-DD) in the country's time zone. */
 const localDay = (date) => new Intl.DateTimeFormat('en-CA', { timeZone: TIME_ZONE }).format(date);
-
-/** The script's fetch wrapper for scripts/staff-login.mjs and the lab's calls. */
-const request =
-  (baseUrl) =>
-  async (method, path, { json, cookie } = {}) => {
-    const headers = {};
-    if (json) headers['content-type'] = 'application/json';
-    if (cookie) headers.cookie = cookie;
-    const response = await fetch(`${baseUrl}${path}`, { method, headers, body: json && JSON.stringify(json) });
-    return {
-      ok: response.ok,
-      status: response.status,
-      data: await response.json().catch(() => null),
-      headers: response.headers,
-    };
-  };
 
 const expect = (response, status, what) => {
   if (response.status !== status)
@@ -228,7 +209,7 @@ try {
   }
 
   // 2. The analyst drafts v2 from the live version: min_business_age_years one more.
-  let call = request(baseUrl);
+  let call = fetchJson(baseUrl);
   let cookie = await login(call);
   const draft = expect(await call('POST', '/api/backoffice/policies', { cookie, json: {} }), 201, 'draft');
   const { version: _label, ...document } = draft.document;
@@ -265,7 +246,7 @@ try {
 
   // 3b. As a job (the default inline maximum): POST, then a poll every 100 ms until DONE.
   baseUrl = await serve('job');
-  call = request(baseUrl);
+  call = fetchJson(baseUrl);
   cookie = await login(call);
   started = performance.now();
   let job = expect(
@@ -321,17 +302,16 @@ async function explain(range) {
       }
       return { pages, plans, rows };
     };
-    const asIs = await walk((after) => [
-      PAGE_SQL,
-      ['DOP', start, end, after.created_at, after.created_at, after.id, 5000],
-    ]);
-    const rowKeyset = await walk((after) => [ROW_PAGE_SQL, ['DOP', start, end, after.created_at, after.id, 5000]]);
-    const slowest = asIs.pages.indexOf(Math.max(...asIs.pages));
+    const walked = await walk((after) => [PAGE_SQL, ['DOP', start, end, after.created_at, after.id, 5000]]);
+    const slowest = walked.pages.indexOf(Math.max(...walked.pages));
     return {
-      pages: asIs.pages,
-      rows: asIs.rows,
-      rowKeyset: { pages: rowKeyset.pages, rows: rowKeyset.rows, plan: rowKeyset.plans[slowest] },
-      plans: { first: asIs.plans[0], [`slowest (page ${slowest + 1})`]: asIs.plans[slowest], last: asIs.plans.at(-1) },
+      pages: walked.pages,
+      rows: walked.rows,
+      plans: {
+        first: walked.plans[0],
+        [`slowest (page ${slowest + 1})`]: walked.plans[slowest],
+        last: walked.plans.at(-1),
+      },
     };
   } finally {
     await db.end();
@@ -374,16 +354,12 @@ console.log(
     `server in the second) on ${availableParallelism()} cores; node ${process.version}`,
 );
 if (figures.explain) {
-  const { pages, rows, plans, rowKeyset } = figures.explain;
+  const { pages, rows, plans } = figures.explain;
   const sum = (values) => values.reduce((a, b) => a + b, 0);
   console.log(
     `\npage query read directly (${rows} rows), ms per page of 5,000: ${pages.join(', ')} (sum ${sum(pages)})`,
   );
-  console.log(
-    `with the keyset as a row comparison (${rowKeyset.rows} rows): ${rowKeyset.pages.join(', ')} (sum ${sum(rowKeyset.pages)})`,
-  );
   for (const [page, plan] of Object.entries(plans)) console.log(`${page} page's plan:\n  ${plan.join('\n  ')}`);
-  console.log(`the same page with a row comparison:\n  ${rowKeyset.plan.join('\n  ')}`);
 }
 
 for (const [name, run] of [

@@ -156,8 +156,8 @@ export async function provePhone(call, phone) {
 /** The analyst's login per server (its authenticator app, enrolled at the first one, lives here). */
 const analystLogins = new Map();
 
-/** A fetch wrapper for scripts/staff-login.mjs. */
-const fetchJson =
+/** A fetch wrapper for scripts/staff-login.mjs (and the calls of a perf script). */
+export const fetchJson =
   (baseUrl) =>
   async (method, path, { json, cookie } = {}) => {
     const headers = {};

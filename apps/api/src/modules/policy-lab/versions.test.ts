@@ -127,6 +127,26 @@ describe('policy versions', () => {
     expect(events.map((event) => event.type)).toEqual(['policy.published']);
   });
 
+  it('20 drafts begun at once get 20 numbers and labels; 20 rollbacks at once move the live version once', async () => {
+    const author = await staffSession(t.app, 'analyst');
+    const admin = await staffSession(t.app, 'admin');
+    const begun = await Promise.all(Array.from({ length: 20 }, () => lab(t).call(author, 'POST', '/policies', {})));
+    expect(begun.map((res) => res.statusCode)).toEqual(Array(20).fill(201));
+    expect(new Set(begun.map((res) => res.json().data.number)).size).toBe(20);
+    expect(new Set(begun.map((res) => res.json().data.label)).size).toBe(20);
+
+    const live = await lab(t).live(author);
+    const earlier = (await lab(t).versions(author)).find((version) => version.status === 'PUBLISHED' && !version.live)!;
+    const before = (await policyEvents()).length;
+    const rollbacks = await Promise.all(
+      Array.from({ length: 20 }, () => lab(t).call(admin, 'POST', `/policies/${earlier.id}/activate`)),
+    );
+    expect(rollbacks.map((res) => res.statusCode).sort()).toEqual([200, ...Array(19).fill(409)]);
+    expect((await lab(t).live(author)).id).toBe(earlier.id);
+    expect((await policyEvents()).slice(before)).toHaveLength(1);
+    expect((await lab(t).call(admin, 'POST', `/policies/${live.id}/activate`)).statusCode).toBe(200);
+  });
+
   it('20 parallel publishes of 20 drafts: one live version, the one the chain published last; the chain holds', async () => {
     const author = await staffSession(t.app, 'analyst');
     const admin = await staffSession(t.app, 'admin');
