@@ -50,7 +50,8 @@ import {
   signingRoutes,
 } from './modules/signing/index.js';
 import { codeMessages } from './modules/one-time-codes/index.js';
-import { smsSendJob } from './modules/sms/index.js';
+import { messageSendJob, messageWebhookRoutes } from './modules/messaging/index.js';
+import { reminderMessages, remindersJob, resumeLinkRoutes } from './modules/reminders/index.js';
 import { loginCounterSweepJob } from './modules/staff/index.js';
 import { retentionScheduleJob } from './modules/privacy/index.js';
 import { webhookSendJob, webhookSweepJob } from './modules/integrations/index.js';
@@ -75,7 +76,10 @@ import { reverseOtpWebhookRoutes } from './modules/phone-proof/webhook.routes.js
 import { userRoutes } from './modules/users/users.routes.js';
 import { privacyRoutes } from './modules/privacy-requests/index.js';
 import { createReverseOtpProvider } from './providers/reverse-otp/index.js';
+import { createMessageWebhooks, createSimulatedDelivery } from './providers/message-webhooks/index.js';
+import { SIGNATURE_HEADER } from './providers/simulator-signature.js';
 import { createSmsProvider } from './providers/sms/index.js';
+import { createWhatsAppProvider } from './providers/whatsapp/index.js';
 import { createSecrets } from './secrets.js';
 import { fastifyTrustProxy } from './trust-proxy.js';
 import type { App, Clock } from './types.js';
@@ -99,6 +103,8 @@ const API_ROUTES = [
   networkRoutes,
   phoneProofRoutes,
   reverseOtpWebhookRoutes,
+  messageWebhookRoutes,
+  resumeLinkRoutes,
   userRoutes,
   clientErrorRoutes,
   catalogRoutes,
@@ -156,7 +162,12 @@ export async function buildApp(config: Config, database: Database, options: Buil
     'tokens',
     createTokenService(secrets.key('tokens'), config.TOKEN_TTL_SECONDS, () => app.clock().getTime()),
   );
-  app.decorate('sms', instrumented('sms', createSmsProvider(config, database.db)));
+  const simulatedDelivery = createSimulatedDelivery();
+  app.decorate('simulatedDelivery', simulatedDelivery);
+  app.decorate('sms', instrumented('sms', createSmsProvider(config, database.db, simulatedDelivery)));
+  const whatsapp = createWhatsAppProvider(config, database.db, simulatedDelivery);
+  app.decorate('whatsapp', whatsapp && instrumented('whatsapp', whatsapp));
+  app.decorate('messageWebhooks', createMessageWebhooks(config, secrets.key('message-webhooks')));
   const webhookKey = config.REVERSE_OTP_WEBHOOK_SECRET
     ? Buffer.from(config.REVERSE_OTP_WEBHOOK_SECRET)
     : secrets.key('reverse-otp-webhook');
@@ -272,7 +283,9 @@ export async function buildApp(config: Config, database: Database, options: Buil
   app.jobs.define(webhookSendJob(app));
   app.jobs.define(webhookSweepJob(app));
   // Every background job is a kind of the one queue (decision 030).
-  app.jobs.define(smsSendJob(app, [codeMessages(app), invitationMessages(app), signingLinkMessages(app)]));
+  app.jobs.define(
+    messageSendJob(app, [codeMessages(app), invitationMessages(app), signingLinkMessages(app), reminderMessages(app)]),
+  );
   app.jobs.define(bureauQueryJob(app));
   app.jobs.define(consentAuditJob(app));
   app.jobs.define(bureauJobsSweep(app));
@@ -280,8 +293,23 @@ export async function buildApp(config: Config, database: Database, options: Buil
   app.jobs.define(simulatedAnswerJob(identityDeps(app)));
   app.jobs.define(loginCounterSweepJob(app));
   app.jobs.define(retentionScheduleJob(app));
+  app.jobs.define(remindersJob(app));
   app.jobs.define(backtestJob(app));
   app.addHook('onReady', () => app.jobs.start());
+  // The simulators' delivery reports go through the real status webhook (same route, same signature).
+  if (app.messageWebhooks.sign) {
+    const sign = app.messageWebhooks.sign;
+    simulatedDelivery.connect(async (url, raw) => {
+      const answer = await app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(raw) },
+        payload: raw,
+      });
+      return answer.statusCode === 200 && (answer.json() as { data?: { recorded?: boolean } }).data?.recorded === true;
+    });
+  }
+  app.addHook('onClose', async () => simulatedDelivery.stop());
   // The metrics' gauges read this app's queue and database (one app per process outside tests).
   const scraped = { jobQueue: () => queueDepth(app.db), embeddedQueue: () => database.waiting() };
   readFrom(scraped);

@@ -1,4 +1,10 @@
-import { countryCodeSchema, STAFF_STEP_UP_MINUTES, WEBHOOK_RETRY_SECONDS } from '@provee/domain';
+import {
+  countryCodeSchema,
+  MESSAGE_CHANNELS,
+  MESSAGE_KINDS,
+  STAFF_STEP_UP_MINUTES,
+  WEBHOOK_RETRY_SECONDS,
+} from '@provee/domain';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
@@ -14,6 +20,20 @@ const commaList = z.string().transform((value) =>
     .map((item) => item.trim())
     .filter(Boolean),
 );
+
+/** A JSON object in a variable, checked by `shape`. */
+const jsonObject = <T extends z.ZodType>(shape: T) =>
+  z
+    .string()
+    .transform((value, context) => {
+      try {
+        return JSON.parse(value) as unknown;
+      } catch {
+        context.addIssue({ code: 'custom', message: 'debe ser un objeto JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(shape);
 
 /** How long a link we send stays good, in seconds: from an hour to `max` (30 days unless said). */
 const linkTtlSeconds = (byDefault: number, max = 30 * 86_400) =>
@@ -85,6 +105,43 @@ const envSchema = z.object({
    * queue (decision 030).
    */
   SMS_SEND_WAIT_MS: z.coerce.number().int().min(0).max(30_000).default(5_000),
+
+  /** Twilio's WhatsApp sender (E.164). Unset: no WhatsApp with SMS_PROVIDER=twilio, every message goes by SMS. */
+  TWILIO_WHATSAPP_FROM: z
+    .string()
+    .regex(/^\+\d{8,15}$/, 'debe ser un número E.164')
+    .optional(),
+  /**
+   * The approved WhatsApp template (Twilio Content SID, HX…) of each kind of message, as JSON:
+   * {"phone-code":"HX…","reminder":"HX…"}. A kind without one goes by SMS.
+   */
+  WHATSAPP_TEMPLATES: jsonObject(z.partialRecord(z.enum(MESSAGE_KINDS), z.string().regex(/^HX[0-9a-fA-F]{32}$/, 'cada plantilla es un Content SID (HX y 32 caracteres hexadecimales)'))).default({}),
+  /**
+   * The channel policy of this country, per kind of message, overriding its defaults (WhatsApp
+   * first, SMS when it fails): JSON such as {"phone-code":["sms"]} (SMS only for codes).
+   */
+  MESSAGE_CHANNELS: jsonObject(
+    z.partialRecord(
+      z.enum(MESSAGE_KINDS),
+      z
+        .array(z.enum(MESSAGE_CHANNELS))
+        .min(1)
+        .max(2)
+        .refine((channels) => new Set(channels).size === channels.length, 'un canal no se repite'),
+    ),
+  ).default({}),
+  /** Minutes after the last step for each reminder (at most three), overriding the country's (60,1440,4320); empty: none. */
+  REMINDER_DELAYS_MINUTES: commaList
+    .pipe(
+      z
+        .array(z.string().regex(/^\d+$/, 'minutos enteros').transform(Number).pipe(z.number().int().min(1).max(30 * 24 * 60)))
+        .max(3, 'como máximo tres recordatorios'),
+    )
+    .optional(),
+  /** How long a reminder's resume link works (single use). */
+  RESUME_LINK_TTL_SECONDS: linkTtlSeconds(24 * 3600, 7 * 86_400),
+  /** How long before a guarantor's or a signer's link expires they are reminded (once). */
+  LINK_REMINDER_BEFORE_SECONDS: z.coerce.number().int().min(600).max(7 * 86_400).default(86_400),
 
   REVERSE_OTP_PROVIDER: z.enum(['simulator', 'twilio']).default('simulator'),
   REVERSE_OTP_DESTINATION: z
@@ -329,6 +386,12 @@ export function loadConfig(env: Record<string, string | undefined>) {
       if (!config[name]) problems.push(`${name}: es obligatoria con SMS_PROVIDER=twilio`);
     }
   }
+  if (config.TWILIO_WHATSAPP_FROM && config.SMS_PROVIDER !== 'twilio')
+    problems.push('TWILIO_WHATSAPP_FROM: solo se usa con SMS_PROVIDER=twilio');
+  if (config.TWILIO_WHATSAPP_FROM && !config.PUBLIC_BASE_URL)
+    problems.push(
+      'PUBLIC_BASE_URL: es obligatoria con TWILIO_WHATSAPP_FROM (Twilio informa ahí si un WhatsApp no llegó, para enviarlo por SMS)',
+    );
   if (config.REVERSE_OTP_PROVIDER === 'twilio') {
     if (!config.TWILIO_AUTH_TOKEN) problems.push('TWILIO_AUTH_TOKEN: es obligatoria con REVERSE_OTP_PROVIDER=twilio');
     if (!config.PUBLIC_BASE_URL) {

@@ -22,7 +22,8 @@ export interface Secrets {
       | 'staff-login'
       | 'staff-recovery-codes'
       | 'staff-sso'
-      | 'partner-keys',
+      | 'partner-keys'
+      | 'message-webhooks',
   ): Buffer;
 }
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { expect, vi } from 'vitest';
@@ -59,7 +60,7 @@ async function twilioStandIn(): Promise<{ server: Server; url: string; messages:
     let body = '';
     for await (const chunk of request) body += chunk;
     messages.push(new URLSearchParams(body).get('To') ?? '');
-    response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ sid: 'SM1' }));
+    response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ sid: `SM${randomUUID().replaceAll('-', '')}` }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, messages };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { MessageChannel } from './messaging.js';
 
 export const COUNTRY_CODES = ['do', 'mx'] as const;
 export const countryCodeSchema = z.enum(COUNTRY_CODES);
@@ -27,8 +28,15 @@ export interface CountryConfig {
   showCompanyName: boolean;
   /** ISO 3166-1 alpha-2 code the address search is restricted to. */
   addressSearchCountry: string;
-  /** Where "today" is decided (ages, dates of consent). */
+  /** Where "today" is decided (ages, dates of consent), and the reminders' quiet hours. */
   timeZone: string;
+  /**
+   * Minutes after the last step at which an applicant who stopped before the password is
+   * reminded (at most three; REMINDER_DELAYS_MINUTES overrides them).
+   */
+  reminderDelaysMinutes: readonly number[];
+  /** Each kind of message's channels in order: WhatsApp first, SMS when it fails (MESSAGE_CHANNELS overrides). */
+  messageChannels: readonly MessageChannel[];
 }
 
 export const COUNTRIES: Record<CountryCode, CountryConfig> = {
@@ -50,6 +58,8 @@ export const COUNTRIES: Record<CountryCode, CountryConfig> = {
     showCompanyName: true,
     addressSearchCountry: 'do',
     timeZone: 'America/Santo_Domingo',
+    reminderDelaysMinutes: [60, 24 * 60, 72 * 60],
+    messageChannels: ['whatsapp', 'sms'],
   },
   mx: {
     code: 'mx',
@@ -69,6 +79,8 @@ export const COUNTRIES: Record<CountryCode, CountryConfig> = {
     showCompanyName: false,
     addressSearchCountry: 'mx',
     timeZone: 'America/Mexico_City',
+    reminderDelaysMinutes: [60, 24 * 60, 72 * 60],
+    messageChannels: ['whatsapp', 'sms'],
   },
 };
 
@@ -84,4 +96,9 @@ export function countryToday(country: CountryConfig, now: Date): string {
     month: '2-digit',
     day: '2-digit',
   }).format(now);
+}
+
+/** The hour (0–23) of `now` on the country's clocks. */
+export function countryHour(country: CountryConfig, now: Date): number {
+  return Number(new Intl.DateTimeFormat('en-GB', { timeZone: country.timeZone, hour: '2-digit', hourCycle: 'h23' }).format(now));
 }

@@ -22,5 +22,6 @@ export * from './routing.js';
 export * from './error-reporting.js';
 export * from './text.js';
 export * from './credit-policy.js';
+export * from './messaging.js';
 export * from './registration/index.js';
 export * from './contract/index.js';

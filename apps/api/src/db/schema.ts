@@ -8,6 +8,7 @@ import {
   PERSON_TYPES,
   PRIVACY_REQUEST_KINDS,
   PRIVACY_REQUEST_STATES,
+  REMINDED_STEPS,
   SIGNER_STATES,
   STAFF_LOGIN_STAGES,
   STAFF_ROLES,
@@ -26,6 +27,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   timestamp,
@@ -114,6 +116,10 @@ export const users = pgTable(
     index('users_updated_at_idx').on(table.updatedAt),
     index('users_change_tx_idx').on(table.changeTx, table.id),
     index('users_created_at_idx').on(table.createdAt),
+    // The reminders' sweep: applications stopped between the phone proof and the password, by when.
+    index('users_stopped_idx')
+      .on(table.updatedAt)
+      .where(sql`${table.status} = 'IN_PROGRESS' and ${table.nextStep} in (${oneOf(REMINDED_STEPS)})`),
     check('users_next_step_check', sql`${table.nextStep} in (${oneOf(NEXT_STEPS)})`),
     check('users_status_check', sql`${table.status} in (${oneOf(APPLICATION_STATUSES)})`),
   ],
@@ -141,6 +147,8 @@ export const avals = pgTable(
     maternalLastname: text('maternal_lastname'),
     /** The guarantor's home address (a CatalogAddress as JSON), encrypted: where the bureau asks for one. */
     addressEncrypted: text('address_encrypted'),
+    /** When the latest invitation's link stops working (its token's expiry): the reminder goes before. */
+    invitationExpiresAt: timestamp('invitation_expires_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -231,6 +239,10 @@ export const smsOutbox = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     to: text('to').notNull(),
     body: text('body').notNull(),
+    /** 'sms' or 'whatsapp': the simulator's two inboxes. */
+    channel: text('channel').notNull().default('sms'),
+    /** The simulator's id for the message (outgoing_messages.provider_message_id). */
+    providerMessageId: text('provider_message_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('sms_outbox_to_idx').on(table.to, table.id)],
@@ -1279,4 +1291,103 @@ export const retentionRuns = pgTable(
     counts: jsonb('counts').$type<Record<string, { done: number; refused: number; failed: number }>>().notNull(),
   },
   (table) => [index('retention_runs_started_idx').on(table.startedAt)],
+);
+
+/**
+ * Every message sent to a person (codes, PINs, links, reminders), one row per channel tried: its
+ * delivery status as the provider reports it (status callbacks), never its text in clear. The text
+ * and number stay sealed (field cipher) until the message is final, so a failed WhatsApp delivery
+ * can still fall back to SMS; then they are cleared.
+ */
+export const outgoingMessages = pgTable(
+  'outgoing_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The application it concerns, when there is one (a phone proof's code comes before any). */
+    applicationId: uuid('application_id').references(() => users.id),
+    /** What the message is (MESSAGE_KINDS): the back office shows this, never the text. */
+    kind: text('kind').notNull(),
+    channel: text('channel').notNull(),
+    /** The channels still to try after this one, in order ('sms' after a WhatsApp that fails). */
+    fallbacks: text('fallbacks').array().notNull().default(sql`'{}'::text[]`),
+    provider: text('provider').notNull(),
+    /** The provider's id for it (Twilio's MessageSid): status callbacks name it. */
+    providerMessageId: text('provider_message_id'),
+    /** pending → queued → sent → delivered → read; failed, undelivered or dropped end it. */
+    status: text('status').notNull().default('pending'),
+    /** The provider's error code of a failure (Twilio's 63003: no WhatsApp at that number). */
+    errorCode: text('error_code'),
+    /** {to, body, variables} sealed with the field cipher; null once the message is final. */
+    sealed: text('sealed'),
+    /** What it is for (a code, a link), asked before each try whether it is still worth sending. */
+    aboutKind: text('about_kind'),
+    aboutId: text('about_id'),
+    /** The row of the channel tried before this one, when this is its fallback. */
+    fallbackOf: uuid('fallback_of'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    statusAt: timestamp('status_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    index('outgoing_messages_application_idx').on(table.applicationId, table.createdAt),
+    uniqueIndex('outgoing_messages_provider_id').on(table.provider, table.providerMessageId),
+    check('outgoing_messages_channel_check', sql`${table.channel} in ('whatsapp', 'sms')`),
+  ],
+);
+
+/** Numbers that asked for no more reminders (a "BAJA" reply or the template's button), by keyed hash. */
+export const messageOptOuts = pgTable('message_opt_outs', {
+  phoneHash: text('phone_hash').primaryKey(),
+  /** How it was asked: 'reply' (a text), 'button' (the template's opt-out button). */
+  source: text('source').notNull(),
+  channel: text('channel').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * The reminders of an application whose applicant stopped between the phone proof and the
+ * password: at most REMINDER_DELAYS' count, each with a single-use resume link (its token stored
+ * hashed). `cameBackAt`: the applicant moved on after this reminder (the funnel counts it).
+ */
+export const applicationReminders = pgTable(
+  'application_reminders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    applicationId: uuid('application_id')
+      .notNull()
+      .references(() => users.id),
+    number: integer('number').notNull(),
+    /** Where the applicant stood when reminded. */
+    step: text('step').notNull(),
+    status: text('status').notNull(),
+    messageId: uuid('message_id'),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+    resumeTokenSha256: text('resume_token_sha256').unique(),
+    resumeExpiresAt: timestamp('resume_expires_at', { withTimezone: true }).notNull(),
+    resumeUsedAt: timestamp('resume_used_at', { withTimezone: true }),
+    cameBackAt: timestamp('came_back_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('application_reminders_number').on(table.applicationId, table.number),
+    index('application_reminders_sent_idx').on(table.sentAt),
+    index('application_reminders_open_idx').on(table.applicationId).where(sql`${table.cameBackAt} is null`),
+  ],
+);
+
+/**
+ * The one reminder a guarantor (their invitation) or a signer (their signing link) gets before
+ * their link expires: one row per link reminded, so two sweeps at once send it once.
+ */
+export const linkReminders = pgTable(
+  'link_reminders',
+  {
+    /** 'aval-invitation' (the aval's id) or 'signing-link' (the contract link's id). */
+    linkKind: text('link_kind').notNull(),
+    linkId: text('link_id').notNull(),
+    applicationId: uuid('application_id')
+      .notNull()
+      .references(() => users.id),
+    messageId: uuid('message_id'),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.linkKind, table.linkId] })],
 );

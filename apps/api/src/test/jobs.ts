@@ -66,7 +66,7 @@ export const recordRemoteConsents = (app: App) => runQueuedJobs(app, 'remote-con
  * JOB_POLL_INTERVAL_MS 0); otherwise each request already waited for its message's first try.
  */
 export async function flushSms(app: App): Promise<void> {
-  if (!app.jobs.runsHere('sms-send')) await runQueuedJobs(app, 'sms-send');
+  if (!app.jobs.runsHere('message-send')) await runQueuedJobs(app, 'message-send');
 }
 
 /** The jobs of `name` (every state), oldest first: their data, and how long each was held back. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { APPLICATION_STATUSES, NEXT_STEPS } from '../application.js';
 import { STAFF_FACTOR_METHODS, STAFF_LOGIN_STAGES, STAFF_PASSWORD_MAX_LENGTH, STAFF_ROLES } from '../backoffice.js';
 import { PERSON_TYPES } from '../signing.js';
+import { MESSAGE_CHANNELS, MESSAGE_KINDS, MESSAGE_STATUSES } from '../messaging.js';
 import { registerAvalBody } from './avals.js';
 import { lenderDecisionBody, lenderDecisionView } from './lending.js';
 import { callsSharing, defineCall, refusals, type Route } from './call.js';
@@ -261,6 +262,21 @@ const signerView = z.object({
 });
 export type SignerView = z.infer<typeof signerView>;
 
+/** A message as the back office sees it: its kind, channel and delivery status, never its text or code. */
+export const messageView = z.object({
+  id: z.string(),
+  kind: z.enum(MESSAGE_KINDS),
+  channel: z.enum(MESSAGE_CHANNELS),
+  status: z.enum(MESSAGE_STATUSES),
+  /** The provider's error code of a failure (Twilio's 63003: no WhatsApp at that number). */
+  error_code: z.string().nullable(),
+  /** The message this one is the fallback of (an SMS after a WhatsApp that failed). */
+  fallback_of: z.string().nullable(),
+  created_at: z.string(),
+  status_at: z.string(),
+});
+export type MessageView = z.infer<typeof messageView>;
+
 export const applicationDetailResponse = z.object({
   data: z.object({
     id: z.string(),
@@ -390,6 +406,8 @@ export const applicationDetailResponse = z.object({
       })
       .nullable(),
     advisor_contacts: z.array(z.object({ id: z.number(), contact_type: z.string(), created_at: z.string() })),
+    /** Every message sent about the application, newest first: what, by which channel, its delivery; never its text. */
+    messages: z.array(messageView),
     timeline: z.array(chainView),
   }),
 });
@@ -490,6 +508,11 @@ export const funnelResponse = z.object({
         median_seconds_from_previous: z.number().nullable(),
       }),
     ),
+    /**
+     * The reminders sent in the range, per number (1 = the first): how many went out and how many of
+     * those applicants moved on afterwards.
+     */
+    reminders: z.array(z.object({ number: z.number(), sent: z.number(), came_back: z.number() })),
   }),
 });
 export type FunnelResponse = z.infer<typeof funnelResponse>;

@@ -25,3 +25,4 @@ export * from './partner.js';
 export * from './privacy.js';
 export * from './retention.js';
 export * from './policies.js';
+export * from './messaging.js';

@@ -18,4 +18,4 @@ export {
 } from './application.service.js';
 export { amendApplication, type AmendOptions } from './amend-application.js';
 export { workUnderClaim } from './claimed-work.js';
-export { ApplicationErasedError, ERASED_PHONE_PREFIX, isErasedPhone } from './erased.js';
+export { ApplicationErasedError, ERASED_PHONE_PREFIX, isErasedPhone, notErased } from './erased.js';

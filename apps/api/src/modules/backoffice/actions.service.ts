@@ -19,7 +19,7 @@ import { avalView, findAval, inviteAval, registerAval } from '../guarantors/inde
 import { addExtraAttempt, answerCheck, findCheckOfApplication, findSignerOfApplication } from '../identity/index.js';
 import { issueContractLink, signingDeps } from '../signing/index.js';
 import { lendingDeps, recordLenderDecision } from '../lending/index.js';
-import { deliverSms } from '../sms/index.js';
+import { deliverMessage } from '../messaging/index.js';
 import { findUserById, lockBusinessAddress, recordAddressReview, type UserRow } from '../users/index.js';
 import { staffActor, type StaffRow } from '../staff/index.js';
 
@@ -79,7 +79,7 @@ export async function registerGuarantor(
     payload: { aval_id: aval.id, aval_type: aval.avalType },
     at: app.clock(),
   });
-  await deliverSms(app, invitation);
+  await deliverMessage(app, invitation);
   return answer(app, user.id, { aval: avalView(app, aval) });
 }
 

@@ -1,7 +1,15 @@
-import { staffMay, type ApplicationDetail, type StaffRole } from '@provee/domain';
+import {
+  staffMay,
+  type ApplicationDetail,
+  type MessageChannel,
+  type MessageKind,
+  type MessageStatus,
+  type StaffRole,
+} from '@provee/domain';
 import type { FastifyInstance } from 'fastify';
 import { isErasedPhone } from '../application/index.js';
 import { lenderDecisionsOf } from '../lending/index.js';
+import { listMessagesOf } from '../messaging/index.js';
 import { listAuditEvents, phoneAuditId, verifyEvents } from '../audit/index.js';
 import type { StaffRow } from '../staff/index.js';
 import { applicantKeys, applicantPerson, applicantTaxId, type UserRow } from '../users/index.js';
@@ -233,6 +241,16 @@ export async function applicationDetail(
       id: contact.id,
       contact_type: contact.contactType,
       created_at: contact.createdAt.toISOString(),
+    })),
+    messages: (await listMessagesOf(app.db, user.id)).map((message) => ({
+      id: message.id,
+      kind: message.kind as MessageKind,
+      channel: message.channel as MessageChannel,
+      status: message.status as MessageStatus,
+      error_code: message.errorCode,
+      fallback_of: message.fallbackOf,
+      created_at: message.createdAt.toISOString(),
+      status_at: message.statusAt.toISOString(),
     })),
     timeline: await timeline(
       app,

@@ -1,4 +1,5 @@
 import type { FunnelResponse, TransitionName } from '@provee/domain';
+import { reminderCounts } from '../reminders/index.js';
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { auditEvents, contractSigners, users } from '../../db/schema.js';
@@ -82,5 +83,10 @@ export async function funnel(db: Db, range: ReportRange, utmSource?: string): Pr
         median_seconds_from_previous: index > 0 ? (row?.[`median${index}`] ?? null) : null,
       };
     }),
+    reminders: (await reminderCounts(db, range.start, range.end)).map((count) => ({
+      number: count.number,
+      sent: count.sent,
+      came_back: count.cameBack,
+    })),
   };
 }

@@ -36,6 +36,7 @@ export async function sendConsentNip(deps: CodeDeps, user: UserRow) {
   const issued = await issueCode(deps, {
     phoneE164: user.phoneE164,
     purpose: 'consent-nip',
+    applicationId: user.id,
     message: (code) =>
       `${code} es tu NIP de consulta de ${deps.config.APP_NAME}. Con él autorizas la consulta de tu historial crediticio. No lo compartas.`,
   });

@@ -1,56 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import { z } from 'zod';
-import { listOutbox } from '../../providers/sms/outbox.store.js';
 import { SIGNATURE_HEADER } from '../../providers/reverse-otp/simulator.js';
 import type { App } from '../../types.js';
 import { listPendingSessions, reverseOtpMessage } from '../phone-proof/index.js';
+import { devInboxRoutes } from './inbox.routes.js';
 import { testFactoryRoutes } from './test-factories.routes.js';
 import { DEV_CSS, devPage, escapeHtml } from './html.js';
 
 /**
- * Tools for a tester, registered only in test mode (config.ts: never in production): the SMS outbox
- * while it is the SMS provider, a simulated phone that sends the reverse-OTP message while the
+ * Tools for a tester, registered only in test mode (config.ts: never in production): the messages'
+ * inbox (WhatsApp and SMS) while the simulators send them, a simulated phone that sends the reverse-OTP message while the
  * simulator is the reverse-OTP provider, and, when enabled, test factories.
  */
 export async function devRoutes(app: App): Promise<void> {
   await app.register(formbody);
   app.get('/dev.css', { schema: { hide: true } }, async (_request, reply) => reply.type('text/css').send(DEV_CSS));
 
-  if (app.config.SMS_PROVIDER === 'outbox' && app.sms.name === 'outbox') {
-    app.get(
-      '/outbox.json',
-      {
-        schema: {
-          hide: true,
-          querystring: z.object({ to: z.string().max(20).optional() }),
-          response: {
-            200: z.object({
-              messages: z.array(z.object({ to: z.string(), body: z.string(), created_at: z.string() })),
-            }),
-          },
-        },
-      },
-      async (request) => {
-        const rows = await listOutbox(app.db, request.query.to);
-        return {
-          messages: rows.map((row) => ({ to: row.to, body: row.body, created_at: row.createdAt.toISOString() })),
-        };
-      },
-    );
-    app.get('/outbox', { schema: { hide: true } }, async (_request, reply) => {
-      const rows = await listOutbox(app.db);
-      const items = rows
-        .map(
-          (row) =>
-            `<li><div class="meta">${escapeHtml(row.to)} · ${row.createdAt.toISOString()}</div><div class="body">${escapeHtml(row.body)}</div></li>`,
-        )
-        .join('');
-      return reply
-        .type('text/html; charset=utf-8')
-        .send(devPage('Bandeja de SMS (desarrollo)', items ? `<ul>${items}</ul>` : '<p>Aún no hay mensajes.</p>'));
-    });
-  }
+  if (app.config.SMS_PROVIDER === 'outbox' && app.sms.name === 'outbox') await app.register(devInboxRoutes);
 
   if (app.config.REVERSE_OTP_PROVIDER === 'simulator' && app.reverseOtp.sign) {
     const sign = app.reverseOtp.sign;

@@ -18,7 +18,7 @@ main{max-width:640px;margin:0 auto;padding:16px}h1{font-size:1.4rem}
 ul{list-style:none;padding:0}li{background:#fff;border-radius:10px;padding:12px;margin:8px 0}
 .meta{color:#555;font-size:.85rem}.body{font-size:1.05rem;margin-top:4px}
 form{display:flex;flex-direction:column;gap:8px;background:#fff;padding:12px;border-radius:10px}
-label{display:flex;flex-direction:column;gap:4px;font-weight:600;font-size:.9rem}input{font:inherit;padding:10px;border:1px solid #bbb;border-radius:8px}
+label{display:flex;flex-direction:column;gap:4px;font-weight:600;font-size:.9rem}input,select{font:inherit;padding:10px;border:1px solid #bbb;border-radius:8px}
 li form{padding:8px 0 0}
 button{font:inherit;font-weight:600;padding:12px;border:0;border-radius:999px;background:#3050ff;color:#fff}
 .notice{background:#e6f7ec;padding:10px;border-radius:8px}`;

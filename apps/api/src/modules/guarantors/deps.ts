@@ -6,7 +6,7 @@ import type { Secrets } from '../../secrets.js';
 import type { BureauDeps } from '../credit/index.js';
 import type { consumeCode, issueCode } from '../one-time-codes/index.js';
 import type { reverseOtpState, startReverseOtp } from '../phone-proof/index.js';
-import type { SmsDeps } from '../sms/index.js';
+import type { MessageDeps } from '../messaging/index.js';
 
 /**
  * What the guarantor use cases use. Each function takes the part it needs (`Pick<GuarantorDeps, …>`
@@ -33,5 +33,5 @@ export type ConsentDeps = GuarantorDeps & BureauDeps;
  * modules take smaller deps.
  */
 export type CodeDeps = Parameters<typeof issueCode>[0] & Parameters<typeof consumeCode>[0];
-export type { SmsDeps };
+export type { MessageDeps };
 export type ReverseOtpDeps = Parameters<typeof startReverseOtp>[0] & Parameters<typeof reverseOtpState>[0];

@@ -20,7 +20,7 @@ import type { FastifyRequest } from 'fastify';
 import { requirePrincipal, requireToken } from '../auth/index.js';
 import { avalView } from './guarantor.js';
 import { invitation, type Invited } from './invitation.js';
-import { deliverSms } from '../sms/index.js';
+import { deliverMessage } from '../messaging/index.js';
 import { registerAval } from './naming.js';
 import { changeAvalPhone } from './phone-change.js';
 import { confirmAvalPin, sendPinToAval } from './pin-consent.js';
@@ -56,7 +56,7 @@ export async function guarantorRoutes(app: App): Promise<void> {
       const { row, aval, invitation } = await registerAval(app, user, request.body, `user:${user.id}`);
       // The invitation is a job of the naming: a provider that fails has it sent again, and the
       // PIN still works in person meanwhile.
-      await deliverSms(app, invitation);
+      await deliverMessage(app, invitation);
       return { data: { ...(await stepAnswer(engineOf(app), row)), aval: avalView(app, aval) } };
     },
   );

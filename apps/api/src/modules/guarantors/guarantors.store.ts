@@ -100,6 +100,11 @@ export async function changePendingAvalPhone(
   );
 }
 
+/** When the guarantor's newest invitation link stops working (its reminder goes before). */
+export async function recordInvitationExpiry(tx: Executor, id: string, expiresAt: Date): Promise<void> {
+  await tx.update(avals).set({ invitationExpiresAt: expiresAt }).where(eq(avals.id, id));
+}
+
 // Remote consent joins the guarantor with the reverse-OTP session of their number in one query.
 // The sessions are modules/phone-proof's, which exports no read of them by guarantor (yet).
 

@@ -10,5 +10,6 @@ export {
   type Guarantor,
 } from './guarantor.js';
 export { findAval, listApprovedAvals, type AvalRow } from './guarantors.store.js';
-export { invitationMessages, inviteAval } from './invitation.js';
+export { invitationLink, invitationMessages, inviteAval } from './invitation.js';
+export { shopkeeperName } from './guarantor.js';
 export { registerAval } from './naming.js';

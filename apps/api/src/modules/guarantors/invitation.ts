@@ -1,11 +1,11 @@
 import { fromE164, type AvalType } from '@provee/domain';
 import type { Executor, Tx } from '../../db/client.js';
 import { AppError } from '../../errors.js';
-import { deliverSms, enqueueSms, type QueuedSms, type SmsDeps, type SmsPurpose } from '../sms/index.js';
+import { deliverMessage, enqueueMessage, type QueuedMessage, type MessageDeps, type MessagePurpose } from '../messaging/index.js';
 import { findUserById, type UserRow } from '../users/index.js';
 import type { GuarantorDeps } from './deps.js';
 import { avalView, shopkeeperName } from './guarantor.js';
-import { findAval, type AvalRow } from './guarantors.store.js';
+import { findAval, recordInvitationExpiry, type AvalRow } from './guarantors.store.js';
 
 /** A guarantor's invitation token: good only for that guarantor, at the number it was sent to. */
 export interface Invited {
@@ -24,21 +24,31 @@ export function checkInvited(aval: AvalRow, invited: Invited | undefined): void 
   if (invited && (invited.avalId !== aval.id || invited.phoneE164 !== aval.phoneE164)) throw FORBIDDEN;
 }
 
-/** The link of a guarantor's invitation: the remote-consent page with an opaque, expiring token. */
-export function invitationLink(deps: Pick<GuarantorDeps, 'tokens' | 'config'>, aval: AvalRow): string {
+/**
+ * The link of a guarantor's invitation: the remote-consent page with an opaque, expiring token
+ * (AVAL_INVITE_TTL_SECONDS, or `ttlSeconds`: a reminder's link ends when the invitation's does).
+ */
+export function invitationLink(
+  deps: Pick<GuarantorDeps, 'tokens' | 'config' | 'clock'>,
+  aval: AvalRow,
+  ttlSeconds = deps.config.AVAL_INVITE_TTL_SECONDS,
+): { url: string; expiresAt: Date } {
   const { token } = deps.tokens.issue(
     { kind: 'aval', avalId: aval.id, userId: aval.userId, phoneE164: aval.phoneE164! },
-    deps.config.AVAL_INVITE_TTL_SECONDS,
+    ttlSeconds,
   );
   const base = deps.config.PUBLIC_BASE_URL ?? `http://localhost:${deps.config.PORT}`;
-  return `${base}/verify-aval-phone?token=${encodeURIComponent(token)}`;
+  return {
+    url: `${base}/verify-aval-phone?token=${encodeURIComponent(token)}`,
+    expiresAt: new Date(deps.clock().getTime() + ttlSeconds * 1000),
+  };
 }
 
 /** The purpose of an invitation's SMS (modules/sms asks it before each try). */
 const INVITATION_SMS = 'aval-invitation';
 
 /** An invitation is worth sending while its guarantor has not answered and was not replaced. */
-export function invitationMessages(deps: Pick<GuarantorDeps, 'db'>): SmsPurpose {
+export function invitationMessages(deps: Pick<GuarantorDeps, 'db'>): MessagePurpose {
   return {
     name: INVITATION_SMS,
     stillWanted: async (avalId) => (await findAval(deps.db, avalId))?.status === 'PENDING',
@@ -50,14 +60,20 @@ export function invitationMessages(deps: Pick<GuarantorDeps, 'db'>): SmsPurpose 
  * transaction (the naming's, or the resend's with its audit event).
  */
 export async function enqueueInvitation(
-  deps: Pick<SmsDeps, 'cipher'> & Pick<GuarantorDeps, 'tokens' | 'config'>,
+  deps: Pick<MessageDeps, 'cipher' | 'clock'> & Pick<GuarantorDeps, 'tokens' | 'config'>,
   tx: Executor,
   user: UserRow,
   aval: AvalRow,
-): Promise<QueuedSms> {
-  return enqueueSms(deps, tx, {
+): Promise<QueuedMessage> {
+  const { url, expiresAt } = invitationLink(deps, aval);
+  await recordInvitationExpiry(tx, aval.id, expiresAt);
+  const name = shopkeeperName(user);
+  return enqueueMessage(deps, tx, {
+    kind: 'guarantor-invitation',
     to: aval.phoneE164!,
-    body: `${shopkeeperName(user)} te eligió como aval en ${deps.config.APP_NAME}. Autoriza la consulta de tu historial crediticio aquí: ${invitationLink(deps, aval)}`,
+    body: `${name} te eligió como aval en ${deps.config.APP_NAME}. Autoriza la consulta de tu historial crediticio aquí: ${url}`,
+    variables: [name, url],
+    applicationId: user.id,
     about: { kind: INVITATION_SMS, id: aval.id },
   });
 }
@@ -67,7 +83,7 @@ export async function enqueueInvitation(
  * the same transaction), tried at once; a provider that fails has it sent again by the queue.
  */
 export async function inviteAval(
-  deps: SmsDeps & Pick<GuarantorDeps, 'db' | 'tokens' | 'config'>,
+  deps: MessageDeps & Pick<GuarantorDeps, 'db' | 'tokens' | 'config'>,
   user: UserRow,
   aval: AvalRow,
   within?: (tx: Tx) => Promise<void>,
@@ -76,7 +92,7 @@ export async function inviteAval(
     await within?.(tx);
     return enqueueInvitation(deps, tx, user, aval);
   });
-  await deliverSms(deps, sms);
+  await deliverMessage(deps, sms);
 }
 
 /** The invited guarantor and the application that named them; 403 for a replaced one or another's token. */

@@ -12,7 +12,7 @@ import {
 import { invalidFields } from '../../errors.js';
 import { engineOf, moveApplication, StepConflict, stepAnswer } from '../application/index.js';
 import type { BureauDeps } from '../credit/index.js';
-import type { QueuedSms, SmsDeps } from '../sms/index.js';
+import type { QueuedMessage, MessageDeps } from '../messaging/index.js';
 import type { UserRow } from '../users/index.js';
 import type { GuarantorDeps } from './deps.js';
 import { guarantorKeys, taxIdColumn } from './guarantor.js';
@@ -29,7 +29,7 @@ import { personColumns, personErrors, sealedAddress } from './person.js';
 export async function registerAval(
   deps: Pick<GuarantorDeps, 'db' | 'clock' | 'config' | 'cipher' | 'secrets' | 'tokens'> &
     Pick<BureauDeps, 'bureau'> &
-    Pick<SmsDeps, 'cipher'>,
+    Pick<MessageDeps, 'cipher'>,
   user: UserRow,
   input: RegisterAvalPayload,
   actor: string,
@@ -52,7 +52,7 @@ export async function registerAval(
     userId: user.id,
     transition,
     actor,
-    write: async (tx): Promise<{ aval: AvalRow; invitation: QueuedSms }> => {
+    write: async (tx): Promise<{ aval: AvalRow; invitation: QueuedMessage }> => {
       // A refused guarantor of this type (or one not yet consented) makes room for the new one.
       await replaceActiveAvals(tx, user.id, input.aval_type, now);
       // Their key is made here, in the naming's transaction: a naming refused leaves no key behind.

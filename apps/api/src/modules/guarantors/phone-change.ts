@@ -33,6 +33,7 @@ export async function changeAvalPhone(
     phoneE164: newPhone,
     purpose: 'aval-nip',
     message: avalPinMessage(deps, user),
+    applicationId: user.id,
     within: async (tx) => {
       changed = await changePendingAvalPhone(tx, aval.id, { from: aval.phoneE164!, to: newPhone, at: now });
       if (!changed) throw new NotChanged();

@@ -45,6 +45,7 @@ export async function sendAvalPin(
     phoneE164: aval.phoneE164!,
     purpose: 'aval-nip',
     message: avalPinMessage(deps, user),
+    applicationId: user.id,
   });
   await appendAuditEvent(deps.db, {
     applicationId: user.id,

@@ -88,7 +88,7 @@ describe('job queue', () => {
 
   it('a process runs every kind but those JOB_KINDS_OFF leaves to the others; a name no kind has stops the start', async () => {
     // The test app leaves the hand-driven kinds to the tests (test-app.ts).
-    expect(t.app.jobs.runsHere('sms-send')).toBe(true);
+    expect(t.app.jobs.runsHere('message-send')).toBe(true);
     expect(t.app.jobs.runsHere('test-ok')).toBe(true);
     expect(t.app.jobs.runsHere('bureau-query')).toBe(false);
     const queue = createJobQueue(t.database, t.app.log, {

@@ -1,8 +1,9 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import type { MessageKind } from '@provee/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
 import { AppError, tooMany } from '../../errors.js';
-import { deliverSms, enqueueSms, smsUnavailable, type SmsDeps, type SmsPurpose } from '../sms/index.js';
+import { deliverMessage, enqueueMessage, smsUnavailable, type MessageDeps, type MessagePurpose } from '../messaging/index.js';
 import {
   countCodesSince,
   countTry,
@@ -27,6 +28,11 @@ export type CodePurpose = 'phone-proof' | 'consent-nip' | 'aval-nip';
 
 const DIGITS: Record<CodePurpose, number> = { 'phone-proof': 6, 'consent-nip': 4, 'aval-nip': 4 };
 const NOUN: Record<CodePurpose, string> = { 'phone-proof': 'código', 'consent-nip': 'NIP', 'aval-nip': 'NIP' };
+const MESSAGE_KIND: Record<CodePurpose, MessageKind> = {
+  'phone-proof': 'phone-code',
+  'consent-nip': 'consent-pin',
+  'aval-nip': 'guarantor-pin',
+};
 
 export function hashCode(key: Buffer, purpose: CodePurpose, phoneE164: string, code: string): string {
   return createHmac('sha256', key).update(`${purpose}:${phoneE164}:${code}`).digest('hex');
@@ -41,8 +47,10 @@ export interface IssueOptions {
   purpose: CodePurpose;
   /** When the caller is anonymous, its IP is counted too (SMS_NUMBERS_PER_IP_PER_HOUR). */
   ip?: string;
-  /** The SMS that carries the code. */
+  /** The text that carries the code (by SMS; WhatsApp's template has the code as its variable). */
   message: (code: string) => string;
+  /** The application the code is for (the back office lists its messages); none for a phone proof. */
+  applicationId?: string;
   /** What the code is for, written in its transaction (a guarantor's new number). */
   within?: (tx: Tx) => Promise<void>;
   /** What `within` wrote, undone with the code when its SMS could not be sent (the request answers 503). */
@@ -52,7 +60,7 @@ export interface IssueOptions {
 /** What checking a code needs of the app: the database, the clock, the limits and the hashing key. */
 export type ConsumeDeps = Pick<FastifyInstance, 'db' | 'clock' | 'config' | 'secrets'>;
 /** What issuing one needs besides: its SMS (modules/sms). */
-export type CodeDeps = ConsumeDeps & SmsDeps;
+export type CodeDeps = ConsumeDeps & MessageDeps;
 
 /**
  * A code whose SMS was never sent is removed, unless it was used, with the SMS start its request
@@ -79,7 +87,7 @@ export const CODE_SMS = 'one-time-code';
  * A code's SMS is worth sending while the code works (not spent, replaced or expired); one never
  * sent gives its limits back (withdrawCode).
  */
-export function codeMessages(deps: Pick<ConsumeDeps, 'db' | 'clock'>): SmsPurpose {
+export function codeMessages(deps: Pick<ConsumeDeps, 'db' | 'clock'>): MessagePurpose {
   return {
     name: CODE_SMS,
     async stillWanted(id) {
@@ -97,7 +105,10 @@ export function codeMessages(deps: Pick<ConsumeDeps, 'db' | 'clock'>): SmsPurpos
  * says a code was sent that is not on its way (decision 030). Past the wait it follows from the
  * queue while it works.
  */
-export async function issueCode(app: CodeDeps, { phoneE164, purpose, ip, message, within, undo }: IssueOptions) {
+export async function issueCode(
+  app: CodeDeps,
+  { phoneE164, purpose, ip, message, applicationId, within, undo }: IssueOptions,
+) {
   const { config } = app;
   const now = app.clock();
   const code = generateCode(DIGITS[purpose]);
@@ -133,10 +144,17 @@ export async function issueCode(app: CodeDeps, { phoneE164, purpose, ip, message
     });
     if (ip) await recordProofStart(tx, 'sms', phoneE164, ip, now);
     await within?.(tx);
-    const sms = await enqueueSms(app, tx, { to: phoneE164, body: message(code), about: { kind: CODE_SMS, id } });
+    const sms = await enqueueMessage(app, tx, {
+      kind: MESSAGE_KIND[purpose],
+      to: phoneE164,
+      body: message(code),
+      variables: [code],
+      applicationId: applicationId ?? null,
+      about: { kind: CODE_SMS, id },
+    });
     return { id, sms };
   });
-  if ((await deliverSms(app, sms)) === 'failed') {
+  if ((await deliverMessage(app, sms)) === 'failed') {
     await withdrawCode(app, id, undo);
     throw smsUnavailable();
   }

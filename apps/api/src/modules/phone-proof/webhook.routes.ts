@@ -2,45 +2,15 @@ import { reverseOtpWebhookCall } from '@provee/domain';
 import { register } from '../../contract/register.js';
 import { AppError } from '../../errors.js';
 import type { App } from '../../types.js';
-import { bodyDigest } from '../webhooks/index.js';
+import { bodyDigest, keepSignedBodies } from '../webhooks/index.js';
 import { receiveInboundMessage } from './reverse-otp.service.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    rawBody?: string;
-  }
-}
-
-/** A form body as an object; a name sent more than once keeps all its values. */
-function parseForm(raw: string): Record<string, string | string[]> {
-  // Built without a prototype so a field named __proto__ stays a field, then copied to a plain object.
-  const form: Record<string, string | string[]> = Object.create(null);
-  for (const [name, value] of new URLSearchParams(raw)) {
-    const previous = form[name];
-    form[name] = previous === undefined ? value : [previous, value].flat();
-  }
-  return { ...form };
-}
 
 /**
  * Inbound messages from the reverse-OTP vendor. The signature covers the raw body, so this
- * plugin keeps the body as received before parsing it: JSON (simulator) or a form (Twilio).
- * Both parsers are this plugin's own; the rest of the API keeps the default ones.
+ * plugin keeps the body as received before parsing it (modules/webhooks' keepSignedBodies).
  */
 export async function reverseOtpWebhookRoutes(app: App): Promise<void> {
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    request.rawBody = body as string;
-    try {
-      done(null, JSON.parse(body as string));
-    } catch {
-      done(new AppError(400, 'BAD_REQUEST', 'malformed json', 'La solicitud no es válida.'), undefined);
-    }
-  });
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (request, body, done) => {
-    request.rawBody = body as string;
-    done(null, parseForm(body as string));
-  });
+  keepSignedBodies(app);
 
   register(
     app,

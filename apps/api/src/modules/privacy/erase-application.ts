@@ -4,7 +4,7 @@ import type { Executor } from '../../db/client.js';
 import { AppError } from '../../errors.js';
 import { isErasedPhone } from '../application/index.js';
 import { appendAuditEvent } from '../audit/index.js';
-import { SMS_SEND_JOB } from '../sms/index.js';
+import { sealedMessages } from '../messaging/index.js';
 import { columnsErased } from './data-map.js';
 import {
   advisorEventIdsOf,
@@ -143,7 +143,8 @@ export async function eraseApplication(
     ),
   );
   count('sms_outbox', await deleteRows(tx, 'sms_outbox', anyOf('to', uniquePhones)));
-  await eraseSmsJobs(deps, tx, uniquePhones, count);
+  await eraseSealedMessages(deps, tx, applicationId, uniquePhones, count);
+  await eraseLegacySmsJobs(deps, tx, uniquePhones, count);
   const leadIds = await leadIdsOf(tx, [application.phoneE164]);
   const contactIds = await advisorEventIdsOf(tx, applicationId);
   count(
@@ -210,8 +211,41 @@ export async function eraseApplication(
   return result;
 }
 
-/** The queue's SMS jobs to any of the numbers: sealed with the application key, so opened to match. */
-async function eraseSmsJobs(
+/**
+ * Messages still holding their sealed number and text (not yet final): the application's, and
+ * those of no application (a phone proof's code) to any of the numbers, opened to match. They lose
+ * both and end as dropped when not sent yet (their job then finds nothing to send).
+ */
+async function eraseSealedMessages(
+  deps: EraseDeps,
+  tx: Executor,
+  applicationId: string,
+  phones: readonly string[],
+  count: (table: string, n: number) => void,
+): Promise<void> {
+  const wanted = new Set(phones);
+  const own = await sealedMessages(tx, [applicationId]);
+  const unowned = (await sealedMessages(tx, null)).filter((message) => {
+    const sealed = openOrNull(deps.cipher, message.sealed ?? '');
+    return sealed !== null && wanted.has((JSON.parse(sealed) as { to: string }).to);
+  });
+  const ids = [...own, ...unowned].map((message) => message.id);
+  if (ids.length === 0) return;
+  await tx.execute(sql`
+    update outgoing_messages
+    set sealed = null, status = case when status = 'pending' then 'dropped' else status end
+    where id in (${sql.join(
+      ids.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})`);
+  count('outgoing_messages', ids.length);
+}
+
+/**
+ * The sms-send jobs of before issue 34 (their data carried the number and text, sealed) that a
+ * database may still hold: to any of the numbers, opened to match, deleted.
+ */
+async function eraseLegacySmsJobs(
   deps: EraseDeps,
   tx: Executor,
   phones: readonly string[],
@@ -219,7 +253,7 @@ async function eraseSmsJobs(
 ): Promise<void> {
   if (phones.length === 0) return;
   const wanted = new Set(phones);
-  const jobs = await smsJobs(tx, SMS_SEND_JOB);
+  const jobs = await smsJobs(tx, 'sms-send');
   for (const table of ['job', 'archive']) {
     const ids = jobs
       .filter((job) => job.table === table && wanted.has(openOrNull(deps.cipher, job.to) ?? ''))

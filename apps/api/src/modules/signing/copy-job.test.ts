@@ -1,14 +1,17 @@
-// The signed copy's SMS is a job of the signature's transaction (decision 029): with the SMS
-// provider down (a stand-in for Twilio's Messages API over real HTTP), the signature stands and the
-// copy is sent again until the provider is back; when every try failed, the trail says so.
+// The signed copy is a job of the signature's transaction (decision 029) that issues the copy's link
+// with its message (decision 038): with the SMS provider down (a stand-in for Twilio's Messages API
+// over real HTTP), the signature stands and the message is sent again until the provider is back;
+// when every try failed, the back office's list of messages says so.
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { auditEvents, contractSigners } from '../../db/schema.js';
+import { auditEvents, contractSigners, outgoingMessages } from '../../db/schema.js';
 import { createPng } from '../../test/factories.js';
 import { MANY_UPLOADS_ENV, sendSignature, verifiedSigner } from '../../test/signer.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { JOB_STATES, listJobs } from '../jobs/index.js';
+import { MESSAGE_SEND_JOB } from '../messaging/index.js';
 import { eraseApplication } from '../privacy/index.js';
 import { CONTRACT_COPY_JOB, contractCopyJob } from './copy-job.js';
 import { signingDeps } from './deps.js';
@@ -30,7 +33,7 @@ beforeAll(async () => {
       copyOutages = Math.max(0, copyOutages - 1);
       copies.push({ status, to: form.get('To') ?? '' });
     }
-    const answer = status === 201 ? { sid: `SM${copies.length}` } : { code: 20503, message: 'Service unavailable' };
+    const answer = status === 201 ? { sid: `SM${randomUUID().replaceAll('-', '')}` } : { code: 20503, message: 'Service unavailable' };
     response.writeHead(status, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify(answer));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -50,6 +53,12 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
+const copyMessages = (userId: string) =>
+  t.app.db
+    .select()
+    .from(outgoingMessages)
+    .where(and(eq(outgoingMessages.applicationId, userId), eq(outgoingMessages.kind, 'signed-copy')));
+
 const eventsOf = async (userId: string, type: string) =>
   t.app.db
     .select()
@@ -66,20 +75,22 @@ describe('the signed copy by SMS, through the job queue', () => {
       timeout: 20_000,
       interval: 200,
     });
-    // Each try issued its own link; the last one went out. Nothing says the copy was lost.
-    expect(await eventsOf(signer.userId, 'contract.copy_link_issued')).toHaveLength(3);
-    expect(await eventsOf(signer.userId, 'contract.copy_not_sent')).toEqual([]);
+    // One link, one message: tried again by the queue until it went out.
+    expect(await eventsOf(signer.userId, 'contract.copy_link_issued')).toHaveLength(1);
+    await vi.waitFor(async () => expect(await copyMessages(signer.userId)).toMatchObject([{ status: 'queued' }]));
   });
 
-  it('when the last try fails too, the application’s trail says the copy was not sent', async () => {
+  it('when the message’s last try fails too, the application’s messages say so', async () => {
     const signer = await verifiedSigner(t.app);
-    const [row] = await t.app.db.select().from(contractSigners).where(eq(contractSigners.userId, signer.userId));
-    copyOutages = 1;
-    const job = contractCopyJob(signingDeps(t.app));
-    await expect(job.run({ signer_id: row!.id }, { retry: job.retryLimit, last: true })).rejects.toThrow();
-    expect(await eventsOf(signer.userId, 'contract.copy_not_sent')).toMatchObject([
-      { actor: 'system', payload: { signer_id: row!.id } },
-    ]);
+    copyOutages = 100;
+    const signed = await sendSignature(t.app, signer, createPng({ width: 300, height: 470 }));
+    expect(signed.statusCode, signed.body).toBe(200);
+    await vi.waitFor(async () => expect(await copyMessages(signer.userId)).toHaveLength(1), { timeout: 10_000 });
+    const [message] = await copyMessages(signer.userId);
+    const send = t.app.jobs.kind(MESSAGE_SEND_JOB)!;
+    await expect(send.run({ messageId: message!.id }, { retry: 14, last: true })).rejects.toThrow();
+    expect(await copyMessages(signer.userId)).toMatchObject([{ status: 'failed', sealed: null }]);
+    copyOutages = 0;
   });
 
   it('five signatures of one signer at once: one stands, and one copy job with it', async () => {
@@ -101,11 +112,10 @@ describe('the signed copy by SMS, through the job queue', () => {
       eraseApplication(t.app, tx, signer.userId, 'staff:test', { contractTermPassed: true }),
     );
     const [row] = await t.app.db.select().from(contractSigners).where(eq(contractSigners.userId, signer.userId));
-    // This run's own SMS (the queue's own try of the same copy may be in flight meanwhile).
-    const sent: string[] = [];
-    const deps = signingDeps(t.app);
-    const job = contractCopyJob({ ...deps, sendSms: async (to) => void sent.push(to) });
+    // This run enqueues no message (the queue's own try of the same copy may have run meanwhile).
+    const before = (await copyMessages(signer.userId)).length;
+    const job = contractCopyJob(signingDeps(t.app));
     await expect(job.run({ signer_id: row!.id }, { retry: 0, last: false })).resolves.toBeUndefined();
-    expect(sent).toEqual([]);
+    expect(await copyMessages(signer.userId)).toHaveLength(before);
   });
 });

@@ -6,13 +6,14 @@ import { findSigner } from '../identity/index.js';
 import type { SigningDeps } from './deps.js';
 import { sendCopy } from './links.js';
 
-/** The signed copy's SMS: enqueued in the signature's transaction, sent by the job queue. */
+/** The signed copy's message: enqueued in the signature's transaction, sent by the job queue. */
 export const CONTRACT_COPY_JOB = 'contract-copy-sms';
 
 /**
- * SPEC §2.4's copy of the signed contract, as a job: tried again with back-off while the SMS
- * provider fails (each try issues a fresh copy link), over about two days; when every try
- * failed, the trail says so and the back office can send it again.
+ * SPEC §2.4's copy of the signed contract, as a job: it issues the copy's link and enqueues its
+ * message in one transaction (modules/messaging sends it, again while the provider fails); tried
+ * again while that cannot be written; when every try failed, the trail says so and the back
+ * office can send it again.
  */
 export function contractCopyJob(deps: SigningDeps): JobKind<{ signer_id: string }> {
   return {

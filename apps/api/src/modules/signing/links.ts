@@ -1,4 +1,5 @@
 import type { PersonType, SignerState, SigningLink } from '@provee/domain';
+import type { Tx } from '../../db/client.js';
 import { AppError, invalidFields } from '../../errors.js';
 import type { SignerRow } from '../application/index.js';
 import { appendAuditEvent } from '../audit/index.js';
@@ -6,13 +7,20 @@ import { latestApprovedDecision } from '../credit/index.js';
 import { findLenderApproval } from '../lending/index.js';
 import { findAval, type AvalRow } from '../guarantors/index.js';
 import { ALREADY_SIGNED, signerWidget, verificationStatus } from '../identity/index.js';
-import { deliverSms, enqueueSms, type SmsPurpose } from '../sms/index.js';
+import { deliverMessage, enqueueMessage, type MessagePurpose, type OutgoingMessage } from '../messaging/index.js';
 import { findUserById, type UserRow } from '../users/index.js';
 import { ensureContract, ensureSigner, fullName } from './contract.js';
 import type { SigningDeps } from './deps.js';
 import { newLinkToken } from './link-token.js';
 import type { SignerAccess } from './signer-access.js';
-import { findLink, insertLink, lockSigner, revokeOpenSigningLinks, unsignedSha256Of } from './signing.store.js';
+import {
+  findLink,
+  insertLink,
+  lockSigner,
+  revokeOpenSigningLinks,
+  unsignedSha256Of,
+  type LinkRow,
+} from './signing.store.js';
 
 /**
  * The signing links (SPEC §2.4): one per signer, sent by SMS, its token stored hashed
@@ -21,6 +29,19 @@ import { findLink, insertLink, lockSigner, revokeOpenSigningLinks, unsignedSha25
 
 const baseUrl = (deps: Pick<SigningDeps, 'config'>) =>
   deps.config.PUBLIC_BASE_URL ?? `http://localhost:${deps.config.PORT}`;
+
+/** The signing page's address for a signer, with the link's token. */
+function signingUrl(deps: Pick<SigningDeps, 'config'>, user: UserRow, signer: SignerRow, token: string): string {
+  const query = new URLSearchParams({
+    user_type_id: 'SK',
+    user_id: user.id,
+    titular_full_name: fullName(user),
+    type: signer.personType,
+    collateral_full_name: signer.personType === 'collateral' ? signer.name : '',
+    token,
+  });
+  return `${baseUrl(deps)}/send-contract-sign?${query.toString()}`;
+}
 
 export interface LinkRequest {
   person_type: PersonType;
@@ -31,7 +52,7 @@ export interface LinkRequest {
 const SIGNING_LINK_SMS = 'signing-link';
 
 /** A signing link's SMS is worth sending while the link works (not used, replaced or expired). */
-export function signingLinkMessages(deps: Pick<SigningDeps, 'db' | 'clock'>): SmsPurpose {
+export function signingLinkMessages(deps: Pick<SigningDeps, 'db' | 'clock'>): MessagePurpose {
   return {
     name: SIGNING_LINK_SMS,
     async stillWanted(linkId) {
@@ -72,25 +93,13 @@ export async function issueContractLink(deps: SigningDeps, user: UserRow, input:
     phoneE164: aval ? aval.phoneE164! : user.phoneE164,
   });
   if (signer.state === 'SIGNED') throw ALREADY_SIGNED();
-  const urlOf = (token: string) => {
-    const query = new URLSearchParams({
-      user_type_id: 'SK',
-      user_id: user.id,
-      titular_full_name: fullName(user),
-      type: signer.personType,
-      collateral_full_name: signer.personType === 'collateral' ? signer.name : '',
-      token,
-    });
-    return `${baseUrl(deps)}/send-contract-sign?${query.toString()}`;
-  };
-  const { link, token, expiresAt, sms } = await replaceSigningLink(
-    deps,
-    signer,
-    actor,
-    (token) =>
-      `${deps.config.APP_NAME}: tu contrato de crédito está listo para firmar. Verifica tu identidad y firma aquí: ${urlOf(token)}`,
-  );
-  await deliverSms(deps, sms);
+  const urlOf = (token: string) => signingUrl(deps, user, signer, token);
+  const { link, token, expiresAt, sms } = await replaceSigningLink(deps, signer, actor, (token) => ({
+    kind: 'signing-link',
+    body: `${deps.config.APP_NAME}: tu contrato de crédito está listo para firmar. Verifica tu identidad y firma aquí: ${urlOf(token)}`,
+    variables: [urlOf(token)],
+  }));
+  await deliverMessage(deps, sms);
   const url = urlOf(token);
   return {
     link_id: link.id,
@@ -130,10 +139,11 @@ async function replaceSigningLink(
   deps: Pick<SigningDeps, 'db' | 'clock' | 'config' | 'cipher'>,
   signer: SignerRow,
   actor: string,
-  message: (token: string) => string,
+  message: (token: string) => Pick<OutgoingMessage, 'kind' | 'body' | 'variables'>,
+  options: { expiresAt?: Date; within?: (tx: Tx, link: LinkRow) => Promise<void> } = {},
 ) {
   const now = deps.clock();
-  const expiresAt = new Date(now.getTime() + deps.config.CONTRACT_LINK_TTL_SECONDS * 1000);
+  const expiresAt = options.expiresAt ?? new Date(now.getTime() + deps.config.CONTRACT_LINK_TTL_SECONDS * 1000);
   // Opaque and stored hashed (link-token.ts): the SMS (its job's data sealed) is the only place the
   // token is ever written.
   const token = newLinkToken();
@@ -162,9 +172,11 @@ async function replaceSigningLink(
       },
       at: now,
     });
-    const sms = await enqueueSms(deps, tx, {
+    await options.within?.(tx, row);
+    const sms = await enqueueMessage(deps, tx, {
+      ...message(token.token),
       to: signer.phoneE164,
-      body: message(token.token),
+      applicationId: signer.userId,
       about: { kind: SIGNING_LINK_SMS, id: row.id },
     });
     return { row, sms };
@@ -173,17 +185,47 @@ async function replaceSigningLink(
 }
 
 /**
+ * The one reminder of a signer whose link expires soon (modules/reminders): a link that replaces
+ * theirs and ends when it did, in a reminder's words; `within` records the reminder (with the new
+ * link) in the same transaction. Refused (409) for a signer who signed meanwhile. The message is
+ * enqueued, not waited for (the sweep wakes the sender).
+ */
+export async function remindSigner(
+  deps: SigningDeps,
+  signer: SignerRow,
+  expiresAt: Date,
+  within: (tx: Tx, link: LinkRow) => Promise<void>,
+) {
+  const user = await findUserById(deps.db, signer.userId);
+  if (!user) return null;
+  const url = (token: string) => signingUrl(deps, user, signer, token);
+  const { sms } = await replaceSigningLink(
+    deps,
+    signer,
+    'system',
+    (token) => ({
+      kind: 'signing-reminder',
+      body: `${deps.config.APP_NAME}: tu contrato de crédito sigue esperando tu firma y el enlace vence pronto. Firma aquí: ${url(token)}`,
+      variables: [url(token)],
+    }),
+    { expiresAt, within },
+  );
+  return sms;
+}
+
+/**
  * SPEC §2.4: "a copy of the digital contract will be sent to the phone": an SMS with the PDF's link,
  * a link of its own (purpose 'copy': it reads, never signs) that lasts CONTRACT_COPY_TTL_SECONDS.
  */
 export async function sendCopy(
-  deps: Pick<SigningDeps, 'db' | 'clock' | 'config' | 'sendSms'>,
+  deps: Pick<SigningDeps, 'db' | 'clock' | 'config' | 'cipher' | 'jobs'>,
   signer: SignerRow,
 ): Promise<void> {
   const now = deps.clock();
   const token = newLinkToken();
   const expiresAt = new Date(now.getTime() + deps.config.CONTRACT_COPY_TTL_SECONDS * 1000);
-  await deps.db.transaction(async (tx) => {
+  const url = `${baseUrl(deps)}/api/v1/users/SK/${signer.userId}/contract?token=${encodeURIComponent(token.token)}`;
+  const sms = await deps.db.transaction(async (tx) => {
     const link = await insertLink(tx, {
       signerId: signer.id,
       issuedBy: 'system',
@@ -199,9 +241,15 @@ export async function sendCopy(
       payload: { link_id: link.id, signer_id: signer.id, expires_at: expiresAt.toISOString() },
       at: now,
     });
+    return enqueueMessage(deps, tx, {
+      kind: 'signed-copy',
+      to: signer.phoneE164,
+      body: `${deps.config.APP_NAME}: firmaste tu contrato de crédito. Tu copia: ${url}`,
+      variables: [url],
+      applicationId: signer.userId,
+    });
   });
-  const url = `${baseUrl(deps)}/api/v1/users/SK/${signer.userId}/contract?token=${encodeURIComponent(token.token)}`;
-  await deps.sendSms(signer.phoneE164, `${deps.config.APP_NAME}: firmaste tu contrato de crédito. Tu copia: ${url}`);
+  await deliverMessage(deps, sms);
 }
 
 /** What the signing page shows of its link: who signs, where they stand, the widget and the document's hash. */

@@ -1,19 +1,8 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { EMPTY_TWIML, verifyTwilioSignature } from '../twilio-signature.js';
 import type { InboundMessage, ReverseOtpProvider } from './types.js';
 
-/**
- * Twilio Messaging (SMS and WhatsApp): the number's "A message comes in" webhook points at
- *   <PUBLIC_BASE_URL>/api/v1/webhooks/reverse-otp/twilio   (HTTP POST)
- * Twilio posts application/x-www-form-urlencoded (From, To, Body, MessageSid, AccountSid, …) and signs
- * each call in X-Twilio-Signature: base64 HMAC-SHA1, keyed with the auth token, of the full URL it
- * called followed by every POST parameter name and value, names sorted
- * (https://www.twilio.com/docs/usage/security#validating-requests). Twilio expects TwiML back.
- */
-export const TWILIO_SIGNATURE_HEADER = 'x-twilio-signature';
-
-/** An empty TwiML document: received, no reply message. */
-export const EMPTY_TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response/>';
+export { EMPTY_TWIML, TWILIO_SIGNATURE_HEADER, twilioSignature } from '../twilio-signature.js';
 
 /** `+` and 8–15 digits, optionally behind WhatsApp's channel prefix. */
 const SENDER = /^(?:whatsapp:)?(\+\d{8,15})$/;
@@ -24,45 +13,6 @@ const inboundSchema = z.object({
   Body: z.string().max(1600),
 });
 
-/** The POST parameters as Twilio signs them: a name repeated keeps each of its values. */
-function formParams(rawBody: string): Map<string, string[]> {
-  const params = new Map<string, string[]>();
-  for (const [name, value] of new URLSearchParams(rawBody)) params.set(name, [...(params.get(name) ?? []), value]);
-  return params;
-}
-
-/**
- * The X-Twilio-Signature Twilio sends for a call to `url` with these POST parameters. A name with
- * several values contributes each distinct value, sorted (as Twilio's own libraries compute it).
- */
-export function twilioSignature(
-  authToken: string,
-  url: string,
-  params: Iterable<readonly [string, string | readonly string[]]>,
-): string {
-  const grouped = new Map<string, string[]>();
-  for (const [name, value] of params) grouped.set(name, [...(grouped.get(name) ?? []), ...[value].flat()]);
-  let data = url;
-  for (const name of [...grouped.keys()].sort()) {
-    for (const value of [...new Set(grouped.get(name))].sort()) data += name + value;
-  }
-  return createHmac('sha1', authToken).update(data, 'utf8').digest('base64');
-}
-
-/** The URL as configured and, when it has no port, with the scheme's default port: Twilio may sign either. */
-function urlVariants(url: string): string[] {
-  const parsed = new URL(url);
-  if (parsed.port) return [parsed.toString()];
-  const withPort = `${parsed.protocol}//${parsed.host}:${parsed.protocol === 'https:' ? 443 : 80}${parsed.pathname}${parsed.search}`;
-  return [parsed.toString(), withPort];
-}
-
-function sameSignature(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 export interface TwilioReverseOtpOptions {
   authToken: string;
   /** E.164 of the Twilio number (or WhatsApp sender) users write to. */
@@ -71,28 +21,20 @@ export interface TwilioReverseOtpOptions {
   publicBaseUrl: string;
 }
 
+/**
+ * Twilio Messaging (SMS and WhatsApp): the number's "A message comes in" webhook points at
+ *   <PUBLIC_BASE_URL>/api/v1/webhooks/reverse-otp/twilio   (HTTP POST)
+ * Twilio posts application/x-www-form-urlencoded (From, To, Body, MessageSid, AccountSid, …) and signs
+ * each call in X-Twilio-Signature: base64 HMAC-SHA1, keyed with the auth token, of the full URL it
+ * called followed by every POST parameter name and value, names sorted
+ * (https://www.twilio.com/docs/usage/security#validating-requests). Twilio expects TwiML back.
+ */
 export function createTwilioReverseOtp(options: TwilioReverseOtpOptions): ReverseOtpProvider {
-  const base = options.publicBaseUrl.replace(/\/+$/, '');
   return {
     name: 'twilio',
     destination: options.destination,
     acknowledgement: { contentType: 'text/xml; charset=utf-8', body: EMPTY_TWIML },
-    verifySignature(rawBody, headers, requestUrl) {
-      const header = headers[TWILIO_SIGNATURE_HEADER];
-      if (typeof header !== 'string' || header.length === 0) return false;
-      let variants: string[];
-      try {
-        // The URL Twilio called is the public one (the Host header is the proxy's business).
-        variants = urlVariants(`${base}${requestUrl}`);
-      } catch {
-        return false;
-      }
-      const params = formParams(rawBody);
-      // Every variant is computed, so the time taken does not tell which one matched.
-      return variants
-        .map((url) => sameSignature(header, twilioSignature(options.authToken, url, params)))
-        .reduce((any, match) => any || match, false);
-    },
+    verifySignature: (rawBody, headers, requestUrl) => verifyTwilioSignature(options, rawBody, headers, requestUrl),
     parseInbound(payload): InboundMessage | null {
       // Status callbacks and anything that is not an inbound message lack MessageSid/From/Body.
       const parsed = inboundSchema.safeParse(payload);

@@ -1,13 +1,20 @@
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.js';
 import type { SmsProvider } from './types.js';
 import { storeOutboxMessage } from './outbox.store.js';
 
-/** Development and tests: every message is stored, and /dev/outbox shows them. */
-export function createOutboxSms(db: Db): SmsProvider {
+/**
+ * Development and tests: every message is stored, /dev/outbox shows them, and `report` (the
+ * simulated status callbacks, providers/message-webhooks) is told it was sent.
+ */
+export function createOutboxSms(db: Db, report: (providerMessageId: string, to: string) => void): SmsProvider {
   return {
     name: 'outbox',
     async send({ to, body }) {
-      await storeOutboxMessage(db, { to, body });
+      const providerMessageId = `SIM${randomUUID().replaceAll('-', '')}`;
+      await storeOutboxMessage(db, { to, body, channel: 'sms', providerMessageId });
+      report(providerMessageId, to);
+      return { providerMessageId };
     },
   };
 }

@@ -1,19 +1,20 @@
-// Every outgoing SMS is an sms-send job of the transaction that records what it is for (decision
+// Every outgoing message is a message-send job of the transaction that records what it is for (decision
 // 030): sent at once while the request waits for its first try, sent again by the queue while the
 // provider (a stand-in for Twilio's Messages API over real HTTP) is down, never kept in clear in
 // the queue's table, and never the cause of a spent code limit.
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { cedulaCheckDigit, toE164 } from '@provee/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { avals, phoneCodes, smsOutbox } from '../../db/schema.js';
+import { avals, outgoingMessages, phoneCodes, smsOutbox } from '../../db/schema.js';
 import { createApplication, lastSmsPin, shopkeeperCall, userAuth } from '../../test/factories.js';
 import { jobsOf, storedJobs } from '../../test/jobs.js';
 import { codeRequest, createPhone, lastSmsCode } from '../../test/phone.js';
 import { signerWithLink } from '../../test/signer.js';
 import { createTestApp, type TestApp, useTestApp } from '../../test/test-app.js';
 import { issueCode } from '../one-time-codes/index.js';
-import { SMS_SEND_JOB } from './sms-job.js';
+import { MESSAGE_SEND_JOB } from './message-job.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
 const randomTen = () => `4${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
@@ -59,7 +60,7 @@ describe('SMS through the job queue (outbox provider)', () => {
     const signer = await signerWithLink(t.app);
 
     const jobs = await storedJobs(t.app);
-    const sent = jobs.filter((job) => job.name === SMS_SEND_JOB);
+    const sent = jobs.filter((job) => job.name === MESSAGE_SEND_JOB);
     expect(sent.length).toBeGreaterThanOrEqual(5);
     const secrets = [
       phone,
@@ -88,14 +89,16 @@ describe('SMS through the job queue (outbox provider)', () => {
       inClear('aval?token=x.y', 'x.y'),
       inClear('"v1:aB1040xZ"', '1040'),
     ]).toEqual([true, true, false]);
-    // What a job keeps opens only with the app's key.
-    const { to, body } = JSON.parse(sent[0]!.data) as { to: string; body: string };
-    expect(t.app.cipher.decrypt(to)).toBe(toE164('do', phone));
-    expect(t.app.cipher.decrypt(body)).toContain(code);
+    // A job names its message; the message keeps the number and text sealed, opened only with the app's key.
+    const { messageId } = JSON.parse(sent[0]!.data) as { messageId: string };
+    const [message] = await t.app.db.select().from(outgoingMessages).where(eq(outgoingMessages.id, messageId));
+    expect(message!.sealed ?? '').not.toContain(code);
+    const rows = await t.app.db.select().from(outgoingMessages);
+    for (const row of rows) for (const secret of secrets) expect(inClear(row.sealed ?? '', secret)).toBe(false);
   });
 
   it('a change that rolls back enqueues no SMS; a code refused by its limits enqueues none either', async () => {
-    const before = (await jobsOf(t.app, SMS_SEND_JOB)).length;
+    const before = (await jobsOf(t.app, MESSAGE_SEND_JOB)).length;
     const phone = toE164('do', createPhone());
     await expect(
       issueCode(t.app, {
@@ -108,12 +111,12 @@ describe('SMS through the job queue (outbox provider)', () => {
       }),
     ).rejects.toThrow('could not be written');
     expect(await t.app.db.select().from(phoneCodes).where(eq(phoneCodes.phoneE164, phone))).toEqual([]);
-    expect(await jobsOf(t.app, SMS_SEND_JOB)).toHaveLength(before);
+    expect(await jobsOf(t.app, MESSAGE_SEND_JOB)).toHaveLength(before);
 
     const national = createPhone();
     expect((await t.app.inject(codeRequest(national, '10.31.0.2'))).statusCode).toBe(200);
     expect((await t.app.inject(codeRequest(national, '10.31.0.2'))).statusCode).toBe(429);
-    expect(await jobsOf(t.app, SMS_SEND_JOB)).toHaveLength(before + 1);
+    expect(await jobsOf(t.app, MESSAGE_SEND_JOB)).toHaveLength(before + 1);
   });
 });
 
@@ -135,7 +138,7 @@ describe('SMS with the provider down', () => {
       const status = down ? 503 : 201;
       response
         .writeHead(status, { 'content-type': 'application/json', connection: 'close' })
-        .end(JSON.stringify(down ? { code: 20503, message: `Service unavailable for ${message.to}` } : { sid: 'SM1' }));
+        .end(JSON.stringify(down ? { code: 20503, message: `Service unavailable for ${message.to}` } : { sid: `SM${randomUUID().replaceAll('-', '')}` }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     t = await createTestApp({
@@ -189,7 +192,7 @@ describe('SMS with the provider down', () => {
     });
     expect(delivered.find((sms) => sms.to === to)!.body).toMatch(/te eligió como aval .*verify-aval-phone\?token=/);
     // What the queue kept of the failures names neither the number nor the provider's words about it.
-    const jobs = (await storedJobs(t.app)).filter((job) => job.name === SMS_SEND_JOB);
+    const jobs = (await storedJobs(t.app)).filter((job) => job.name === MESSAGE_SEND_JOB);
     for (const job of jobs) expect(job.output ?? '').not.toContain(avalPhone);
   });
 

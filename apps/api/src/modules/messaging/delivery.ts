@@ -1,0 +1,32 @@
+import type { Db } from '../../db/client.js';
+import type { DeliveryReport } from '../../providers/message-webhooks/index.js';
+import type { JobQueue } from '../jobs/index.js';
+import { enqueueMessageJob, insertFallback, MESSAGE_SEND_JOB } from './message-job.js';
+import { advances, isFailure, lockMessageByProviderId, setStatus } from './messages.store.js';
+
+/**
+ * A provider's report of a message's delivery (its status callback). The status only moves
+ * forward (reports may come out of order or twice); a failure moves the message to its next channel
+ * (WhatsApp failed → SMS) in the same transaction. Null when no message of ours has that id.
+ */
+export async function recordDelivery(
+  deps: { db: Db; clock: () => Date; jobs: Pick<JobQueue, 'wake'> },
+  provider: string,
+  report: DeliveryReport,
+): Promise<{ fallback: boolean } | null> {
+  const now = deps.clock();
+  const outcome = await deps.db.transaction(async (tx) => {
+    const row = await lockMessageByProviderId(tx, provider, report.providerMessageId);
+    if (!row) return null;
+    if (!advances(row.status as never, report.status)) return { fallback: false };
+    const failed = isFailure(report.status);
+    const fallback = failed ? await insertFallback(tx, row, now) : null;
+    // The sealed text stays while the message may still fail over to another channel.
+    const keepSealed = !failed && (report.status === 'queued' || report.status === 'sent');
+    await setStatus(tx, row.id, { status: report.status, errorCode: report.errorCode, at: now, keepSealed });
+    if (fallback) await enqueueMessageJob(tx, fallback.id);
+    return { fallback: !!fallback };
+  });
+  if (outcome?.fallback) deps.jobs.wake(MESSAGE_SEND_JOB);
+  return outcome;
+}

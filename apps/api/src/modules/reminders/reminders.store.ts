@@ -1,0 +1,164 @@
+import { REMINDED_STEPS } from '@provee/domain';
+import { and, asc, eq, gt, inArray, isNull, lte, ne, notExists, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { applicationReminders, avals, contractLinks, contractSigners, linkReminders, users } from '../../db/schema.js';
+import { notErased } from '../application/index.js';
+
+export type ReminderRow = typeof applicationReminders.$inferSelect;
+
+/** How many stopped applications one sweep looks at (the next sweep, a minute later, goes on). */
+const BATCH = 200;
+
+/**
+ * The applicant came back (moved on from where they were reminded): their latest reminder says so,
+ * which ends their reminders and counts in the funnel.
+ */
+export async function markCameBack(db: Executor, at: Date): Promise<void> {
+  await db.execute(sql`
+    update ${applicationReminders} r set came_back_at = ${at}
+    from ${users} u
+    where r.application_id = u.id and r.came_back_at is null
+      and (u.next_step <> r.step or u.status <> r.status)
+      and not exists (
+        select 1 from ${applicationReminders} newer
+        where newer.application_id = r.application_id and newer.number > r.number
+      )`);
+}
+
+/**
+ * Applications stopped between the phone proof and the password since `before` or earlier, oldest
+ * first, with the highest reminder number they were sent and whether they came back.
+ */
+export async function stoppedApplications(db: Executor, before: Date, only?: string) {
+  return db
+    .select({
+      id: users.id,
+      phoneE164: users.phoneE164,
+      nextStep: users.nextStep,
+      status: users.status,
+      stoppedAt: users.updatedAt,
+      lastSent: sql<number>`coalesce((select max(${applicationReminders.number}) from ${applicationReminders}
+        where ${applicationReminders.applicationId} = ${users.id}), 0)`.mapWith(Number),
+      cameBack: sql<boolean>`exists (select 1 from ${applicationReminders}
+        where ${applicationReminders.applicationId} = ${users.id} and ${applicationReminders.cameBackAt} is not null)`,
+    })
+    .from(users)
+    .where(
+      and(
+        eq(users.status, 'IN_PROGRESS'),
+        inArray(users.nextStep, [...REMINDED_STEPS]),
+        lte(users.updatedAt, before),
+        notErased(users.phoneE164),
+        only ? eq(users.id, only) : undefined,
+      ),
+    )
+    .orderBy(asc(users.updatedAt), asc(users.id))
+    .limit(BATCH);
+}
+
+/** A reminder, unless that number was sent already (two sweeps at once send it once). */
+export async function insertReminder(
+  tx: Executor,
+  values: typeof applicationReminders.$inferInsert,
+): Promise<ReminderRow | undefined> {
+  const [row] = await tx.insert(applicationReminders).values(values).onConflictDoNothing().returning();
+  return row;
+}
+
+export async function setReminderMessage(tx: Executor, id: string, messageId: string): Promise<void> {
+  await tx.update(applicationReminders).set({ messageId }).where(eq(applicationReminders.id, id));
+}
+
+export async function findReminder(db: Executor, id: string): Promise<ReminderRow | undefined> {
+  const [row] = await db.select().from(applicationReminders).where(eq(applicationReminders.id, id)).limit(1);
+  return row;
+}
+
+/** Spends a resume link: the reminder whose token it is, if it still works (unused, unexpired). */
+export async function redeemResumeToken(tx: Executor, tokenSha256: string, at: Date) {
+  const [row] = await tx
+    .update(applicationReminders)
+    .set({ resumeUsedAt: at, cameBackAt: sql`coalesce(${applicationReminders.cameBackAt}, ${at})` })
+    .where(
+      and(
+        eq(applicationReminders.resumeTokenSha256, tokenSha256),
+        isNull(applicationReminders.resumeUsedAt),
+        gt(applicationReminders.resumeExpiresAt, at),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Guarantors still to consent whose invitation expires before `until`, not reminded yet. */
+export async function invitationsExpiring(db: Executor, now: Date, until: Date) {
+  return db
+    .select({ aval: avals, expiresAt: avals.invitationExpiresAt })
+    .from(avals)
+    .where(
+      and(
+        eq(avals.status, 'PENDING'),
+        gt(avals.invitationExpiresAt, now),
+        lte(avals.invitationExpiresAt, until),
+        notErased(avals.phoneE164),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(linkReminders)
+            .where(and(eq(linkReminders.linkKind, 'aval-invitation'), eq(linkReminders.linkId, sql`${avals.id}::text`))),
+        ),
+      ),
+    )
+    .limit(BATCH);
+}
+
+/** Signing links (not the copy's) still open that expire before `until`, of signers yet to sign, not reminded yet. */
+export async function signingLinksExpiring(db: Executor, now: Date, until: Date) {
+  return db
+    .select({ link: contractLinks, signer: contractSigners })
+    .from(contractLinks)
+    .innerJoin(contractSigners, eq(contractSigners.id, contractLinks.signerId))
+    .where(
+      and(
+        eq(contractLinks.purpose, 'sign'),
+        isNull(contractLinks.usedAt),
+        isNull(contractLinks.revokedAt),
+        gt(contractLinks.expiresAt, now),
+        lte(contractLinks.expiresAt, until),
+        ne(contractSigners.state, 'SIGNED'),
+        notErased(contractSigners.phoneE164),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(linkReminders)
+            .where(
+              and(
+                eq(linkReminders.linkKind, 'signing-link'),
+                eq(linkReminders.linkId, sql`${contractLinks.id}::text`),
+              ),
+            ),
+        ),
+      ),
+    )
+    .limit(BATCH);
+}
+
+/** Records a link's reminder; false when it was already sent (another sweep). */
+export async function claimLinkReminder(tx: Executor, values: typeof linkReminders.$inferInsert): Promise<boolean> {
+  const rows = await tx.insert(linkReminders).values(values).onConflictDoNothing().returning({ id: linkReminders.linkId });
+  return rows.length > 0;
+}
+
+/** Per reminder number: how many were sent in [from, to) and how many of those applicants came back. */
+export async function reminderCounts(db: Executor, from: Date, to: Date) {
+  return db
+    .select({
+      number: applicationReminders.number,
+      sent: sql<number>`count(*)`.mapWith(Number),
+      cameBack: sql<number>`count(${applicationReminders.cameBackAt})`.mapWith(Number),
+    })
+    .from(applicationReminders)
+    .where(and(sql`${applicationReminders.sentAt} >= ${from}`, sql`${applicationReminders.sentAt} < ${to}`))
+    .groupBy(applicationReminders.number)
+    .orderBy(asc(applicationReminders.number));
+}
