@@ -1,5 +1,5 @@
 import { REMINDED_STEPS } from '@provee/domain';
-import { and, asc, eq, gt, inArray, isNull, lte, ne, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNull, lt, lte, ne, notExists, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { applicationReminders, avals, contractLinks, contractSigners, linkReminders, users } from '../../db/schema.js';
 import { notErased } from '../application/index.js';
@@ -14,15 +14,18 @@ const BATCH = 200;
  * which ends their reminders and counts in the funnel.
  */
 export async function markCameBack(db: Executor, at: Date): Promise<void> {
-  await db.execute(sql`
-    update ${applicationReminders} r set came_back_at = ${at}
-    from ${users} u
-    where r.application_id = u.id and r.came_back_at is null
-      and (u.next_step <> r.step or u.status <> r.status)
-      and not exists (
-        select 1 from ${applicationReminders} newer
-        where newer.application_id = r.application_id and newer.number > r.number
-      )`);
+  await db
+    .update(applicationReminders)
+    .set({ cameBackAt: at })
+    .where(
+      and(
+        isNull(applicationReminders.cameBackAt),
+        sql`exists (select 1 from ${users} u where u.id = ${applicationReminders.applicationId}
+          and (u.next_step <> ${applicationReminders.step} or u.status <> ${applicationReminders.status}))`,
+        sql`not exists (select 1 from ${applicationReminders} newer
+          where newer.application_id = ${applicationReminders.applicationId} and newer.number > ${applicationReminders.number})`,
+      ),
+    );
 }
 
 /**
@@ -37,12 +40,11 @@ export async function stoppedApplications(db: Executor, before: Date, only?: str
       nextStep: users.nextStep,
       status: users.status,
       stoppedAt: users.updatedAt,
-      lastSent: sql<number>`coalesce((select max(${applicationReminders.number}) from ${applicationReminders}
-        where ${applicationReminders.applicationId} = ${users.id}), 0)`.mapWith(Number),
-      cameBack: sql<boolean>`exists (select 1 from ${applicationReminders}
-        where ${applicationReminders.applicationId} = ${users.id} and ${applicationReminders.cameBackAt} is not null)`,
+      lastSent: sql<number>`coalesce(max(${applicationReminders.number}), 0)`.mapWith(Number),
+      cameBack: sql<boolean>`count(${applicationReminders.cameBackAt}) > 0`.mapWith(Boolean),
     })
     .from(users)
+    .leftJoin(applicationReminders, eq(applicationReminders.applicationId, users.id))
     .where(
       and(
         eq(users.status, 'IN_PROGRESS'),
@@ -52,6 +54,7 @@ export async function stoppedApplications(db: Executor, before: Date, only?: str
         only ? eq(users.id, only) : undefined,
       ),
     )
+    .groupBy(users.id)
     .orderBy(asc(users.updatedAt), asc(users.id))
     .limit(BATCH);
 }
@@ -78,7 +81,7 @@ export async function findReminder(db: Executor, id: string): Promise<ReminderRo
 export async function redeemResumeToken(tx: Executor, tokenSha256: string, at: Date) {
   const [row] = await tx
     .update(applicationReminders)
-    .set({ resumeUsedAt: at, cameBackAt: sql`coalesce(${applicationReminders.cameBackAt}, ${at})` })
+    .set({ resumeUsedAt: at, cameBackAt: sql`coalesce(${applicationReminders.cameBackAt}, ${at.toISOString()}::timestamptz)` })
     .where(
       and(
         eq(applicationReminders.resumeTokenSha256, tokenSha256),
@@ -158,7 +161,7 @@ export async function reminderCounts(db: Executor, from: Date, to: Date) {
       cameBack: sql<number>`count(${applicationReminders.cameBackAt})`.mapWith(Number),
     })
     .from(applicationReminders)
-    .where(and(sql`${applicationReminders.sentAt} >= ${from}`, sql`${applicationReminders.sentAt} < ${to}`))
+    .where(and(gte(applicationReminders.sentAt, from), lt(applicationReminders.sentAt, to)))
     .groupBy(applicationReminders.number)
     .orderBy(asc(applicationReminders.number));
 }
