@@ -43,6 +43,7 @@ import { bureauJobsSweep, bureauQueryJob, consentAuditJob } from './modules/cred
 import { createImageDecoder, identityDeps, simulatedAnswerJob } from './modules/identity/index.js';
 import {
   contractCopyJob,
+  copyMessages,
   createContractRenderer,
   signingDeps,
   signingInvitationJob,
@@ -50,7 +51,13 @@ import {
   signingRoutes,
 } from './modules/signing/index.js';
 import { codeMessages } from './modules/one-time-codes/index.js';
-import { messageSendJob, messageWebhookRoutes } from './modules/messaging/index.js';
+import {
+  legacySmsJob,
+  messageSendJob,
+  messageWebhookRoutes,
+  queueSimulatedReports,
+  simulatedDeliveryJob,
+} from './modules/messaging/index.js';
 import { reminderMessages, remindersJob, resumeLinkRoutes } from './modules/reminders/index.js';
 import { loginCounterSweepJob } from './modules/staff/index.js';
 import { retentionScheduleJob } from './modules/privacy/index.js';
@@ -77,7 +84,6 @@ import { userRoutes } from './modules/users/users.routes.js';
 import { privacyRoutes } from './modules/privacy-requests/index.js';
 import { createReverseOtpProvider } from './providers/reverse-otp/index.js';
 import { createMessageWebhooks, createSimulatedDelivery } from './providers/message-webhooks/index.js';
-import { SIGNATURE_HEADER } from './providers/simulator-signature.js';
 import { createSmsProvider } from './providers/sms/index.js';
 import { createWhatsAppProvider } from './providers/whatsapp/index.js';
 import { createSecrets } from './secrets.js';
@@ -163,7 +169,6 @@ export async function buildApp(config: Config, database: Database, options: Buil
     createTokenService(secrets.key('tokens'), config.TOKEN_TTL_SECONDS, () => app.clock().getTime()),
   );
   const simulatedDelivery = createSimulatedDelivery();
-  app.decorate('simulatedDelivery', simulatedDelivery);
   app.decorate('sms', instrumented('sms', createSmsProvider(config, database.db, simulatedDelivery)));
   const whatsapp = createWhatsAppProvider(config, database.db, simulatedDelivery);
   app.decorate('whatsapp', whatsapp && instrumented('whatsapp', whatsapp));
@@ -284,8 +289,15 @@ export async function buildApp(config: Config, database: Database, options: Buil
   app.jobs.define(webhookSweepJob(app));
   // Every background job is a kind of the one queue (decision 030).
   app.jobs.define(
-    messageSendJob(app, [codeMessages(app), invitationMessages(app), signingLinkMessages(app), reminderMessages(app)]),
+    messageSendJob(app, [
+      codeMessages(app),
+      invitationMessages(app),
+      signingLinkMessages(app),
+      copyMessages(app),
+      reminderMessages(app),
+    ]),
   );
+  app.jobs.define(legacySmsJob(app));
   app.jobs.define(bureauQueryJob(app));
   app.jobs.define(consentAuditJob(app));
   app.jobs.define(bureauJobsSweep(app));
@@ -295,21 +307,10 @@ export async function buildApp(config: Config, database: Database, options: Buil
   app.jobs.define(retentionScheduleJob(app));
   app.jobs.define(remindersJob(app));
   app.jobs.define(backtestJob(app));
+  // The simulators' delivery reports: jobs that post them through the real status webhook.
+  app.jobs.define(simulatedDeliveryJob(app));
+  simulatedDelivery.connect(queueSimulatedReports(app));
   app.addHook('onReady', () => app.jobs.start());
-  // The simulators' delivery reports go through the real status webhook (same route, same signature).
-  if (app.messageWebhooks.sign) {
-    const sign = app.messageWebhooks.sign;
-    simulatedDelivery.connect(async (url, raw) => {
-      const answer = await app.inject({
-        method: 'POST',
-        url,
-        headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: sign(raw) },
-        payload: raw,
-      });
-      return answer.statusCode === 200 && (answer.json() as { data?: { recorded?: boolean } }).data?.recorded === true;
-    });
-  }
-  app.addHook('onClose', async () => simulatedDelivery.stop());
   // The metrics' gauges read this app's queue and database (one app per process outside tests).
   const scraped = { jobQueue: () => queueDepth(app.db), embeddedQueue: () => database.waiting() };
   readFrom(scraped);

@@ -135,7 +135,8 @@ const envSchema = z.object({
     .pipe(
       z
         .array(z.string().regex(/^\d+$/, 'minutos enteros').transform(Number).pipe(z.number().int().min(1).max(30 * 24 * 60)))
-        .max(3, 'como máximo tres recordatorios'),
+        .max(3, 'como máximo tres recordatorios')
+        .refine((minutes) => minutes.every((value, i) => i === 0 || value > minutes[i - 1]!), 'de menor a mayor'),
     )
     .optional(),
   /** How long a reminder's resume link works (single use). */

@@ -14,7 +14,7 @@ import type { TokenService } from './modules/auth/tokens.js';
 import type { BureauProvider } from './providers/bureau/index.js';
 import type { AddressSearchProvider } from './providers/places/index.js';
 import type { ReverseOtpProvider } from './providers/reverse-otp/index.js';
-import type { MessageWebhooks, SimulatedDelivery } from './providers/message-webhooks/index.js';
+import type { MessageWebhooks } from './providers/message-webhooks/index.js';
 import type { SmsProvider } from './providers/sms/index.js';
 import type { WhatsAppProvider } from './providers/whatsapp/index.js';
 import type { Secrets } from './secrets.js';
@@ -44,8 +44,6 @@ declare module 'fastify' {
     whatsapp: WhatsAppProvider | null;
     /** The messaging provider's delivery reports and replies (signed webhooks). */
     messageWebhooks: MessageWebhooks & { sign?: (rawBody: string) => string };
-    /** The simulators' delivery reports (a no-op sender with a real provider). */
-    simulatedDelivery: SimulatedDelivery;
     reverseOtp: ReverseOtpProvider & { sign?: (rawBody: string) => string };
     /** The catalogue's revision (db/catalog-revision.ts): what the catalogue answers are kept by. */
     catalogRevision: CatalogRevision;

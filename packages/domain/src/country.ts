@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { MessageChannel } from './messaging.js';
 
 export const COUNTRY_CODES = ['do', 'mx'] as const;
 export const countryCodeSchema = z.enum(COUNTRY_CODES);
@@ -30,13 +29,6 @@ export interface CountryConfig {
   addressSearchCountry: string;
   /** Where "today" is decided (ages, dates of consent), and the reminders' quiet hours. */
   timeZone: string;
-  /**
-   * Minutes after the last step at which an applicant who stopped before the password is
-   * reminded (at most three; REMINDER_DELAYS_MINUTES overrides them).
-   */
-  reminderDelaysMinutes: readonly number[];
-  /** Each kind of message's channels in order: WhatsApp first, SMS when it fails (MESSAGE_CHANNELS overrides). */
-  messageChannels: readonly MessageChannel[];
 }
 
 export const COUNTRIES: Record<CountryCode, CountryConfig> = {
@@ -58,8 +50,6 @@ export const COUNTRIES: Record<CountryCode, CountryConfig> = {
     showCompanyName: true,
     addressSearchCountry: 'do',
     timeZone: 'America/Santo_Domingo',
-    reminderDelaysMinutes: [60, 24 * 60, 72 * 60],
-    messageChannels: ['whatsapp', 'sms'],
   },
   mx: {
     code: 'mx',
@@ -79,8 +69,6 @@ export const COUNTRIES: Record<CountryCode, CountryConfig> = {
     showCompanyName: false,
     addressSearchCountry: 'mx',
     timeZone: 'America/Mexico_City',
-    reminderDelaysMinutes: [60, 24 * 60, 72 * 60],
-    messageChannels: ['whatsapp', 'sms'],
   },
 };
 

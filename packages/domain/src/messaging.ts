@@ -1,3 +1,5 @@
+import { countryHour, getCountry, type CountryCode } from './country.js';
+
 // What is sent to people and how (issue 34): the kinds of message, the channels, the delivery
 // statuses a provider reports, and the steps an applicant is reminded at. Zod-free: the web's back
 // office reads the labels.
@@ -58,8 +60,37 @@ export const MESSAGE_STATUS_LABELS: Record<MessageStatus, string> = {
   dropped: 'Ya no era necesario',
 };
 
+/** What each market's messages do unless configured otherwise. */
+export interface CountryMessaging {
+  /** Each kind of message's channels in order: WhatsApp first, SMS when it fails (MESSAGE_CHANNELS overrides). */
+  channels: readonly MessageChannel[];
+  /**
+   * Minutes after the last step at which an applicant who stopped before the password is
+   * reminded (at most three; REMINDER_DELAYS_MINUTES overrides them).
+   */
+  reminderDelaysMinutes: readonly number[];
+}
+
+export const COUNTRY_MESSAGING: Record<'do' | 'mx', CountryMessaging> = {
+  do: { channels: ['whatsapp', 'sms'], reminderDelaysMinutes: [60, 24 * 60, 72 * 60] },
+  mx: { channels: ['whatsapp', 'sms'], reminderDelaysMinutes: [60, 24 * 60, 72 * 60] },
+};
+
 /** The steps between the phone proof and the password where an applicant who stops is reminded. */
 export const REMINDED_STEPS = ['BUSINESS_ADDRESS', 'ABOUT_STORE', 'ACCOUNT_NIP', 'PASSWORD'] as const;
+
+/** The kinds that are reminders: never sent in the quiet hours, stopped by an opt-out. */
+export const REMINDER_KINDS: readonly MessageKind[] = ['reminder', 'guarantor-reminder', 'signing-reminder'];
+
+/** No reminder goes out from 21:00 to 08:00 on the country's clocks. */
+export const QUIET_FROM_HOUR = 21;
+export const QUIET_UNTIL_HOUR = 8;
+
+/** Whether `now` falls in the reminders' quiet hours in the country. */
+export function inQuietHours(country: CountryCode, now: Date): boolean {
+  const hour = countryHour(getCountry(country), now);
+  return hour >= QUIET_FROM_HOUR || hour < QUIET_UNTIL_HOUR;
+}
 
 /** The word (any case, accents aside) that stops every reminder to the number that sends it. */
 export const OPT_OUT_WORD = 'BAJA';

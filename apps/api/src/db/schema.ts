@@ -1330,6 +1330,10 @@ export const outgoingMessages = pgTable(
   (table) => [
     index('outgoing_messages_application_idx').on(table.applicationId, table.createdAt),
     uniqueIndex('outgoing_messages_provider_id').on(table.provider, table.providerMessageId),
+    // One fallback per message, whichever path (the sender, a status report) makes it first.
+    uniqueIndex('outgoing_messages_fallback_of').on(table.fallbackOf),
+    // The retention rule message-texts-3d walks the messages still holding their text.
+    index('outgoing_messages_sealed_idx').on(table.createdAt).where(sql`${table.sealed} is not null`),
     check('outgoing_messages_channel_check', sql`${table.channel} in ('whatsapp', 'sms')`),
   ],
 );
@@ -1372,6 +1376,18 @@ export const applicationReminders = pgTable(
     index('application_reminders_open_idx').on(table.applicationId).where(sql`${table.cameBackAt} is null`),
   ],
 );
+
+/**
+ * Applications that get no more reminders though their step would say so: the number opted out
+ * (BAJA). The sweep reads it to leave them out.
+ */
+export const reminderStops = pgTable('reminder_stops', {
+  applicationId: uuid('application_id')
+    .primaryKey()
+    .references(() => users.id),
+  reason: text('reason').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+});
 
 /**
  * The one reminder a guarantor (their invitation) or a signer (their signing link) gets before

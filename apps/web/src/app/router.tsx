@@ -25,6 +25,7 @@ function lazyRoute<K extends string, P extends object>(load: () => Promise<Recor
   return Object.assign(Screen, { preload });
 }
 const NotFoundRoute = lazyRoute(() => import('../features/errors/routes/not-found.js'), 'NotFoundRoute');
+const ResumeRoute = lazyRoute(() => import('../features/entry/routes/resume.js'), 'ResumeRoute');
 // The step screens' chunks, named so a screen can warm the next one (app/prefetch.ts).
 const load = {
   code: () => import('../features/entry/routes/code.js'),
@@ -186,6 +187,7 @@ export function AppRoutes() {
           <Route path="/home" element={<HomeRoute next={next.home} />} />
           <Route path="/home/:phoneNumber" element={<HomeRoute next={next.home} />} />
         </Route>
+        <Route path="/r/:token" element={<ResumeRoute />} />
         <Route path="/home/:phoneNumber/code" element={<CodeRoute next={next.code} />} />
         <Route path="/home/:phoneNumber/verify" element={<VerifyRoute />} />
         <Route path="/:phoneNumber/about-you" element={<AboutYouRoute next={next.aboutYou} />} />

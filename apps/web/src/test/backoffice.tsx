@@ -163,6 +163,7 @@ export function createDetail(overrides: Partial<ApplicationDetail> = {}): Applic
     signers: [createSigner()],
     contract: null,
     advisor_contacts: [],
+    messages: [],
     timeline: [createChain()],
     ...overrides,
   };

@@ -34,6 +34,8 @@ const webhookAnswer = {
 /** POST /v1/webhooks/messages/:provider/status: a message's delivery status (Twilio's StatusCallback). */
 export const messageStatusWebhookCall = defineCall(messageStatusWebhookRoute, {
   params: messageWebhookParams,
+  /** `m`: our id of the message, in the callback URL the sender gave (signed with it). */
+  query: z.object({ m: z.uuid().optional() }),
   body: z.unknown(),
   responses: webhookAnswer,
 });

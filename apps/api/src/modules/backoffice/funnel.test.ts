@@ -200,6 +200,8 @@ describe('back-office funnel', () => {
       to: '2026-11-04',
       utm_source: null,
       steps: expectedFunnel(journeys, '2026-11-02', '2026-11-04'),
+      // Nobody stopped long enough to be reminded (modules/reminders' own tests count them).
+      reminders: [],
     });
     // The journeys cover every step, and a refusal stops the count at the consent.
     const steps = res.json().data.steps as { reached: number }[];

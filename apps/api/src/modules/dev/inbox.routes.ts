@@ -1,4 +1,11 @@
-import { MESSAGE_CHANNEL_LABELS, MESSAGE_STATUS_LABELS, toE164, type MessageChannel, type MessageStatus } from '@provee/domain';
+import {
+  inQuietHours,
+  MESSAGE_CHANNEL_LABELS,
+  MESSAGE_STATUS_LABELS,
+  toE164,
+  type MessageChannel,
+  type MessageStatus,
+} from '@provee/domain';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { users } from '../../db/schema.js';
@@ -6,7 +13,7 @@ import { simulatedReply } from '../../providers/message-webhooks/index.js';
 import { listOutbox } from '../../providers/sms/outbox.store.js';
 import { SIGNATURE_HEADER } from '../../providers/simulator-signature.js';
 import type { App } from '../../types.js';
-import { inQuietHours, sendApplicantReminders } from '../reminders/index.js';
+import { sendApplicantReminders } from '../reminders/index.js';
 import { MESSAGE_SEND_JOB } from '../messaging/index.js';
 import { devPage, escapeHtml } from './html.js';
 

@@ -1,4 +1,4 @@
-import { getCountry, type MessageChannel, type MessageKind } from '@provee/domain';
+import { COUNTRY_MESSAGING, type MessageChannel, type MessageKind } from '@provee/domain';
 import type { Config } from '../../config.js';
 
 export type ChannelConfig = Pick<
@@ -18,7 +18,7 @@ export function whatsAppSends(config: ChannelConfig, kind: MessageKind): boolean
  * Never empty: SMS is the last resort of a policy of WhatsApp alone that cannot send it.
  */
 export function channelsFor(config: ChannelConfig, kind: MessageKind): MessageChannel[] {
-  const policy = config.MESSAGE_CHANNELS[kind] ?? getCountry(config.COUNTRY).messageChannels;
+  const policy = config.MESSAGE_CHANNELS[kind] ?? COUNTRY_MESSAGING[config.COUNTRY].channels;
   const usable = policy.filter((channel) => channel === 'sms' || whatsAppSends(config, kind));
   return usable.length > 0 ? usable : ['sms'];
 }

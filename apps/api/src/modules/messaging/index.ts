@@ -13,6 +13,8 @@ export {
   type QueuedMessage,
 } from './message-job.js';
 export { channelsFor } from './channel-policy.js';
+export { LEGACY_SMS_JOB, legacySmsJob } from './legacy-sms-job.js';
+export { queueSimulatedReports, SIMULATED_DELIVERY_JOB, simulatedDeliveryJob } from './simulated-delivery-job.js';
 export { listMessagesOf, sealedMessages } from './messages.store.js';
 export { optedOut } from './opt-outs.js';
 export { messageWebhookRoutes } from './webhooks.routes.js';

@@ -1,4 +1,4 @@
-import type { MessageChannel, MessageKind } from '@provee/domain';
+import { inQuietHours, REMINDER_KINDS, type MessageChannel, type MessageKind } from '@provee/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { FieldCipher } from '../../crypto.js';
@@ -10,7 +10,7 @@ import type { WhatsAppProvider } from '../../providers/whatsapp/index.js';
 import { enqueueJob, type JobKind, type JobQueue } from '../jobs/index.js';
 import { channelsFor, type ChannelConfig } from './channel-policy.js';
 import { firstTry, settleFirstTry, type FirstTry } from './first-tries.js';
-import { findFallback, findMessage, insertMessage, isFailure, markAccepted, setStatus, type MessageRow } from './messages.store.js';
+import { endPending, findFallback, findMessage, insertMessage, isFailure, markAccepted, type MessageRow } from './messages.store.js';
 
 /**
  * Every outgoing message is a row of outgoing_messages and a job of this kind naming it (decision
@@ -162,6 +162,8 @@ function keptError(provider: string, error: unknown): Error {
 
 export interface SenderDeps {
   db: Db;
+  /** COUNTRY: whose quiet hours hold reminders back. */
+  config: Pick<Config, 'COUNTRY'>;
   cipher: FieldCipher;
   clock: () => Date;
   sms: SmsProvider;
@@ -182,7 +184,10 @@ async function current(db: Db, id: string): Promise<MessageRow | undefined> {
 }
 
 async function sendOn(deps: SenderDeps, row: MessageRow, sealed: Sealed): Promise<Accepted> {
-  const statusCallback = deps.messageWebhooks.statusCallbackUrl;
+  // The report names the message itself (Twilio signs the whole URL): one that comes before the
+  // provider's answer still finds its row.
+  const base = deps.messageWebhooks.statusCallbackUrl;
+  const statusCallback = base ? `${base}?m=${row.id}` : undefined;
   if (row.channel === 'whatsapp') {
     if (!deps.whatsapp) throw new SmsError('no WhatsApp sender is configured');
     return deps.whatsapp.send({
@@ -215,48 +220,47 @@ export function messageSendJob(deps: SenderDeps, purposes: MessagePurpose[]): Jo
       // Already handed to the provider (a try that timed out after it answered), or ended.
       if (!found || found.status !== 'pending' || !found.sealed)
         return settle(found?.status === 'dropped' ? 'dropped' : 'sent');
-      let row: MessageRow = found;
-      const purpose = row.aboutKind ? byName.get(row.aboutKind) : undefined;
-      if (purpose && row.aboutId && !(await purpose.stillWanted(row.aboutId))) {
-        await setStatus(deps.db, row.id, { status: 'dropped', at: deps.clock(), keepSealed: false });
-        await purpose.notSent?.(row.aboutId);
-        return settle('dropped');
-      }
+      const purpose = found.aboutKind ? byName.get(found.aboutKind) : undefined;
+      const drop = async () => {
+        if (await endPending(deps.db, found.id, { status: 'dropped', at: deps.clock() })) await purpose?.notSent?.(found.aboutId!);
+        settle('dropped');
+      };
+      // A reminder never goes out in the quiet hours (a retry or a fallback that falls in them is dropped).
+      if (REMINDER_KINDS.includes(found.kind as MessageKind) && inQuietHours(deps.config.COUNTRY, deps.clock())) return drop();
+      if (purpose && found.aboutId && !(await purpose.stillWanted(found.aboutId))) return drop();
       const sealed = JSON.parse(deps.cipher.decrypt(found.sealed)) as Sealed;
+      let row: MessageRow = found;
       for (;;) {
+        let accepted: Accepted;
         try {
-          const accepted = await sendOn(deps, row, sealed);
-          await markAccepted(deps.db, row.id, row.provider, accepted.providerMessageId, deps.clock());
-          return settle('sent');
+          accepted = await sendOn(deps, row, sealed);
         } catch (error) {
           deps.log.warn(
             { provider: row.provider, channel: row.channel, retry, error: (error as Error).name },
             'message provider failed',
           );
-          // Refused on this channel: the next one at once (WhatsApp refused → SMS).
+          // Refused on this channel: the next one at once (WhatsApp refused → SMS), unless a report
+          // or another try moved the message meanwhile.
           const refused: MessageRow = row;
           const fallback: MessageRow | null = refused.fallbacks.length
-            ? await deps.db.transaction(async (tx) => {
-                await setStatus(tx, refused.id, {
-                  status: 'failed',
-                  errorCode: 'refused',
-                  at: deps.clock(),
-                  keepSealed: false,
-                });
-                return insertFallback(tx, refused, deps.clock());
-              })
+            ? await deps.db.transaction(async (tx) =>
+                (await endPending(tx, refused.id, { status: 'failed', errorCode: 'refused', at: deps.clock() }))
+                  ? insertFallback(tx, { ...refused, sealed: found.sealed }, deps.clock())
+                  : null,
+              )
             : null;
           if (fallback) {
             row = fallback;
             continue;
           }
           settle('failed');
-          if (last) {
-            await setStatus(deps.db, row.id, { status: 'failed', errorCode: 'refused', at: deps.clock(), keepSealed: false });
-            if (purpose && row.aboutId) await purpose.notSent?.(row.aboutId);
-          }
+          if (last && (await endPending(deps.db, row.id, { status: 'failed', errorCode: 'refused', at: deps.clock() })))
+            await purpose?.notSent?.(row.aboutId!);
           throw keptError(row.provider, error);
         }
+        // Outside the try: the provider took it; a database that fails now must not send it twice.
+        await markAccepted(deps.db, row, accepted.providerMessageId, deps.clock());
+        return settle('sent');
       }
     },
   };

@@ -20,9 +20,21 @@ export const isFinal = (status: MessageStatus) => RANK[status] === 5;
 export const isFailure = (status: MessageStatus) => status === 'failed' || status === 'undelivered';
 export const advances = (from: MessageStatus, to: MessageStatus) => !isFinal(from) && RANK[to] > RANK[from];
 
-export async function insertMessage(tx: Executor, values: typeof outgoingMessages.$inferInsert): Promise<MessageRow> {
-  const [row] = await tx.insert(outgoingMessages).values(values).returning();
-  return row!;
+export async function insertMessage(tx: Executor, values: typeof outgoingMessages.$inferInsert): Promise<MessageRow>;
+/** `ifNew`: undefined when a row of that id is there already. */
+export async function insertMessage(
+  tx: Executor,
+  values: typeof outgoingMessages.$inferInsert,
+  options: { ifNew: true },
+): Promise<MessageRow | undefined>;
+export async function insertMessage(
+  tx: Executor,
+  values: typeof outgoingMessages.$inferInsert,
+  options?: { ifNew: true },
+): Promise<MessageRow | undefined> {
+  const insert = tx.insert(outgoingMessages).values(values);
+  const [row] = await (options?.ifNew ? insert.onConflictDoNothing() : insert).returning();
+  return row;
 }
 
 export async function findMessage(db: Executor, id: string): Promise<MessageRow | undefined> {
@@ -51,18 +63,49 @@ export async function findFallback(db: Executor, id: string): Promise<MessageRow
   return row;
 }
 
-/** The provider took a pending message: its id for it, and 'queued' unless a report already went further. */
+/**
+ * The provider took a pending message: its id for it, and 'queued' unless a report already went
+ * further; the sealed text goes at once when no other channel could follow.
+ */
 export async function markAccepted(
   db: Executor,
-  id: string,
-  provider: string,
+  row: Pick<MessageRow, 'id' | 'fallbacks'>,
   providerMessageId: string | null,
   at: Date,
 ) {
+  const keepSealed = row.fallbacks.length > 0;
   await db
     .update(outgoingMessages)
-    .set({ provider, providerMessageId, status: 'queued', statusAt: at })
-    .where(and(eq(outgoingMessages.id, id), eq(outgoingMessages.status, 'pending')));
+    .set({ providerMessageId, status: 'queued', statusAt: at, ...(keepSealed ? {} : { sealed: null }) })
+    .where(and(eq(outgoingMessages.id, row.id), eq(outgoingMessages.status, 'pending')));
+  // A report that came first (its row found by id) already moved it; the number it names is ours.
+  await db
+    .update(outgoingMessages)
+    .set({ providerMessageId, ...(keepSealed ? {} : { sealed: null }) })
+    .where(and(eq(outgoingMessages.id, row.id), isNull(outgoingMessages.providerMessageId)));
+}
+
+/**
+ * Ends a message still pending (refused, dropped): false when something else moved it first (a
+ * status report, another try), so only one caller goes on to a fallback.
+ */
+export async function endPending(
+  db: Executor,
+  id: string,
+  change: { status: 'failed' | 'dropped'; errorCode?: string; at: Date },
+): Promise<boolean> {
+  const ended = await db
+    .update(outgoingMessages)
+    .set({ status: change.status, errorCode: change.errorCode ?? null, statusAt: change.at, sealed: null })
+    .where(and(eq(outgoingMessages.id, id), eq(outgoingMessages.status, 'pending')))
+    .returning({ id: outgoingMessages.id });
+  return ended.length > 0;
+}
+
+/** A message, locked for a report's transaction. */
+export async function lockMessage(tx: Executor, id: string): Promise<MessageRow | undefined> {
+  const [row] = await tx.select().from(outgoingMessages).where(eq(outgoingMessages.id, id)).for('update').limit(1);
+  return row;
 }
 
 /** A new status (checked to advance by the caller); the sealed text goes once nothing more will be sent. */

@@ -31,11 +31,16 @@ export async function messageWebhookRoutes(app: App): Promise<void> {
   register(
     app,
     messageStatusWebhookCall,
-    { summary: 'Estado de entrega de un mensaje (callback del proveedor, firmado)' },
+    {
+      // Signed by the provider: its fields are its own (checked by the signature, not the input
+      // guard), and the provider's shared addresses are not held to one person's request rate.
+      config: { signedVendorBody: true, rateLimit: false },
+      summary: 'Estado de entrega de un mensaje (callback del proveedor, firmado)',
+    },
     async (request, reply) => {
       checked(request);
       const report = app.messageWebhooks.parseStatus(request.body);
-      const outcome = report ? await recordDelivery(app, app.messageWebhooks.name, report) : null;
+      const outcome = report ? await recordDelivery(app, app.messageWebhooks.name, report, request.query.m) : null;
       return answer(reply, outcome !== null);
     },
   );
@@ -44,8 +49,8 @@ export async function messageWebhookRoutes(app: App): Promise<void> {
     app,
     messageReplyWebhookCall,
     {
-      // What a person wrote may span lines; only "BAJA" is acted on, nothing else is stored.
-      config: { multilineFields: ['data.text', 'Body'] },
+      // Signed by the provider (see above); only "BAJA" is acted on, nothing else is stored.
+      config: { signedVendorBody: true, rateLimit: false },
       summary: 'Respuesta a un mensaje (BAJA detiene los recordatorios; firmada)',
     },
     async (request, reply) => {

@@ -47,7 +47,7 @@ export const APPLICATION_TABLES: Record<string, TableEntry> = {
       tax_id_encrypted: col('identity', 'contract', APP, 'clear', 'Identificación fiscal del aval'),
       address_encrypted: col('contact', 'contract', APP, 'clear', 'Domicilio del aval'),
     },
-    notPersonal: ['id', 'user_id', 'aval_type', 'status', 'created_at', 'updated_at'],
+    notPersonal: ['id', 'user_id', 'aval_type', 'status', 'invitation_expires_at', 'created_at', 'updated_at'],
   },
   business_addresses: {
     subject: 'applicant',
@@ -120,9 +120,63 @@ export const APPLICATION_TABLES: Record<string, TableEntry> = {
       to: col('contact', 'legitimate-interest', 'sms-outbox-24h', 'delete-row', 'Celular'),
       body: col('contact', 'legitimate-interest', 'sms-outbox-24h', 'delete-row', 'Mensaje SMS'),
     },
-    notPersonal: ['id', 'created_at'],
+    notPersonal: ['id', 'channel', 'provider_message_id', 'created_at'],
     // The bodies carry live codes and link tokens: the export counts the messages, never shows them.
     exported: { as: 'count', category: 'contact', label: 'Mensajes SMS enviados a tu celular' },
+  },
+  // Every message sent about the application (issue 34): its number and text only sealed, and only
+  // until it is final (three days at most, rule message-texts-3d); an erasure clears them.
+  outgoing_messages: {
+    subject: 'applicant',
+    personal: {
+      sealed: col('contact', 'legitimate-interest', 'message-texts-3d', 'clear', 'Mensajes enviados (número y texto)'),
+    },
+    notPersonal: [
+      'id',
+      'application_id',
+      'kind',
+      'channel',
+      'fallbacks',
+      'provider',
+      'provider_message_id',
+      'status',
+      'error_code',
+      'about_kind',
+      'about_id',
+      'fallback_of',
+      'created_at',
+      'status_at',
+    ],
+    // The texts carry codes and link tokens: the export counts the messages, never shows them.
+    exported: { as: 'count', category: 'contact', label: 'Mensajes enviados a tu celular (WhatsApp o SMS)' },
+  },
+  // When each reminder went and whether the applicant came back: steps and times, no one's data.
+  application_reminders: {
+    personal: {},
+    notPersonal: [
+      'id',
+      'application_id',
+      'number',
+      'step',
+      'status',
+      'message_id',
+      'sent_at',
+      'resume_token_sha256',
+      'resume_expires_at',
+      'resume_used_at',
+      'came_back_at',
+    ],
+  },
+  link_reminders: { personal: {}, notPersonal: ['link_kind', 'link_id', 'application_id', 'message_id', 'sent_at'] },
+  reminder_stops: { personal: {}, notPersonal: ['application_id', 'reason', 'created_at'] },
+  // A number that asked for no more reminders, by keyed hash: kept after an erasure, so the person
+  // is never reminded again (their objection is what the law asks us to honour).
+  message_opt_outs: {
+    subject: 'phone',
+    personal: {
+      phone_hash: col('contact', 'legal-obligation', 'opt-out-kept', 'keep', 'Baja de recordatorios'),
+    },
+    notPersonal: ['source', 'channel', 'created_at'],
   },
   leads: {
     subject: 'phone',

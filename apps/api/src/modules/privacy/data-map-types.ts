@@ -30,6 +30,8 @@ export type RetentionRule =
   | 'sms-outbox-24h'
   | 'phone-proof-24h'
   | 'client-errors-30d'
+  | 'message-texts-3d'
+  | 'opt-out-kept'
   | 'with-the-application'
   | 'staff-account';
 

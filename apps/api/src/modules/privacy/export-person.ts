@@ -96,6 +96,7 @@ function scopes(id: string, phone: string): Record<string, SQL> {
     phone_proof_starts: sql`phone_e164 = ${phone}`,
     reverse_otp_sessions: sql`phone_e164 = ${phone} and aval_id is null`,
     sms_outbox: sql`"to" = ${phone}`,
+    outgoing_messages: sql`application_id = ${id}`,
     privacy_requests: sql`application_id = ${id}`,
   };
 }

@@ -6,6 +6,7 @@ import { appendAuditEvent } from '../audit/index.js';
 import {
   clearExpiredConsentRecords,
   deleteDecidedIdentityDocuments,
+  clearMessageTexts,
   deleteOutboxMessages,
   deleteRowsCreatedBefore,
   dueApplications,
@@ -47,7 +48,7 @@ export interface RetentionDeps {
 const DEFAULT_BATCH = 100;
 const DAY_MS = 86_400_000;
 
-/** What each target supports: the date its age counts from and its action (the CHECKs of migrations 0025, 0027, 0028, 0030). */
+/** What each target supports: the date its age counts from and its action (the CHECKs of migrations 0025, 0027, 0028, 0030, 0032). */
 const TARGETS: Record<string, { countedFrom: string; action: string }> = {
   'abandoned-before-consent': { countedFrom: 'last-activity', action: 'erase-application' },
   'inactive-after-consent': { countedFrom: 'last-activity', action: 'erase-application' },
@@ -58,6 +59,7 @@ const TARGETS: Record<string, { countedFrom: string; action: string }> = {
   'sms-outbox': { countedFrom: 'message-sent', action: 'delete-rows' },
   'phone-proof': { countedFrom: 'proof-started', action: 'delete-rows' },
   'client-errors': { countedFrom: 'error-reported', action: 'delete-rows' },
+  'message-texts': { countedFrom: 'message-sent', action: 'clear-message-texts' },
 };
 
 /**
@@ -136,6 +138,8 @@ async function applyRule(deps: RetentionDeps, rule: RetentionRule, now: Date): P
     }
     case 'client-errors':
       return deleteDue(deps, (tx, limit) => deleteRowsCreatedBefore(tx, 'client_errors', cutoff, limit));
+    case 'message-texts':
+      return deleteDue(deps, (tx, limit) => clearMessageTexts(tx, cutoff, limit));
     default:
       return eraseDue(deps, rule, cutoff);
   }

@@ -186,6 +186,25 @@ export async function deleteOutboxMessages(db: Executor, cutoff: Date, limit: nu
   return deleted.length;
 }
 
+/**
+ * Clears up to `limit` messages' sealed number and text (codes, link tokens) kept past `cutoff`:
+ * a message never reported final (a provider that sends no status) keeps them no longer; one not
+ * sent by then is dropped. How many were cleared.
+ */
+export async function clearMessageTexts(db: Executor, cutoff: Date, limit: number): Promise<number> {
+  const cleared = resultRows(
+    await db.execute(sql`
+      update outgoing_messages
+      set sealed = null, status = case when status = 'pending' then 'dropped' else status end
+      where id in (
+        select id from outgoing_messages where sealed is not null and created_at < ${cutoff.toISOString()}::timestamptz
+        order by created_at limit ${limit}
+        for update skip locked)
+      returning id`),
+  );
+  return cleared.length;
+}
+
 /** The phone-proof tables the rule `phone-proof-24h` empties, each by its rows' creation time. */
 export const PHONE_PROOF_TABLES = ['phone_codes', 'phone_proof_starts', 'reverse_otp_sessions'] as const;
 

@@ -13,6 +13,7 @@ import {
   creditDecisions,
   identityDocuments,
   identityVerifications,
+  outgoingMessages,
   phoneCodes,
   phoneProofStarts,
   reverseOtpSessions,
@@ -352,6 +353,37 @@ describe('the retention schedule', () => {
   );
 
   it(
+    'a message keeps its sealed number and text three days at most: then cleared, and dropped if never sent',
+    withClockApp(async (t, clock) => {
+      const now = clock().getTime();
+      const message = (hoursAgo: number, status: string) => ({
+        kind: 'signing-link',
+        channel: 'whatsapp',
+        fallbacks: ['sms'],
+        provider: 'outbox',
+        status,
+        sealed: t.app.cipher.encrypt(JSON.stringify({ to: '+18095550103', body: 'enlace', variables: [] })),
+        createdAt: new Date(now - hoursAgo * HOUR * 1000),
+        statusAt: new Date(now - hoursAgo * HOUR * 1000),
+      });
+      const [pending, queued, young] = await t.app.db
+        .insert(outgoingMessages)
+        .values([message(73, 'pending'), message(73, 'queued'), message(71, 'queued')])
+        .returning();
+      await runScheduleJob(t.app);
+      const rows = await t.app.db
+        .select({ id: outgoingMessages.id, status: outgoingMessages.status, sealed: outgoingMessages.sealed })
+        .from(outgoingMessages)
+        .where(inArray(outgoingMessages.id, [pending!.id, queued!.id, young!.id]));
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      expect(byId.get(pending!.id)).toMatchObject({ status: 'dropped', sealed: null });
+      expect(byId.get(queued!.id)).toMatchObject({ status: 'queued', sealed: null });
+      expect(byId.get(young!.id)!.sealed).not.toBeNull();
+      expect((await runCounts(t.app))[0]!['message-texts-3d']!.done).toBe(2);
+    }),
+  );
+
+  it(
     'phone-proof rows (codes, starts, reverse-OTP sessions) go after 24 hours, younger stay, and the limits still hold',
     withClockApp(async (t, clock) => {
       // Live limits first: five codes to one number and five reverse-OTP starts for another, this hour.
@@ -548,6 +580,7 @@ describe('the retention schedule', () => {
       expect(rules.map((rule) => [rule.name, rule.country, rule.age_days, rule.enabled])).toEqual([
         ['sms-outbox-24h', null, 1, true],
         ['phone-proof-24h', null, 1, true],
+        ['message-texts-3d', null, 3, true],
         ['client-errors-30d', null, 30, true],
         ['identity-photos-30d-after-decision', null, 30, true],
         ['abandoned-before-consent-90d', null, 90, true],
@@ -566,6 +599,7 @@ describe('the retention schedule', () => {
         'consent-record-legal-minimum',
         'identity-photos-30d-after-decision',
         'inactive-after-consent-365d',
+        'message-texts-3d',
         'phone-proof-24h',
         'signed-contract-legal-minimum',
         'sms-outbox-24h',

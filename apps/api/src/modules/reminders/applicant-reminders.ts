@@ -1,4 +1,4 @@
-import { fromE164, getCountry, type NextStep } from '@provee/domain';
+import { COUNTRY_MESSAGING, fromE164, type NextStep } from '@provee/domain';
 import type { Config } from '../../config.js';
 import type { AppCipher } from '../../crypto.js';
 import type { Db } from '../../db/client.js';
@@ -7,7 +7,15 @@ import { enqueueMessage, optedOut, type MessageDeps, type MessagePurpose, type Q
 import { findUserById } from '../users/index.js';
 import { newLinkToken } from '../signing/index.js';
 import { dueReminder } from './schedule.js';
-import { findReminder, insertReminder, markCameBack, setReminderMessage, stoppedApplications } from './reminders.store.js';
+import {
+  dueApplications,
+  expireResumeLinks,
+  findReminder,
+  insertReminder,
+  markCameBack,
+  setReminderMessage,
+  stopReminders,
+} from './reminders.store.js';
 
 export interface ReminderDeps extends Pick<MessageDeps, 'jobs'> {
   db: Db;
@@ -18,7 +26,7 @@ export interface ReminderDeps extends Pick<MessageDeps, 'jobs'> {
 
 /** The minutes after the last step at which reminders go: REMINDER_DELAYS_MINUTES, or the country's. */
 export const reminderDelays = (config: Pick<Config, 'REMINDER_DELAYS_MINUTES' | 'COUNTRY'>) =>
-  config.REMINDER_DELAYS_MINUTES ?? getCountry(config.COUNTRY).reminderDelaysMinutes;
+  config.REMINDER_DELAYS_MINUTES ?? COUNTRY_MESSAGING[config.COUNTRY].reminderDelaysMinutes;
 
 const baseUrl = (config: Pick<Config, 'PUBLIC_BASE_URL' | 'PORT'>) =>
   config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`;
@@ -54,14 +62,20 @@ export async function sendApplicantReminders(deps: ReminderDeps, only?: string):
   await markCameBack(deps.db, now);
   const delays = reminderDelays(deps.config);
   if (delays.length === 0) return [];
-  const stopped = await stoppedApplications(deps.db, new Date(now.getTime() - delays[0]! * 60_000), only);
+  const due = await dueApplications(deps.db, now, delays, only);
   const queued: QueuedMessage[] = [];
-  for (const application of stopped) {
-    if (application.cameBack) continue;
+  for (const application of due) {
     const number = dueReminder({ stoppedAt: application.stoppedAt, now, delaysMinutes: delays, lastSent: application.lastSent });
-    if (number === null || (await optedOut(deps, application.phoneE164))) continue;
+    if (number === null) continue;
+    if (await optedOut(deps, application.phoneE164)) {
+      // Left out of the next sweeps too (the opt-out is kept by a hash the query cannot read).
+      await stopReminders(deps.db, [application.id], 'opted-out', now);
+      continue;
+    }
     const message = await deps.db.transaction(async (tx) => {
       const token = newLinkToken();
+      // This reminder's link replaces the earlier ones.
+      await expireResumeLinks(tx, application.id, now);
       const reminder = await insertReminder(tx, {
         applicationId: application.id,
         number,

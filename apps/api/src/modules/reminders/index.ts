@@ -5,4 +5,3 @@ export { REMINDERS_JOB, remindersJob } from './reminders-job.js';
 export { reminderCounts } from './reminders.store.js';
 export { resumeLinkRoutes } from './resume.routes.js';
 export { sendApplicantReminders } from './applicant-reminders.js';
-export { inQuietHours } from './schedule.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { appendAuditEvent } from '../audit/index.js';
-import { enqueueMessage, type QueuedMessage } from '../messaging/index.js';
+import { enqueueMessage, optedOut, type QueuedMessage } from '../messaging/index.js';
 import { invitationLink, shopkeeperName } from '../guarantors/index.js';
 import { remindSigner, signingDeps } from '../signing/index.js';
 import { findUserById } from '../users/index.js';
@@ -9,7 +9,7 @@ import { claimLinkReminder, invitationsExpiring, signingLinksExpiring } from './
 /**
  * The one reminder of a guarantor whose invitation, or of a signer whose signing link, expires
  * within LINK_REMINDER_BEFORE_SECONDS: a fresh link that ends when theirs does, recorded once per
- * link (two sweeps at once send it once), with its audit event.
+ * link (two sweeps at once send it once), with its audit event; none to a number that opted out.
  */
 export async function sendLinkReminders(app: FastifyInstance): Promise<QueuedMessage[]> {
   const now = app.clock();
@@ -17,7 +17,7 @@ export async function sendLinkReminders(app: FastifyInstance): Promise<QueuedMes
   const queued: QueuedMessage[] = [];
   for (const { aval, expiresAt } of await invitationsExpiring(app.db, now, until)) {
     const user = await findUserById(app.db, aval.userId);
-    if (!user || !expiresAt || !aval.phoneE164) continue;
+    if (!user || !expiresAt || !aval.phoneE164 || (await optedOut(app, aval.phoneE164))) continue;
     const secondsLeft = Math.floor((expiresAt.getTime() - now.getTime()) / 1000);
     const message = await app.db.transaction(async (tx) => {
       if (!(await claimLinkReminder(tx, { linkKind: 'aval-invitation', linkId: aval.id, applicationId: user.id, sentAt: now })))
@@ -44,6 +44,7 @@ export async function sendLinkReminders(app: FastifyInstance): Promise<QueuedMes
   }
   const signing = signingDeps(app);
   for (const { link, signer } of await signingLinksExpiring(app.db, now, until)) {
+    if (await optedOut(app, signer.phoneE164)) continue;
     try {
       const message = await remindSigner(signing, signer, link.expiresAt, async (tx, replacement) => {
         for (const linkId of [link.id, replacement.id])

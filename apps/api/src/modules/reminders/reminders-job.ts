@@ -1,9 +1,9 @@
+import { inQuietHours } from '@provee/domain';
 import type { FastifyInstance } from 'fastify';
 import type { JobKind } from '../jobs/index.js';
 import { MESSAGE_SEND_JOB } from '../messaging/index.js';
 import { sendApplicantReminders } from './applicant-reminders.js';
 import { sendLinkReminders } from './link-reminders.js';
-import { inQuietHours } from './schedule.js';
 
 export const REMINDERS_JOB = 'reminders';
 

@@ -1,7 +1,15 @@
 import { REMINDED_STEPS } from '@provee/domain';
 import { and, asc, eq, gt, gte, inArray, isNull, lt, lte, ne, notExists, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { applicationReminders, avals, contractLinks, contractSigners, linkReminders, users } from '../../db/schema.js';
+import {
+  applicationReminders,
+  avals,
+  contractLinks,
+  contractSigners,
+  linkReminders,
+  reminderStops,
+  users,
+} from '../../db/schema.js';
 import { notErased } from '../application/index.js';
 
 export type ReminderRow = typeof applicationReminders.$inferSelect;
@@ -20,6 +28,8 @@ export async function markCameBack(db: Executor, at: Date): Promise<void> {
     .where(
       and(
         isNull(applicationReminders.cameBackAt),
+        // A reminder older than a month brought no one back by now.
+        gte(applicationReminders.sentAt, new Date(at.getTime() - 30 * 86_400_000)),
         sql`exists (select 1 from ${users} u where u.id = ${applicationReminders.applicationId}
           and (u.next_step <> ${applicationReminders.step} or u.status <> ${applicationReminders.status}))`,
         sql`not exists (select 1 from ${applicationReminders} newer
@@ -29,10 +39,16 @@ export async function markCameBack(db: Executor, at: Date): Promise<void> {
 }
 
 /**
- * Applications stopped between the phone proof and the password since `before` or earlier, oldest
- * first, with the highest reminder number they were sent and whether they came back.
+ * Applications stopped between the phone proof and the password whose next reminder is due at
+ * `now` (its delay after their last step has passed), oldest first, with the highest reminder number
+ * they were sent. Left out: those who came back, got every reminder, were stopped (opted out), or
+ * stopped longer ago than the last delay and a day (never reminded late; the next sweep goes on
+ * with the rest of a batch that was full).
  */
-export async function stoppedApplications(db: Executor, before: Date, only?: string) {
+export async function dueApplications(db: Executor, now: Date, delaysMinutes: readonly number[], only?: string) {
+  const lastSent = sql<number>`coalesce(max(${applicationReminders.number}), 0)`;
+  const nextDelay = sql`(array[${sql.raw(delaysMinutes.map((minutes) => String(Math.trunc(minutes))).join(','))}]::int[])[${lastSent} + 1]`;
+  const horizon = new Date(now.getTime() - (Math.max(...delaysMinutes) + 24 * 60) * 60_000);
   return db
     .select({
       id: users.id,
@@ -40,8 +56,7 @@ export async function stoppedApplications(db: Executor, before: Date, only?: str
       nextStep: users.nextStep,
       status: users.status,
       stoppedAt: users.updatedAt,
-      lastSent: sql<number>`coalesce(max(${applicationReminders.number}), 0)`.mapWith(Number),
-      cameBack: sql<boolean>`count(${applicationReminders.cameBackAt}) > 0`.mapWith(Boolean),
+      lastSent: lastSent.mapWith(Number),
     })
     .from(users)
     .leftJoin(applicationReminders, eq(applicationReminders.applicationId, users.id))
@@ -49,14 +64,46 @@ export async function stoppedApplications(db: Executor, before: Date, only?: str
       and(
         eq(users.status, 'IN_PROGRESS'),
         inArray(users.nextStep, [...REMINDED_STEPS]),
-        lte(users.updatedAt, before),
+        gte(users.updatedAt, horizon),
+        lte(users.updatedAt, new Date(now.getTime() - Math.min(...delaysMinutes) * 60_000)),
         notErased(users.phoneE164),
+        notExists(db.select({ one: sql`1` }).from(reminderStops).where(eq(reminderStops.applicationId, users.id))),
         only ? eq(users.id, only) : undefined,
       ),
     )
     .groupBy(users.id)
+    .having(
+      and(
+        sql`count(${applicationReminders.cameBackAt}) = 0`,
+        sql`${lastSent} < ${delaysMinutes.length}`,
+        sql`${users.updatedAt} <= ${now.toISOString()}::timestamptz - make_interval(mins => ${nextDelay})`,
+      ),
+    )
     .orderBy(asc(users.updatedAt), asc(users.id))
     .limit(BATCH);
+}
+
+/** No more reminders for these applications (their number opted out). */
+export async function stopReminders(tx: Executor, applicationIds: string[], reason: string, at: Date): Promise<void> {
+  if (applicationIds.length === 0) return;
+  await tx
+    .insert(reminderStops)
+    .values(applicationIds.map((applicationId) => ({ applicationId, reason, createdAt: at })))
+    .onConflictDoNothing();
+}
+
+/** A new reminder's link replaces the ones before it: they stop working. */
+export async function expireResumeLinks(tx: Executor, applicationId: string, at: Date): Promise<void> {
+  await tx
+    .update(applicationReminders)
+    .set({ resumeExpiresAt: at })
+    .where(
+      and(
+        eq(applicationReminders.applicationId, applicationId),
+        isNull(applicationReminders.resumeUsedAt),
+        gt(applicationReminders.resumeExpiresAt, at),
+      ),
+    );
 }
 
 /** A reminder, unless that number was sent already (two sweeps at once send it once). */

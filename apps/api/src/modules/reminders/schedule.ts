@@ -1,14 +1,3 @@
-import { countryHour, getCountry, type CountryCode } from '@provee/domain';
-
-/** No reminder goes out from 21:00 to 08:00 on the country's clocks. */
-export const QUIET_FROM_HOUR = 21;
-export const QUIET_UNTIL_HOUR = 8;
-
-export function inQuietHours(country: CountryCode, now: Date): boolean {
-  const hour = countryHour(getCountry(country), now);
-  return hour >= QUIET_FROM_HOUR || hour < QUIET_UNTIL_HOUR;
-}
-
 /**
  * The reminder due now for an applicant who stopped at `stoppedAt`: the highest number whose delay
  * has passed, if above the highest already sent (one that came due during quiet hours, or while the

@@ -77,10 +77,11 @@ describe('the signed copy by SMS, through the job queue', () => {
     });
     // One link, one message: tried again by the queue until it went out.
     expect(await eventsOf(signer.userId, 'contract.copy_link_issued')).toHaveLength(1);
+    expect(await eventsOf(signer.userId, 'contract.copy_not_sent')).toEqual([]);
     await vi.waitFor(async () => expect(await copyMessages(signer.userId)).toMatchObject([{ status: 'queued' }]));
   });
 
-  it('when the message’s last try fails too, the application’s messages say so', async () => {
+  it('when the message’s last try fails too, its status and the application’s trail say so', async () => {
     const signer = await verifiedSigner(t.app);
     copyOutages = 100;
     const signed = await sendSignature(t.app, signer, createPng({ width: 300, height: 470 }));
@@ -90,6 +91,8 @@ describe('the signed copy by SMS, through the job queue', () => {
     const send = t.app.jobs.kind(MESSAGE_SEND_JOB)!;
     await expect(send.run({ messageId: message!.id }, { retry: 14, last: true })).rejects.toThrow();
     expect(await copyMessages(signer.userId)).toMatchObject([{ status: 'failed', sealed: null }]);
+    // The trail says so, for the back office to send it again.
+    expect(await eventsOf(signer.userId, 'contract.copy_not_sent')).toMatchObject([{ actor: 'system' }]);
     copyOutages = 0;
   });
 

@@ -7,5 +7,5 @@ export { signingDeps, type SigningDeps } from './deps.js';
 export { contractCopyJob } from './copy-job.js';
 export { signingInvitationJob } from './invitation-job.js';
 export { contractEvidence } from './evidence.js';
-export { issueContractLink, remindSigner, signingLinkMessages } from './links.js';
+export { copyMessages, issueContractLink, remindSigner, signingLinkMessages } from './links.js';
 export { linkTokenHash, newLinkToken } from './link-token.js';

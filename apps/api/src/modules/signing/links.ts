@@ -1,13 +1,19 @@
 import type { PersonType, SignerState, SigningLink } from '@provee/domain';
 import type { Tx } from '../../db/client.js';
 import { AppError, invalidFields } from '../../errors.js';
-import type { SignerRow } from '../application/index.js';
+import { isErasedPhone, type SignerRow } from '../application/index.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { latestApprovedDecision } from '../credit/index.js';
 import { findLenderApproval } from '../lending/index.js';
 import { findAval, type AvalRow } from '../guarantors/index.js';
-import { ALREADY_SIGNED, signerWidget, verificationStatus } from '../identity/index.js';
-import { deliverMessage, enqueueMessage, type MessagePurpose, type OutgoingMessage } from '../messaging/index.js';
+import { ALREADY_SIGNED, findSigner, signerWidget, verificationStatus } from '../identity/index.js';
+import {
+  deliverMessage,
+  enqueueMessage,
+  MESSAGE_SEND_JOB,
+  type MessagePurpose,
+  type OutgoingMessage,
+} from '../messaging/index.js';
 import { findUserById, type UserRow } from '../users/index.js';
 import { ensureContract, ensureSigner, fullName } from './contract.js';
 import type { SigningDeps } from './deps.js';
@@ -225,7 +231,7 @@ export async function sendCopy(
   const token = newLinkToken();
   const expiresAt = new Date(now.getTime() + deps.config.CONTRACT_COPY_TTL_SECONDS * 1000);
   const url = `${baseUrl(deps)}/api/v1/users/SK/${signer.userId}/contract?token=${encodeURIComponent(token.token)}`;
-  const sms = await deps.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     const link = await insertLink(tx, {
       signerId: signer.id,
       issuedBy: 'system',
@@ -241,15 +247,45 @@ export async function sendCopy(
       payload: { link_id: link.id, signer_id: signer.id, expires_at: expiresAt.toISOString() },
       at: now,
     });
-    return enqueueMessage(deps, tx, {
+    await enqueueMessage(deps, tx, {
       kind: 'signed-copy',
       to: signer.phoneE164,
       body: `${deps.config.APP_NAME}: firmaste tu contrato de crédito. Tu copia: ${url}`,
       variables: [url],
       applicationId: signer.userId,
+      about: { kind: COPY_MESSAGE, id: signer.id },
     });
   });
-  await deliverMessage(deps, sms);
+  // A job of its own already: the sender takes it now, nobody waits for it.
+  deps.jobs.wake(MESSAGE_SEND_JOB);
+}
+
+/** The purpose of the signed copy's message (modules/messaging asks it before each try). */
+const COPY_MESSAGE = 'signed-copy';
+
+/**
+ * The signed copy is worth sending while its signer is there (not erased); one never sent (every
+ * try refused) is said in the application's trail, so the back office can send it again.
+ */
+export function copyMessages(deps: Pick<SigningDeps, 'db' | 'clock'>): MessagePurpose {
+  return {
+    name: COPY_MESSAGE,
+    async stillWanted(signerId) {
+      const signer = await findSigner(deps.db, signerId);
+      return !!signer && !isErasedPhone(signer.phoneE164);
+    },
+    async notSent(signerId) {
+      const signer = await findSigner(deps.db, signerId);
+      if (!signer) return;
+      await appendAuditEvent(deps.db, {
+        applicationId: signer.userId,
+        actor: 'system',
+        type: 'contract.copy_not_sent',
+        payload: { signer_id: signer.id },
+        at: deps.clock(),
+      });
+    },
+  };
 }
 
 /** What the signing page shows of its link: who signs, where they stand, the widget and the document's hash. */

@@ -105,11 +105,11 @@ describe('the metrics endpoint', () => {
       guarantor_consented: 0,
       signed: 1,
     });
-    // The SMS went through the (instrumented) provider; the copy job ran on the queue.
+    // The messages went through the (instrumented) provider, WhatsApp first; the copy job ran on the queue.
     expect(
-      sample(after, 'provee_provider_calls_total', { provider: 'sms', operation: 'send', outcome: 'ok' }),
+      sample(after, 'provee_provider_calls_total', { provider: 'whatsapp', operation: 'send', outcome: 'ok' }),
     ).toBeGreaterThan(
-      sample(before, 'provee_provider_calls_total', { provider: 'sms', operation: 'send', outcome: 'ok' }),
+      sample(before, 'provee_provider_calls_total', { provider: 'whatsapp', operation: 'send', outcome: 'ok' }),
     );
     expect(after).toMatch(
       /^provee_provider_call_duration_seconds_count\{provider="bureau",operation="[a-zA-Z]+"\} [1-9]/m,

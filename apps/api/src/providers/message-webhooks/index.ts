@@ -4,7 +4,14 @@ import { createTwilioMessageWebhooks } from './twilio.js';
 import type { MessageWebhooks } from './types.js';
 
 export type { DeliveryReport, MessageWebhooks, Reply } from './types.js';
-export { createSimulatedDelivery, hasNoWhatsApp, simulatedReply, type SimulatedDelivery } from './simulator.js';
+export {
+  createSimulatedDelivery,
+  hasNoWhatsApp,
+  simulatedReply,
+  simulatedStatusBody,
+  type SimulatedDelivery,
+  type SimulatedReport,
+} from './simulator.js';
 
 /** The webhooks of the configured messaging provider (SMS_PROVIDER). */
 export function createMessageWebhooks(config: Config, simulatorKey: Buffer): MessageWebhooks & { sign?: (raw: string) => string } {

@@ -41,58 +41,48 @@ function simulatedStatuses(channel: MessageChannel, to: string): Omit<DeliveryRe
   return channel === 'whatsapp' ? [...delivered, { status: 'read', errorCode: null }] : [...delivered];
 }
 
-/** Posts a webhook body into this app, signed as the simulator signs; whether it was recorded. */
-export type PostWebhook = (path: string, rawBody: string) => Promise<boolean>;
+/** What the simulator reports of one message: the statuses, in order, to the callback it was given. */
+export interface SimulatedReport {
+  /** The status callback the sender gave (it names the message: `?m=`). */
+  url: string;
+  providerMessageId: string;
+  statuses: Omit<DeliveryReport, 'providerMessageId'>[];
+}
 
 /**
- * The simulators' delivery reports: a moment after each simulated send, its statuses go through
- * the real status webhook (same route, same signature check). A report that finds no message yet
- * (the sender has not recorded the id) is tried again a few times.
+ * The simulators' delivery reports: each simulated send hands its report to the sink the app
+ * connects (a job of the queue, which posts it through the real status webhook).
  */
 export interface SimulatedDelivery {
-  report(channel: MessageChannel): (providerMessageId: string, to: string) => void;
-  connect(post: PostWebhook): void;
-  stop(): void;
+  report(channel: MessageChannel): (providerMessageId: string, to: string, statusCallback: string | undefined) => Promise<void>;
+  connect(sink: (report: SimulatedReport) => Promise<void>): void;
 }
 
-export function createSimulatedDelivery(delayMs = 50): SimulatedDelivery {
-  let post: PostWebhook | null = null;
-  let stopped = false;
-  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
-  const deliver = async (providerMessageId: string, channel: MessageChannel, to: string) => {
-    for (const report of simulatedStatuses(channel, to)) {
-      const raw = JSON.stringify({
-        event: 'message.status',
-        data: { id: providerMessageId, status: report.status, error_code: report.errorCode },
-      });
-      for (let attempt = 0; attempt < 20; attempt++) {
-        await pause(delayMs * (attempt + 1));
-        if (stopped || !post) return;
-        if (await post('/api/v1/webhooks/messages/outbox/status', raw)) break;
-      }
-    }
-  };
+export function createSimulatedDelivery(): SimulatedDelivery {
+  let sink: ((report: SimulatedReport) => Promise<void>) | null = null;
   return {
-    report: (channel) => (providerMessageId, to) => {
-      if (stopped) return;
-      deliver(providerMessageId, channel, to).catch(() => {
-        // The app closing under a report: nothing left to tell.
-      });
+    report: (channel) => async (providerMessageId, to, statusCallback) => {
+      if (sink && statusCallback)
+        await sink({ url: statusCallback, providerMessageId, statuses: simulatedStatuses(channel, to) });
     },
     connect(target) {
-      post = target;
-    },
-    stop() {
-      stopped = true;
+      sink = target;
     },
   };
 }
+
+/** The simulator's report as its webhook carries it. */
+export const simulatedStatusBody = (providerMessageId: string, report: SimulatedReport['statuses'][number]) =>
+  JSON.stringify({
+    event: 'message.status',
+    data: { id: providerMessageId, status: report.status, error_code: report.errorCode },
+  });
 
 export function createSimulatorMessageWebhooks(key: Buffer): MessageWebhooks & { sign(rawBody: string): string } {
   return {
     name: 'outbox',
-    // The simulator reports in-process; the senders need no URL.
-    statusCallbackUrl: undefined,
+    // The simulator reports in-process (a job of the queue posts to this path).
+    statusCallbackUrl: '/api/v1/webhooks/messages/outbox/status',
     sign: (rawBody) => signWebhook(key, rawBody),
     verifySignature: (rawBody, headers) => verifySignedWebhook(key, rawBody, headers),
     parseStatus(payload) {

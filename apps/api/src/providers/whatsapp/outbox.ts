@@ -9,15 +9,15 @@ import type { WhatsAppProvider } from './types.js';
  */
 export function createOutboxWhatsApp(
   db: Db,
-  report: (providerMessageId: string, to: string) => void,
+  report: (providerMessageId: string, to: string, statusCallback: string | undefined) => Promise<void>,
 ): WhatsAppProvider {
   return {
     name: 'outbox',
     sends: () => true,
-    async send({ to, body }) {
+    async send({ to, body, statusCallback }) {
       const providerMessageId = `SIM${randomUUID().replaceAll('-', '')}`;
       await storeOutboxMessage(db, { to, body, channel: 'whatsapp', providerMessageId });
-      report(providerMessageId, to);
+      await report(providerMessageId, to, statusCallback);
       return { providerMessageId };
     },
   };

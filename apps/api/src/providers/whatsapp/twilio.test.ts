@@ -119,7 +119,9 @@ describe('WhatsApp first through Twilio, SMS when it fails', () => {
     expect((await shopkeeperCall(t.app, applicant, 'POST', '/nip')).statusCode).toBe(200);
     const whatsapp = calls.filter((call) => call.form.To === `whatsapp:${to}`);
     expect(whatsapp).toHaveLength(1);
-    expect(whatsapp[0]!.form).toMatchObject({ ContentSid: PIN_TEMPLATE, StatusCallback: `${PUBLIC}${STATUS}` });
+    expect(whatsapp[0]!.form).toMatchObject({ ContentSid: PIN_TEMPLATE });
+    // The callback names our message: a report that comes before Twilio's answer still finds it.
+    expect(whatsapp[0]!.form.StatusCallback).toMatch(new RegExp(`^${PUBLIC}${STATUS}\\?m=[0-9a-f-]{36}$`));
     const pin = JSON.parse(whatsapp[0]!.form.ContentVariables!)['1'] as string;
     expect(pin).toMatch(/^\d{4}$/);
     const [sent] = await pinMessages(applicant.id);
@@ -147,13 +149,15 @@ describe('WhatsApp first through Twilio, SMS when it fails', () => {
     expect((await post(STATUS, report('undelivered', '63016'))).statusCode).toBe(200);
     await vi.waitFor(() => expect(calls.filter((call) => call.form.To === to)).toHaveLength(1), { timeout: 10_000 });
     const sms = calls.find((call) => call.form.To === to)!;
-    expect(sms.form).toMatchObject({ From: SMS_FROM, StatusCallback: `${PUBLIC}${STATUS}` });
+    expect(sms.form).toMatchObject({ From: SMS_FROM });
+    expect(sms.form.StatusCallback).toMatch(new RegExp(`^${PUBLIC}${STATUS}\\?m=`));
     expect(sms.form.Body).toContain(`${pin} es tu NIP de consulta`);
     const rows = await pinMessages(applicant.id);
     expect(rows.map((row) => [row.channel, row.status, row.errorCode, row.sealed === null])).toEqual(
       expect.arrayContaining([
         ['whatsapp', 'undelivered', '63016', true],
-        ['sms', 'queued', null, false],
+        // The last channel: nothing can follow it, so its text goes as soon as the provider has it.
+        ['sms', 'queued', null, true],
       ]),
     );
     // A late or repeated report moves nothing back, and sends nothing more.
@@ -162,6 +166,35 @@ describe('WhatsApp first through Twilio, SMS when it fails', () => {
     expect((await pinMessages(applicant.id)).find((row) => row.channel === 'whatsapp')!.status).toBe('undelivered');
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(calls.filter((call) => call.form.To === to)).toHaveLength(1);
+  });
+
+  it('a report that comes before Twilio’s answer (named by the callback URL) still moves the message', async () => {
+    const applicant = await createApplication(t.app);
+    const to = toE164('do', applicant.phone);
+    const [row] = await t.app.db
+      .insert(outgoingMessages)
+      .values({
+        applicationId: applicant.id,
+        kind: 'consent-pin',
+        channel: 'whatsapp',
+        fallbacks: ['sms'],
+        provider: 'twilio',
+        sealed: t.app.cipher.encrypt(JSON.stringify({ to, body: '1234 es tu NIP de consulta', variables: ['1234'] })),
+        createdAt: new Date(),
+        statusAt: new Date(),
+      })
+      .returning();
+    const sid = `SM${randomUUID().replaceAll('-', '')}`;
+    const path = `${STATUS}?m=${row!.id}`;
+    const early = await post(path, statusCallback({ sid, status: 'failed', to, from: WHATSAPP_FROM, accountSid: ACCOUNT, errorCode: '63003' }));
+    expect(early.statusCode).toBe(200);
+    const rows = await pinMessages(applicant.id);
+    expect(rows.find((message) => message.id === row!.id)).toMatchObject({ status: 'failed', errorCode: '63003', sealed: null });
+    expect(rows.find((message) => message.fallbackOf === row!.id)).toMatchObject({ channel: 'sms' });
+    // Another message's id in a signed URL names nothing of its sid.
+    const other = await post(`${STATUS}?m=${row!.id}`, statusCallback({ sid: 'SMother', status: 'delivered', to, from: WHATSAPP_FROM, accountSid: ACCOUNT }));
+    expect(other.statusCode).toBe(200);
+    expect((await pinMessages(applicant.id)).find((message) => message.id === row!.id)!.status).toBe('failed');
   });
 
   it('the template’s opt-out button (a quick reply) stops the reminders; a forged tap is refused', async () => {

@@ -4,6 +4,9 @@ import { anonymousId } from '@provee/domain';
 import { SIGNATURE_HEADER } from '../../../src/providers/reverse-otp/simulator.js';
 import { TWILIO_SIGNATURE_HEADER, twilioSignature } from '../../../src/providers/reverse-otp/twilio.js';
 import { METAMAP_SIGNATURE_HEADER } from '../../../src/providers/identity/metamap.js';
+import { eq } from 'drizzle-orm';
+import { outgoingMessages, users } from '../../../src/db/schema.js';
+import { sendApplicantReminders } from '../../../src/modules/reminders/index.js';
 import { createPng } from '../../../src/test/factories.js';
 import { createPhone } from '../../../src/test/phone.js';
 import { CATALOGUE_ADDRESS } from '../../../src/test/registration.js';
@@ -77,7 +80,33 @@ export const HIDDEN_OPERATIONS: HiddenOperation[] = [
   { method: 'GET', path: '/readyz' },
   { method: 'GET', path: '/metrics' },
   { method: 'GET', path: '/dev/dev.css' },
-  { method: 'GET', path: '/dev/outbox' },
+  { method: 'GET', path: '/dev/outbox', query: [{ name: 'sent', required: false, schema: { type: 'string' } }] },
+  {
+    method: 'POST',
+    path: '/dev/outbox/reply',
+    body: {
+      type: 'object',
+      properties: {
+        from: { type: 'string', pattern: '^\\+\\d{8,15}$' },
+        channel: { type: 'string', enum: ['whatsapp', 'sms'] },
+        text: text(1600, 1),
+        button: { type: 'boolean' },
+      },
+      required: ['from', 'text'],
+    },
+  },
+  {
+    method: 'POST',
+    path: '/dev/reminders/run',
+    body: {
+      type: 'object',
+      properties: {
+        phone_number: { type: 'string', pattern: '^\\d{10}$' },
+        minutes_ahead: { type: 'integer', minimum: 0, maximum: 43200 },
+      },
+      required: ['phone_number', 'minutes_ahead'],
+    },
+  },
   { method: 'GET', path: '/dev/outbox.json', query: [{ name: 'to', required: false, schema: text(20) }] },
   { method: 'GET', path: '/dev/phone', query: [{ name: 'sent', required: false, schema: { type: 'string' } }] },
   {
@@ -1245,4 +1274,76 @@ export const FIXTURES: Record<string, Fixture | Fixture[]> = {
       return { body: { from: `+1${phone}`, text: started.data.message } };
     },
   },
+  'POST /dev/outbox/reply': {
+    reusable: true,
+    prepare: async () => ({ body: { from: `+1${createPhone()}`, channel: 'whatsapp', text: 'hola' } }),
+  },
+  'POST /dev/reminders/run': {
+    reusable: true,
+    prepare: async () => ({ body: { phone_number: createPhone(), minutes_ahead: 0 } }),
+  },
+
+  // ---- messages (issue 34): the simulator's signed webhooks, a reminder's resume link ----
+  'POST /api/v1/webhooks/messages/{provider}/status': {
+    // A report that moves nothing (delivered again) changes nothing the next depends on.
+    reusable: true,
+    prepare: async (world) => {
+      const user = await world.shopkeeper('ACCOUNT_NIP');
+      await world.consentPin(user);
+      const [message] = await world.app.db
+        .select()
+        .from(outgoingMessages)
+        .where(eq(outgoingMessages.applicationId, user.id));
+      // The job queue runs no sender here: the message stands as its sender would leave it.
+      await world.app.db
+        .update(outgoingMessages)
+        .set({ providerMessageId: `SIM${randomUUID().replace(/-/g, '')}`, status: 'delivered', sealed: null })
+        .where(eq(outgoingMessages.id, message!.id));
+      const [sent] = await world.app.db.select().from(outgoingMessages).where(eq(outgoingMessages.id, message!.id));
+      return {
+        params: { provider: 'outbox' },
+        body: { event: 'message.status', data: { id: sent!.providerMessageId, status: 'delivered', error_code: null } },
+        sign: messageSign(world.app),
+      };
+    },
+  },
+  'POST /api/v1/webhooks/messages/{provider}/inbound': {
+    reusable: true,
+    prepare: async (world) => ({
+      params: { provider: 'outbox' },
+      get body() {
+        return {
+          event: 'message.received',
+          data: { id: randomUUID(), from: `+1${createPhone()}`, channel: 'whatsapp', text: 'hola' },
+        };
+      },
+      sign: messageSign(world.app),
+    }),
+  },
+  'POST /api/v1/resume-links': {
+    // Spent by a success: a fresh reminder's link after each.
+    prepare: async (world) => {
+      const user = await world.shopkeeper('BUSINESS_ADDRESS', { complete: true });
+      return { body: { token: await resumeToken(world.app, user.id) } };
+    },
+  },
 };
+
+const messageSign = (app: App) => (payload: Buffer) => ({
+  [SIGNATURE_HEADER]: app.messageWebhooks.sign!(payload.toString('utf8')),
+});
+
+/**
+ * A reminder's resume token for an application stopped two hours before 10:00 in Santo Domingo
+ * (the sweep run as of then, outside the quiet hours), read from its sealed message.
+ */
+async function resumeToken(app: App, applicationId: string): Promise<string> {
+  const day = 86_400_000;
+  const tenLocal = Math.ceil((Date.now() - 14 * 3_600_000) / day) * day + 14 * 3_600_000;
+  await app.db.update(users).set({ updatedAt: new Date(tenLocal - 2 * 3_600_000) }).where(eq(users.id, applicationId));
+  const deps = { db: app.db, cipher: app.cipher, config: app.config, jobs: app.jobs, clock: () => new Date(tenLocal) };
+  const [queued] = await sendApplicantReminders(deps, applicationId);
+  const [message] = await app.db.select().from(outgoingMessages).where(eq(outgoingMessages.id, queued!.messageId));
+  const { body } = JSON.parse(app.cipher.decrypt(message!.sealed!)) as { body: string };
+  return /\/r\/([A-Za-z0-9_-]{43})/.exec(body)![1]!;
+}

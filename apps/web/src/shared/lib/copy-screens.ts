@@ -164,6 +164,10 @@ const es = {
   'fallback.text': 'Revisa el enlace o vuelve al inicio para continuar con tu registro.',
   'fallback.home': 'Ir al inicio',
   'stepper.step': 'Paso {step}/{total}',
+  // A reminder's link (issue 34).
+  'resume.title': 'Continúa tu solicitud',
+  'resume.opening': 'Un momento, buscamos dónde te quedaste…',
+  'resume.failed': 'No pudimos abrir este enlace. Escribe tu número para continuar donde te quedaste.',
   // "Mis datos" (issue 31): what we keep about the applicant, and their rights over it.
   'myData.title': 'Mis datos',
   'myData.intro': 'Esto es lo que guardamos sobre ti. Puedes descargarlo o pedirnos que lo corrijamos o lo borremos.',

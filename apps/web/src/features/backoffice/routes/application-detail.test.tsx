@@ -46,9 +46,31 @@ describe('/backoffice/applications/:applicationId', () => {
       'Verificación de identidad',
       'Contrato',
       'Contactos con asesor',
+      'Mensajes enviados',
       'Historial',
     ]);
     expect(within(section('Datos personales')).getByText('001-1234567-8')).toBeTruthy();
+  });
+
+  it('lists the messages sent with their channel and delivery, a fallback marked, never a text', async () => {
+    const at = '2026-11-24T15:00:00.000Z';
+    open(
+      'advisor',
+      createDetail({
+        messages: [
+          { id: 'm2', kind: 'consent-pin', channel: 'sms', status: 'delivered', error_code: null, fallback_of: 'm1', created_at: at, status_at: at },
+          { id: 'm1', kind: 'consent-pin', channel: 'whatsapp', status: 'failed', error_code: '63003', fallback_of: null, created_at: at, status_at: at },
+          { id: 'm0', kind: 'reminder', channel: 'whatsapp', status: 'read', error_code: null, fallback_of: null, created_at: at, status_at: at },
+        ],
+      }),
+    );
+    await screen.findByRole('heading', { level: 1, name: 'José Ramírez Ortiz' });
+    const rows = within(section('Mensajes enviados')).getAllByRole('row').slice(1);
+    expect(rows.map((row) => [...row.querySelectorAll('td')].slice(0, 3).map((cell) => cell.textContent))).toEqual([
+      ['NIP de consulta (respaldo)', 'SMS', 'Entregado'],
+      ['NIP de consulta', 'WhatsApp', 'Falló · el número no tiene WhatsApp'],
+      ['Recordatorio', 'WhatsApp', 'Leído'],
+    ]);
   });
 
   it('for an advisor: masked tax id and birth date, no identity image, no review buttons', async () => {

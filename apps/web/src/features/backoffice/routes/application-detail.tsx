@@ -6,6 +6,7 @@ import { AddressSection } from '../components/detail/address-section.js';
 import { BureauSection } from '../components/detail/bureau-section.js';
 import { ConsentsSection } from '../components/detail/consents-section.js';
 import { ContactsSection } from '../components/detail/contacts-section.js';
+import { MessagesSection } from '../components/detail/messages-section.js';
 import { ContractSection } from '../components/detail/contract-section.js';
 import { GuarantorsSection } from '../components/detail/guarantors-section.js';
 import { IdentitySection } from '../components/detail/identity-section.js';
@@ -100,6 +101,7 @@ function Sections({
       <IdentitySection {...props} canSeeImages={canSeeImages && data.sensitive_visible} />
       <ContractSection {...props} />
       <ContactsSection detail={data} />
+      <MessagesSection detail={data} />
       <TimelineSection detail={data} />
     </div>
   );

@@ -27,7 +27,18 @@ describe('/backoffice/funnel', () => {
   it('draws one bar per step, scaled to the first, with the numbers in a table', async () => {
     const calls = stubSignedIn(createStaff({ role: 'analyst' }), (call) =>
       call.url.startsWith('/api/backoffice/funnel')
-        ? json(200, { data: { from: '2025-04-01', to: '2025-05-01', utm_source: null, steps } })
+        ? json(200, {
+            data: {
+              from: '2025-04-01',
+              to: '2025-05-01',
+              utm_source: null,
+              steps,
+              reminders: [
+                { number: 1, sent: 80, came_back: 20 },
+                { number: 2, sent: 50, came_back: 5 },
+              ],
+            },
+          })
         : undefined,
     );
     renderBackoffice('/backoffice/funnel');
@@ -39,7 +50,16 @@ describe('/backoffice/funnel', () => {
     expect(widths[2]! / widths[0]!).toBeCloseTo(100 / 400);
     expect(widths[3]).toBe(0);
 
-    const table = screen.getByRole('table');
+    const table = screen.getByRole('table', { name: 'Embudo por paso' });
+    // How many each reminder brought back (issue 34).
+    const reminders = screen.getByRole('table', { name: 'Recordatorios enviados en el periodo' });
+    const reminderCells = (label: string) =>
+      within(within(reminders).getByRole('rowheader', { name: label }).closest('tr')!)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent);
+    expect(reminderCells('Primer recordatorio')).toEqual(['80', '20', '25%']);
+    expect(reminderCells('Segundo recordatorio')).toEqual(['50', '5', '10%']);
+
     const cells = (label: string) =>
       within(within(table).getByRole('rowheader', { name: label }).closest('tr')!)
         .getAllByRole('cell')

@@ -7,7 +7,12 @@ import { ErrorMessage, Loading, useTitle } from '../components/messages.js';
 import { formatDuration, formatInteger, formatPercent, localDate } from '../lib/format.js';
 import { useResource } from '../lib/use-resource.js';
 
-/** /backoffice/funnel: how many reached each step, and how long the step before took them. */
+const REMINDER_NAMES = ['Primer recordatorio', 'Segundo recordatorio', 'Tercer recordatorio'];
+
+/**
+ * /backoffice/funnel: how many reached each step, and how long the step before took them; and how
+ * many applicants each reminder brought back (issue 34).
+ */
 export function FunnelRoute() {
   useTitle('Embudo');
   const [draft, setDraft] = useState({ from: localDate(30), to: localDate(0), utm_source: '' });
@@ -22,6 +27,7 @@ export function FunnelRoute() {
     });
   };
   const steps = funnel.data?.steps ?? [];
+  const reminders = funnel.data?.reminders ?? [];
 
   return (
     <section aria-labelledby="bo-funnel">
@@ -74,6 +80,21 @@ export function FunnelRoute() {
             ))}
           </DataTable>
         </div>
+      )}
+      {reminders.length > 0 && (
+        <DataTable
+          caption="Recordatorios enviados en el periodo"
+          columns={['Recordatorio', 'Enviados', 'Regresaron', 'Tasa de regreso']}
+        >
+          {reminders.map((reminder) => (
+            <tr key={reminder.number}>
+              <th scope="row">{REMINDER_NAMES[reminder.number - 1] ?? `Recordatorio ${reminder.number}`}</th>
+              <td className="bo-number">{formatInteger(reminder.sent)}</td>
+              <td className="bo-number">{formatInteger(reminder.came_back)}</td>
+              <td className="bo-number">{formatPercent(reminder.sent > 0 ? reminder.came_back / reminder.sent : null)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </section>
   );
