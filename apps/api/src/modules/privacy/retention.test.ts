@@ -580,8 +580,8 @@ describe('the retention schedule', () => {
       expect(rules.map((rule) => [rule.name, rule.country, rule.age_days, rule.enabled])).toEqual([
         ['sms-outbox-24h', null, 1, true],
         ['phone-proof-24h', null, 1, true],
-        ['message-texts-3d', null, 3, true],
         ['client-errors-30d', null, 30, true],
+        ['message-texts-3d', null, 3, true],
         ['identity-photos-30d-after-decision', null, 30, true],
         ['abandoned-before-consent-90d', null, 90, true],
         ['inactive-after-consent-365d', null, 365, true],
