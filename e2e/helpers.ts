@@ -10,7 +10,9 @@ export { fillAboutYou };
 export function uniquePhone(): string {
   const exchange = 2 + Math.floor(Math.random() * 8);
   // Not ending in 0000: the simulator gives such a number no WhatsApp (its messages fall back to SMS).
-  const line = String(1 + Math.floor(Math.random() * 999_999)).padStart(6, '0').replace(/0000$/, '0001');
+  const line = String(1 + Math.floor(Math.random() * 999_999))
+    .padStart(6, '0')
+    .replace(/0000$/, '0001');
   return `809${exchange}${line}`;
 }
 

@@ -15,7 +15,8 @@ interface Outbox {
  * of then (and, when that falls in the quiet hours, as of the morning that ends them).
  */
 async function clockMoves(request: APIRequestContext, phone: string, minutes: number): Promise<void> {
-  const run = (ahead: number) => request.post('/dev/reminders/run', { data: { phone_number: phone, minutes_ahead: ahead } });
+  const run = (ahead: number) =>
+    request.post('/dev/reminders/run', { data: { phone_number: phone, minutes_ahead: ahead } });
   let answer = (await (await run(minutes)).json()) as { sent: number; quiet: boolean; window_opens_at: string | null };
   if (answer.quiet) {
     const morning = Math.ceil((Date.parse(answer.window_opens_at!) - Date.now()) / 60_000);
@@ -42,7 +43,9 @@ test('a reminder an hour after stopping at the address brings the applicant back
   await clockMoves(page.request, phone, 60);
   let reminder: Outbox['messages'][number] | undefined;
   await expect(async () => {
-    const outbox = (await (await page.request.get(`/dev/outbox.json?to=${encodeURIComponent(`+1${phone}`)}`)).json()) as Outbox;
+    const outbox = (await (
+      await page.request.get(`/dev/outbox.json?to=${encodeURIComponent(`+1${phone}`)}`)
+    ).json()) as Outbox;
     reminder = outbox.messages.find((message) => message.body.includes('/r/'));
     expect(reminder?.status).toBe('read');
   }).toPass({ timeout: 10_000 });
@@ -62,16 +65,18 @@ test('a reminder an hour after stopping at the address brings the applicant back
   // The fresh proof (the default: a message from the phone).
   await expect(later).toHaveURL(new RegExp(`/home/${phone}\\?sessionUuid=[0-9a-f-]{36}$`));
   const message = (await later.locator('.message-text').textContent())!;
-  expect((await later.request.post('/dev/reverse-otp/inbound', { data: { from: `+1${phone}`, text: message } })).ok()).toBe(
-    true,
-  );
+  expect(
+    (await later.request.post('/dev/reverse-otp/inbound', { data: { from: `+1${phone}`, text: message } })).ok(),
+  ).toBe(true);
   await expect(later).toHaveURL(stepPath, { timeout: 10_000 });
   await expect(later.getByRole('heading', { name: '¿Dónde está tu negocio?' })).toBeVisible();
 
   // The link was spent: opened again, it says so.
   const again = await context.newPage();
   await again.goto(link.pathname);
-  await expect(again.getByText('Este enlace ya no funciona. Escribe tu número para continuar donde te quedaste.')).toBeVisible();
+  await expect(
+    again.getByText('Este enlace ya no funciona. Escribe tu número para continuar donde te quedaste.'),
+  ).toBeVisible();
   await screenshot(again, 'reminder-link-spent');
   await again.close();
 
@@ -99,7 +104,9 @@ test('a reminder an hour after stopping at the address brings the applicant back
   await expect(later.getByRole('heading', { name: 'Tu préstamo fue pre aprobado' })).toBeVisible();
 
   // Came back: no reminder more, however late.
-  const after = await later.request.post('/dev/reminders/run', { data: { phone_number: phone, minutes_ahead: 5 * 24 * 60 } });
+  const after = await later.request.post('/dev/reminders/run', {
+    data: { phone_number: phone, minutes_ahead: 5 * 24 * 60 },
+  });
   expect(((await after.json()) as { sent: number }).sent).toBe(0);
   await context.close();
 });
@@ -110,7 +117,9 @@ test('the dev inbox shows WhatsApp and SMS apart, with each message’s delivery
   const sent = await page.request.post('/api/v1/users/code', { data: { phone_number: phone } });
   expect(sent.ok()).toBe(true);
   await expect(async () => {
-    const outbox = (await (await page.request.get(`/dev/outbox.json?to=${encodeURIComponent(`+1${phone}`)}`)).json()) as Outbox;
+    const outbox = (await (
+      await page.request.get(`/dev/outbox.json?to=${encodeURIComponent(`+1${phone}`)}`)
+    ).json()) as Outbox;
     expect(outbox.messages.map((message) => [message.channel, message.status])).toEqual([
       ['sms', 'delivered'],
       ['whatsapp', 'failed'],

@@ -115,7 +115,12 @@ const envSchema = z.object({
    * The approved WhatsApp template (Twilio Content SID, HX…) of each kind of message, as JSON:
    * {"phone-code":"HX…","reminder":"HX…"}. A kind without one goes by SMS.
    */
-  WHATSAPP_TEMPLATES: jsonObject(z.partialRecord(z.enum(MESSAGE_KINDS), z.string().regex(/^HX[0-9a-fA-F]{32}$/, 'cada plantilla es un Content SID (HX y 32 caracteres hexadecimales)'))).default({}),
+  WHATSAPP_TEMPLATES: jsonObject(
+    z.partialRecord(
+      z.enum(MESSAGE_KINDS),
+      z.string().regex(/^HX[0-9a-fA-F]{32}$/, 'cada plantilla es un Content SID (HX y 32 caracteres hexadecimales)'),
+    ),
+  ).default({}),
   /**
    * The channel policy of this country, per kind of message, overriding its defaults (WhatsApp
    * first, SMS when it fails): JSON such as {"phone-code":["sms"]} (SMS only for codes).
@@ -134,7 +139,19 @@ const envSchema = z.object({
   REMINDER_DELAYS_MINUTES: commaList
     .pipe(
       z
-        .array(z.string().regex(/^\d+$/, 'minutos enteros').transform(Number).pipe(z.number().int().min(1).max(30 * 24 * 60)))
+        .array(
+          z
+            .string()
+            .regex(/^\d+$/, 'minutos enteros')
+            .transform(Number)
+            .pipe(
+              z
+                .number()
+                .int()
+                .min(1)
+                .max(30 * 24 * 60),
+            ),
+        )
         .max(3, 'como máximo tres recordatorios')
         .refine((minutes) => minutes.every((value, i) => i === 0 || value > minutes[i - 1]!), 'de menor a mayor'),
     )
@@ -142,7 +159,12 @@ const envSchema = z.object({
   /** How long a reminder's resume link works (single use). */
   RESUME_LINK_TTL_SECONDS: linkTtlSeconds(24 * 3600, 7 * 86_400),
   /** How long before a guarantor's or a signer's link expires they are reminded (once). */
-  LINK_REMINDER_BEFORE_SECONDS: z.coerce.number().int().min(600).max(7 * 86_400).default(86_400),
+  LINK_REMINDER_BEFORE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(600)
+    .max(7 * 86_400)
+    .default(86_400),
 
   REVERSE_OTP_PROVIDER: z.enum(['simulator', 'twilio']).default('simulator'),
   REVERSE_OTP_DESTINATION: z

@@ -60,7 +60,9 @@ async function twilioStandIn(): Promise<{ server: Server; url: string; messages:
     let body = '';
     for await (const chunk of request) body += chunk;
     messages.push(new URLSearchParams(body).get('To') ?? '');
-    response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ sid: `SM${randomUUID().replaceAll('-', '')}` }));
+    response
+      .writeHead(201, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ sid: `SM${randomUUID().replaceAll('-', '')}` }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, messages };
@@ -118,7 +120,7 @@ onEachDatabase('a request, its statements, its job and the provider call are one
         );
         expect(found).toBeDefined();
         const trace = receiver.spans.filter((span) => span.traceId === found!.traceId);
-        expect(trace.map((span) => span.name)).toContain('job sms-send');
+        expect(trace.map((span) => span.name)).toContain('job message-send');
         expect(
           trace.filter((span) => span.kind === SPAN_KIND.CLIENT && attribute(span, 'url.full')?.startsWith(twilio.url)),
         ).toHaveLength(1);
@@ -141,7 +143,7 @@ onEachDatabase('a request, its statements, its job and the provider call are one
     // The request's span is named by its route; the job is under the request that enqueued it, the
     // provider call under the job, and Twilio's HTTP request under the provider call.
     expect(root.name).toBe('POST /api/v1/users/code');
-    const job = trace.find((span) => span.name === 'job sms-send')!;
+    const job = trace.find((span) => span.name === 'job message-send')!;
     expect(job.kind).toBe(SPAN_KIND.CONSUMER);
     expect(ancestors(job)).toContain(root.name);
     const providerCall = trace.find((span) => span.name === 'sms send')!;

@@ -88,5 +88,7 @@ export function countryToday(country: CountryConfig, now: Date): string {
 
 /** The hour (0–23) of `now` on the country's clocks. */
 export function countryHour(country: CountryConfig, now: Date): number {
-  return Number(new Intl.DateTimeFormat('en-GB', { timeZone: country.timeZone, hour: '2-digit', hourCycle: 'h23' }).format(now));
+  return Number(
+    new Intl.DateTimeFormat('en-GB', { timeZone: country.timeZone, hour: '2-digit', hourCycle: 'h23' }).format(now),
+  );
 }

@@ -1309,7 +1309,10 @@ export const outgoingMessages = pgTable(
     kind: text('kind').notNull(),
     channel: text('channel').notNull(),
     /** The channels still to try after this one, in order ('sms' after a WhatsApp that fails). */
-    fallbacks: text('fallbacks').array().notNull().default(sql`'{}'::text[]`),
+    fallbacks: text('fallbacks')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     provider: text('provider').notNull(),
     /** The provider's id for it (Twilio's MessageSid): status callbacks name it. */
     providerMessageId: text('provider_message_id'),
@@ -1333,7 +1336,9 @@ export const outgoingMessages = pgTable(
     // One fallback per message, whichever path (the sender, a status report) makes it first.
     uniqueIndex('outgoing_messages_fallback_of').on(table.fallbackOf),
     // The retention rule message-texts-3d walks the messages still holding their text.
-    index('outgoing_messages_sealed_idx').on(table.createdAt).where(sql`${table.sealed} is not null`),
+    index('outgoing_messages_sealed_idx')
+      .on(table.createdAt)
+      .where(sql`${table.sealed} is not null`),
     check('outgoing_messages_channel_check', sql`${table.channel} in ('whatsapp', 'sms')`),
   ],
 );
@@ -1373,7 +1378,9 @@ export const applicationReminders = pgTable(
   (table) => [
     uniqueIndex('application_reminders_number').on(table.applicationId, table.number),
     index('application_reminders_sent_idx').on(table.sentAt),
-    index('application_reminders_open_idx').on(table.applicationId).where(sql`${table.cameBackAt} is null`),
+    index('application_reminders_open_idx')
+      .on(table.applicationId)
+      .where(sql`${table.cameBackAt} is null`),
   ],
 );
 

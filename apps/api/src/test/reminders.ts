@@ -41,7 +41,9 @@ export async function messagesOf(app: App, applicationId: string, kind?: string)
 export async function remindersTo(app: App, applicant: { id: string; phone: string }, expected: number) {
   const sent = await messagesOf(app, applicant.id, 'reminder');
   if (sent.filter((message) => message.fallbackOf === null).length !== expected)
-    throw new Error(`${sent.length} reminders sent, expected ${expected}: ${JSON.stringify(sent.map(({ sealed, ...rest }) => rest))}`);
+    throw new Error(
+      `${sent.length} reminders sent, expected ${expected}: ${JSON.stringify(sent.map(({ sealed, ...rest }) => rest))}`,
+    );
   const reached = async () => (await inbox(app, applicant.phone)).filter((message) => message.body.includes('/r/'));
   await vi.waitFor(
     async () => {
@@ -62,7 +64,9 @@ export function reply(app: App, from: string, text: string, options: { button?: 
     event: 'message.received',
     data: { id: crypto.randomUUID(), from, channel: 'whatsapp', text, button: options.button ?? false },
   });
-  const signature = options.forged ? signWebhook(Buffer.from('not-the-key-not-the-key'), raw) : app.messageWebhooks.sign!(raw);
+  const signature = options.forged
+    ? signWebhook(Buffer.from('not-the-key-not-the-key'), raw)
+    : app.messageWebhooks.sign!(raw);
   return app.inject({
     method: 'POST',
     url: '/api/v1/webhooks/messages/outbox/inbound',

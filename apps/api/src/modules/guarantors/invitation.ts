@@ -1,7 +1,13 @@
 import { fromE164, type AvalType } from '@provee/domain';
 import type { Executor, Tx } from '../../db/client.js';
 import { AppError } from '../../errors.js';
-import { deliverMessage, enqueueMessage, type QueuedMessage, type MessageDeps, type MessagePurpose } from '../messaging/index.js';
+import {
+  deliverMessage,
+  enqueueMessage,
+  type QueuedMessage,
+  type MessageDeps,
+  type MessagePurpose,
+} from '../messaging/index.js';
 import { findUserById, type UserRow } from '../users/index.js';
 import type { GuarantorDeps } from './deps.js';
 import { avalView, shopkeeperName } from './guarantor.js';

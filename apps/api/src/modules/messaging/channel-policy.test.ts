@@ -27,7 +27,9 @@ describe('channel policy', () => {
     });
     expect(channelsFor(withSender, 'reminder')).toEqual(['whatsapp', 'sms']);
     expect(channelsFor(withSender, 'phone-code')).toEqual(['sms']);
-    expect(channelsFor(loadConfig({ ...twilio, WHATSAPP_TEMPLATES: JSON.stringify({ reminder: template }) }), 'reminder')).toEqual(['sms']);
+    expect(
+      channelsFor(loadConfig({ ...twilio, WHATSAPP_TEMPLATES: JSON.stringify({ reminder: template }) }), 'reminder'),
+    ).toEqual(['sms']);
   });
 
   it('MESSAGE_CHANNELS overrides a kind: SMS only, or SMS first; a WhatsApp-only policy that cannot send falls to SMS', () => {
@@ -38,15 +40,21 @@ describe('channel policy', () => {
     expect(channelsFor(config, 'phone-code')).toEqual(['sms']);
     expect(channelsFor(config, 'reminder')).toEqual(['sms', 'whatsapp']);
     expect(channelsFor(config, 'signing-link')).toEqual(['whatsapp', 'sms']);
-    expect(channelsFor(loadConfig({ ...twilio, MESSAGE_CHANNELS: '{"reminder":["whatsapp"]}' }), 'reminder')).toEqual(['sms']);
+    expect(channelsFor(loadConfig({ ...twilio, MESSAGE_CHANNELS: '{"reminder":["whatsapp"]}' }), 'reminder')).toEqual([
+      'sms',
+    ]);
   });
 
   it('a policy or template that is not valid stops the start with a Spanish reason', () => {
-    expect(() => loadConfig({ NODE_ENV: 'test', MESSAGE_CHANNELS: '{"reminder":["telegram"]}' })).toThrow(/MESSAGE_CHANNELS/);
+    expect(() => loadConfig({ NODE_ENV: 'test', MESSAGE_CHANNELS: '{"reminder":["telegram"]}' })).toThrow(
+      /MESSAGE_CHANNELS/,
+    );
     expect(() => loadConfig({ NODE_ENV: 'test', MESSAGE_CHANNELS: 'no es json' })).toThrow(/objeto JSON/);
     expect(() => loadConfig({ NODE_ENV: 'test', WHATSAPP_TEMPLATES: '{"reminder":"HX1"}' })).toThrow(/Content SID/);
     expect(() => loadConfig({ NODE_ENV: 'test', REMINDER_DELAYS_MINUTES: '60,120,180,240' })).toThrow(/tres/);
     expect(() => loadConfig({ ...twilio, TWILIO_WHATSAPP_FROM: '+18095550100' })).toThrow(/PUBLIC_BASE_URL/);
-    expect(loadConfig({ NODE_ENV: 'test', REMINDER_DELAYS_MINUTES: '30, 600' }).REMINDER_DELAYS_MINUTES).toEqual([30, 600]);
+    expect(loadConfig({ NODE_ENV: 'test', REMINDER_DELAYS_MINUTES: '30, 600' }).REMINDER_DELAYS_MINUTES).toEqual([
+      30, 600,
+    ]);
   });
 });

@@ -16,7 +16,9 @@ import { manualClock, useTestApp } from '../../test/test-app.js';
 const HOUR = 3600;
 const outbox = async (app: Parameters<typeof inbox>[0], phone: string) =>
   (
-    (await app.inject({ method: 'GET', url: `/dev/outbox.json?to=${encodeURIComponent(toE164('do', phone))}` })).json() as {
+    (
+      await app.inject({ method: 'GET', url: `/dev/outbox.json?to=${encodeURIComponent(toE164('do', phone))}` })
+    ).json() as {
       messages: { channel: string; status: string | null; body: string }[];
     }
   ).messages;
@@ -27,7 +29,9 @@ describe('delivery on the simulators', () => {
   it('WhatsApp first: delivered, then read, as the simulated status webhook reports', async () => {
     const applicant = await createApplication(t.app);
     expect((await shopkeeperCall(t.app, applicant, 'POST', '/nip')).statusCode).toBe(200);
-    await vi.waitFor(async () => expect(await outbox(t.app, applicant.phone)).toMatchObject([{ channel: 'whatsapp', status: 'read' }]));
+    await vi.waitFor(async () =>
+      expect(await outbox(t.app, applicant.phone)).toMatchObject([{ channel: 'whatsapp', status: 'read' }]),
+    );
     expect(await messagesOf(t.app, applicant.id, 'consent-pin')).toMatchObject([
       { channel: 'whatsapp', status: 'read', sealed: null, fallbackOf: null },
     ]);
@@ -83,7 +87,12 @@ describe('one reminder before a link expires (manual clock)', () => {
       method: 'POST',
       url: `/api/v1/users/${shopkeeper.id}/SK/avals`,
       headers: userAuth(t.app, shopkeeper),
-      payload: { aval_type: 'PARTNER', name: 'Ramón Antonio Pérez', phone_number: avalPhone, tax_payer_id: cedula('9990000001') },
+      payload: {
+        aval_type: 'PARTNER',
+        name: 'Ramón Antonio Pérez',
+        phone_number: avalPhone,
+        tax_payer_id: cedula('9990000001'),
+      },
     });
     expect(named.statusCode, named.body).toBe(200);
     // The invitation lasts 3 days: nothing until the last day.
@@ -102,7 +111,10 @@ describe('one reminder before a link expires (manual clock)', () => {
 
   it('a signer who has not signed: one reminder with a link that ends when theirs did; the old link stops', async () => {
     const signer = await signerWithLink(t.app);
-    const [first] = await t.app.db.select().from(contractLinks).where(eq(contractLinks.tokenSha256, sha256(signer.token)));
+    const [first] = await t.app.db
+      .select()
+      .from(contractLinks)
+      .where(eq(contractLinks.tokenSha256, sha256(signer.token)));
     clock.advance(6 * 24 * HOUR - 2 * HOUR);
     await runReminders(t.app);
     expect(await messagesOf(t.app, signer.userId, 'signing-reminder')).toHaveLength(0);

@@ -138,7 +138,13 @@ describe('SMS with the provider down', () => {
       const status = down ? 503 : 201;
       response
         .writeHead(status, { 'content-type': 'application/json', connection: 'close' })
-        .end(JSON.stringify(down ? { code: 20503, message: `Service unavailable for ${message.to}` } : { sid: `SM${randomUUID().replaceAll('-', '')}` }));
+        .end(
+          JSON.stringify(
+            down
+              ? { code: 20503, message: `Service unavailable for ${message.to}` }
+              : { sid: `SM${randomUUID().replaceAll('-', '')}` },
+          ),
+        );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     t = await createTestApp({

@@ -10,7 +10,15 @@ import type { WhatsAppProvider } from '../../providers/whatsapp/index.js';
 import { enqueueJob, type JobKind, type JobQueue } from '../jobs/index.js';
 import { channelsFor, type ChannelConfig } from './channel-policy.js';
 import { firstTry, settleFirstTry, type FirstTry } from './first-tries.js';
-import { endPending, findFallback, findMessage, insertMessage, isFailure, markAccepted, type MessageRow } from './messages.store.js';
+import {
+  endPending,
+  findFallback,
+  findMessage,
+  insertMessage,
+  isFailure,
+  markAccepted,
+  type MessageRow,
+} from './messages.store.js';
 
 /**
  * Every outgoing message is a row of outgoing_messages and a job of this kind naming it (decision
@@ -222,11 +230,13 @@ export function messageSendJob(deps: SenderDeps, purposes: MessagePurpose[]): Jo
         return settle(found?.status === 'dropped' ? 'dropped' : 'sent');
       const purpose = found.aboutKind ? byName.get(found.aboutKind) : undefined;
       const drop = async () => {
-        if (await endPending(deps.db, found.id, { status: 'dropped', at: deps.clock() })) await purpose?.notSent?.(found.aboutId!);
+        if (await endPending(deps.db, found.id, { status: 'dropped', at: deps.clock() }))
+          await purpose?.notSent?.(found.aboutId!);
         settle('dropped');
       };
       // A reminder never goes out in the quiet hours (a retry or a fallback that falls in them is dropped).
-      if (REMINDER_KINDS.includes(found.kind as MessageKind) && inQuietHours(deps.config.COUNTRY, deps.clock())) return drop();
+      if (REMINDER_KINDS.includes(found.kind as MessageKind) && inQuietHours(deps.config.COUNTRY, deps.clock()))
+        return drop();
       if (purpose && found.aboutId && !(await purpose.stillWanted(found.aboutId))) return drop();
       const sealed = JSON.parse(deps.cipher.decrypt(found.sealed)) as Sealed;
       let row: MessageRow = found;

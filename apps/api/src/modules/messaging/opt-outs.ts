@@ -1,28 +1,17 @@
 import { isOptOutReply } from '@provee/domain';
-import { and, eq, ne } from 'drizzle-orm';
 import type { AppCipher } from '../../crypto.js';
 import type { Db, Executor } from '../../db/client.js';
-import { avals, users } from '../../db/schema.js';
 import type { Reply } from '../../providers/message-webhooks/index.js';
 import { appendAuditEvent } from '../audit/index.js';
-import { hasOptedOut, insertOptOut } from './opt-outs.store.js';
+import { applicationsOf, hasOptedOut, insertOptOut } from './opt-outs.store.js';
 
 /** The key an opt-out is kept under: a keyed hash of the number, never the number. */
-const optOutKey = (cipher: Pick<AppCipher, 'lookupHash'>, phoneE164: string) => cipher.lookupHash(`opt-out:${phoneE164}`);
+const optOutKey = (cipher: Pick<AppCipher, 'lookupHash'>, phoneE164: string) =>
+  cipher.lookupHash(`opt-out:${phoneE164}`);
 
 /** Whether a number asked for no more reminders. */
 export async function optedOut(deps: { db: Executor; cipher: Pick<AppCipher, 'lookupHash'> }, phoneE164: string) {
   return hasOptedOut(deps.db, optOutKey(deps.cipher, phoneE164));
-}
-
-/** The applications a number belongs to: as the shopkeeper's, or as a guarantor's. */
-async function applicationsOf(tx: Executor, phoneE164: string): Promise<string[]> {
-  const own = await tx.select({ id: users.id }).from(users).where(eq(users.phoneE164, phoneE164));
-  const guaranteed = await tx
-    .select({ id: avals.userId })
-    .from(avals)
-    .where(and(eq(avals.phoneE164, phoneE164), ne(avals.status, 'REPLACED')));
-  return [...new Set([...own, ...guaranteed].map((row) => row.id))];
 }
 
 /**

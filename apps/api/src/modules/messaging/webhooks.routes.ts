@@ -14,7 +14,9 @@ import { receiveReply } from './opt-outs.js';
 export async function messageWebhookRoutes(app: App): Promise<void> {
   keepSignedBodies(app);
 
-  const checked = (request: Pick<FastifyRequest, 'rawBody' | 'headers' | 'url' | 'log'> & { params: { provider: string } }) => {
+  const checked = (
+    request: Pick<FastifyRequest, 'rawBody' | 'headers' | 'url' | 'log'> & { params: { provider: string } },
+  ) => {
     if (request.params.provider !== app.messageWebhooks.name)
       throw new AppError(404, 'NOT_FOUND', 'unknown provider', 'No encontramos lo que buscas.');
     if (!app.messageWebhooks.verifySignature(request.rawBody ?? '', request.headers, request.url)) {

@@ -3,7 +3,13 @@ import type { MessageKind } from '@provee/domain';
 import type { FastifyInstance } from 'fastify';
 import type { Tx } from '../../db/client.js';
 import { AppError, tooMany } from '../../errors.js';
-import { deliverMessage, enqueueMessage, smsUnavailable, type MessageDeps, type MessagePurpose } from '../messaging/index.js';
+import {
+  deliverMessage,
+  enqueueMessage,
+  smsUnavailable,
+  type MessageDeps,
+  type MessagePurpose,
+} from '../messaging/index.js';
 import {
   countCodesSince,
   countTry,

@@ -3,7 +3,13 @@ import type { Config } from '../../config.js';
 import type { AppCipher } from '../../crypto.js';
 import type { Db } from '../../db/client.js';
 import { appendAuditEvent } from '../audit/index.js';
-import { enqueueMessage, optedOut, type MessageDeps, type MessagePurpose, type QueuedMessage } from '../messaging/index.js';
+import {
+  enqueueMessage,
+  optedOut,
+  type MessageDeps,
+  type MessagePurpose,
+  type QueuedMessage,
+} from '../messaging/index.js';
 import { findUserById } from '../users/index.js';
 import { newLinkToken } from '../signing/index.js';
 import { dueReminder } from './schedule.js';
@@ -65,7 +71,12 @@ export async function sendApplicantReminders(deps: ReminderDeps, only?: string):
   const due = await dueApplications(deps.db, now, delays, only);
   const queued: QueuedMessage[] = [];
   for (const application of due) {
-    const number = dueReminder({ stoppedAt: application.stoppedAt, now, delaysMinutes: delays, lastSent: application.lastSent });
+    const number = dueReminder({
+      stoppedAt: application.stoppedAt,
+      now,
+      delaysMinutes: delays,
+      lastSent: application.lastSent,
+    });
     if (number === null) continue;
     if (await optedOut(deps, application.phoneE164)) {
       // Left out of the next sweeps too (the opt-out is kept by a hash the query cannot read).
@@ -112,4 +123,5 @@ export async function sendApplicantReminders(deps: ReminderDeps, only?: string):
 }
 
 /** The number a resume link's reminder went to, as the entry screen shows it. */
-export const nationalNumber = (config: Pick<Config, 'COUNTRY'>, phoneE164: string) => fromE164(config.COUNTRY, phoneE164);
+export const nationalNumber = (config: Pick<Config, 'COUNTRY'>, phoneE164: string) =>
+  fromE164(config.COUNTRY, phoneE164);

@@ -20,7 +20,14 @@ export async function sendLinkReminders(app: FastifyInstance): Promise<QueuedMes
     if (!user || !expiresAt || !aval.phoneE164 || (await optedOut(app, aval.phoneE164))) continue;
     const secondsLeft = Math.floor((expiresAt.getTime() - now.getTime()) / 1000);
     const message = await app.db.transaction(async (tx) => {
-      if (!(await claimLinkReminder(tx, { linkKind: 'aval-invitation', linkId: aval.id, applicationId: user.id, sentAt: now })))
+      if (
+        !(await claimLinkReminder(tx, {
+          linkKind: 'aval-invitation',
+          linkId: aval.id,
+          applicationId: user.id,
+          sentAt: now,
+        }))
+      )
         return null;
       await appendAuditEvent(tx, {
         applicationId: user.id,
@@ -48,7 +55,14 @@ export async function sendLinkReminders(app: FastifyInstance): Promise<QueuedMes
     try {
       const message = await remindSigner(signing, signer, link.expiresAt, async (tx, replacement) => {
         for (const linkId of [link.id, replacement.id])
-          if (!(await claimLinkReminder(tx, { linkKind: 'signing-link', linkId, applicationId: signer.userId, sentAt: now })))
+          if (
+            !(await claimLinkReminder(tx, {
+              linkKind: 'signing-link',
+              linkId,
+              applicationId: signer.userId,
+              sentAt: now,
+            }))
+          )
             throw new AlreadyReminded();
         await appendAuditEvent(tx, {
           applicationId: signer.userId,

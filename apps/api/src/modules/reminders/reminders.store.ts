@@ -67,7 +67,12 @@ export async function dueApplications(db: Executor, now: Date, delaysMinutes: re
         gte(users.updatedAt, horizon),
         lte(users.updatedAt, new Date(now.getTime() - Math.min(...delaysMinutes) * 60_000)),
         notErased(users.phoneE164),
-        notExists(db.select({ one: sql`1` }).from(reminderStops).where(eq(reminderStops.applicationId, users.id))),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(reminderStops)
+            .where(eq(reminderStops.applicationId, users.id)),
+        ),
         only ? eq(users.id, only) : undefined,
       ),
     )
@@ -128,7 +133,10 @@ export async function findReminder(db: Executor, id: string): Promise<ReminderRo
 export async function redeemResumeToken(tx: Executor, tokenSha256: string, at: Date) {
   const [row] = await tx
     .update(applicationReminders)
-    .set({ resumeUsedAt: at, cameBackAt: sql`coalesce(${applicationReminders.cameBackAt}, ${at.toISOString()}::timestamptz)` })
+    .set({
+      resumeUsedAt: at,
+      cameBackAt: sql`coalesce(${applicationReminders.cameBackAt}, ${at.toISOString()}::timestamptz)`,
+    })
     .where(
       and(
         eq(applicationReminders.resumeTokenSha256, tokenSha256),
@@ -155,7 +163,9 @@ export async function invitationsExpiring(db: Executor, now: Date, until: Date) 
           db
             .select({ one: sql`1` })
             .from(linkReminders)
-            .where(and(eq(linkReminders.linkKind, 'aval-invitation'), eq(linkReminders.linkId, sql`${avals.id}::text`))),
+            .where(
+              and(eq(linkReminders.linkKind, 'aval-invitation'), eq(linkReminders.linkId, sql`${avals.id}::text`)),
+            ),
         ),
       ),
     )
@@ -182,10 +192,7 @@ export async function signingLinksExpiring(db: Executor, now: Date, until: Date)
             .select({ one: sql`1` })
             .from(linkReminders)
             .where(
-              and(
-                eq(linkReminders.linkKind, 'signing-link'),
-                eq(linkReminders.linkId, sql`${contractLinks.id}::text`),
-              ),
+              and(eq(linkReminders.linkKind, 'signing-link'), eq(linkReminders.linkId, sql`${contractLinks.id}::text`)),
             ),
         ),
       ),
@@ -195,7 +202,11 @@ export async function signingLinksExpiring(db: Executor, now: Date, until: Date)
 
 /** Records a link's reminder; false when it was already sent (another sweep). */
 export async function claimLinkReminder(tx: Executor, values: typeof linkReminders.$inferInsert): Promise<boolean> {
-  const rows = await tx.insert(linkReminders).values(values).onConflictDoNothing().returning({ id: linkReminders.linkId });
+  const rows = await tx
+    .insert(linkReminders)
+    .values(values)
+    .onConflictDoNothing()
+    .returning({ id: linkReminders.linkId });
   return rows.length > 0;
 }
 

@@ -164,7 +164,9 @@ describe('reminders (manual clock)', () => {
       code: 'RESUME_LINK_INVALID',
       readable_message: 'Este enlace ya no funciona. Escribe tu número para continuar donde te quedaste.',
     });
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/resume-links', payload: { token: 'x' } })).statusCode).toBe(400);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/v1/resume-links', payload: { token: 'x' } })).statusCode,
+    ).toBe(400);
     clock.advance(30 * HOUR);
     await runReminders(t.app);
     await remindersTo(t.app, applicant, 1);
@@ -194,5 +196,4 @@ describe('reminders (manual clock)', () => {
     });
     expect(late.statusCode).toBe(410);
   });
-
 });

@@ -33,7 +33,10 @@ beforeAll(async () => {
       copyOutages = Math.max(0, copyOutages - 1);
       copies.push({ status, to: form.get('To') ?? '' });
     }
-    const answer = status === 201 ? { sid: `SM${randomUUID().replaceAll('-', '')}` } : { code: 20503, message: 'Service unavailable' };
+    const answer =
+      status === 201
+        ? { sid: `SM${randomUUID().replaceAll('-', '')}` }
+        : { code: 20503, message: 'Service unavailable' };
     response.writeHead(status, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify(answer));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -14,7 +14,10 @@ export {
 } from './simulator.js';
 
 /** The webhooks of the configured messaging provider (SMS_PROVIDER). */
-export function createMessageWebhooks(config: Config, simulatorKey: Buffer): MessageWebhooks & { sign?: (raw: string) => string } {
+export function createMessageWebhooks(
+  config: Config,
+  simulatorKey: Buffer,
+): MessageWebhooks & { sign?: (raw: string) => string } {
   if (config.SMS_PROVIDER === 'twilio') {
     // Without PUBLIC_BASE_URL Twilio has nowhere to report: messages keep the status their sending gave.
     return createTwilioMessageWebhooks({ authToken: config.TWILIO_AUTH_TOKEN!, publicBaseUrl: config.PUBLIC_BASE_URL });

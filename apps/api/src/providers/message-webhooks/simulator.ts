@@ -54,7 +54,9 @@ export interface SimulatedReport {
  * connects (a job of the queue, which posts it through the real status webhook).
  */
 export interface SimulatedDelivery {
-  report(channel: MessageChannel): (providerMessageId: string, to: string, statusCallback: string | undefined) => Promise<void>;
+  report(
+    channel: MessageChannel,
+  ): (providerMessageId: string, to: string, statusCallback: string | undefined) => Promise<void>;
   connect(sink: (report: SimulatedReport) => Promise<void>): void;
 }
 

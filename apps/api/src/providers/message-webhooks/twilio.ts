@@ -39,14 +39,18 @@ const replySchema = z.object({
 });
 
 /** `publicBaseUrl`: where Twilio reaches this server; without it Twilio is given no status callback. */
-export function createTwilioMessageWebhooks(options: { authToken: string; publicBaseUrl: string | undefined }): MessageWebhooks {
+export function createTwilioMessageWebhooks(options: {
+  authToken: string;
+  publicBaseUrl: string | undefined;
+}): MessageWebhooks {
   const base = options.publicBaseUrl?.replace(/\/+$/, '');
   return {
     name: 'twilio',
     statusCallbackUrl: base ? `${base}/api/v1/webhooks/messages/twilio/status` : undefined,
     acknowledgement: { contentType: 'text/xml; charset=utf-8', body: EMPTY_TWIML },
     verifySignature: (rawBody, headers, requestUrl) =>
-      !!base && verifyTwilioSignature({ authToken: options.authToken, publicBaseUrl: base }, rawBody, headers, requestUrl),
+      !!base &&
+      verifyTwilioSignature({ authToken: options.authToken, publicBaseUrl: base }, rawBody, headers, requestUrl),
     parseStatus(payload) {
       const parsed = statusSchema.safeParse(payload);
       const status = parsed.success ? STATUSES[parsed.data.MessageStatus] : undefined;

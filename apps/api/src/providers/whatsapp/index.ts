@@ -11,11 +11,7 @@ export type { WhatsAppMessage, WhatsAppProvider } from './types.js';
  * The WhatsApp sender: the simulator beside the SMS outbox; Twilio's WhatsApp sender when
  * TWILIO_WHATSAPP_FROM is set; none otherwise (every message goes by SMS).
  */
-export function createWhatsAppProvider(
-  config: Config,
-  db: Db,
-  simulated: SimulatedDelivery,
-): WhatsAppProvider | null {
+export function createWhatsAppProvider(config: Config, db: Db, simulated: SimulatedDelivery): WhatsAppProvider | null {
   if (config.SMS_PROVIDER === 'outbox') return createOutboxWhatsApp(db, simulated.report('whatsapp'));
   if (!config.TWILIO_WHATSAPP_FROM) return null;
   return createTwilioWhatsApp({

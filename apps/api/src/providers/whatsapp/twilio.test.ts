@@ -127,7 +127,14 @@ describe('WhatsApp first through Twilio, SMS when it fails', () => {
     const [sent] = await pinMessages(applicant.id);
     expect(sent).toMatchObject({ channel: 'whatsapp', status: 'queued' });
     const report = (status: 'sent' | 'undelivered' | 'delivered', errorCode?: string) =>
-      statusCallback({ sid: sent!.providerMessageId!, status, to, from: WHATSAPP_FROM, accountSid: ACCOUNT, errorCode });
+      statusCallback({
+        sid: sent!.providerMessageId!,
+        status,
+        to,
+        from: WHATSAPP_FROM,
+        accountSid: ACCOUNT,
+        errorCode,
+      });
 
     // Forged: a wrong signature, or none.
     const forged = await post(STATUS, report('undelivered', '63016'), 'bm90IHR3aWxpbw==');
@@ -186,13 +193,23 @@ describe('WhatsApp first through Twilio, SMS when it fails', () => {
       .returning();
     const sid = `SM${randomUUID().replaceAll('-', '')}`;
     const path = `${STATUS}?m=${row!.id}`;
-    const early = await post(path, statusCallback({ sid, status: 'failed', to, from: WHATSAPP_FROM, accountSid: ACCOUNT, errorCode: '63003' }));
+    const early = await post(
+      path,
+      statusCallback({ sid, status: 'failed', to, from: WHATSAPP_FROM, accountSid: ACCOUNT, errorCode: '63003' }),
+    );
     expect(early.statusCode).toBe(200);
     const rows = await pinMessages(applicant.id);
-    expect(rows.find((message) => message.id === row!.id)).toMatchObject({ status: 'failed', errorCode: '63003', sealed: null });
+    expect(rows.find((message) => message.id === row!.id)).toMatchObject({
+      status: 'failed',
+      errorCode: '63003',
+      sealed: null,
+    });
     expect(rows.find((message) => message.fallbackOf === row!.id)).toMatchObject({ channel: 'sms' });
     // Another message's id in a signed URL names nothing of its sid.
-    const other = await post(`${STATUS}?m=${row!.id}`, statusCallback({ sid: 'SMother', status: 'delivered', to, from: WHATSAPP_FROM, accountSid: ACCOUNT }));
+    const other = await post(
+      `${STATUS}?m=${row!.id}`,
+      statusCallback({ sid: 'SMother', status: 'delivered', to, from: WHATSAPP_FROM, accountSid: ACCOUNT }),
+    );
     expect(other.statusCode).toBe(200);
     expect((await pinMessages(applicant.id)).find((message) => message.id === row!.id)!.status).toBe('failed');
   });

@@ -1340,7 +1340,10 @@ const messageSign = (app: App) => (payload: Buffer) => ({
 async function resumeToken(app: App, applicationId: string): Promise<string> {
   const day = 86_400_000;
   const tenLocal = Math.ceil((Date.now() - 14 * 3_600_000) / day) * day + 14 * 3_600_000;
-  await app.db.update(users).set({ updatedAt: new Date(tenLocal - 2 * 3_600_000) }).where(eq(users.id, applicationId));
+  await app.db
+    .update(users)
+    .set({ updatedAt: new Date(tenLocal - 2 * 3_600_000) })
+    .where(eq(users.id, applicationId));
   const deps = { db: app.db, cipher: app.cipher, config: app.config, jobs: app.jobs, clock: () => new Date(tenLocal) };
   const [queued] = await sendApplicantReminders(deps, applicationId);
   const [message] = await app.db.select().from(outgoingMessages).where(eq(outgoingMessages.id, queued!.messageId));

@@ -91,7 +91,9 @@ export function FunnelRoute() {
               <th scope="row">{REMINDER_NAMES[reminder.number - 1] ?? `Recordatorio ${reminder.number}`}</th>
               <td className="bo-number">{formatInteger(reminder.sent)}</td>
               <td className="bo-number">{formatInteger(reminder.came_back)}</td>
-              <td className="bo-number">{formatPercent(reminder.sent > 0 ? reminder.came_back / reminder.sent : null)}</td>
+              <td className="bo-number">
+                {formatPercent(reminder.sent > 0 ? reminder.came_back / reminder.sent : null)}
+              </td>
             </tr>
           ))}
         </DataTable>

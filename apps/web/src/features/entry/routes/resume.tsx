@@ -34,8 +34,7 @@ export function ResumeRoute() {
     let current = true;
     redeem(token).then(
       (resumed) => current && navigate(resumed.path, { replace: true }),
-      (error: unknown) =>
-        current && setRefusal(error instanceof ApiError ? error.readableMessage : t('resume.failed')),
+      (error: unknown) => current && setRefusal(error instanceof ApiError ? error.readableMessage : t('resume.failed')),
     );
     return () => {
       current = false;

@@ -40,7 +40,10 @@ export function MessagesSection({ detail }: { detail: ApplicationDetail }) {
               <td>
                 {MESSAGE_STATUS_LABELS[message.status]}
                 {message.error_code && (
-                  <span className="bo-muted"> · {ERROR_WORDS[message.error_code] ?? `código ${message.error_code}`}</span>
+                  <span className="bo-muted">
+                    {' '}
+                    · {ERROR_WORDS[message.error_code] ?? `código ${message.error_code}`}
+                  </span>
                 )}
               </td>
               <td className="bo-nowrap">{formatDateTime(message.status_at)}</td>
