@@ -1,10 +1,9 @@
 import { AppError } from '../../errors.js';
 import { isErasedPhone } from '../application/index.js';
 import type { JobKind } from '../jobs/index.js';
-import { appendAuditEvent } from '../audit/index.js';
 import { findSigner } from '../identity/index.js';
 import type { SigningDeps } from './deps.js';
-import { sendCopy } from './links.js';
+import { recordCopyNotSent, sendCopy } from './links.js';
 
 /** The signed copy's message: enqueued in the signature's transaction, sent by the job queue. */
 export const CONTRACT_COPY_JOB = 'contract-copy-sms';
@@ -29,14 +28,7 @@ export function contractCopyJob(deps: SigningDeps): JobKind<{ signer_id: string 
       } catch (error) {
         // A refusal (409) or an erasure that committed meanwhile (410) is final: retrying gets the same.
         if (error instanceof AppError && (error.statusCode === 409 || error.statusCode === 410)) return;
-        if (last)
-          await appendAuditEvent(deps.db, {
-            applicationId: signer.userId,
-            actor: 'system',
-            type: 'contract.copy_not_sent',
-            payload: { signer_id: signer.id },
-            at: deps.clock(),
-          });
+        if (last) await recordCopyNotSent(deps, signer);
         throw error;
       }
     },

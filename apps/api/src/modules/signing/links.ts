@@ -276,16 +276,20 @@ export function copyMessages(deps: Pick<SigningDeps, 'db' | 'clock'>): MessagePu
     },
     async notSent(signerId) {
       const signer = await findSigner(deps.db, signerId);
-      if (!signer) return;
-      await appendAuditEvent(deps.db, {
-        applicationId: signer.userId,
-        actor: 'system',
-        type: 'contract.copy_not_sent',
-        payload: { signer_id: signer.id },
-        at: deps.clock(),
-      });
+      if (signer) await recordCopyNotSent(deps, signer);
     },
   };
+}
+
+/** The application's trail says the signer's copy never went (the back office can send it again). */
+export async function recordCopyNotSent(deps: Pick<SigningDeps, 'db' | 'clock'>, signer: SignerRow): Promise<void> {
+  await appendAuditEvent(deps.db, {
+    applicationId: signer.userId,
+    actor: 'system',
+    type: 'contract.copy_not_sent',
+    payload: { signer_id: signer.id },
+    at: deps.clock(),
+  });
 }
 
 /** What the signing page shows of its link: who signs, where they stand, the widget and the document's hash. */
