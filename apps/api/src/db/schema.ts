@@ -1303,8 +1303,13 @@ export const outgoingMessages = pgTable(
   'outgoing_messages',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    /** The application it concerns, when there is one (a phone proof's code comes before any). */
-    applicationId: uuid('application_id').references(() => users.id),
+    /**
+     * The application it concerns, when there is one (a phone proof's code comes before any). No
+     * foreign key: its lock on the application's row, taken by a link's or a copy's transaction
+     * after the signer's, would invert an erasure's order (application, then signers) and deadlock.
+     * Applications are never deleted.
+     */
+    applicationId: uuid('application_id'),
     /** What the message is (MESSAGE_KINDS): the back office shows this, never the text. */
     kind: text('kind').notNull(),
     channel: text('channel').notNull(),
@@ -1406,9 +1411,8 @@ export const linkReminders = pgTable(
     /** 'aval-invitation' (the aval's id) or 'signing-link' (the contract link's id). */
     linkKind: text('link_kind').notNull(),
     linkId: text('link_id').notNull(),
-    applicationId: uuid('application_id')
-      .notNull()
-      .references(() => users.id),
+    /** No foreign key, as outgoing_messages: written after the signer's lock (a signing link's reminder). */
+    applicationId: uuid('application_id').notNull(),
     messageId: uuid('message_id'),
     sentAt: timestamp('sent_at', { withTimezone: true }).notNull(),
   },

@@ -58,8 +58,6 @@ ALTER TABLE "avals" ADD COLUMN "invitation_expires_at" timestamp with time zone;
 ALTER TABLE "sms_outbox" ADD COLUMN "channel" text DEFAULT 'sms' NOT NULL;--> statement-breakpoint
 ALTER TABLE "sms_outbox" ADD COLUMN "provider_message_id" text;--> statement-breakpoint
 ALTER TABLE "application_reminders" ADD CONSTRAINT "application_reminders_application_id_users_id_fk" FOREIGN KEY ("application_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "link_reminders" ADD CONSTRAINT "link_reminders_application_id_users_id_fk" FOREIGN KEY ("application_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "outgoing_messages" ADD CONSTRAINT "outgoing_messages_application_id_users_id_fk" FOREIGN KEY ("application_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "reminder_stops" ADD CONSTRAINT "reminder_stops_application_id_users_id_fk" FOREIGN KEY ("application_id") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "application_reminders_number" ON "application_reminders" USING btree ("application_id","number");--> statement-breakpoint
 CREATE INDEX "application_reminders_sent_idx" ON "application_reminders" USING btree ("sent_at");--> statement-breakpoint
