@@ -11,6 +11,11 @@ import type { JobKind } from '../jobs/index.js';
 export const SIMULATED_DELIVERY_JOB = 'simulated-delivery';
 
 export function simulatedDeliveryJob(app: FastifyInstance): JobKind<SimulatedReport> {
+  // A report still running when the app closes has no webhook left to post to: it ends quietly.
+  let closed = false;
+  app.addHook('onClose', async () => {
+    closed = true;
+  });
   return {
     name: SIMULATED_DELIVERY_JOB,
     retryLimit: 3,
@@ -20,6 +25,7 @@ export function simulatedDeliveryJob(app: FastifyInstance): JobKind<SimulatedRep
       const sign = app.messageWebhooks.sign;
       if (!sign) return;
       for (const status of report.statuses) {
+        if (closed) return;
         const raw = simulatedStatusBody(report.providerMessageId, status);
         const answer = await app.inject({
           method: 'POST',
