@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { loggerOptions, scrub } from './logger.js';
+import { loggerOptions, maskUrl, scrub } from './logger.js';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -15,6 +15,15 @@ function capture() {
 }
 
 describe('log scrubbing', () => {
+  it('masks a reminder’s resume token in the path, and what it masked before', () => {
+    const token = 'lPz0a9Qw3Xk7-_bY2mN4vC8rT6uE1sD5fG0hJ3kL9pO';
+    expect(maskUrl(`/r/${token}`)).toBe('/r/[…]');
+    expect(maskUrl(`/r/${token}?utm_source=x`)).toBe('/r/[…]?utm_source=[…]');
+    expect(maskUrl('/rules/abc')).toBe('/rules/abc');
+    expect(maskUrl('/home/8095551234')).toBe('/home/[…]');
+    expect(maskUrl('/send-contract-sign?token=abc&user_id=1')).toBe('/send-contract-sign?token=[…]&user_id=1');
+  });
+
   it('censors secret keys and headers down to three levels, and leaves the rest as it was', () => {
     const input = {
       phone_number: '8095551234',

@@ -66,10 +66,13 @@ const SECRET_QUERY =
  * link's token, the names in its query and the back office's search text are left out too.
  */
 export function maskUrl(url: string): string {
+  // A reminder's resume link carries its token in the path (/r/<token>, issue 34).
+  const masked = url.startsWith('/r/') ? url.replace(RESUME_LINK, '/r/[…]') : url;
   // Most URLs have neither (every request's log line passes here).
-  if (!url.includes('=') && !DIGIT_RUN.test(url)) return url;
-  return url.replace(SECRET_QUERY, '$1[…]').replace(/\d{4,}/g, '[…]');
+  if (!masked.includes('=') && !DIGIT_RUN.test(masked)) return masked;
+  return masked.replace(SECRET_QUERY, '$1[…]').replace(/\d{4,}/g, '[…]');
 }
+const RESUME_LINK = /^\/r\/[^/?#]+/;
 const DIGIT_RUN = /\d{4}/;
 
 /** Fields by which a database error (Drizzle, postgres.js, PGlite) shows itself; they carry the SQL and its parameters. */

@@ -11,9 +11,9 @@ import type { JobKind } from '../jobs/index.js';
 export const SIMULATED_DELIVERY_JOB = 'simulated-delivery';
 
 export function simulatedDeliveryJob(app: FastifyInstance): JobKind<SimulatedReport> {
-  // A report still running when the app closes has no webhook left to post to: it ends quietly.
+  // A report still running when the app starts closing has no webhook left to post to: it ends quietly.
   let closed = false;
-  app.addHook('onClose', async () => {
+  app.addHook('preClose', async () => {
     closed = true;
   });
   return {
