@@ -1,4 +1,4 @@
-import { COUNTRY_MESSAGING, fromE164, type NextStep } from '@provee/domain';
+import { COUNTRY_MESSAGING, type NextStep } from '@provee/domain';
 import type { Config } from '../../config.js';
 import type { AppCipher } from '../../crypto.js';
 import type { Db } from '../../db/client.js';
@@ -121,7 +121,3 @@ export async function sendApplicantReminders(deps: ReminderDeps, only?: string):
   }
   return queued;
 }
-
-/** The number a resume link's reminder went to, as the entry screen shows it. */
-export const nationalNumber = (config: Pick<Config, 'COUNTRY'>, phoneE164: string) =>
-  fromE164(config.COUNTRY, phoneE164);

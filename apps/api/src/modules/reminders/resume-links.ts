@@ -1,10 +1,10 @@
+import { fromE164 } from '@provee/domain';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { isErasedPhone } from '../application/index.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { linkTokenHash } from '../signing/index.js';
 import { findUserById } from '../users/index.js';
-import { nationalNumber } from './applicant-reminders.js';
 import { redeemResumeToken } from './reminders.store.js';
 
 /**
@@ -30,7 +30,7 @@ export async function redeemResumeLink(
       payload: { number: reminder.number },
       at: now,
     });
-    const phone = nationalNumber(deps.config, user.phoneE164);
+    const phone = fromE164(deps.config.COUNTRY, user.phoneE164);
     return { phone_number: phone, path: `/home/${phone}` };
   });
 }
