@@ -102,7 +102,9 @@ async function scaleDatabase(kind) {
       }
     }
     const { PGlite } = await import('@electric-sql/pglite');
-    const db = new PGlite(join(dataDir, 'pglite'));
+    const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+    // The users' name index is a trigram one (migration 0033): inserting needs the extension.
+    const db = new PGlite(join(dataDir, 'pglite'), { extensions: { pg_trgm } });
     try {
       await db.exec(sql);
       return Number((await db.query('select count(*)::int as n from users')).rows[0].n);

@@ -23,5 +23,6 @@ export * from './error-reporting.js';
 export * from './text.js';
 export * from './credit-policy.js';
 export * from './messaging.js';
+export * from './funnel.js';
 export * from './registration/index.js';
 export * from './contract/index.js';

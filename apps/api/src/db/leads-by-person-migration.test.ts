@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,7 +29,8 @@ describe('migration 0018: advisor tasks move onto each person’s first lead', (
   }
 
   it('a later lead’s finished or claimed task becomes the first lead’s; a first lead’s own task stays', async () => {
-    const client = new PGlite();
+    // The later migrations need what the product's PGlite loads (0033: pg_trgm).
+    const client = new PGlite({ extensions: { pg_trgm } });
     const db = drizzle(client);
     try {
       await migrate(db, { migrationsFolder: upTo('0017_identity_photo_uploads') });

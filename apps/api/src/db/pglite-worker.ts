@@ -5,6 +5,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { messages, parse, PGlite, protocol, type Results } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { ThreadReply, ThreadRequest, WireError } from './pglite-thread.js';
 
 // PostgreSQL's WebAssembly compiled by V8's baseline compiler only (Liftoff), set before PGlite
@@ -22,7 +23,12 @@ const { location, loadDataDir } = workerData as { location: string; loadDataDir?
 // shared_buffers: PostgreSQL's default of 128 MB is WebAssembly memory this process keeps for good;
 // the operating system already caches the data files PGlite reads (docs/PERFORMANCE.md, memory).
 const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
-const db = new PGlite(location, { startParams, ...(loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : {}) });
+// pg_trgm: the back office's name search runs on a trigram index (migration 0033, issue 35).
+const db = new PGlite(location, {
+  startParams,
+  extensions: { pg_trgm },
+  ...(loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : {}),
+});
 
 interface OpenTransaction {
   end(commit: boolean): void;

@@ -34,6 +34,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { searchableName } from './searchable-name.js';
 
 /**
  * A transaction's id (64 bits, PostgreSQL's xid8), as text: the partner API pages by the
@@ -66,6 +67,20 @@ export const auditEvents = pgTable(
   },
   (table) => [index('audit_events_application_idx').on(table.applicationId, table.id)],
 );
+
+/**
+ * How far each audit chain has been verified (issue 35): the event id and hash the check reached.
+ * A read verifies only the events after it, from its hash, and moves it on; a full re-verification
+ * starts again from the chain's first event.
+ */
+export const auditChainCheckpoints = pgTable('audit_chain_checkpoints', {
+  applicationId: text('application_id').primaryKey(),
+  eventId: bigint('event_id', { mode: 'number' }).notNull(),
+  hash: text('hash').notNull(),
+  /** Events verified up to and including event_id. */
+  events: integer('events').notNull(),
+  verifiedAt: timestamp('verified_at', { withTimezone: true }).notNull(),
+});
 
 /**
  * The shopkeeper's application. next_step and status drive the web app's routing (SPEC §2.2);
@@ -112,8 +127,10 @@ export const users = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    // The back office lists applications by last activity, and filters and counts by start date.
-    index('users_updated_at_idx').on(table.updatedAt),
+    // The back office lists applications by last activity (keyset on both columns), and filters and
+    // counts by start date; names are searched through their trigrams (issue 35).
+    index('users_updated_at_idx').on(table.updatedAt, table.id),
+    index('users_name_trgm_idx').using('gin', sql`(${searchableName(table)}) gin_trgm_ops`),
     index('users_change_tx_idx').on(table.changeTx, table.id),
     index('users_created_at_idx').on(table.createdAt),
     // The reminders' sweep: applications stopped between the phone proof and the password, by when.
@@ -124,6 +141,25 @@ export const users = pgTable(
     check('users_status_check', sql`${table.status} in (${oneOf(APPLICATION_STATUSES)})`),
   ],
 );
+
+/**
+ * When an application first reached each milestone of the funnel (packages/domain/src/funnel.ts),
+ * written by the step engine with the move (issue 35): the funnel reads one row per applicant of its
+ * period instead of their audit trails. Applications are never deleted.
+ */
+export const applicationMilestones = pgTable('application_milestones', {
+  // No foreign key: the signer's move writes it after locking the signer, and a key-share lock on
+  // the application's row then would invert an erasure's order (decision 038's deadlock).
+  applicationId: uuid('application_id').primaryKey(),
+  taxId: timestamp('tax_id_at', { withTimezone: true }),
+  businessAddress: timestamp('business_address_at', { withTimezone: true }),
+  business: timestamp('business_at', { withTimezone: true }),
+  nipSent: timestamp('nip_sent_at', { withTimezone: true }),
+  consent: timestamp('consent_at', { withTimezone: true }),
+  preApproved: timestamp('pre_approved_at', { withTimezone: true }),
+  password: timestamp('password_at', { withTimezone: true }),
+  contractSigned: timestamp('contract_signed_at', { withTimezone: true }),
+});
 
 /** Guarantors a shopkeeper named (PARTNER or COLLATERAL). */
 export const avals = pgTable(

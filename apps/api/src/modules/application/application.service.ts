@@ -5,6 +5,7 @@ import {
   fromE164,
   isApplicationStatus,
   isNextStep,
+  milestoneOf,
   routeAfterLookup,
   sameState,
   SIGNER_TRANSITIONS,
@@ -21,6 +22,7 @@ import { avals, contractSigners, users } from '../../db/schema.js';
 import { AppError } from '../../errors.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { ApplicationErasedError, isErasedPhone, notErased } from './erased.js';
+import { recordMilestone } from './milestones.js';
 
 export type ApplicationRow = typeof users.$inferSelect;
 type Columns = Omit<
@@ -188,6 +190,8 @@ export async function moveApplication<T = undefined>(
         },
         at: now,
       });
+      const milestone = milestoneOf(options.transition, to);
+      if (milestone) await recordMilestone(tx, row.id, milestone, now);
       return { row, result };
     });
   } catch (error) {
@@ -395,6 +399,8 @@ export async function moveSigner<T = undefined>(
       },
       at: now,
     });
+    if (options.to === 'SIGNED' && signer.personType === 'titular')
+      await recordMilestone(tx, signer.userId, 'contract_signed', signer.signedAt ?? now);
     return { signer, result };
   });
 }

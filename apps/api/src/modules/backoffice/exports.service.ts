@@ -1,118 +1,80 @@
 import { Readable } from 'node:stream';
-import type { Db } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { staffActor, staffChain, type StaffRow } from '../staff/index.js';
-import { applicationsPage, consentsPage, type Cursor } from './exports.store.js';
+import { copyRows, guarded, isoText, pageOfRows, type Cursor, type ExportTable } from './exports.store.js';
 import type { ReportRange } from './report-range.js';
 
-/** Rows read per query: the export's memory stays one page, whatever the range holds. */
-export const EXPORT_PAGE_SIZE = 500;
+/** Rows per page on PGlite (no COPY stream there): the export's memory stays one page. */
+export const EXPORT_PAGE_SIZE = 5000;
 
-type Cell = string | number | boolean | null;
-
-/**
- * One RFC 4180 field. A text a spreadsheet would run as a formula (= + - @, tab, CR first) gets a
- * leading apostrophe, so opening an export never executes what an applicant typed (CSV injection).
- */
-export function csvCell(value: Cell): string {
-  if (value === null) return '';
-  let text = String(value);
-  // A plain signed number (a phone in E.164, a negative amount) is no formula and stays readable.
-  if (/^[=+\-@\t\r]/.test(text) && !/^[+-]?\d+(\.\d+)?$/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-export const csvRow = (cells: Cell[]) => `${cells.map(csvCell).join(',')}\r\n`;
+const text = (column: string): string => guarded(column);
+const asText = (column: string): string => `${column}::text`;
+const yesNo = (column: string): string => `(case when ${column} then 'true' when not ${column} then 'false' end)`;
 
 interface ExportKind {
   filePrefix: string;
-  header: string[];
-  page(db: Db, range: ReportRange, after: Cursor | null, size: number): Promise<{ cells: Cell[]; cursor: Cursor }[]>;
+  table: ExportTable;
 }
-
-const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 /** The applications started in the range; never the tax id or the birth date. */
 const applications: ExportKind = {
   filePrefix: 'solicitudes',
-  header: [
-    'id',
-    'phone',
-    'name',
-    'lastname',
-    'maternal_lastname',
-    'next_step',
-    'status',
-    'utm_source',
-    'utm_medium',
-    'utm_campaign',
-    'created_at',
-    'updated_at',
-  ],
-  async page(db, range, after, size) {
-    const rows = await applicationsPage(db, range, after, size);
-    return rows.map(({ row, cursorAt }) => ({
-      cells: [
-        row.id,
-        row.phoneE164,
-        row.name,
-        row.lastname,
-        row.maternalLastname,
-        row.nextStep,
-        row.status,
-        row.utmSource,
-        row.utmMedium,
-        row.utmName,
-        iso(row.createdAt),
-        iso(row.updatedAt),
-      ],
-      cursor: { at: cursorAt, id: row.id },
-    }));
+  table: {
+    from: 'users u',
+    createdAt: 'u.created_at',
+    id: 'u.id',
+    columns: [
+      { header: 'id', sql: asText('u.id') },
+      { header: 'phone', sql: text('u.phone_e164') },
+      { header: 'name', sql: text('u.name') },
+      { header: 'lastname', sql: text('u.lastname') },
+      { header: 'maternal_lastname', sql: text('u.maternal_lastname') },
+      { header: 'next_step', sql: text('u.next_step') },
+      { header: 'status', sql: text('u.status') },
+      { header: 'utm_source', sql: text('u.utm_source') },
+      { header: 'utm_medium', sql: text('u.utm_medium') },
+      { header: 'utm_campaign', sql: text('u.utm_name') },
+      { header: 'created_at', sql: isoText('u.created_at') },
+      { header: 'updated_at', sql: isoText('u.updated_at') },
+    ],
   },
 };
+
+/**
+ * The acknowledgement of the consent's audit (Círculo's folioCDC); the latest when several queries
+ * owed one. The consent text itself is long and the same for everyone of a version: its hash names
+ * it. The PIN (encrypted, for a bureau's audit) is never exported.
+ */
+const FOLIO_CDC = `(select consent_audit.audit_folio from bureau_consent_audits consent_audit
+    join bureau_queries bureau_query on bureau_query.id = consent_audit.query_id
+  where bureau_query.consent_id = c.id and consent_audit.audit_folio is not null
+  order by consent_audit.updated_at desc limit 1)`;
 
 /** Every bureau authorisation given in the range, with its evidence. */
 const consents: ExportKind = {
   filePrefix: 'consentimientos',
-  header: [
-    'consent_id',
-    'application_id',
-    'person_type',
-    'aval_id',
-    'created_at',
-    'ip',
-    'peer_ip',
-    'forwarded_for',
-    'user_agent',
-    'pin_verified',
-    'bureau_folio',
-    'consent_version',
-    'consent_text_sha256',
-    'authorized_until',
-    'folio_cdc',
-  ],
-  async page(db, range, after, size) {
-    const rows = await consentsPage(db, range, after, size);
-    return rows.map((row) => ({
-      cells: [
-        row.id,
-        row.userId,
-        row.personType,
-        row.avalId,
-        iso(row.createdAt),
-        row.ip,
-        row.peerIp,
-        row.forwardedFor,
-        row.userAgent,
-        row.pinVerified,
-        row.bureauFolio,
-        row.consentVersion,
-        row.consentTextSha256,
-        iso(row.authorizedUntil),
-        row.folioCdc,
-      ],
-      cursor: { at: row.cursorAt, id: row.id },
-    }));
+  table: {
+    from: 'bureau_consents c',
+    createdAt: 'c.created_at',
+    id: 'c.id',
+    columns: [
+      { header: 'consent_id', sql: asText('c.id') },
+      { header: 'application_id', sql: asText('c.user_id') },
+      { header: 'person_type', sql: text('c.person_type') },
+      { header: 'aval_id', sql: asText('c.aval_id') },
+      { header: 'created_at', sql: isoText('c.created_at') },
+      { header: 'ip', sql: text('c.ip') },
+      { header: 'peer_ip', sql: text('c.peer_ip') },
+      { header: 'forwarded_for', sql: text('c.forwarded_for') },
+      { header: 'user_agent', sql: text('c.user_agent') },
+      { header: 'pin_verified', sql: yesNo('c.pin_verified') },
+      { header: 'bureau_folio', sql: text('c.bureau_folio') },
+      { header: 'consent_version', sql: text('c.consent_version') },
+      { header: 'consent_text_sha256', sql: text('c.consent_text_sha256') },
+      { header: 'authorized_until', sql: isoText('c.authorized_until') },
+      { header: 'folio_cdc', sql: text(FOLIO_CDC) },
+    ],
   },
 };
 
@@ -123,34 +85,90 @@ export const exportFilename = (name: ExportName, range: ReportRange) =>
   `${EXPORTS[name].filePrefix}-${range.from}-${range.to}.csv`;
 
 /**
- * The CSV as a stream, read page by page while it is sent. The audit event is written when the
- * stream ends, with the rows that really left; an interrupted download is recorded as incomplete.
+ * COPY's records end in LF; RFC 4180's (and the PGlite pages') in CRLF. Each record's end (a line
+ * feed outside quotes: a quoted cell may hold one) gets its CR, and is counted.
+ */
+export function crlfRecords() {
+  let quoted = false;
+  let rows = 0;
+  return {
+    convert(chunk: Buffer): Buffer {
+      const ends: number[] = [];
+      for (let i = 0; i < chunk.length; i++) {
+        const byte = chunk[i];
+        if (byte === 0x22) quoted = !quoted;
+        else if (byte === 0x0a && !quoted) ends.push(i);
+      }
+      rows += ends.length;
+      if (ends.length === 0) return chunk;
+      const out = Buffer.allocUnsafe(chunk.length + ends.length);
+      let from = 0;
+      let at = 0;
+      for (const end of ends) {
+        at += chunk.copy(out, at, from, end);
+        out[at++] = 0x0d;
+        from = end;
+      }
+      chunk.copy(out, at, from);
+      return out;
+    },
+    get rows() {
+      return rows;
+    },
+  };
+}
+
+/** The rows as CSV, chunk by chunk: COPY's stream on PostgreSQL, keyset pages on PGlite. */
+export async function* csvRows(
+  database: Database,
+  table: ExportTable,
+  range: ReportRange,
+  pageSize: number,
+  counted: (rows: number) => void,
+): AsyncGenerator<Buffer | string> {
+  if (database.copyOut) {
+    const records = crlfRecords();
+    for await (const chunk of await copyRows(database, table, range)) {
+      const converted = records.convert(chunk as Buffer);
+      counted(records.rows);
+      yield converted;
+    }
+    return;
+  }
+  let after: Cursor | null = null;
+  let rows = 0;
+  for (;;) {
+    const page = await pageOfRows(database, table, range, after, pageSize);
+    rows += page.rows;
+    counted(rows);
+    if (page.text) yield page.text;
+    if (page.rows < pageSize || !page.last) return;
+    after = page.last;
+  }
+}
+
+/**
+ * The CSV as a stream, read while it is sent. The audit event is written when the stream ends,
+ * with the rows that really left; an interrupted download is recorded as incomplete.
  */
 export function exportCsv(
-  deps: { db: Db; clock: () => Date },
+  deps: { database: Database; clock: () => Date },
   member: StaffRow,
   name: ExportName,
   range: ReportRange,
   pageSize = EXPORT_PAGE_SIZE,
 ): Readable {
-  const kind = EXPORTS[name];
+  const { table } = EXPORTS[name];
   async function* lines() {
     let rows = 0;
     let complete = false;
     try {
       // The byte order mark makes Excel read UTF-8 (accents) instead of the system's code page.
-      yield `\uFEFF${csvRow(kind.header)}`;
-      let after: Cursor | null = null;
-      for (;;) {
-        const page = await kind.page(deps.db, range, after, pageSize);
-        if (page.length > 0) yield page.map((row) => csvRow(row.cells)).join('');
-        rows += page.length;
-        if (page.length < pageSize) break;
-        after = page[page.length - 1]!.cursor;
-      }
+      yield `\uFEFF${table.columns.map((column) => column.header).join(',')}\r\n`;
+      yield* csvRows(deps.database, table, range, pageSize, (sent) => (rows = sent));
       complete = true;
     } finally {
-      await appendAuditEvent(deps.db, {
+      await appendAuditEvent(deps.database.db, {
         applicationId: staffChain(member.id),
         actor: staffActor(member),
         type: 'backoffice.export',

@@ -7,7 +7,9 @@ import { createPhone } from '../../test/phone.js';
 import { registerProvenPhone, registrationData } from '../../test/registration.js';
 import { staffSession } from '../../test/staff.js';
 import { manualClock, useTestApp } from '../../test/test-app.js';
-import { csvCell, exportCsv } from './exports.service.js';
+import { gunzipSync, brotliDecompressSync } from 'node:zlib';
+import { csvRows, exportCsv } from './exports.service.js';
+import { guarded, type ExportTable } from './exports.store.js';
 import { reportRange } from './report-range.js';
 
 const cedula = (ten: string) => `${ten}${cedulaCheckDigit(ten)}`;
@@ -271,21 +273,104 @@ describe('CSV exports', () => {
     });
   });
 
-  it('neutralises every formula start (= + - @ tab CR) and quotes per RFC 4180; plain numbers stay numbers', () => {
-    expect(['=1+1', '+1+cmd|x', '-1-A1', '@A1', '\tx', '\rx'].map(csvCell)).toEqual([
-      "'=1+1",
-      "'+1+cmd|x",
-      "'-1-A1",
-      "'@A1",
-      "'\tx",
-      `"'\rx"`,
-    ]);
+  /** One column of texts exported the way every export is (COPY on PostgreSQL, pages on PGlite). */
+  async function exported(values: (string | null)[]): Promise<string> {
+    const literal = (value: string | null) => (value === null ? 'null' : `'${value.replace(/'/g, "''")}'`);
+    const rows = values.map(
+      (value, i) =>
+        `(${literal(value)}::text, '2026-11-10T00:00:00Z'::timestamptz + ${i} * interval '1 second', '00000000-0000-4000-8000-${String(i).padStart(12, '0')}'::uuid)`,
+    );
+    const table: ExportTable = {
+      from: `(values ${rows.join(', ')}) as t(v, created_at, id)`,
+      createdAt: 't.created_at',
+      id: 't.id',
+      columns: [{ header: 'v', sql: guarded('t.v') }],
+    };
+    let text = '';
+    for await (const chunk of csvRows(t.app.database, table, reportRange('2026-11-10', '2026-11-10'), 2, () => {}))
+      text += String(chunk);
+    return text;
+  }
+
+  it('neutralises every formula start (= + - @ tab CR) and quotes per RFC 4180; plain numbers stay numbers', async () => {
+    const formulas = ['=1+1', '+1+cmd|x', '-1-A1', '@A1', '\tx', '\rx'];
+    expect(await exported(formulas)).toBe(["'=1+1", "'+1+cmd|x", "'-1-A1", "'@A1", "'\tx", `"'\rx"`, ''].join('\r\n'));
     // A phone in E.164 or a negative amount is a number to a spreadsheet, not a formula.
-    expect(['+18095551234', '-250', '-12.5'].map(csvCell)).toEqual(['+18095551234', '-250', '-12.5']);
-    expect(csvCell('Peña, "la tienda"\nbarrio')).toBe('"Peña, ""la tienda""\nbarrio"');
-    expect(csvCell('a=b')).toBe('a=b');
-    expect(csvCell(null)).toBe('');
-    expect(csvCell(true)).toBe('true');
+    expect(await exported(['+18095551234', '-250', '-12.5'])).toBe('+18095551234\r\n-250\r\n-12.5\r\n');
+    // A line break inside a quoted cell stays a bare LF; the record ends in CRLF.
+    expect(await exported(['Peña, "la tienda"\nbarrio', 'a=b'])).toBe('"Peña, ""la tienda""\nbarrio"\r\na=b\r\n');
+    // A null is an empty cell, an empty text "" (as PostgreSQL's COPY writes them).
+    expect(await exported([null, '', 'x'])).toBe('\r\n""\r\nx\r\n');
+  });
+
+  it('a download cut short stops the reading and gives its connection back, again and again', async () => {
+    const table: ExportTable = {
+      from: `(select n, '2026-11-10T00:00:00Z'::timestamptz + n * interval '1 millisecond' as created_at,
+        gen_random_uuid() as id from generate_series(1, 100000) as n) as t`,
+      createdAt: 't.created_at',
+      id: 't.id',
+      columns: [{ header: 'n', sql: 't.n::text' }],
+    };
+    // More cut downloads than the pool has connections (10): a leaked one would hang the last ones.
+    for (let i = 0; i < 12; i++) {
+      let rows = 0;
+      for await (const chunk of csvRows(
+        t.app.database,
+        table,
+        reportRange('2026-11-10', '2026-11-10'),
+        5000,
+        (n) => (rows = n),
+      )) {
+        expect(String(chunk).length).toBeGreaterThan(0);
+        break;
+      }
+      expect(rows).toBeLessThan(200_000);
+    }
+    const [row] = (await t.app.database.executeSql('select 1 as one')).rows as { one: number }[];
+    expect(Number(row!.one)).toBe(1);
+  });
+
+  it('a slow reader (a compressed download, a phone) leaves every connection usable after it', async () => {
+    const table: ExportTable = {
+      from: `(select n, '2026-11-10T00:00:00Z'::timestamptz + n * interval '1 millisecond' as created_at,
+        gen_random_uuid() as id from generate_series(1, 20000) as n) as t`,
+      createdAt: 't.created_at',
+      id: 't.id',
+      columns: [{ header: 'n', sql: 't.n::text' }],
+    };
+    // More slow reads than the pool has connections (10): one left stuck would hang the last ones.
+    for (let i = 0; i < 12; i++) {
+      let rows = 0;
+      for await (const _ of csvRows(
+        t.app.database,
+        table,
+        reportRange('2026-11-10', '2026-11-10'),
+        5000,
+        (n) => (rows = n),
+      ))
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      expect(rows).toBe(20_000);
+    }
+    const [row] = (await t.app.database.executeSql('select 1 as one')).rows as { one: number }[];
+    expect(Number(row!.one)).toBe(1);
+  });
+
+  it('is compressed as the client accepts (brotli, else gzip), the same CSV once decompressed', async () => {
+    const plain = await download('applications', 'from=2026-11-09&to=2026-11-12');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const asked = (encoding: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/backoffice/exports/applications.csv?from=2026-11-09&to=2026-11-12',
+        headers: { ...analyst.headers, 'accept-encoding': encoding },
+      });
+    const gzipped = await asked('gzip');
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.headers.vary).toMatch(/accept-encoding/i);
+    expect(gunzipSync(gzipped.rawPayload).toString('utf8')).toBe(plain.body);
+    const brotli = await asked('gzip, deflate, br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.rawPayload).toString('utf8')).toBe(plain.body);
   });
 
   it('401 without a session, 403 for an advisor, 400 for a bad range', async () => {

@@ -1,73 +1,61 @@
-import type { FunnelResponse, TransitionName } from '@provee/domain';
+import { FUNNEL_MILESTONES, type FunnelResponse } from '@provee/domain';
 import { reminderCounts } from '../reminders/index.js';
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { auditEvents, contractSigners, users } from '../../db/schema.js';
+import { applicationMilestones, users } from '../../db/schema.js';
 import type { ReportRange } from './report-range.js';
 
-// The funnel report: one query over the applications, their audit trails and their signers (the
-// back office is the one read side across modules: docs/decisions/026).
+// The funnel report: one query over the applications of the period and their milestones, which the
+// step engine records with each move (the back office is the one read side across modules:
+// docs/decisions/026). It reads one row per applicant of the period, so its time follows the
+// period's applicants, not the years of history (issue 35).
 
-/** The first time an application made this move (moveApplication records each in the audit trail). */
-const firstMove = (name: TransitionName, endsIn?: { step: string; status: string }) =>
-  sql`min(${auditEvents.createdAt}) filter (where ${auditEvents.payload}->>'transition' = ${name}${
-    endsIn
-      ? sql` and ${auditEvents.payload}->'to'->>'step' = ${endsIn.step} and ${auditEvents.payload}->'to'->>'status' = ${endsIn.status}`
-      : sql``
-  })`;
+const MILESTONE_COLUMNS = {
+  tax_id: applicationMilestones.taxId,
+  business_address: applicationMilestones.businessAddress,
+  business: applicationMilestones.business,
+  nip_sent: applicationMilestones.nipSent,
+  consent: applicationMilestones.consent,
+  pre_approved: applicationMilestones.preApproved,
+  password: applicationMilestones.password,
+  contract_signed: applicationMilestones.contractSigned,
+} as const;
 
 /** The funnel's steps in order; each is the time an applicant first got there (null: never). */
 const STEPS: { key: string; label: string; at: SQL }[] = [
   { key: 'registration_started', label: 'Registro iniciado', at: sql`${users.createdAt}` },
-  { key: 'tax_id', label: 'Identificación fiscal', at: firstMove('tax-id') },
-  { key: 'business_address', label: 'Dirección del negocio', at: firstMove('address') },
-  { key: 'business', label: 'Datos del negocio', at: firstMove('business') },
-  { key: 'nip_sent', label: 'NIP enviado', at: firstMove('nip-sent') },
-  { key: 'consent', label: 'Consulta autorizada', at: firstMove('consent') },
-  {
-    key: 'pre_approved',
-    label: 'Preaprobado',
-    at: firstMove('decision', { step: 'PASSWORD', status: 'IN_PROGRESS' }),
-  },
-  { key: 'password', label: 'Contraseña creada', at: firstMove('password') },
-  {
-    key: 'contract_signed',
-    label: 'Contrato firmado',
-    at: sql`(select min(${contractSigners.signedAt}) from ${contractSigners}
-      where ${contractSigners.userId} = ${users.id} and ${contractSigners.personType} = 'titular')`,
-  },
+  ...FUNNEL_MILESTONES.map((milestone) => ({
+    key: milestone.key,
+    label: milestone.label,
+    at: sql`${MILESTONE_COLUMNS[milestone.key]}`,
+  })),
 ];
 
-const column = (index: number) => sql.raw(`s${index}`);
-
 /**
- * One query: per applicant of the cohort (started in the range, of the source when given) the
- * time of each step, then per step how many got there and the median time from the step before.
+ * Per step how many of the cohort (started in the range, of the source when given) got there and
+ * the median time from the step before.
  */
 export async function funnel(db: Db, range: ReportRange, utmSource?: string): Promise<FunnelResponse['data']> {
-  const perApplicant = sql`select ${sql.join(
-    STEPS.map((step, index) => sql`${step.at} as ${column(index)}`),
-    sql`, `,
-  )}
-    from ${users}
-    left join ${auditEvents} on ${auditEvents.applicationId} = ${users.id}::text
-      and ${auditEvents.payload}->>'transition' is not null
-    where ${and(
-      gte(users.createdAt, range.start),
-      lt(users.createdAt, range.end),
-      utmSource === undefined ? undefined : eq(users.utmSource, utmSource),
-    )}
-    group by ${users.id}`;
   const fields: Record<string, SQL.Aliased<number | null>> = {};
-  STEPS.forEach((_, index) => {
-    fields[`reached${index}`] = sql<number>`count(${column(index)})::int`.mapWith(Number).as(`reached${index}`);
+  STEPS.forEach((step, index) => {
+    fields[`reached${index}`] = sql<number>`count(${step.at})::int`.mapWith(Number).as(`reached${index}`);
     if (index > 0)
       fields[`median${index}`] = sql<number | null>`percentile_cont(0.5) within group (
-        order by extract(epoch from (${column(index)} - ${column(index - 1)}))::float8)`
+        order by extract(epoch from (${step.at} - ${STEPS[index - 1]!.at}))::float8)`
         .mapWith(Number)
         .as(`median${index}`);
   });
-  const [row] = await db.select(fields).from(sql`(${perApplicant}) as per_applicant`);
+  const [row] = await db
+    .select(fields)
+    .from(users)
+    .leftJoin(applicationMilestones, eq(applicationMilestones.applicationId, users.id))
+    .where(
+      and(
+        gte(users.createdAt, range.start),
+        lt(users.createdAt, range.end),
+        utmSource === undefined ? undefined : eq(users.utmSource, utmSource),
+      ),
+    );
   const reached = STEPS.map((_, index) => Number(row?.[`reached${index}`] ?? 0));
   return {
     from: range.from,

@@ -169,6 +169,21 @@ export const APPLICATION_TABLES: Record<string, TableEntry> = {
   },
   link_reminders: { personal: {}, notPersonal: ['link_kind', 'link_id', 'application_id', 'message_id', 'sent_at'] },
   reminder_stops: { personal: {}, notPersonal: ['application_id', 'reason', 'created_at'] },
+  // When the application first reached each funnel step: the funnel's counts, nothing of the person.
+  application_milestones: {
+    personal: {},
+    notPersonal: [
+      'application_id',
+      'tax_id_at',
+      'business_address_at',
+      'business_at',
+      'nip_sent_at',
+      'consent_at',
+      'pre_approved_at',
+      'password_at',
+      'contract_signed_at',
+    ],
+  },
   // A number that asked for no more reminders, by keyed hash: kept after an erasure, so the person
   // is never reminded again (their objection is what the law asks us to honour).
   message_opt_outs: {

@@ -150,6 +150,11 @@ export const SYSTEM_TABLES: Record<string, TableEntry> = {
     personal: {},
     notPersonal: ['id', 'application_id', 'actor', 'type', 'payload', 'created_at', 'prev_hash', 'hash'],
   },
+  // How far each chain was verified: an event id and its hash (issue 35).
+  audit_chain_checkpoints: {
+    personal: {},
+    notPersonal: ['application_id', 'event_id', 'hash', 'events', 'verified_at'],
+  },
   retention_rules: {
     personal: {},
     notPersonal: [

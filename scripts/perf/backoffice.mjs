@@ -1,0 +1,512 @@
+// npm run perf:backoffice: the back office at 100,000 applications (issue 35), on PostgreSQL. A
+// throw-away database on the server of DATABASE_URL (else postgres://postgres@127.0.0.1:5432/postgres);
+// the BUILT server (the npm script builds the API first) migrates it; SQL (generate_series, one
+// transaction) adds --applications applications (default 100,000) started over the last 365 days,
+// each with its audit events (8), its funnel milestones, a business for most and a bureau consent for
+// those that reached it. An analyst (the built staff:create, then password + authenticator code) then
+// measures through the API, each figure beside its limit read directly from the same database:
+//   - the applications CSV of the year: the download (plain, gzip, brotli) against a COPY of the same
+//     rows (postgres.js, to nothing): goal ≤ 2×;
+//   - the funnel of the last 30 days against its own SQL run directly (goal ≤ 1.5×), the same funnel
+//     once 300,000 older applications are added (goal: ≤ 1.5× its time at 100,000; times under 10 ms
+//     count as 10 ms), and the funnel of 365 days (goal ≤ 500 ms);
+//   - the list: the first page, searches (part of a name, a phone), filters and pages far down, each
+//     asked --repeat times (default 100): goal p99 ≤ 50 ms, at 100,000 and again at 1,000,000
+//     applications (--no-million skips that one);
+//   - the detail of an application whose audit chain holds 5,000 events: the first read (which
+//     verifies the chain) and then --repeat reads: goal p99 ≤ 50 ms and an answer under 100 KB.
+// Also: the seeding itself, goal under 60 s. Exits 1 when a goal is missed.
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  exitIfBelowGoal,
+  freePort,
+  JOURNEY_ENV,
+  percentile,
+  SERVER_JS,
+  startServer,
+  stopServer,
+  throwAwayPostgres,
+  waitReady,
+} from '../reliability/harness.mjs';
+import { staffLogin } from '../staff-login.mjs';
+import { createStaffAccount, fetchJson, table } from './server.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    applications: { type: 'string', default: '100000' },
+    repeat: { type: 'string', default: '100' },
+    'no-million': { type: 'boolean', default: false },
+  },
+});
+const APPLICATIONS = Number(args.applications);
+const REPEAT = Number(args.repeat);
+const HISTORY = 300_000;
+const MILLION = 1_000_000;
+const CHAIN_EVENTS = 5_000;
+const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const GOALS = {
+  seedMs: 60_000,
+  csvRatio: 2,
+  funnelRatio: 1.5,
+  funnelHistoryRatio: 1.5,
+  funnelYearMs: 500,
+  listP99Ms: 50,
+  detailP99Ms: 50,
+  detailBytes: 100_000,
+};
+
+const ANALYST = {
+  email: 'analista.backoffice@prestamista.example',
+  role: 'analyst',
+  name: 'Analista Escala',
+  password: 'perf-backoffice-analyst-password',
+};
+
+if (!existsSync(SERVER_JS))
+  throw new Error('The API is not built: run `npm run perf:backoffice` (it builds it first).');
+
+const FIRST_NAMES = [
+  'María',
+  'José',
+  'Juan',
+  'Ana',
+  'Luis',
+  'Carmen',
+  'Pedro',
+  'Rosa',
+  'Miguel',
+  'Juana',
+  'Ramón',
+  'Francisca',
+  'Rafael',
+  'Altagracia',
+  'Manuel',
+  'Mercedes',
+  'Carlos',
+  'Yolanda',
+  'Jorge',
+  'Dulce',
+];
+const LAST_NAMES = [
+  'Rodríguez',
+  'Pérez',
+  'García',
+  'Martínez',
+  'Sánchez',
+  'Gómez',
+  'Díaz',
+  'Reyes',
+  'Santos',
+  'Hernández',
+  'Ramírez',
+  'Castillo',
+  'Núñez',
+  'Jiménez',
+  'Peña',
+  'Almonte',
+  'Vásquez',
+  'Féliz',
+  'Polanco',
+  'Tavárez',
+];
+const sqlArray = (items) => `(array[${items.map((item) => `'${item}'`).join(', ')}])`;
+
+/** The steps an application reached, in order (the funnel's), and where it stands after the last. */
+const STAGES = [
+  { transition: 'tax-id', step: 'BUSINESS_ADDRESS', milestone: 'tax_id_at' },
+  { transition: 'address', step: 'ABOUT_STORE', milestone: 'business_address_at' },
+  { transition: 'business', step: 'ACCOUNT_NIP', milestone: 'business_at' },
+  { transition: 'nip-sent', step: 'ACCOUNT_BUREAU', milestone: 'nip_sent_at' },
+  { transition: 'consent', step: 'ACCOUNT_BUREAU', status: 'WAITING', milestone: 'consent_at' },
+  { transition: 'decision', step: 'PASSWORD', milestone: 'pre_approved_at' },
+  { transition: 'password', step: 'INVENTORY', milestone: 'password_at' },
+];
+
+/**
+ * `count` applications started between `fromDays` and `toDays` days ago, numbered from `first`:
+ * users (names drawn from common Dominican ones, every fifth with a maternal last name), how far
+ * each got (0–7 steps, a minute apart), a business past that step, a consent past that one, their
+ * audit events (the phone proof and each move; hashes not chained: only the detail's chain is read
+ * for its validity, and it is made apart) and their milestones.
+ */
+const SEED = ({ count, first, fromDays, toDays, events = true }) => [
+  `create temporary table seed on commit drop as
+   select g, gen_random_uuid() as user_id,
+     date_trunc('milliseconds', now() - interval '1 hour' - (${toDays} + random() * ${fromDays - toDays}) * interval '1 day') as at,
+     floor(power(random(), 0.7) * 8)::int as reached,
+     ${sqlArray(FIRST_NAMES)}[1 + floor(random() * ${FIRST_NAMES.length})::int] as name,
+     ${sqlArray(LAST_NAMES)}[1 + floor(random() * ${LAST_NAMES.length})::int] as lastname,
+     case when g % 5 = 0 then ${sqlArray(LAST_NAMES)}[1 + floor(random() * ${LAST_NAMES.length})::int] end as maternal_lastname,
+     case g % 10 when 0 then 'facebook' when 1 then 'facebook' when 2 then 'google' when 3 then 'referido' end as utm_source
+   from generate_series(${first}, ${first + count - 1}) g`,
+  `insert into users (id, phone_e164, next_step, status, name, lastname, maternal_lastname, utm_source, created_at, updated_at)
+   select user_id, '+1849' || lpad(g::text, 7, '0'),
+     (array['TAX_ACCOUNT', ${STAGES.map((s) => `'${s.step}'`).join(', ')}])[reached + 1],
+     case when reached = 5 then 'WAITING' else 'IN_PROGRESS' end,
+     name, lastname, maternal_lastname, utm_source, at, at + reached * interval '1 minute'
+   from seed`,
+  `insert into businesses (user_id, name, business_type, sales_range_id, business_age_years)
+   select user_id, 'Colmado ' || lastname || ' ' || g, 'COLMADO', 1 + g % 5, 1 + g % 4 from seed where reached >= 3`,
+  `insert into bureau_consents (user_id, person_type, consent_text, consent_text_sha256, consent_version,
+     created_at, ip, user_agent, pin_verified, bureau_folio, authorized_until)
+   select user_id, 'titular', 'Autorizo la consulta (prueba de rendimiento).',
+     encode(sha256('Autorizo la consulta (prueba de rendimiento).'::bytea), 'hex'), 'bench',
+     at + interval '5 minutes', '127.0.0.1', 'perf-backoffice', true, 'BO-' || g, at + interval '3 years'
+   from seed where reached >= 5`,
+  ...(events
+    ? [
+        `insert into audit_events (application_id, actor, type, payload, created_at, prev_hash, hash)
+         select user_id::text, case when n = 0 then 'system' else 'user:' || user_id end,
+           case when n = 0 then 'phone.proven' else 'step.saved' end,
+           case when n = 0 then '{}'::jsonb else jsonb_build_object('transition', (${sqlArray(STAGES.map((s) => s.transition))})[n],
+             'step', 'seeded', 'to', jsonb_build_object('step', (${sqlArray(STAGES.map((s) => s.step))})[n],
+             'status', case when n = 5 then 'WAITING' else 'IN_PROGRESS' end)) end,
+           at + n * interval '1 minute', case when n > 0 then md5(user_id::text || (n - 1)) end, md5(user_id::text || n)
+         from seed, generate_series(0, 7) n where n <= reached`,
+      ]
+    : []),
+  `insert into application_milestones (application_id, ${STAGES.map((s) => s.milestone).join(', ')})
+   select user_id, ${STAGES.map((_, i) => `case when reached >= ${i + 1} then at + ${i + 1} * interval '1 minute' end`).join(', ')}
+   from seed where reached >= 1`,
+];
+
+async function seed(db, options) {
+  const started = performance.now();
+  await db.begin(async (tx) => {
+    for (const statement of SEED(options)) await tx.unsafe(statement);
+  });
+  await db.unsafe('vacuum analyze users, businesses, bureau_consents, audit_events, application_milestones');
+  return Math.round(performance.now() - started);
+}
+
+// ---- the audit chain of the detail: 5,000 events hashed as the product hashes them ------------------
+function canonicalJson(value) {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const entries = Object.entries(value)
+    .filter(([, item]) => item !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+}
+const hashEvent = (event) =>
+  createHash('sha256')
+    .update(
+      canonicalJson({
+        application_id: event.applicationId,
+        actor: event.actor,
+        type: event.type,
+        payload: event.payload,
+        created_at: event.createdAt.toISOString(),
+        prev_hash: event.prevHash,
+      }),
+    )
+    .digest('hex');
+
+/** One more application, whose audit chain holds `count` events (the last ones advisor calls: a long file). */
+async function longChain(db, count) {
+  const [app] = await db`
+    insert into users (phone_e164, next_step, status, name, lastname, created_at, updated_at)
+    values ('+18290000001', 'INVENTORY', 'IN_PROGRESS', 'Expediente', 'Largo', now() - interval '2 days', now())
+    returning id::text as id`;
+  const start = Date.now() - 2 * 86_400_000;
+  let prevHash = null;
+  const rows = [];
+  for (let i = 0; i < count; i++) {
+    const event = {
+      applicationId: app.id,
+      actor: 'system',
+      type: 'advisor.contact_recorded',
+      payload: { contact_type: 'CALL', note: `Llamada ${i}: quedó en enviar los papeles.` },
+      createdAt: new Date(start + i * 1000),
+      prevHash: i === 0 ? null : prevHash,
+    };
+    event.hash = hashEvent(event);
+    prevHash = event.hash;
+    rows.push({
+      application_id: event.applicationId,
+      actor: event.actor,
+      type: event.type,
+      payload: event.payload,
+      created_at: event.createdAt,
+      prev_hash: event.prevHash,
+      hash: event.hash,
+    });
+  }
+  for (let i = 0; i < rows.length; i += 1000) await db`insert into audit_events ${db(rows.slice(i, i + 1000))}`;
+  return app.id;
+}
+
+// ---- measuring -----------------------------------------------------------------------------------
+const expectOk = (response, what) => {
+  if (response.status !== 200) throw new Error(`${what}: ${response.status} ${JSON.stringify(response.data)}`);
+  return response.data.data;
+};
+
+/** Times `run` `times` times: every duration in ms. */
+async function timed(times, run) {
+  const durations = [];
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    await run(i);
+    durations.push(performance.now() - started);
+  }
+  return durations;
+}
+const median = (values) => percentile(values, 50);
+const ms = (value) => Math.round(value * 10) / 10;
+
+/** A download read to its end: its bytes and duration. */
+async function download(baseUrl, path, cookie, encoding = 'identity') {
+  const started = performance.now();
+  const response = await fetch(`${baseUrl}${path}`, { headers: { cookie, 'accept-encoding': encoding } });
+  if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  let bytes = 0;
+  // fetch decompresses: the bytes counted are the CSV's; the wire's are the compressed ones.
+  for await (const chunk of response.body) bytes += chunk.length;
+  return { ms: performance.now() - started, bytes, encoding: response.headers.get('content-encoding') ?? 'identity' };
+}
+
+/** The applications CSV's rows by COPY, read to nothing: the export's limit. */
+async function copyLimit(db, from, to) {
+  const select = `select u.id::text, u.phone_e164, u.name, u.lastname, u.maternal_lastname, u.next_step, u.status,
+    u.utm_source, u.utm_medium, u.utm_name,
+    to_char(u.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+    to_char(u.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+    from users u where u.created_at >= '${from}T00:00:00Z' and u.created_at < ('${to}'::date + 1)::timestamptz
+    order by u.created_at, u.id`;
+  const started = performance.now();
+  let bytes = 0;
+  for await (const chunk of await db.unsafe(`copy (${select}) to stdout with (format csv)`).readable())
+    bytes += chunk.length;
+  return { ms: performance.now() - started, bytes };
+}
+
+/** The funnel's SQL (apps/api/src/modules/backoffice/funnel.store.ts) run directly: its limit. */
+async function funnelLimit(db, from, to) {
+  const steps = ['u.created_at', ...STAGES.map((s) => `m.${s.milestone}`), 'm.contract_signed_at'];
+  const columns = steps.map((at, i) => `count(${at})::int as r${i}`);
+  for (let i = 1; i < steps.length; i++)
+    columns.push(
+      `percentile_cont(0.5) within group (order by extract(epoch from (${steps[i]} - ${steps[i - 1]}))::float8) as m${i}`,
+    );
+  const text = `select ${columns.join(', ')} from users u left join application_milestones m on m.application_id = u.id
+    where u.created_at >= $1 and u.created_at < $2`;
+  const [start, end] = [new Date(`${from}T00:00:00Z`), new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000)];
+  return timed(5, () => db.unsafe(text, [start, end]));
+}
+
+const day = (daysAgo) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+
+const loadBefore = loadavg();
+const dir = mkdtempSync(join(tmpdir(), 'provee-perf-backoffice-'));
+const pg = await throwAwayPostgres(DATABASE_URL, 'provee_bench_backoffice');
+const baseEnv = {
+  ...JOURNEY_ENV,
+  LOG_LEVEL: process.env.PERF_LOG_LEVEL ?? 'warn',
+  DATA_DIR: join(dir, 'data'),
+  DATABASE_URL: pg.url,
+  COUNTRY: 'do',
+};
+let server = null;
+let logFile = null;
+const onExit = () => server?.kill('SIGKILL');
+process.once('exit', onExit);
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.once(signal, async () => {
+    server?.kill('SIGKILL');
+    await pg.drop().catch(() => {});
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(130);
+  });
+
+async function serve() {
+  const port = await freePort();
+  logFile = join(dir, 'server.log');
+  const log = openSync(logFile, 'w');
+  server = startServer({ ...baseEnv, PORT: String(port) }, { stdio: ['ignore', log, log] });
+  closeSync(log);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitReady(baseUrl, server);
+  return baseUrl;
+}
+
+const failures = [];
+const rows = [];
+const record = (figure, value, limit, goal, pass) => {
+  console.error(`${figure}: ${value}`);
+  rows.push([figure, value, limit, goal, pass ? 'pass' : 'FAIL']);
+  if (!pass) failures.push(`${figure}: ${value} (goal ${goal})`);
+};
+
+/** The list's queries: each asked REPEAT times; p99 and median. */
+async function measureList(call, cookie, label) {
+  const list = (query) => call('GET', `/api/backoffice/applications?${query}`, { cookie });
+  const queries = {
+    'first page': 'page_size=25',
+    'name, part of a last name': `q=${encodeURIComponent('ernánd')}`,
+    'name, first and last': `q=${encodeURIComponent('María Peña')}`,
+    phone: `q=${encodeURIComponent('849 000 4242')}`,
+    status: 'status=WAITING',
+    'next step and source': 'next_step=PASSWORD&utm_source=facebook',
+    'started in a week': `from=${day(60)}&to=${day(53)}`,
+  };
+  for (const [name, query] of Object.entries(queries)) {
+    expectOk(await list(query), `list ${name}`);
+    const durations = await timed(REPEAT, async () => expectOk(await list(query), `list ${name}`));
+    const p99 = percentile(durations, 99);
+    record(
+      `list ${label}: ${name}`,
+      `p99 ${ms(p99)} ms (median ${ms(median(durations))})`,
+      '—',
+      `≤ ${GOALS.listP99Ms} ms`,
+      p99 <= GOALS.listP99Ms,
+    );
+  }
+}
+
+const login = staffLogin(ANALYST);
+const figures = {};
+try {
+  let baseUrl = await serve();
+  createStaffAccount(baseEnv, ANALYST);
+  const db = pg.connect();
+  try {
+    figures.postgres = (await db`show server_version`)[0].server_version.split(' ')[0];
+    figures.seedMs = await seed(db, { count: APPLICATIONS, first: 1, fromDays: 365, toDays: 0 });
+    record(
+      `seed ${APPLICATIONS.toLocaleString('en-US')} applications`,
+      `${(figures.seedMs / 1000).toFixed(1)} s`,
+      '—',
+      '< 60 s',
+      figures.seedMs < GOALS.seedMs,
+    );
+    const [counts] =
+      await db`select (select count(*)::int from users) as users, (select count(*)::int from audit_events) as events`;
+    figures.counts = counts;
+    const detailId = await longChain(db, CHAIN_EVENTS);
+
+    const call = fetchJson(baseUrl);
+    const cookie = await login(call);
+
+    // 1. The CSV of the year.
+    const [from, to] = [day(365), day(0)];
+    const path = `/api/backoffice/exports/applications.csv?from=${from}&to=${to}`;
+    console.error('warm-up download');
+    await download(baseUrl, path, cookie);
+    console.error('copy limit');
+    const limit = [];
+    for (let i = 0; i < 3; i++) limit.push(await copyLimit(db, from, to));
+    const bestLimit = Math.min(...limit.map((l) => l.ms));
+    for (const encoding of ['identity', 'gzip', 'br']) {
+      const runs = [];
+      for (let i = 0; i < 3; i++) runs.push(await download(baseUrl, path, cookie, encoding));
+      const best = Math.min(...runs.map((r) => r.ms));
+      record(
+        `CSV export, ${encoding} (${(runs[0].bytes / 1e6).toFixed(1)} MB)`,
+        `${ms(best)} ms (of 3: ${runs.map((r) => ms(r.ms)).join(', ')})`,
+        `COPY ${ms(bestLimit)} ms`,
+        `≤ ${GOALS.csvRatio}× (${(best / bestLimit).toFixed(2)}×)`,
+        best <= GOALS.csvRatio * bestLimit,
+      );
+    }
+
+    // 2. The funnel: 30 days, its own SQL directly, then 365 days.
+    const funnel = (days) => call('GET', `/api/backoffice/funnel?from=${day(days)}&to=${day(0)}`, { cookie });
+    const funnelTimes = async (days) => {
+      expectOk(await funnel(days), 'funnel');
+      return timed(7, async () => expectOk(await funnel(days), 'funnel'));
+    };
+    const month = median(await funnelTimes(29));
+    const monthLimit = Math.min(...(await funnelLimit(db, day(29), day(0))));
+    record(
+      'funnel, 30 days',
+      `${ms(month)} ms (median of 7)`,
+      `its SQL ${ms(monthLimit)} ms`,
+      `≤ ${GOALS.funnelRatio}× (${(month / monthLimit).toFixed(2)}×)`,
+      month <= GOALS.funnelRatio * Math.max(monthLimit, 2),
+    );
+    const year = median(await funnelTimes(364));
+    record(
+      'funnel, 365 days',
+      `${ms(year)} ms (median of 7)`,
+      '—',
+      `≤ ${GOALS.funnelYearMs} ms`,
+      year <= GOALS.funnelYearMs,
+    );
+
+    // 3. The list and the detail at 100,000.
+    await measureList(call, cookie, `${(APPLICATIONS / 1000).toFixed(0)}k`);
+    const detail = () => call('GET', `/api/backoffice/applications/${detailId}`, { cookie });
+    let started = performance.now();
+    const firstDetail = await detail();
+    expectOk(firstDetail, 'detail');
+    const firstMs = performance.now() - started;
+    const bytes = Buffer.byteLength(JSON.stringify(firstDetail.data));
+    const detailTimes = await timed(REPEAT, async () => expectOk(await detail(), 'detail'));
+    const detailP99 = percentile(detailTimes, 99);
+    record(
+      `detail, ${CHAIN_EVENTS.toLocaleString('en-US')} events: first read`,
+      `${ms(firstMs)} ms`,
+      '—',
+      'for information',
+      true,
+    );
+    record(
+      `detail, ${CHAIN_EVENTS.toLocaleString('en-US')} events`,
+      `p99 ${ms(detailP99)} ms (median ${ms(median(detailTimes))}), ${(bytes / 1000).toFixed(1)} KB`,
+      '—',
+      `≤ ${GOALS.detailP99Ms} ms, < 100 KB`,
+      detailP99 <= GOALS.detailP99Ms && bytes < GOALS.detailBytes,
+    );
+
+    // 4. History: 300,000 older applications (1 to 4 years ago); the 30-day funnel again.
+    started = performance.now();
+    await seed(db, { count: HISTORY, first: APPLICATIONS + 1, fromDays: 4 * 365, toDays: 366 });
+    figures.historySeedMs = Math.round(performance.now() - started);
+    const monthWithHistory = median(await funnelTimes(29));
+    const floor = (value) => Math.max(value, 10);
+    record(
+      `funnel, 30 days, at ${((APPLICATIONS + HISTORY) / 1000).toFixed(0)}k`,
+      `${ms(monthWithHistory)} ms (median of 7)`,
+      `at ${(APPLICATIONS / 1000).toFixed(0)}k: ${ms(month)} ms`,
+      `≤ ${GOALS.funnelHistoryRatio}× (${(floor(monthWithHistory) / floor(month)).toFixed(2)}×)`,
+      floor(monthWithHistory) <= GOALS.funnelHistoryRatio * floor(month),
+    );
+
+    // 5. The list at a million (users only, without their events: the list reads users).
+    if (!args['no-million']) {
+      const total = APPLICATIONS + HISTORY;
+      started = performance.now();
+      await seed(db, { count: MILLION - total, first: total + 1, fromDays: 4 * 365, toDays: 0, events: false });
+      figures.millionSeedMs = Math.round(performance.now() - started);
+      await measureList(call, cookie, '1M');
+    }
+  } finally {
+    await db.end();
+  }
+} catch (error) {
+  if (logFile && existsSync(logFile)) console.error(readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n'));
+  throw error;
+} finally {
+  if (server) await stopServer(server, 'SIGKILL');
+  process.off('exit', onExit);
+  await pg.drop();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+console.log(
+  `\nThe back office on PostgreSQL ${figures.postgres}: ${figures.counts.users.toLocaleString('en-US')} applications, ` +
+    `${figures.counts.events.toLocaleString('en-US')} audit events (history: +${HISTORY.toLocaleString('en-US')} in ` +
+    `${((figures.historySeedMs ?? 0) / 1000).toFixed(1)} s${figures.millionSeedMs ? `; to 1,000,000 in ${(figures.millionSeedMs / 1000).toFixed(1)} s` : ''})`,
+);
+console.log(table(['figure', 'measured', 'limit', 'goal', 'result'], rows));
+const loadAfter = loadavg();
+console.log(
+  `load average (1/5/15 min): before ${loadBefore.map((l) => l.toFixed(2)).join(' / ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' / ')}` +
+    `\ncommand: DATABASE_URL=${DATABASE_URL.replace(/\/\/[^@]*@/, '//…@')} npm run perf:backoffice -- --applications ${APPLICATIONS} --repeat ${REPEAT}`,
+);
+exitIfBelowGoal(failures);
