@@ -5,7 +5,7 @@
 // it and the same read measures half as fast, and differently from run to run (docs/PERFORMANCE.md).
 // Only for a database on this machine, with `taskset`, and when this user may move its processes.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 
 /**
  * Moves every backend of `sql`'s database (other than `sql`'s own) to `core`. `sql` is a postgres.js
@@ -25,4 +25,25 @@ export async function pinDatabaseBackends(sql, core) {
     }
   }
   return { moved };
+}
+
+/**
+ * CPU time (µs; user and system) the backends of `sql`'s database (other than `sql`'s own) have
+ * used so far, read from /proc; NaN for a database on another machine. Backends that end between
+ * two readings drop out of the sum, so read it around a run that keeps its connections.
+ */
+export async function databaseCpu(sql) {
+  const rows =
+    await sql`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`;
+  let total = 0;
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      // utime and stime (fields 14 and 15 of proc(5)), in clock ticks of 10 ms.
+      total += (Number(fields[11]) + Number(fields[12])) * 10_000;
+    } catch {
+      return NaN;
+    }
+  }
+  return total;
 }

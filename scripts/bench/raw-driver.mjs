@@ -1,17 +1,20 @@
-// The raw-driver limit of `npm run bench`, in a process of its own (pinned like the server): each
+// The raw-driver limits of `npm run bench`, in a process of its own (pinned like the server): each
 // endpoint's main query run in a loop with the driver alone, no HTTP, no ORM (issue 14: "the raw
-// driver running each endpoint's main query in a loop"). PGlite: the server's data directory
-// opened in this process. PostgreSQL: postgres.js, prepared statements as the app's driver uses
-// them; besides the one loop, RAW_CONCURRENCY loops over the server's pool of 10 (what the driver
-// alone does with the whole core: printed, not the limit).
-// PGlite: also the query as a prepared statement, the way the product's database thread runs it
-// (printed, not the limit).
+// driver running each endpoint's main query in a loop"). Issue 35: the limit is how the product
+// runs the query.
+// - PostgreSQL (postgres.js, prepared statements as the app's driver uses them): `pool`,
+//   RAW_CONCURRENCY loops over a pool of that size, as many queries in flight as the product's pool
+//   (the limit); `loop`, one query in flight (the limit before issue 35, printed beside it).
+// - PGlite (the server's data directory opened in this process): `prepared`, the query as a named
+//   prepared statement, run as the product's database thread runs it (the limit); `loop`, PGlite's
+//   own `query()`, which parses and plans the text on every call (the limit before issue 35).
 // PostgreSQL with RAW_DATABASE_CORE: its backends moved to that core before each loop, as during the
 // product's runs (pin-database.mjs).
 // Input: RAW_QUERIES (JSON [{ name, sql, params }]), RAW_SECONDS, RAW_CONCURRENCY, RAW_DATABASE_CORE,
-// and DATABASE_URL or PGLITE_DIR. Output (stdout): JSON { [name]: { loop, pool?, prepared?: queries
-// per second } }.
-import { pinDatabaseBackends } from './pin-database.mjs';
+// and DATABASE_URL or PGLITE_DIR. Output (stdout): JSON { [name]: { loop, pool?, prepared? } }, each
+// { rate: queries per second, cpu: µs of this process's CPU per query, database?: µs of the
+// PostgreSQL backends' CPU per query (a database on this machine) }.
+import { databaseCpu, pinDatabaseBackends } from './pin-database.mjs';
 
 const queries = JSON.parse(process.env.RAW_QUERIES);
 const seconds = Number(process.env.RAW_SECONDS ?? 10);
@@ -20,17 +23,18 @@ const concurrency = Number(process.env.RAW_CONCURRENCY ?? 10);
 async function open() {
   if (process.env.DATABASE_URL) {
     const { default: postgres } = await import('postgres');
-    const sql = postgres(process.env.DATABASE_URL, { max: 10, onnotice: () => {} });
-    // Its own connection: pinDatabaseBackends moves every backend but the one it asks on.
-    const pinner = process.env.RAW_DATABASE_CORE ? postgres(process.env.DATABASE_URL, { max: 1 }) : undefined;
+    const sql = postgres(process.env.DATABASE_URL, { max: concurrency, onnotice: () => {} });
+    // Its own connection: pinDatabaseBackends moves, and databaseCpu counts, every backend but the one it asks on.
+    const own = postgres(process.env.DATABASE_URL, { max: 1 });
     // Prepared statements, as the app's driver uses them.
     return {
       pool: true,
       run: (text, params) => sql.unsafe(text, params, { prepare: true }),
       beforeLoop: async () => {
-        if (pinner) await pinDatabaseBackends(pinner, process.env.RAW_DATABASE_CORE);
+        if (process.env.RAW_DATABASE_CORE) await pinDatabaseBackends(own, process.env.RAW_DATABASE_CORE);
       },
-      close: () => Promise.all([sql.end(), pinner?.end()]),
+      databaseCpu: () => databaseCpu(own),
+      close: () => Promise.all([sql.end(), own.end()]),
     };
   }
   const { PGlite, parse, protocol } = await import('@electric-sql/pglite');
@@ -70,9 +74,11 @@ async function open() {
 
 const driver = await open();
 
-/** Queries per second of `loops` loops running `sql` for `seconds`. */
+/** Queries per second of `loops` loops running `sql` for `seconds`, and this process's CPU per query. */
 async function rate(sql, params, loops, run = driver.run) {
   await driver.beforeLoop?.();
+  const databaseBefore = await driver.databaseCpu?.();
+  const cpuBefore = process.cpuUsage();
   let count = 0;
   const end = performance.now() + seconds * 1000;
   const loop = async () => {
@@ -83,7 +89,10 @@ async function rate(sql, params, loops, run = driver.run) {
   };
   const started = performance.now();
   await Promise.all(Array.from({ length: loops }, loop));
-  return count / ((performance.now() - started) / 1000);
+  const elapsed = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const database = driver.databaseCpu ? ((await driver.databaseCpu()) - databaseBefore) / count : undefined;
+  return { rate: count / elapsed, cpu: (cpu.user + cpu.system) / count, database };
 }
 
 const result = {};

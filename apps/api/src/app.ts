@@ -14,7 +14,7 @@ import {
   registerErrorHandling,
 } from './errors.js';
 import { registerInputGuard } from './input-guard.js';
-import { loggerOptions } from './logger.js';
+import { loggerOptions, stdoutPerTurn } from './logger.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { backofficeApi } from './modules/backoffice/index.js';
 import { configRoutes } from './modules/config/config.routes.js';
@@ -140,7 +140,7 @@ class OneLinePerRequest extends LogController {
 export async function buildApp(config: Config, database: Database, options: BuildOptions = {}): Promise<App> {
   const logger = loggerOptions(config.LOG_LEVEL);
   const app = Fastify({
-    logger: options.logStream ? { ...logger, stream: options.logStream } : logger,
+    logger: { ...logger, stream: options.logStream ?? stdoutPerTurn() },
     logController: new OneLinePerRequest(),
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: fastifyTrustProxy(config.TRUST_PROXY),

@@ -1,7 +1,11 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { loggerOptions, maskUrl, scrub } from './logger.js';
+import { linesPerTurn, loggerOptions, maskUrl, scrub } from './logger.js';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -60,5 +64,55 @@ describe('log scrubbing', () => {
     });
     expect(JSON.stringify(lines)).not.toMatch(/8095551234|abc|123456/);
     expect(lines[1]).toMatchObject({ msg: 'failed', err: { type: 'Error', message: 'boom […]' } });
+  });
+});
+
+describe('log lines written once per turn of the event loop', () => {
+  it('writes the lines of one turn in one write, after the turn, and nothing twice', async () => {
+    const writes: string[] = [];
+    const destination = linesPerTurn({ write: (text) => writes.push(text) });
+    const log = pino(loggerOptions('info'), destination);
+    log.info('one');
+    log.info('two');
+    expect(writes).toHaveLength(0);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toHaveLength(1);
+    expect(
+      writes[0]!
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { msg: string }).msg),
+    ).toEqual(['one', 'two']);
+    log.info('three');
+    destination.flush();
+    destination.flush();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes.map((text) => text.split('\n').length - 1)).toEqual([2, 1]);
+  });
+
+  it('a process that exits at once (a graceful stop, a fatal error) still writes what its last turn logged', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'provee-log-exit-'));
+    const script = join(dir, 'exit.mts');
+    writeFileSync(
+      script,
+      `import { writeSync } from 'node:fs';
+      import { linesPerTurn } from ${JSON.stringify(new URL('./logger.ts', import.meta.url).pathname)};
+      const destination = linesPerTurn({ write: (text) => writeSync(1, text) });
+      destination.write('{"msg":"before"}\\n');
+      await new Promise((resolve) => setImmediate(resolve));
+      destination.write('{"msg":"last words"}\\n');
+      process.exit(3);`,
+    );
+    try {
+      const run = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 30_000 });
+      expect(run.status, run.stderr).toBe(3);
+      const messages = run.stdout
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { msg: string }).msg);
+      expect(messages).toEqual(['before', 'last words']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
