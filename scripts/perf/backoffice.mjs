@@ -280,12 +280,18 @@ async function copyLimit(db, from, to) {
     order by u.created_at, u.id`;
   const started = performance.now();
   let bytes = 0;
-  for await (const chunk of await db.unsafe(`copy (${select}) to stdout with (format csv)`).readable())
-    bytes += chunk.length;
+  const stream = await db.unsafe(`copy (${select}) to stdout with (format csv)`).readable();
+  // postgres.js may leave its socket paused at a COPY's end (apps/api/src/db/client.ts, copyOut).
+  stream.on('end', () => stream._read(0));
+  for await (const chunk of stream) bytes += chunk.length;
   return { ms: performance.now() - started, bytes };
 }
 
-/** The funnel's SQL (apps/api/src/modules/backoffice/funnel.store.ts) run directly: its limit. */
+/**
+ * The funnel's SQL (apps/api/src/modules/backoffice/funnel.store.ts) run directly, in its two shapes:
+ * the milestones joined, and looked up per applicant (LATERAL … LIMIT 1, as the product asks). The
+ * limit is the faster of the two: the best plan of that SQL.
+ */
 async function funnelLimit(db, from, to) {
   const steps = ['u.created_at', ...STAGES.map((s) => `m.${s.milestone}`), 'm.contract_signed_at'];
   const columns = steps.map((at, i) => `count(${at})::int as r${i}`);
@@ -293,10 +299,13 @@ async function funnelLimit(db, from, to) {
     columns.push(
       `percentile_cont(0.5) within group (order by extract(epoch from (${steps[i]} - ${steps[i - 1]}))::float8) as m${i}`,
     );
-  const text = `select ${columns.join(', ')} from users u left join application_milestones m on m.application_id = u.id
-    where u.created_at >= $1 and u.created_at < $2`;
+  const range = 'u.created_at >= $1 and u.created_at < $2';
+  const joined = `select ${columns.join(', ')} from users u left join application_milestones m on m.application_id = u.id where ${range}`;
+  const lateral = `select ${columns.join(', ')} from users u left join lateral (select * from application_milestones x
+    where x.application_id = u.id limit 1) m on true where ${range}`;
   const [start, end] = [new Date(`${from}T00:00:00Z`), new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000)];
-  return timed(5, () => db.unsafe(text, [start, end]));
+  const best = async (text) => Math.min(...(await timed(5, () => db.unsafe(text, [start, end]))));
+  return Math.min(await best(joined), await best(lateral));
 }
 
 const day = (daysAgo) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
@@ -421,7 +430,7 @@ try {
       return timed(7, async () => expectOk(await funnel(days), 'funnel'));
     };
     const month = median(await funnelTimes(29));
-    const monthLimit = Math.min(...(await funnelLimit(db, day(29), day(0))));
+    const monthLimit = await funnelLimit(db, day(29), day(0));
     record(
       'funnel, 30 days',
       `${ms(month)} ms (median of 7)`,

@@ -286,6 +286,10 @@ describe('suite 7: security headers and closed CORS', () => {
         url: `/api/backoffice/applications/${user.id}`,
         headers: admin.headers,
       },
+      'GET /api/backoffice/applications/{applicationId}/timeline': {
+        url: `/api/backoffice/applications/${user.id}/timeline?chain=application&before=${Number.MAX_SAFE_INTEGER}`,
+        headers: admin.headers,
+      },
       'GET /api/backoffice/applications/{applicationId}/identity-documents/{documentId}': {
         url: `/api/backoffice/applications/${user.id}/identity-documents/${documentId}`,
         headers: admin.headers,

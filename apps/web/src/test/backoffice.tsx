@@ -6,7 +6,6 @@ import type {
   BacktestView,
   CreditPolicyDocument,
   FunnelResponse,
-  LenderDecisionView,
   PartnerKeyView,
   PolicyDetailView,
   PolicyVersionView,
@@ -86,6 +85,8 @@ export function createChain(overrides: Partial<AuditChainView> = {}): AuditChain
       at: `2025-05-01T14:0${index}:00.000Z`,
       payload: { step: 'ACCOUNT_BUREAU', n: index },
     })),
+    total: 3,
+    older_cursor: null,
     ...overrides,
   };
 }
@@ -221,7 +222,9 @@ export function createPartnerKey(overrides: Partial<PartnerKeyView> = {}): Partn
 }
 
 /** The lender's approval, recorded by an analyst. */
-export function createLenderDecision(overrides: Partial<LenderDecisionView> = {}): LenderDecisionView {
+export function createLenderDecision(
+  overrides: Partial<ApplicationDetail['lender_decisions'][number]> = {},
+): ApplicationDetail['lender_decisions'][number] {
   return {
     id: uuid(),
     outcome: 'APPROVED',
@@ -232,6 +235,7 @@ export function createLenderDecision(overrides: Partial<LenderDecisionView> = {}
     reason: null,
     reference: null,
     decided_by: 'staff:11111111-2222-4333-8444-555555555555',
+    decided_by_name: 'Ana Núñez Peña (analista)',
     decided_at: '2025-05-03T16:00:00.000Z',
     ...overrides,
   };

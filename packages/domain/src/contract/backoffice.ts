@@ -11,6 +11,7 @@ import {
   applicationContractEvidenceRoute,
   applicationContractRoute,
   applicationDetailRoute,
+  applicationTimelineRoute,
   bureauQueryRawRoute,
   claimAdvisorTaskRoute,
   decideVerificationRoute,
@@ -171,6 +172,8 @@ export const staffListResponse = z.object({ data: z.array(staffView) });
 export type StaffListResponse = z.infer<typeof staffListResponse>;
 
 // ---- applications ---------------------------------------------------------------------------
+/** Where a page of the list starts: opaque, as a page's `next_cursor` or `previous_cursor` gave it. */
+const listCursor = z.string().trim().min(1).max(200, 'Cursor inválido.');
 export const applicationsQuery = z.object({
   /** Phone (any format), name, or the exact tax id. */
   q: shortText(100).optional(),
@@ -182,7 +185,10 @@ export const applicationsQuery = z.object({
   /** Started on or after / on or before (dates in UTC). */
   from: dateOnly.optional(),
   to: dateOnly.optional(),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  /** The `next_cursor` of the page before: the applications after it (issue 35: keyset, no OFFSET). */
+  after: listCursor.optional(),
+  /** The `previous_cursor` of the page after: the applications before it. */
+  before: listCursor.optional(),
   page_size: z.coerce.number().int().min(1).max(100).default(25),
 });
 export type ApplicationsQuery = z.input<typeof applicationsQuery>;
@@ -206,9 +212,15 @@ export type ApplicationSummary = z.infer<typeof applicationSummary>;
 export const applicationsResponse = z.object({
   data: z.object({
     items: z.array(applicationSummary),
+    /** How many applications match, counted up to a cap (10,000): the count's cost stays bounded. */
     total: z.number(),
-    page: z.number(),
+    /** false: more than `total` match (the count stopped at the cap; the screen says «Más de…»). */
+    total_exact: z.boolean(),
     page_size: z.number(),
+    /** `after` for the next page; null on the last one. */
+    next_cursor: z.string().nullable(),
+    /** `before` for the previous page; null on the first one. */
+    previous_cursor: z.string().nullable(),
   }),
 });
 export type ApplicationsResponse = z.infer<typeof applicationsResponse>;
@@ -224,15 +236,39 @@ const auditEventView = z.object({
   at: z.string(),
   payload: z.record(z.string(), z.unknown()),
 });
+/** 'application' (the user's chain) or 'phone' (proofs before registration). */
+const chainName = z.enum(['application', 'phone'], 'Elige la cadena: application o phone.');
+/** `before` for the page of older events (the oldest event shown); null: none older. */
+const olderCursor = z.number().nullable();
 const chainView = z.object({
-  /** 'application' (the user's chain) or 'phone' (proofs before registration). */
-  chain: z.enum(['application', 'phone']),
+  chain: chainName,
+  /** Verified from the chain's checkpoint on (decision 040): a break anywhere after it is reported. */
   valid: z.boolean(),
   broken_at: z.number().nullable(),
   reason: z.string().nullable(),
+  /** Every event of the chain, those shown and the older ones. */
+  total: z.number(),
+  /** The chain's newest events (a page: 50 at most), oldest first. */
   events: z.array(auditEventView),
+  older_cursor: olderCursor,
 });
 export type AuditChainView = z.infer<typeof chainView>;
+
+/** A page of older events of one of the application's two chains (never a chain id the caller names). */
+const eventCursor = 'Cursor inválido: usa el older_cursor de la página anterior.';
+export const timelineQuery = z.object({
+  chain: chainName,
+  before: z.coerce.number(eventCursor).int(eventCursor).min(1, eventCursor).max(Number.MAX_SAFE_INTEGER, eventCursor),
+});
+export const timelinePageResponse = z.object({
+  data: z.object({
+    chain: chainName,
+    /** The events just before `before`, oldest first (50 at most). */
+    events: z.array(auditEventView),
+    older_cursor: olderCursor,
+  }),
+});
+export type TimelinePage = z.infer<typeof timelinePageResponse>['data'];
 
 const documentView = z.object({ id: z.string(), kind: z.string(), format: z.string(), bytes: z.number() });
 const verificationView = z.object({
@@ -360,7 +396,8 @@ export const applicationDetailResponse = z.object({
       }),
     ),
     /** The lender's decisions after PENDING_APPROVAL (issue 30), oldest first. */
-    lender_decisions: z.array(lenderDecisionView),
+    /** With who decided in words (the timeline shows only its newest events: issue 35). */
+    lender_decisions: z.array(lenderDecisionView.extend({ decided_by_name: z.string() })),
     decisions: z.array(
       z.object({
         id: z.string(),
@@ -534,6 +571,11 @@ export const applicationDetailCall = applicationCall(
   applicationDetailRoute,
   { params: applicationParams },
   { 200: applicationDetailResponse },
+);
+export const applicationTimelineCall = applicationCall(
+  applicationTimelineRoute,
+  { params: applicationParams, query: timelineQuery },
+  { 200: timelinePageResponse },
 );
 
 // Files the browser opens itself (the answers are bytes): each documents its media types only.

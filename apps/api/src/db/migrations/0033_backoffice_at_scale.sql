@@ -20,7 +20,11 @@ CREATE TABLE "audit_chain_checkpoints" (
 );
 --> statement-breakpoint
 DROP INDEX "users_updated_at_idx";--> statement-breakpoint
-CREATE INDEX "users_name_trgm_idx" ON "users" USING gin (((coalesce("name", '') || ' ' || coalesce("lastname", '') || ' ' || coalesce("maternal_lastname", ''))) gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "users_name_trgm_idx" ON "users" USING gin (((coalesce("name", '') || ' ' || coalesce("lastname", '') || ' ' || coalesce("maternal_lastname", ''))) gin_trgm_ops) WITH (fastupdate=false);--> statement-breakpoint
+CREATE INDEX "users_status_recent_idx" ON "users" USING btree ("status","updated_at","id");--> statement-breakpoint
+CREATE INDEX "users_next_step_recent_idx" ON "users" USING btree ("next_step","updated_at","id");--> statement-breakpoint
+CREATE INDEX "users_utm_source_recent_idx" ON "users" USING btree ("utm_source","updated_at","id");--> statement-breakpoint
+CREATE INDEX "users_utm_name_recent_idx" ON "users" USING btree ("utm_name","updated_at","id");--> statement-breakpoint
 CREATE INDEX "users_updated_at_idx" ON "users" USING btree ("updated_at","id");--> statement-breakpoint
 -- The milestones of the applications made before this migration, from their audit trails (the
 -- funnel's former query, once).

@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { is } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import { afterCommit } from '../../db/after-commit.js';
@@ -6,8 +6,10 @@ import type { Executor } from '../../db/client.js';
 import { countBusinessEvent } from '../../observability/metrics.js';
 import type { Secrets } from '../../secrets.js';
 import { recordPublicEvents } from '../event-feed/index.js';
-import { insertAuditEvent, lastHash, listChain, lockChain } from './audit.store.js';
-import { canonicalJson } from './canonical-json.js';
+import { eventsBefore, insertAuditEvent, lastHash, listChain, lockChain } from './audit.store.js';
+import { hashEvent } from './hash-event.js';
+
+export { verifyAuditChain, type ChainVerification } from './chain-verification.js';
 
 export interface AuditEventInput {
   applicationId: string;
@@ -27,28 +29,12 @@ export interface AuditEvent extends Omit<AuditEventInput, 'at'> {
   hash: string;
 }
 
-export type ChainVerification =
-  | { valid: true; events: number }
-  | { valid: false; events: number; brokenAt: number; reason: 'hash-mismatch' | 'link-mismatch' };
-
 /**
  * The chain of a phone with no application yet (phone proofs, an age refusal): keyed by an HMAC of
  * the number, so the audit table holds no phone number and the id cannot be guessed from one.
  */
 export function phoneAuditId(app: { secrets: Secrets }, phoneE164: string): string {
   return `phone:${createHmac('sha256', app.secrets.key('audit-phone')).update(phoneE164).digest('hex')}`;
-}
-
-function hashEvent(event: Omit<AuditEvent, 'id' | 'hash'>): string {
-  const body = canonicalJson({
-    application_id: event.applicationId,
-    actor: event.actor,
-    type: event.type,
-    payload: event.payload,
-    created_at: event.createdAt.toISOString(),
-    prev_hash: event.prevHash,
-  });
-  return createHash('sha256').update(body).digest('hex');
 }
 
 /**
@@ -78,22 +64,16 @@ export async function listAuditEvents(db: Executor, applicationId: string): Prom
   return listChain(db, applicationId);
 }
 
-/** Recomputes every hash and link of an application's chain; the first break is reported. */
-export async function verifyAuditChain(db: Executor, applicationId: string): Promise<ChainVerification> {
-  return verifyEvents(await listAuditEvents(db, applicationId));
-}
-
-/** The same check on events already read (in id order), for a caller that shows them too. */
-export function verifyEvents(events: AuditEvent[]): ChainVerification {
-  let previous: string | null = null;
-  for (const event of events) {
-    if (event.prevHash !== previous) {
-      return { valid: false, events: events.length, brokenAt: event.id, reason: 'link-mismatch' };
-    }
-    if (hashEvent(event) !== event.hash) {
-      return { valid: false, events: events.length, brokenAt: event.id, reason: 'hash-mismatch' };
-    }
-    previous = event.hash;
-  }
-  return { valid: true, events: events.length };
+/**
+ * A page of a chain read from its newest end: the `limit` events before `before` (the newest
+ * without it), oldest first, and the cursor of the page before them (null: none older).
+ */
+export async function auditEventPage(
+  db: Executor,
+  applicationId: string,
+  { before, limit }: { before?: number | undefined; limit: number },
+): Promise<{ events: AuditEvent[]; olderCursor: number | null }> {
+  const newestFirst = await eventsBefore(db, applicationId, before, limit + 1);
+  const events = newestFirst.slice(0, limit).reverse();
+  return { events, olderCursor: newestFirst.length > limit ? events[0]!.id : null };
 }

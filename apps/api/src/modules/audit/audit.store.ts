@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { firstRow } from '../../db/rows.js';
 import { auditEvents } from '../../db/schema.js';
@@ -32,6 +32,64 @@ export async function insertAuditEvent(tx: Executor, event: NewAuditEvent): Prom
 
 export async function listChain(db: Executor, applicationId: string): Promise<AuditEventRow[]> {
   return db.select().from(auditEvents).where(eq(auditEvents.applicationId, applicationId)).orderBy(asc(auditEvents.id));
+}
+
+/** The chain's events after `afterId` (0: from its first), oldest first, `limit` at most: a verification's batch. */
+export async function eventsAfter(
+  db: Executor,
+  applicationId: string,
+  afterId: number,
+  limit: number,
+): Promise<AuditEventRow[]> {
+  return db
+    .select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.applicationId, applicationId), gt(auditEvents.id, afterId)))
+    .orderBy(asc(auditEvents.id))
+    .limit(limit);
+}
+
+/** How many events the chain holds after `afterId` (0: all of them). */
+export async function countEventsAfter(db: Executor, applicationId: string, afterId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(auditEvents)
+    .where(and(eq(auditEvents.applicationId, applicationId), gt(auditEvents.id, afterId)));
+  return row?.n ?? 0;
+}
+
+/** The chain's newest `limit` events before `beforeId` (the newest of all without it), newest first. */
+export async function eventsBefore(
+  db: Executor,
+  applicationId: string,
+  beforeId: number | undefined,
+  limit: number,
+): Promise<AuditEventRow[]> {
+  return db
+    .select()
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.applicationId, applicationId),
+        beforeId === undefined ? undefined : lt(auditEvents.id, beforeId),
+      ),
+    )
+    .orderBy(desc(auditEvents.id))
+    .limit(limit);
+}
+
+/** One event of the chain, by its id (a checkpoint's). */
+export async function eventOfChain(
+  db: Executor,
+  applicationId: string,
+  id: number,
+): Promise<AuditEventRow | undefined> {
+  return firstRow(
+    db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.applicationId, applicationId), eq(auditEvents.id, id))),
+  );
 }
 
 /** The chain's events of one type since `since` (all of them without it), oldest first: one query, not the chain. */

@@ -1,10 +1,11 @@
 // What other modules use of the audit trail.
 export {
   appendAuditEvent,
+  auditEventPage,
   listAuditEvents,
   phoneAuditId,
-  verifyAuditChain,
-  verifyEvents,
+  type AuditEvent,
   type AuditEventInput,
 } from './audit.service.js';
+export { verifyAuditChain, verifyAuditChainSinceCheckpoint, type ChainVerification } from './chain-verification.js';
 export { eventsOfType, lastEventAt, lockChain } from './audit.store.js';

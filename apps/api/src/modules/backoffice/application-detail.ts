@@ -10,20 +10,15 @@ import type { FastifyInstance } from 'fastify';
 import { isErasedPhone } from '../application/index.js';
 import { lenderDecisionsOf } from '../lending/index.js';
 import { listMessagesOf } from '../messaging/index.js';
-import { listAuditEvents, phoneAuditId, verifyEvents } from '../audit/index.js';
 import type { StaffRow } from '../staff/index.js';
 import { applicantKeys, applicantPerson, applicantTaxId, type UserRow } from '../users/index.js';
-import { applicationRecords, otherApplicationsNaming, staffNames } from './applications.store.js';
+import { applicationRecords, otherApplicationsNaming } from './applications.store.js';
 import { MASKED_DATE, MASKED_TAX_ID, NOT_FOUND } from './applications.service.js';
+import { actorNames, timeline } from './application-timeline.js';
 
 type BureauQueryView = ApplicationDetail['bureau_queries'][number];
 
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
-
-/** Audit payload fields that hold where a person connected from: evidence for analysts only. */
-const ADDRESS_FIELDS = new Set(['ip', 'ip_hash', 'peer_ip', 'forwarded_for', 'observed_ip', 'client_ip']);
-const withoutAddresses = (payload: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(payload).filter(([key]) => !ADDRESS_FIELDS.has(key)));
 
 /**
  * The applicant's tax id and birth date, decrypted (the back office's detail and the partner API's).
@@ -37,57 +32,14 @@ export async function applicantIdentifiers(app: FastifyInstance, user: UserRow) 
   return { taxId, birthDate };
 }
 
-const ROLE_NAMES: Record<string, string> = { advisor: 'asesor', analyst: 'analista', admin: 'administrador' };
-
-/** Actors in words: a staff member by name and role (a compliance reader should not need ids). */
-async function actorNames(app: FastifyInstance, actors: string[]): Promise<(actor: string) => string> {
-  const staffIds = [...new Set(actors.map((actor) => /^staff:([0-9a-f-]{36})$/.exec(actor)?.[1]).filter(Boolean))];
-  const members = await staffNames(app.db, staffIds as string[]);
-  const names = new Map(members.map((m) => [`staff:${m.id}`, `${m.name} (${ROLE_NAMES[m.role] ?? m.role})`]));
-  return (actor) => {
-    if (names.has(actor)) return names.get(actor)!;
-    if (actor.startsWith('user:') || actor === 'user') return 'Solicitante';
-    if (actor.startsWith('aval:') || actor.startsWith('signer:')) return 'Firmante o aval';
-    if (actor.startsWith('provider:')) return `Proveedor (${actor.slice('provider:'.length)})`;
-    if (actor === 'system') return 'Sistema';
-    if (actor.startsWith('partner-key:'))
-      return `Sistema del prestamista (llave ${actor.slice('partner-key:'.length, 'partner-key:'.length + 8)})`;
-    if (actor === 'cli') return 'Consola (staff:create)';
-    return actor;
-  };
-}
-
-async function timeline(
-  app: FastifyInstance,
-  chains: { chain: 'application' | 'phone'; id: string }[],
-  sensitive: boolean,
-) {
-  const read = await Promise.all(
-    chains.map(async ({ chain, id }) => {
-      // Read once: the same rows are verified and shown.
-      const events = await listAuditEvents(app.db, id);
-      return { chain, verification: verifyEvents(events), events };
-    }),
-  );
+/** The lender's decisions, each with who made it in words (the timeline may not reach back to it). */
+async function lenderDecisionsNamed(app: FastifyInstance, userId: string) {
+  const decisions = await lenderDecisionsOf(app, userId);
   const nameOf = await actorNames(
     app,
-    read.flatMap(({ events }) => events.map((event) => event.actor)),
+    decisions.map((decision) => decision.decided_by),
   );
-  return read.map(({ chain, verification, events }) => ({
-    chain,
-    valid: verification.valid,
-    broken_at: verification.valid ? null : verification.brokenAt,
-    reason: verification.valid ? null : verification.reason,
-    events: events.map((event) => ({
-      id: event.id,
-      type: event.type,
-      actor: event.actor,
-      actor_name: nameOf(event.actor),
-      at: event.createdAt.toISOString(),
-      // The chain is verified above on the events as stored; advisors see them without addresses.
-      payload: sensitive ? event.payload : withoutAddresses(event.payload),
-    })),
-  }));
+  return decisions.map((decision) => ({ ...decision, decided_by_name: nameOf(decision.decided_by) }));
 }
 
 /** Everything recorded about one application, masked for the staff member's role. */
@@ -180,7 +132,7 @@ export async function applicationDetail(
       created_at: query.createdAt.toISOString(),
       updated_at: query.updatedAt.toISOString(),
     })),
-    lender_decisions: await lenderDecisionsOf(app, user.id),
+    lender_decisions: await lenderDecisionsNamed(app, user.id),
     decisions: decisions.map((decision) => ({
       id: decision.id,
       consent_id: decision.consentId,
@@ -252,13 +204,7 @@ export async function applicationDetail(
       created_at: message.createdAt.toISOString(),
       status_at: message.statusAt.toISOString(),
     })),
-    timeline: await timeline(
-      app,
-      [
-        { chain: 'phone', id: phoneAuditId(app, user.phoneE164) },
-        { chain: 'application', id: user.id },
-      ],
-      sensitive,
-    ),
+    // Its newest events, verified from each chain's checkpoint; older pages come from …/timeline.
+    timeline: await timeline(app, user, sensitive),
   };
 }

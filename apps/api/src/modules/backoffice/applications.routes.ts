@@ -2,6 +2,7 @@ import {
   applicationContractCall,
   applicationContractEvidenceCall,
   applicationDetailCall,
+  applicationTimelineCall,
   bureauQueryRawCall,
   decideVerificationCall,
   grantExtraAttemptCall,
@@ -31,17 +32,23 @@ import {
   sendInvitation,
 } from './actions.service.js';
 import { applicationDetail } from './application-detail.js';
+import { timelinePage } from './application-timeline.js';
 import { applicationContract, bureauRawReport, identityImage, listApplications } from './applications.service.js';
 
 /** Find, read and act on applications. */
 export async function applicationRoutes(app: App): Promise<void> {
   register(app, listApplicationsCall, { onRequest: staffOnly('readApplications') }, async (request) => {
-    const { items, total } = await listApplications(app, request.staffMember!, request.query);
-    return { data: { items, total, page: request.query.page, page_size: request.query.page_size } };
+    const list = await listApplications(app, request.staffMember!, request.query);
+    return { data: { ...list, page_size: request.query.page_size } };
   });
 
   register(app, applicationDetailCall, { onRequest: staffOnly('readApplications') }, async (request) => ({
     data: await applicationDetail(app, request.staffMember!, request.params.applicationId),
+  }));
+
+  // The timeline's older pages (the detail answers each chain's newest): as the detail, any staff role.
+  register(app, applicationTimelineCall, { onRequest: staffOnly('readApplications') }, async (request) => ({
+    data: await timelinePage(app, request.staffMember!, request.params.applicationId, request.query),
   }));
 
   // The bureau's answer as received is credit data in full (the RFC, addresses, employers, every

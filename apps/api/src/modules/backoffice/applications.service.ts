@@ -9,7 +9,7 @@ import {
   type StaffRole,
 } from '@provee/domain';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../errors.js';
+import { AppError, invalidFields } from '../../errors.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { queryPersonCipher } from '../credit/index.js';
 import { signerPersonId } from '../identity/index.js';
@@ -22,7 +22,9 @@ import {
   applicationsWhere,
   bureauQueryRaw,
   contractOf,
+  countMatches,
   identityDocument,
+  type ListPosition,
   type SearchTerms,
 } from './applications.store.js';
 import { dayFilter } from './report-range.js';
@@ -44,9 +46,15 @@ const fullName = (row: { name: string | null; lastname: string | null; maternalL
 export const MASKED_TAX_ID = '•••••••••••';
 export const MASKED_DATE = '••••-••-••';
 
+/** Where the count of the list stops (the contract's `total`): its cost stays bounded as the table grows. */
+const TOTAL_CAP = 10_000;
+
+const refused = (field: string, message: string) => invalidFields({ [field]: message }, 'query', true);
+
 /**
  * What a search box text can be: a phone (any format), an exact tax id (found through its keyed
- * hash, never by decrypting), or part of a name.
+ * hash, never by decrypting), or part of a name. A name is found through its trigrams (issue 35),
+ * which need three letters in a row: fewer would read the whole index, so they are refused.
  */
 function searchTerms(app: FastifyInstance, q: string, byTaxId: boolean): SearchTerms {
   const country = getCountry(app.config.COUNTRY);
@@ -57,35 +65,82 @@ function searchTerms(app: FastifyInstance, q: string, byTaxId: boolean): SearchT
   // Advisors cannot search by tax id: each search would confirm a guess about a masked one.
   if (byTaxId && taxId.length >= 10) terms.taxIdHash = taxIdLookupHash(app, taxId);
   const words = q.replace(/[%_\\]/g, '').trim();
-  if (/\p{L}/u.test(words)) terms.words = words;
+  if (/\p{L}{3}/u.test(words)) terms.words = words;
+  else if (/\p{L}/u.test(words) && !terms.taxIdHash)
+    throw refused('q', 'Para buscar por nombre escribe al menos 3 letras seguidas.');
   return terms;
 }
 
+/** A cursor of the list: the row's updated_at (µs, UTC) and id, as one opaque text. */
+const encodeCursor = (position: ListPosition) => Buffer.from(`${position.at}|${position.id}`).toString('base64url');
+
+const CURSOR = /^((\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3})\d{3}Z)\|([0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12})$/;
+
+function decodeCursor(field: 'after' | 'before', text: string): ListPosition {
+  const match = CURSOR.exec(Buffer.from(text, 'base64url').toString('utf8'));
+  const instant = match ? new Date(`${match[2]}Z`) : undefined;
+  // Only an instant that reads back the same (no 30 February), from 1970 on: what the database takes.
+  if (!match || !instant || !(instant.getTime() >= 0) || instant.toISOString() !== `${match[2]}Z`)
+    throw refused(field, 'La página pedida no es válida: vuelve a la primera página de la lista.');
+  return { at: match[1]!, id: match[3]! };
+}
+
+export interface ApplicationsList {
+  items: ApplicationSummary[];
+  total: number;
+  total_exact: boolean;
+  next_cursor: string | null;
+  previous_cursor: string | null;
+}
+
+const EMPTY: ApplicationsList = { items: [], total: 0, total_exact: true, next_cursor: null, previous_cursor: null };
+
+/**
+ * One page of the list, last activity first, from a cursor (keyset on (updated_at, id): every page
+ * costs the same), and how many match, counted up to TOTAL_CAP.
+ */
 export async function listApplications(
   app: FastifyInstance,
   member: StaffRow,
   query: ApplicationsFilter,
-): Promise<{ items: ApplicationSummary[]; total: number }> {
-  // A server serves one country: asking for another finds nothing.
+): Promise<ApplicationsList> {
+  if (query.after && query.before) throw refused('before', 'Pide la página siguiente o la anterior, no ambas.');
+  const older = query.after ? decodeCursor('after', query.after) : undefined;
+  const newer = query.before ? decodeCursor('before', query.before) : undefined;
   const days = dayFilter(query.from, query.to);
-  if (query.country && query.country !== app.config.COUNTRY) return { items: [], total: 0 };
+  // A server serves one country: asking for another finds nothing.
+  if (query.country && query.country !== app.config.COUNTRY) return EMPTY;
   const search = query.q ? searchTerms(app, query.q, staffMay(member.role as StaffRole, 'readSensitive')) : undefined;
   const where = applicationsWhere({ ...query, search, start: days.start, end: days.end });
-  const { rows, total } = await applicationsPage(app.db, where, query.page, query.page_size);
+  const size = query.page_size;
+  // One row more than the page tells whether another page follows in the walk's direction.
+  const [walked, [{ count: counted } = { count: 0 }]] = await Promise.all([
+    applicationsPage(app.db, where, { older, newer }, size + 1),
+    countMatches(app.db, where, TOTAL_CAP + 1),
+  ]);
+  const more = walked.length > size;
+  const rows = newer ? walked.slice(0, size).reverse() : walked.slice(0, size);
+  const edge = (row: (typeof rows)[number] | undefined) => row && { at: row.position, id: row.id };
+  const [first, last] = [edge(rows[0]), edge(rows.at(-1))];
+  // An empty page turns back with the cursor it was asked with (the rows on its other side).
+  const cursor = (position: ListPosition | undefined) => (position ? encodeCursor(position) : null);
   return {
-    total,
-    items: rows.map(({ user, businessName, guarantorPhoneShared: shared }) => ({
-      id: user.id,
-      phone: user.phoneE164,
-      full_name: fullName(user),
-      business_name: businessName,
-      next_step: user.nextStep,
-      status: user.status,
-      utm_source: user.utmSource,
-      utm_campaign: user.utmName,
-      created_at: user.createdAt.toISOString(),
-      updated_at: user.updatedAt.toISOString(),
-      guarantor_phone_shared: shared,
+    total: Math.min(counted, TOTAL_CAP),
+    total_exact: counted <= TOTAL_CAP,
+    next_cursor: newer ? cursor(last ?? newer) : more ? cursor(last) : null,
+    previous_cursor: older ? cursor(first ?? older) : newer && more ? cursor(first) : null,
+    items: rows.map((row) => ({
+      id: row.id,
+      phone: row.phoneE164,
+      full_name: fullName(row),
+      business_name: row.businessName,
+      next_step: row.nextStep,
+      status: row.status,
+      utm_source: row.utmSource,
+      utm_campaign: row.utmName,
+      created_at: row.createdAt.toISOString(),
+      updated_at: row.updatedAt.toISOString(),
+      guarantor_phone_shared: row.guarantorPhoneShared,
     })),
   };
 }

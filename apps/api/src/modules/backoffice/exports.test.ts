@@ -306,7 +306,7 @@ describe('CSV exports', () => {
   it('a download cut short stops the reading and gives its connection back, again and again', async () => {
     const table: ExportTable = {
       from: `(select n, '2026-11-10T00:00:00Z'::timestamptz + n * interval '1 millisecond' as created_at,
-        gen_random_uuid() as id from generate_series(1, 100000) as n) as t`,
+        ('00000000-0000-4000-8000-' || lpad(n::text, 12, '0'))::uuid as id from generate_series(1, 100000) as n) as t`,
       createdAt: 't.created_at',
       id: 't.id',
       columns: [{ header: 'n', sql: 't.n::text' }],
@@ -333,7 +333,7 @@ describe('CSV exports', () => {
   it('a slow reader (a compressed download, a phone) leaves every connection usable after it', async () => {
     const table: ExportTable = {
       from: `(select n, '2026-11-10T00:00:00Z'::timestamptz + n * interval '1 millisecond' as created_at,
-        gen_random_uuid() as id from generate_series(1, 20000) as n) as t`,
+        ('00000000-0000-4000-8000-' || lpad(n::text, 12, '0'))::uuid as id from generate_series(1, 20000) as n) as t`,
       createdAt: 't.created_at',
       id: 't.id',
       columns: [{ header: 'n', sql: 't.n::text' }],

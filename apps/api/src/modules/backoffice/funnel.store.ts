@@ -10,6 +10,16 @@ import type { ReportRange } from './report-range.js';
 // docs/decisions/026). It reads one row per applicant of the period, so its time follows the
 // period's applicants, not the years of history (issue 35).
 
+/**
+ * The applicant's milestones, looked up by key: one index probe per applicant of the period. The
+ * LIMIT keeps PostgreSQL from folding it into a join, which it may run as a hash over the whole
+ * table: what grew with the years of history (issue 35). The key makes it one row at most anyway.
+ * Named as the table, so the columns below read from it.
+ */
+const MILESTONES_BY_KEY = sql`lateral (
+  select * from ${applicationMilestones} where ${applicationMilestones.applicationId} = ${users.id} limit 1
+) as ${applicationMilestones}`;
+
 const MILESTONE_COLUMNS = {
   tax_id: applicationMilestones.taxId,
   business_address: applicationMilestones.businessAddress,
@@ -48,7 +58,7 @@ export async function funnel(db: Db, range: ReportRange, utmSource?: string): Pr
   const [row] = await db
     .select(fields)
     .from(users)
-    .leftJoin(applicationMilestones, eq(applicationMilestones.applicationId, users.id))
+    .leftJoin(MILESTONES_BY_KEY, sql`true`)
     .where(
       and(
         gte(users.createdAt, range.start),

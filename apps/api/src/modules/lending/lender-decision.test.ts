@@ -86,6 +86,8 @@ describe('the lender’s decision and the contract', () => {
       next_step: 'APPROVED',
       lender_decisions: [{ outcome: 'APPROVED', amount: 5_000, term_months: 6, annual_rate: 20 }],
     });
+    // Who decided, in words, whatever page of the timeline the decision's event is on.
+    expect(detail.json().data.lender_decisions[0].decided_by_name).toMatch(/\(analista\)$/);
   });
 
   it('a draft for the pre-approved amount is redrafted for the amount the lender approved', async () => {

@@ -779,7 +779,7 @@ export const FIXTURES: Record<string, Fixture | Fixture[]> = {
         country: 'do',
         from: '2026-01-01',
         to: '2027-12-31',
-        page: '1',
+        after: 'MjAyNi0xMS0yOVQxNjowMDowMC4wMDAwMDBafDAwMDAwMDAwLTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMQ',
         page_size: '10',
       },
     }),
@@ -788,6 +788,14 @@ export const FIXTURES: Record<string, Fixture | Fixture[]> = {
     reusable: true,
     prepare: async (world) => ({
       params: { applicationId: (await world.shopkeeper('INVENTORY')).id },
+      headers: await world.adminSession(),
+    }),
+  },
+  'GET /api/backoffice/applications/{applicationId}/timeline': {
+    reusable: true,
+    prepare: async (world) => ({
+      params: { applicationId: (await world.shopkeeper('INVENTORY')).id },
+      query: { chain: 'application', before: String(Number.MAX_SAFE_INTEGER) },
       headers: await world.adminSession(),
     }),
   },

@@ -36,7 +36,9 @@ describe('the back office session', () => {
   it("hides what the role may not use: an advisor's nav has no funnel, exports or staff", async () => {
     stubSignedIn(createStaff({ role: 'advisor' }), (call) =>
       call.url.startsWith('/api/backoffice/applications')
-        ? json(200, { data: { items: [], total: 0, page: 1, page_size: 25 } })
+        ? json(200, {
+            data: { items: [], total: 0, total_exact: true, page_size: 25, next_cursor: null, previous_cursor: null },
+          })
         : undefined,
     );
     renderBackoffice('/backoffice');
@@ -50,7 +52,16 @@ describe('the back office session', () => {
   it('an admin sees every section', async () => {
     stubSignedIn(createStaff({ role: 'admin' }), (call) =>
       call.url.startsWith('/api/backoffice/applications')
-        ? json(200, { data: { items: [createSummary()], total: 1, page: 1, page_size: 25 } })
+        ? json(200, {
+            data: {
+              items: [createSummary()],
+              total: 1,
+              total_exact: true,
+              page_size: 25,
+              next_cursor: null,
+              previous_cursor: null,
+            },
+          })
         : undefined,
     );
     renderBackoffice('/backoffice');
@@ -73,7 +84,9 @@ describe('the back office session', () => {
     const calls = stubSignedIn(createStaff(), (call) => {
       if (call.method === 'DELETE') return new Response(null, { status: 204 });
       if (call.url.startsWith('/api/backoffice/applications'))
-        return json(200, { data: { items: [], total: 0, page: 1, page_size: 25 } });
+        return json(200, {
+          data: { items: [], total: 0, total_exact: true, page_size: 25, next_cursor: null, previous_cursor: null },
+        });
       return undefined;
     });
     renderBackoffice('/backoffice');

@@ -10,6 +10,7 @@ export const identityDocumentImageRoute = route('GET', `${application}/identity-
 export const applicationContractRoute = route('GET', `${application}/contract`);
 export const applicationContractEvidenceRoute = route('GET', `${application}/contract/evidence`);
 export const bureauQueryRawRoute = route('GET', `${application}/bureau-queries/:queryId/raw`);
+export const applicationTimelineRoute = route('GET', `${application}/timeline`);
 
 export const registerGuarantorRoute = route('POST', `${application}/guarantors`);
 export const resendInvitationRoute = route('POST', `${application}/guarantors/:avalId/invitation`);

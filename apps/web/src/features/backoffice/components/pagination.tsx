@@ -1,23 +1,16 @@
-export function Pagination({ page, pages, onPage }: { page: number; pages: number; onPage: (page: number) => void }) {
+/** Anterior / Siguiente: the list pages by cursor (issue 35), so there is no page number to show. */
+export function Pagination({ onPrevious, onNext }: { onPrevious: (() => void) | null; onNext: (() => void) | null }) {
   return (
     <nav className="bo-pagination" aria-label="Paginación">
       <button
         type="button"
         className="bo-button bo-button--quiet"
-        disabled={page <= 1}
-        onClick={() => onPage(page - 1)}
+        disabled={!onPrevious}
+        onClick={onPrevious ?? undefined}
       >
         Anterior
       </button>
-      <span>
-        Página {page} de {pages}
-      </span>
-      <button
-        type="button"
-        className="bo-button bo-button--quiet"
-        disabled={page >= pages}
-        onClick={() => onPage(page + 1)}
-      >
+      <button type="button" className="bo-button bo-button--quiet" disabled={!onNext} onClick={onNext ?? undefined}>
         Siguiente
       </button>
     </nav>

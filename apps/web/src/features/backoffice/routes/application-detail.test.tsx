@@ -203,6 +203,79 @@ describe('/backoffice/applications/:applicationId', () => {
     expect(tampered?.textContent).toContain('step: ACCOUNT_BUREAU · n: 1');
   });
 
+  it('shows a long chain’s newest events and loads the older ones a page at a time, the badge kept', async () => {
+    const event = (id: number) => ({
+      id,
+      type: `step.saved.${id}`,
+      actor: 'system',
+      actor_name: 'Sistema',
+      at: '2025-05-01T14:00:00.000Z',
+      payload: { n: id },
+    });
+    const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => event(from + i));
+    const pages: Record<string, { events: ReturnType<typeof event>[]; older_cursor: number | null }> = {
+      '101': { events: range(51, 100), older_cursor: 51 },
+      '51': { events: range(1, 50), older_cursor: null },
+    };
+    const calls = open(
+      'advisor',
+      createDetail({
+        timeline: [
+          createChain({ chain: 'application', total: 150, events: range(101, 150), older_cursor: 101 }),
+          createChain({ chain: 'phone' }),
+        ],
+      }),
+      (call) => {
+        const url = new URL(call.url, 'http://localhost');
+        if (url.pathname !== `${DETAIL}/timeline`) return undefined;
+        expect(url.searchParams.get('chain')).toBe('application');
+        const page = pages[url.searchParams.get('before')!]!;
+        return json(200, { data: { chain: 'application', ...page } });
+      },
+    );
+    const history = await screen.findByRole('region', { name: 'Historial' });
+    const application = () => within(history).getByRole('table', { name: 'Cadena de la solicitud' });
+    const shown = () =>
+      within(application())
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => Number(row.querySelector('th')!.textContent));
+    expect(within(history).getByText('Cadena de auditoría verificada (150 eventos)')).toBeTruthy();
+    expect(within(history).getByText('Se muestran los 50 eventos más recientes de 150.')).toBeTruthy();
+    expect(shown()).toEqual(range(101, 150).map((e) => e.id));
+    // The phone chain has nothing older: no button of its own.
+    expect(within(history).getAllByRole('button', { name: 'Ver eventos anteriores' })).toHaveLength(1);
+
+    fireEvent.click(within(history).getByRole('button', { name: 'Ver eventos anteriores' }));
+    await vi.waitFor(() => expect(shown()).toEqual(range(51, 150).map((e) => e.id)));
+    fireEvent.click(within(history).getByRole('button', { name: 'Ver eventos anteriores' }));
+    await vi.waitFor(() => expect(shown()).toEqual(range(1, 150).map((e) => e.id)));
+    expect(within(history).queryByRole('button', { name: 'Ver eventos anteriores' })).toBeNull();
+    expect(within(history).getByText('Cadena de auditoría verificada (150 eventos)')).toBeTruthy();
+    expect(calls.filter((call) => call.url.includes('/timeline')).map((call) => call.url)).toEqual([
+      `${DETAIL}/timeline?chain=application&before=101`,
+      `${DETAIL}/timeline?chain=application&before=51`,
+    ]);
+  });
+
+  it('says why an older page did not load, and the button stays to try again', async () => {
+    open('analyst', createDetail({ timeline: [createChain({ total: 60, older_cursor: 5 })] }), (call) =>
+      call.url.includes('/timeline')
+        ? json(400, {
+            code: 'VALIDATION_ERROR',
+            message: 'x',
+            readable_message: 'Revisa los datos marcados e intenta de nuevo.',
+          })
+        : undefined,
+    );
+    const history = await screen.findByRole('region', { name: 'Historial' });
+    fireEvent.click(within(history).getByRole('button', { name: 'Ver eventos anteriores' }));
+    expect((await within(history).findByRole('alert')).textContent).toBe(
+      'Revisa los datos marcados e intenta de nuevo.',
+    );
+    expect(within(history).getByRole('button', { name: 'Ver eventos anteriores' })).toBeTruthy();
+  });
+
   const guarantor = (phone: string, others: number): ApplicationDetail['guarantors'][number] => ({
     id: `aval-${phone}`,
     aval_type: 'PARTNER',

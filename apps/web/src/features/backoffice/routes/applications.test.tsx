@@ -12,11 +12,26 @@ import {
 const LIST = '/api/backoffice/applications';
 const listCalls = (calls: Call[]) => calls.filter((call) => call.url.startsWith(LIST)).map((call) => call.url);
 
-function stubList(total: number, items = [createSummary()]) {
+interface ListAnswer {
+  total?: number;
+  total_exact?: boolean;
+  next_cursor?: string | null;
+  previous_cursor?: string | null;
+}
+
+/** The list's answer to every call (the same page whatever the cursor), as the API shapes it. */
+function stubList(answer: ListAnswer = {}, items = [createSummary()]) {
   return stubSignedIn(createStaff(), (call) => {
     if (!call.url.startsWith(LIST)) return undefined;
-    const page = Number(new URL(call.url, 'http://x').searchParams.get('page'));
-    return json(200, { data: { items, total, page, page_size: 25 } });
+    const data = {
+      items,
+      total: items.length,
+      total_exact: true,
+      page_size: 25,
+      next_cursor: null,
+      previous_cursor: null,
+    };
+    return json(200, { data: { ...data, ...answer } });
   });
 }
 
@@ -34,7 +49,7 @@ describe('/backoffice (applications)', () => {
         utm_campaign: null,
       }),
     ];
-    const calls = stubList(2, rows);
+    const calls = stubList({}, rows);
     renderBackoffice('/backoffice');
 
     const table = await screen.findByRole('table');
@@ -48,12 +63,14 @@ describe('/backoffice (applications)', () => {
     expect(within(second!).getByRole('link', { name: 'Sin nombre' })).toBeTruthy();
     expect(second!.textContent).toContain('(829) 555-0199');
     expect(screen.getByText('2 solicitudes')).toBeTruthy();
-    expect(screen.getByText('Página 1 de 1')).toBeTruthy();
-    expect(listCalls(calls)).toEqual([`${LIST}?page=1&page_size=25`]);
+    // One page: nowhere to go.
+    expect((screen.getByRole('button', { name: 'Anterior' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Siguiente' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(listCalls(calls)).toEqual([`${LIST}?page_size=25`]);
   });
 
   it('marks an application whose guarantor phone is named on another application (issue 26)', async () => {
-    stubList(2, [
+    stubList({}, [
       createSummary({ full_name: 'Con aval repetido', guarantor_phone_shared: true }),
       createSummary({ full_name: 'Sin aval repetido' }),
     ]);
@@ -64,7 +81,7 @@ describe('/backoffice (applications)', () => {
   });
 
   it('builds the query string from the search box and the filters, and keeps them in the address', async () => {
-    const calls = stubList(60);
+    const calls = stubList({ total: 60 });
     renderBackoffice('/backoffice');
     await screen.findByRole('table');
 
@@ -77,7 +94,7 @@ describe('/backoffice (applications)', () => {
     fireEvent.change(screen.getByLabelText('Desde'), { target: { value: '2025-05-01' } });
     fireEvent.click(screen.getByRole('button', { name: 'Buscar' }));
 
-    await screen.findByText('Página 1 de 3');
+    await vi.waitFor(() => expect(listCalls(calls)).toHaveLength(2));
     const url = new URL(listCalls(calls).at(-1)!, 'http://x');
     expect(Object.fromEntries(url.searchParams)).toEqual({
       q: '809 555 0142',
@@ -85,28 +102,63 @@ describe('/backoffice (applications)', () => {
       status: 'REJECTED',
       utm_source: 'tiktok',
       from: '2025-05-01',
-      page: '1',
       page_size: '25',
     });
     expect(screen.getByTestId('where').textContent).toContain('status=REJECTED');
+  });
+
+  it('Siguiente and Anterior ask for the pages next to this one by their cursors, with the same filters', async () => {
+    const calls = stubList({ total: 60, next_cursor: 'c-siguiente', previous_cursor: 'c-anterior' });
+    renderBackoffice('/backoffice?status=REJECTED');
+    await screen.findByRole('table');
+    expect(screen.getByText('60 solicitudes')).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Siguiente' }));
-    await screen.findByText('Página 2 de 3');
-    const next = new URL(listCalls(calls).at(-1)!, 'http://x').searchParams;
-    expect(next.get('page')).toBe('2');
-    expect(next.get('status')).toBe('REJECTED');
-    expect((screen.getByRole('button', { name: 'Anterior' }) as HTMLButtonElement).disabled).toBe(false);
+    await vi.waitFor(() =>
+      expect(listCalls(calls).at(-1)).toBe(`${LIST}?status=REJECTED&after=c-siguiente&page_size=25`),
+    );
+    expect(screen.getByTestId('where').textContent).toContain('after=c-siguiente');
+
+    fireEvent.click(await screen.findByRole('button', { name: 'Anterior' }));
+    await vi.waitFor(() =>
+      expect(listCalls(calls).at(-1)).toBe(`${LIST}?status=REJECTED&before=c-anterior&page_size=25`),
+    );
+    expect(screen.getByTestId('where').textContent).not.toContain('after=');
+  });
+
+  it('past the count’s cap the total reads «Más de…»; the first page offers no Anterior, the last no Siguiente', async () => {
+    stubList({ total: 10_000, total_exact: false, next_cursor: 'c-siguiente' });
+    renderBackoffice('/backoffice');
+    expect(await screen.findByText('Más de 10,000 solicitudes')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Anterior' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((screen.getByRole('button', { name: 'Siguiente' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('a refused search shows the API’s Spanish words', async () => {
+    const readable = 'Para buscar por nombre escribe al menos 3 letras seguidas.';
+    stubSignedIn(createStaff(), (call) =>
+      call.url.startsWith(LIST)
+        ? json(400, {
+            code: 'VALIDATION_ERROR',
+            message: 'invalid fields',
+            readable_message: readable,
+            issues: [{ field: 'query.q', message: readable }],
+          })
+        : undefined,
+    );
+    renderBackoffice('/backoffice?q=Li');
+    expect((await screen.findByRole('alert')).textContent).toBe(readable);
   });
 
   it("opening a shared address fills the form with its filters; 'Limpiar filtros' clears both", async () => {
-    const calls = stubList(1);
-    renderBackoffice('/backoffice?q=Ram%C3%ADrez&country=mx&page=2');
+    const calls = stubList();
+    renderBackoffice('/backoffice?q=Ram%C3%ADrez&country=mx&after=c-siguiente');
     await screen.findByRole('table');
-    expect(listCalls(calls)[0]).toBe(`${LIST}?q=Ram%C3%ADrez&country=mx&page=2&page_size=25`);
+    expect(listCalls(calls)[0]).toBe(`${LIST}?q=Ram%C3%ADrez&country=mx&after=c-siguiente&page_size=25`);
     expect((screen.getByLabelText('País') as HTMLSelectElement).value).toBe('mx');
 
     fireEvent.click(screen.getByRole('button', { name: 'Limpiar filtros' }));
-    await vi.waitFor(() => expect(listCalls(calls).at(-1)).toBe(`${LIST}?page=1&page_size=25`));
+    await vi.waitFor(() => expect(listCalls(calls).at(-1)).toBe(`${LIST}?page_size=25`));
     expect(
       (screen.getByLabelText('Buscar por teléfono, nombre o identificación fiscal') as HTMLInputElement).value,
     ).toBe('');

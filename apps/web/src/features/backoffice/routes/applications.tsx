@@ -4,7 +4,7 @@ import { ApplicationFiltersForm, FILTER_KEYS } from '../components/application-f
 import { DataTable } from '../components/data-table.js';
 import { ErrorMessage, Loading, useTitle } from '../components/messages.js';
 import { Pagination } from '../components/pagination.js';
-import { formatDateTime } from '../lib/format.js';
+import { formatDateTime, formatInteger } from '../lib/format.js';
 import { statusName, stepName } from '../lib/labels.js';
 import { useResource } from '../lib/use-resource.js';
 
@@ -20,18 +20,32 @@ function filtersOf(params: URLSearchParams): ApplicationFilters {
   return filters;
 }
 
-/** /backoffice: every application, last activity first (the API sorts). */
+/** Where the page starts: the cursor of the page next to it, as the address holds it. */
+function cursorOf(params: URLSearchParams): ApplicationFilters {
+  const after = params.get('after');
+  const before = params.get('before');
+  return after ? { after } : before ? { before } : {};
+}
+
+/** '25 solicitudes', or 'Más de 10,000 solicitudes' past the count's cap. */
+function totalText(total: number, exact: boolean): string {
+  if (!exact) return `Más de ${formatInteger(total)} solicitudes`;
+  return total === 1 ? '1 solicitud' : `${formatInteger(total)} solicitudes`;
+}
+
+/** /backoffice: every application, last activity first (the API sorts and pages by cursor). */
 export function ApplicationsRoute() {
   useTitle('Solicitudes');
   const [params, setParams] = useSearchParams();
   const filters = filtersOf(params);
-  const page = Math.max(1, Number(params.get('page')) || 1);
-  const query: ApplicationFilters = { ...filters, page: String(page), page_size: String(PAGE_SIZE) };
+  const query: ApplicationFilters = { ...filters, ...cursorOf(params), page_size: String(PAGE_SIZE) };
   const list = useResource(JSON.stringify(query), () => applications.list(query));
 
   const search = (next: ApplicationFilters) => setParams(new URLSearchParams(next as Record<string, string>));
-  const goTo = (n: number) => setParams(new URLSearchParams({ ...filters, page: String(n) } as Record<string, string>));
-  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / list.data.page_size)) : 1;
+  const goTo = (cursor: ApplicationFilters) =>
+    setParams(new URLSearchParams({ ...filters, ...cursor } as Record<string, string>));
+  const next = list.data?.next_cursor;
+  const previous = list.data?.previous_cursor;
 
   return (
     <section aria-labelledby="bo-applications">
@@ -42,7 +56,7 @@ export function ApplicationsRoute() {
       {list.data && (
         <>
           <p className="bo-muted" aria-live="polite">
-            {list.data.total === 1 ? '1 solicitud' : `${list.data.total} solicitudes`}
+            {totalText(list.data.total, list.data.total_exact)}
             {list.loading ? ' · actualizando…' : ''}
           </p>
           {list.data.items.length === 0 ? (
@@ -78,7 +92,10 @@ export function ApplicationsRoute() {
               ))}
             </DataTable>
           )}
-          <Pagination page={list.data.page} pages={pages} onPage={goTo} />
+          <Pagination
+            onPrevious={previous ? () => goTo({ before: previous }) : null}
+            onNext={next ? () => goTo({ after: next }) : null}
+          />
         </>
       )}
     </section>

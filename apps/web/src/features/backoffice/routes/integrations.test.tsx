@@ -222,7 +222,9 @@ describe('/backoffice/integrations', () => {
   it('is neither offered nor read for analysts: no nav link, no call for the endpoints, and "Sin acceso" by address', async () => {
     const calls = stubSignedIn(createStaff({ role: 'analyst' }), (call) =>
       call.url.startsWith('/api/backoffice/applications')
-        ? json(200, { data: { items: [], total: 0, page: 1, page_size: 25 } })
+        ? json(200, {
+            data: { items: [], total: 0, total_exact: true, page_size: 25, next_cursor: null, previous_cursor: null },
+          })
         : undefined,
     );
     renderBackoffice('/backoffice/integrations');

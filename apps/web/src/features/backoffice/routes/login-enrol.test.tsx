@@ -26,7 +26,9 @@ describe('/backoffice/login/enrol (a first login of an analyst or an admin)', ()
               data: { session: createSession({ staff: { ...staff, second_factor: true } }), recovery_codes: CODES },
             });
       if (call.url.startsWith('/api/backoffice/applications'))
-        return json(200, { data: { items: [], total: 0, page: 1, page_size: 25 } });
+        return json(200, {
+          data: { items: [], total: 0, total_exact: true, page_size: 25, next_cursor: null, previous_cursor: null },
+        });
       return undefined;
     });
     renderBackoffice('/backoffice/login/enrol?next=%2Fbackoffice', { strict: true });

@@ -121,7 +121,9 @@ describe('/backoffice/login', () => {
       if (call.url === '/api/backoffice/session' && call.method === 'GET') return json(200, { data: waiting });
       if (call.url === '/api/backoffice/session/factor') return json(200, { data: createSession() });
       if (call.url.startsWith('/api/backoffice/applications'))
-        return json(200, { data: { items: [], total: 0, page: 1, page_size: 25 } });
+        return json(200, {
+          data: { items: [], total: 0, total_exact: true, page_size: 25, next_cursor: null, previous_cursor: null },
+        });
       return undefined;
     });
     renderBackoffice('/backoffice/login/factor');

@@ -74,6 +74,7 @@ describe('Decisión del prestamista', () => {
           annual_rate: null,
           reference: 'TRF-2025-0042',
           decided_by: 'partner-key:0c8f2a1e-aaaa-4bbb-8ccc-000000000001',
+          decided_by_name: 'Sistema del prestamista (llave 0c8f2a1e)',
           decided_at: '2025-05-05T12:00:00.000Z',
         }),
       ],
@@ -108,7 +109,15 @@ describe('Decisión del prestamista', () => {
       '—',
       'Ana Núñez Peña (analista)',
     ]);
-    expect(cells(disbursed)).toEqual(['Desembolsado', '—', '—', '—', '—', 'TRF-2025-0042', 'Sistema del prestamista']);
+    expect(cells(disbursed)).toEqual([
+      'Desembolsado',
+      '—',
+      '—',
+      '—',
+      '—',
+      'TRF-2025-0042',
+      'Sistema del prestamista (llave 0c8f2a1e)',
+    ]);
     // Disbursed: nothing left to decide.
     expect(within(await section()).queryByRole('button')).toBeNull();
   });

@@ -18,12 +18,6 @@ import { DatedRow, Section, type SectionProps } from './section.js';
 const rate = new Intl.NumberFormat('es-DO', { maximumFractionDigits: 2 });
 const months = (n: number) => `${n} ${n === 1 ? 'mes' : 'meses'}`;
 
-/** Who decided, in words: the timeline names every actor of the application's chain. */
-function actorNames(detail: ApplicationDetail): (actor: string) => string {
-  const names = new Map(detail.timeline.flatMap((chain) => chain.events.map((e) => [e.actor, e.actor_name] as const)));
-  return (actor) => names.get(actor) ?? (actor.startsWith('partner-key:') ? 'Sistema del prestamista' : actor);
-}
-
 /** The pre-approval an approval may not exceed: the applicant's latest approved decision (not a guarantor's). */
 function preApproval(detail: ApplicationDetail) {
   return detail.decisions
@@ -40,7 +34,6 @@ function preApproval(detail: ApplicationDetail) {
  */
 export function LenderDecisionSection({ detail, act, canAct }: SectionProps) {
   const decisions = detail.lender_decisions;
-  const nameOf = actorNames(detail);
   const deciding = detail.next_step === 'PENDING_APPROVAL' && detail.status !== 'REJECTED';
   const disbursing = detail.next_step === 'APPROVED';
   const record = (body: LenderDecisionBody, success: string) =>
@@ -71,7 +64,7 @@ export function LenderDecisionSection({ detail, act, canAct }: SectionProps) {
               </td>
               <td>{decision.reason ?? '—'}</td>
               <td>{decision.reference ?? '—'}</td>
-              <td>{nameOf(decision.decided_by)}</td>
+              <td>{decision.decided_by_name}</td>
             </DatedRow>
           ))}
         </DataTable>
