@@ -55,17 +55,21 @@ export async function funnel(db: Db, range: ReportRange, utmSource?: string): Pr
         .mapWith(Number)
         .as(`median${index}`);
   });
-  const [row] = await db
-    .select(fields)
-    .from(users)
-    .leftJoin(MILESTONES_BY_KEY, sql`true`)
-    .where(
-      and(
-        gte(users.createdAt, range.start),
-        lt(users.createdAt, range.end),
-        utmSource === undefined ? undefined : eq(users.utmSource, utmSource),
+  // The reminders' counts are read at the same time (two connections on PostgreSQL).
+  const [[row], reminders] = await Promise.all([
+    db
+      .select(fields)
+      .from(users)
+      .leftJoin(MILESTONES_BY_KEY, sql`true`)
+      .where(
+        and(
+          gte(users.createdAt, range.start),
+          lt(users.createdAt, range.end),
+          utmSource === undefined ? undefined : eq(users.utmSource, utmSource),
+        ),
       ),
-    );
+    reminderCounts(db, range.start, range.end),
+  ]);
   const reached = STEPS.map((_, index) => Number(row?.[`reached${index}`] ?? 0));
   return {
     from: range.from,
@@ -81,7 +85,7 @@ export async function funnel(db: Db, range: ReportRange, utmSource?: string): Pr
         median_seconds_from_previous: index > 0 ? (row?.[`median${index}`] ?? null) : null,
       };
     }),
-    reminders: (await reminderCounts(db, range.start, range.end)).map((count) => ({
+    reminders: reminders.map((count) => ({
       number: count.number,
       sent: count.sent,
       came_back: count.cameBack,
