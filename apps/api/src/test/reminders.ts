@@ -42,7 +42,7 @@ export async function remindersTo(app: App, applicant: { id: string; phone: stri
   const sent = await messagesOf(app, applicant.id, 'reminder');
   if (sent.filter((message) => message.fallbackOf === null).length !== expected)
     throw new Error(
-      `${sent.length} reminders sent, expected ${expected}: ${JSON.stringify(sent.map(({ sealed, ...rest }) => rest))}`,
+      `${sent.length} reminders sent, expected ${expected}: ${JSON.stringify(sent.map(({ sealed: _sealed, ...rest }) => rest))}`,
     );
   const reached = async () => (await inbox(app, applicant.phone)).filter((message) => message.body.includes('/r/'));
   await vi.waitFor(
