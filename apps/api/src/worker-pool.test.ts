@@ -1,11 +1,34 @@
+import { deflateSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPng } from './test/test-images.js';
+import { PNG_SIGNATURE, pngChunk } from './test/test-images.js';
 import { createContractRenderer } from './modules/signing/index.js';
 import { sha256Hex } from './modules/signing/document/index.js';
 import { watchEventLoop } from './test/health-probe.js';
 import { createWorkerPool, type WorkerPool } from './worker-pool.js';
 
 const TEST_WORKER = { source: 'test/test-worker.ts', built: 'no-such-file.js' };
+
+/**
+ * The PNG that froze the process (issue 26): a 280×120 stroke cut after 60 bytes, its IDAT unfinished.
+ * In RGB: the product's RGBA signatures no longer go through pdf-lib's PNG code (decision 039), any
+ * other PNG still does.
+ */
+function cutRgbPng(): Uint8Array {
+  const [width, height, stride] = [280, 120, 1 + 280 * 3];
+  const scanlines = Buffer.alloc(stride * height);
+  for (let y = 0; y < height; y++) {
+    const x = Math.round((y / (height - 1)) * (width - 1));
+    scanlines.fill(90, y * stride + 1 + x * 3, y * stride + 1 + x * 3 + 3);
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB, deflate, no filter, no interlace
+  return Buffer.concat([PNG_SIGNATURE, pngChunk('IHDR', header), pngChunk('IDAT', deflateSync(scanlines))]).subarray(
+    0,
+    60,
+  );
+}
 
 /** The event loop's longest busy stretch (CPU of this thread, ms) while `work` runs. */
 async function busiestStretch(work: Promise<unknown>): Promise<number> {
@@ -90,7 +113,7 @@ describe('worker pool: CPU work off the event loop, each job within a time bound
       };
       const unsigned = await renderer.unsigned(input);
       expect(unsigned.sha256).toBe(sha256Hex(unsigned.pdf));
-      const cut = createPng({ width: 280, height: 120 }).slice(0, 60);
+      const cut = cutRgbPng();
       const evidence = {
         signedAt: new Date(),
         ip: '127.0.0.1',

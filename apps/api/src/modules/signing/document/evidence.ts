@@ -1,6 +1,7 @@
-import { rgb, type PDFDocument, type PDFImage, type PDFPage } from 'pdf-lib';
+import { rgb, type PDFDocument, type PDFPage } from 'pdf-lib';
 import type { ContractInfo } from './info.js';
 import { CONTENT_WIDTH, drawLine, Flow, MARGIN, MUTED, type Fonts } from './layout.js';
+import { drawSignature, type SignatureImage } from './signature-image.js';
 import { wrapText } from './text.js';
 import type { SignatureEvidence, SignedParty } from './types.js';
 
@@ -62,14 +63,19 @@ function rows(party: SignedParty, info: ContractInfo, signaturePageNumber: numbe
 /** Draws `image` as large as fits in the box, keeping its proportions, centred. */
 export function drawFitted(
   page: PDFPage,
-  image: PDFImage,
+  image: SignatureImage,
   box: { x: number; y: number; width: number; height: number },
 ) {
   const pad = 4;
   const scale = Math.min((box.width - 2 * pad) / image.width, (box.height - 2 * pad) / image.height);
   const width = image.width * scale;
   const height = image.height * scale;
-  page.drawImage(image, { x: box.x + (box.width - width) / 2, y: box.y + (box.height - height) / 2, width, height });
+  drawSignature(page, image, {
+    x: box.x + (box.width - width) / 2,
+    y: box.y + (box.height - height) / 2,
+    width,
+    height,
+  });
 }
 
 /** One party's evidence, from a new page (continuing on more pages if a long user agent needs them). */
@@ -77,7 +83,7 @@ export function drawEvidence(
   doc: PDFDocument,
   fonts: Fonts,
   party: SignedParty,
-  image: PDFImage,
+  image: SignatureImage,
   info: ContractInfo,
   signaturePageNumber: number,
 ): PDFPage[] {

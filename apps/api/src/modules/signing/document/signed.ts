@@ -3,6 +3,7 @@ import { drawEvidence, drawFitted } from './evidence.js';
 import { sha256Hex } from './hash.js';
 import { readContractInfo, type ContractInfo } from './info.js';
 import { drawFooters, drawLine, embedFonts, MUTED, signatureSlotRect, slotTextPositions } from './layout.js';
+import { embedSignature } from './signature-image.js';
 import type { SignedParty } from './types.js';
 
 /**
@@ -29,7 +30,7 @@ export async function renderSignedContract(
     const rect = signatureSlotRect(party.slot);
     const signaturePage = pages[info.firstSignaturePage + rect.page];
     if (!signaturePage) throw new Error(`renderSignedContract: no signature page for slot ${party.slot}`);
-    const image = await doc.embedPng(party.signaturePng);
+    const image = await embedSignature(doc, party.signaturePng);
     const evidencePageNumber = unsignedPageCount + evidencePages.length + 1;
     drawFitted(signaturePage, image, rect);
     drawLine(
