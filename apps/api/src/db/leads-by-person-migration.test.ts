@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -7,6 +7,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR } from '../paths.js';
+import { migrationsUpTo } from '../test/migrations.js';
 
 /**
  * Migration 0018 (issue 27): the advisor queue became one task per person (their first lead). A
@@ -16,24 +17,12 @@ describe('migration 0018: advisor tasks move onto each person’s first lead', (
   const folder = mkdtempSync(join(tmpdir(), 'provee-migrations-'));
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-  /** The migrations folder as it was before 0018. */
-  function upTo(tag: string): string {
-    const before = join(folder, 'before');
-    cpSync(MIGRATIONS_DIR, before, { recursive: true });
-    const journalPath = join(before, 'meta', '_journal.json');
-    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
-    const last = journal.entries.findIndex((entry) => entry.tag === tag);
-    expect(last).toBeGreaterThan(0);
-    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, last + 1) }));
-    return before;
-  }
-
   it('a later lead’s finished or claimed task becomes the first lead’s; a first lead’s own task stays', async () => {
     // The later migrations need what the product's PGlite loads (0033: pg_trgm).
     const client = new PGlite({ extensions: { pg_trgm } });
     const db = drizzle(client);
     try {
-      await migrate(db, { migrationsFolder: upTo('0017_identity_photo_uploads') });
+      await migrate(db, { migrationsFolder: migrationsUpTo(folder, '0017_identity_photo_uploads') });
       const lead = (id: string, phone: string, at: string) =>
         client.query(
           `insert into leads (lead_id, lead_type, shopkeeper_phone_e164, client_created_at, client_updated_at, received_at)

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -7,6 +7,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR } from '../paths.js';
+import { migrationsUpTo } from '../test/migrations.js';
 
 /**
  * Migration 0033 (issue 35): the funnel reads each application's milestones instead of its audit
@@ -17,22 +18,11 @@ describe('migration 0033: the milestones of earlier applications, from their aud
   const folder = mkdtempSync(join(tmpdir(), 'provee-migrations-'));
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-  function upTo(tag: string): string {
-    const before = join(folder, 'before');
-    cpSync(MIGRATIONS_DIR, before, { recursive: true });
-    const journalPath = join(before, 'meta', '_journal.json');
-    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
-    const last = journal.entries.findIndex((entry) => entry.tag === tag);
-    expect(last).toBeGreaterThan(0);
-    writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, last + 1) }));
-    return before;
-  }
-
   it('fills each application’s first moves; an application without moves gets no row', async () => {
     const client = new PGlite({ extensions: { pg_trgm } });
     const db = drizzle(client);
     try {
-      await migrate(db, { migrationsFolder: upTo('0032_messages_and_reminders') });
+      await migrate(db, { migrationsFolder: migrationsUpTo(folder, '0032_messages_and_reminders') });
       const user = async (phone: string) =>
         (
           await client.query<{ id: string }>(

@@ -273,6 +273,16 @@ describe('CSV exports', () => {
     });
   });
 
+  const DAY = reportRange('2026-11-10', '2026-11-10');
+  /** The numbers 1…count as a table of that day (stable ids: pages by keyset see each row once). */
+  const numbers = (count: number): ExportTable => ({
+    from: `(select n, '2026-11-10T00:00:00Z'::timestamptz + n * interval '1 millisecond' as created_at,
+      ('00000000-0000-4000-8000-' || lpad(n::text, 12, '0'))::uuid as id from generate_series(1, ${count}) as n) as t`,
+    createdAt: 't.created_at',
+    id: 't.id',
+    columns: [{ header: 'n', sql: 't.n::text' }],
+  });
+
   /** One column of texts exported the way every export is (COPY on PostgreSQL, pages on PGlite). */
   async function exported(values: (string | null)[]): Promise<string> {
     const literal = (value: string | null) => (value === null ? 'null' : `'${value.replace(/'/g, "''")}'`);
@@ -287,8 +297,7 @@ describe('CSV exports', () => {
       columns: [{ header: 'v', sql: guarded('t.v') }],
     };
     let text = '';
-    for await (const chunk of csvRows(t.app.database, table, reportRange('2026-11-10', '2026-11-10'), 2, () => {}))
-      text += String(chunk);
+    for await (const chunk of csvRows(t.app.database, table, DAY, 2, () => {})) text += String(chunk);
     return text;
   }
 
@@ -304,23 +313,11 @@ describe('CSV exports', () => {
   });
 
   it('a download cut short stops the reading and gives its connection back, again and again', async () => {
-    const table: ExportTable = {
-      from: `(select n, '2026-11-10T00:00:00Z'::timestamptz + n * interval '1 millisecond' as created_at,
-        ('00000000-0000-4000-8000-' || lpad(n::text, 12, '0'))::uuid as id from generate_series(1, 100000) as n) as t`,
-      createdAt: 't.created_at',
-      id: 't.id',
-      columns: [{ header: 'n', sql: 't.n::text' }],
-    };
+    const table = numbers(100_000);
     // More cut downloads than the pool has connections (10): a leaked one would hang the last ones.
     for (let i = 0; i < 12; i++) {
       let rows = 0;
-      for await (const chunk of csvRows(
-        t.app.database,
-        table,
-        reportRange('2026-11-10', '2026-11-10'),
-        5000,
-        (n) => (rows = n),
-      )) {
+      for await (const chunk of csvRows(t.app.database, table, DAY, 5000, (n) => (rows = n))) {
         expect(String(chunk).length).toBeGreaterThan(0);
         break;
       }
@@ -331,23 +328,11 @@ describe('CSV exports', () => {
   });
 
   it('a slow reader (a compressed download, a phone) leaves every connection usable after it', async () => {
-    const table: ExportTable = {
-      from: `(select n, '2026-11-10T00:00:00Z'::timestamptz + n * interval '1 millisecond' as created_at,
-        ('00000000-0000-4000-8000-' || lpad(n::text, 12, '0'))::uuid as id from generate_series(1, 20000) as n) as t`,
-      createdAt: 't.created_at',
-      id: 't.id',
-      columns: [{ header: 'n', sql: 't.n::text' }],
-    };
+    const table = numbers(20_000);
     // More slow reads than the pool has connections (10): one left stuck would hang the last ones.
     for (let i = 0; i < 12; i++) {
       let rows = 0;
-      for await (const _ of csvRows(
-        t.app.database,
-        table,
-        reportRange('2026-11-10', '2026-11-10'),
-        5000,
-        (n) => (rows = n),
-      ))
+      for await (const _ of csvRows(t.app.database, table, DAY, 5000, (n) => (rows = n)))
         await new Promise((resolve) => setTimeout(resolve, 1));
       expect(rows).toBe(20_000);
     }
