@@ -126,10 +126,17 @@ function openPostgres(url: string): Database {
     copyOut: (text) => copyOut(client, text),
     async executeSql(text, values) {
       // postgres.js's parameter types are its own (its `unsafe` takes them as they come).
-      const result = values?.length
-        ? await client.unsafe(text, values as postgres.ParameterOrJSON<never>[])
-        : await client.unsafe(text).simple();
-      return { rows: Array.from(result) };
+      if (values?.length)
+        return { rows: Array.from(await client.unsafe(text, values as postgres.ParameterOrJSON<never>[])) };
+      // Several statements (the job queue's maintenance: `BEGIN; …; COMMIT`) on a connection of
+      // their own: postgres.js refuses a BEGIN on a pooled one (UNSAFE_TRANSACTION), and the
+      // queue's supervision (expiring jobs whose worker died, archiving) never ran on PostgreSQL.
+      const reserved = await client.reserve();
+      try {
+        return { rows: Array.from(await reserved.unsafe(text).simple()) };
+      } finally {
+        reserved.release();
+      }
     },
     // With a timeout: after the server cut a connection under a query, postgres.js's end() without
     // one never resolves (porsager/postgres#1097), and a graceful stop would hang for good. The app
