@@ -19,3 +19,4 @@ export {
 export { amendApplication, type AmendOptions } from './amend-application.js';
 export { workUnderClaim } from './claimed-work.js';
 export { ApplicationErasedError, ERASED_PHONE_PREFIX, isErasedPhone, notErased } from './erased.js';
+export { MILESTONE_COLUMNS } from './milestones.js';

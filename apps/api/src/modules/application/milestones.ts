@@ -1,12 +1,13 @@
 import type { FunnelMilestone } from '@provee/domain';
-import { sql } from 'drizzle-orm';
+import { getTableColumns, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { applicationMilestones } from '../../db/schema.js';
 
 // The funnel's milestones (packages/domain/src/funnel.ts), recorded by the step engine in the move's
 // own transaction: the first time wins, a later move of the same kind leaves it as it was.
 
-const COLUMNS = {
+/** Each milestone's column (the funnel reads them too). */
+export const MILESTONE_COLUMNS = {
   tax_id: applicationMilestones.taxId,
   business_address: applicationMilestones.businessAddress,
   business: applicationMilestones.business,
@@ -17,16 +18,9 @@ const COLUMNS = {
   contract_signed: applicationMilestones.contractSigned,
 } as const satisfies Record<FunnelMilestone, unknown>;
 
-const FIELDS = {
-  tax_id: 'taxId',
-  business_address: 'businessAddress',
-  business: 'business',
-  nip_sent: 'nipSent',
-  consent: 'consent',
-  pre_approved: 'preApproved',
-  password: 'password',
-  contract_signed: 'contractSigned',
-} as const satisfies Record<FunnelMilestone, keyof typeof applicationMilestones.$inferInsert>;
+/** The property of the table's insert that writes a column. */
+const fieldOf = (column: (typeof MILESTONE_COLUMNS)[FunnelMilestone]) =>
+  Object.entries(getTableColumns(applicationMilestones)).find(([, candidate]) => candidate === column)![0];
 
 export async function recordMilestone(
   tx: Executor,
@@ -34,12 +28,13 @@ export async function recordMilestone(
   milestone: FunnelMilestone,
   at: Date,
 ): Promise<void> {
-  const column = COLUMNS[milestone];
+  const column = MILESTONE_COLUMNS[milestone];
+  const field = fieldOf(column);
   await tx
     .insert(applicationMilestones)
-    .values({ applicationId, [FIELDS[milestone]]: at })
+    .values({ applicationId, [field]: at })
     .onConflictDoUpdate({
       target: applicationMilestones.applicationId,
-      set: { [FIELDS[milestone]]: sql`coalesce(${column}, excluded.${sql.identifier(column.name)})` },
+      set: { [field]: sql`coalesce(${column}, excluded.${sql.identifier(column.name)})` },
     });
 }

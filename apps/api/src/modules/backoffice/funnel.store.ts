@@ -1,4 +1,5 @@
 import { FUNNEL_MILESTONES, type FunnelResponse } from '@provee/domain';
+import { MILESTONE_COLUMNS } from '../application/index.js';
 import { reminderCounts } from '../reminders/index.js';
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
@@ -19,17 +20,6 @@ import type { ReportRange } from './report-range.js';
 const MILESTONES_BY_KEY = sql`lateral (
   select * from ${applicationMilestones} where ${applicationMilestones.applicationId} = ${users.id} limit 1
 ) as ${applicationMilestones}`;
-
-const MILESTONE_COLUMNS = {
-  tax_id: applicationMilestones.taxId,
-  business_address: applicationMilestones.businessAddress,
-  business: applicationMilestones.business,
-  nip_sent: applicationMilestones.nipSent,
-  consent: applicationMilestones.consent,
-  pre_approved: applicationMilestones.preApproved,
-  password: applicationMilestones.password,
-  contract_signed: applicationMilestones.contractSigned,
-} as const;
 
 /** The funnel's steps in order; each is the time an applicant first got there (null: never). */
 const STEPS: { key: string; label: string; at: SQL }[] = [
