@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { staffSession } from '../../test/staff.js';
 import { useTestApp } from '../../test/test-app.js';
 import { JOB_SCHEMA, JOB_STATES, listJobs, type QueuedJobRow } from './jobs.store.js';
+import type { Database } from '../../db/client.js';
 import { createJobQueue, type JobKind } from './queue.js';
 
 /** What the test kinds saw: each run's data and attempt. */
@@ -98,6 +99,34 @@ describe('job queue', () => {
       kindsOff: ['bureau-querys'],
     });
     await expect(queue.start()).rejects.toThrow('JOB_KINDS_OFF: no job kind bureau-querys');
+  });
+
+  it('a job done just before the stop has its outcome recorded before stop() returns (the database may close then)', async () => {
+    // pg-boss records a job's completion without awaiting it: here the completion takes a second
+    // (a slow database), and the queue is stopped the moment the job has run.
+    const slowCompletion: Database = {
+      ...t.database,
+      executeSql: async (text, values) => {
+        if (/state = 'completed'/.test(text)) await new Promise((resolve) => setTimeout(resolve, 1_000));
+        return t.database.executeSql(text, values);
+      },
+    };
+    const queue = createJobQueue(slowCompletion, t.app.log, { pollMs: 500, retryDelaySeconds: 1, graceMs: 0 });
+    let ran = false;
+    queue.define({
+      name: 'test-done-at-stop',
+      retryLimit: 0,
+      expireInSeconds: 30,
+      run: async () => {
+        ran = true;
+      },
+    });
+    await queue.start();
+    await t.app.db.transaction((tx) => queue.enqueue(tx, 'test-done-at-stop', {}));
+    queue.wake('test-done-at-stop');
+    await vi.waitFor(() => expect(ran).toBe(true), { timeout: 10_000, interval: 5 });
+    await queue.stop();
+    expect((await jobsOf('test-done-at-stop')).map((job) => job.state)).toEqual(['completed']);
   });
 
   it('what a failed job keeps (admins see it) never holds a database error’s values, only its code', async () => {

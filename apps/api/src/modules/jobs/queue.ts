@@ -154,8 +154,20 @@ export function createJobQueue(
 ): JobQueue {
   const working = options.pollMs > 0;
   const kindsOff = new Set(options.kindsOff ?? []);
+  // pg-boss 10 records a finished job (complete, fail) without awaiting it, and its stop waits only
+  // for the jobs in hand: a job done just before `stop()` could still be writing its outcome when the
+  // caller closes the database (the outcome lost, the job run again after it expires, and an
+  // unhandled CONNECTION_ENDED). Its statements are followed here and `stop()` waits for them.
+  const statements = new Set<Promise<unknown>>();
+  const executeSql = (text: string, values?: unknown[]) => {
+    const statement = database.executeSql(text, values?.map(pgValue));
+    statements.add(statement);
+    const forget = () => statements.delete(statement);
+    statement.then(forget, forget);
+    return statement;
+  };
   const boss = new PgBoss({
-    db: { executeSql: (text, values) => database.executeSql(text, values?.map(pgValue)) },
+    db: { executeSql },
     schema: JOB_SCHEMA,
     migrate: false,
     // Maintenance (expiring, archiving, deleting old jobs) from any process; one at a time (its lock).
@@ -253,6 +265,7 @@ export function createJobQueue(
       stopping = true;
       clearTimeout(retryTimer);
       if (started) await boss.stop({ graceful: true, wait: true, timeout: options.graceMs });
+      while (statements.size > 0) await Promise.allSettled([...statements]);
     },
   };
 }
