@@ -118,6 +118,9 @@ export function crlfRecords() {
   };
 }
 
+/** How much of COPY's stream goes on at once. */
+const COPY_BATCH_BYTES = 64 * 1024;
+
 /** The rows as CSV, chunk by chunk: COPY's stream on PostgreSQL, keyset pages on PGlite. */
 export async function* csvRows(
   database: Database,
@@ -127,12 +130,23 @@ export async function* csvRows(
   counted: (rows: number) => void,
 ): AsyncGenerator<Buffer | string> {
   if (database.copyOut) {
+    // COPY's stream gives one row per chunk: they go on in batches, or each ~150-byte row would be
+    // a step of the stream, a write to the socket and a call of the compressor's thread.
     const records = crlfRecords();
+    let batch: Buffer[] = [];
+    let size = 0;
     for await (const chunk of await copyRows(database, table, range)) {
       const converted = records.convert(chunk as Buffer);
+      batch.push(converted);
+      size += converted.length;
+      if (size < COPY_BATCH_BYTES) continue;
       counted(records.rows);
-      yield converted;
+      yield Buffer.concat(batch, size);
+      batch = [];
+      size = 0;
     }
+    counted(records.rows);
+    if (size > 0) yield Buffer.concat(batch, size);
     return;
   }
   let after: Cursor | null = null;
