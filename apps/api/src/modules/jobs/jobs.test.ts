@@ -129,6 +129,44 @@ describe('job queue', () => {
     expect((await jobsOf('test-done-at-stop')).map((job) => job.state)).toEqual(['completed']);
   });
 
+  it('a job fetched while the queue stops runs to its end before stop() returns', async () => {
+    // The fetch that finds the job is slow: the stop comes while it is in flight, so pg-boss hands
+    // the job to its worker only after its own stop has returned.
+    let fetchStarted: () => void = () => {};
+    const fetching = new Promise<void>((resolve) => (fetchStarted = resolve));
+    let slowFetch = false;
+    const slowFetching: Database = {
+      ...t.database,
+      executeSql: async (text, values) => {
+        if (slowFetch && /SKIP LOCKED/.test(text)) {
+          slowFetch = false;
+          fetchStarted();
+          await new Promise((resolve) => setTimeout(resolve, 1_000));
+        }
+        return t.database.executeSql(text, values);
+      },
+    };
+    const queue = createJobQueue(slowFetching, t.app.log, { pollMs: 500, retryDelaySeconds: 1, graceMs: 0 });
+    let finished = false;
+    queue.define({
+      name: 'test-fetched-at-stop',
+      retryLimit: 0,
+      expireInSeconds: 30,
+      run: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        finished = true;
+      },
+    });
+    await queue.start();
+    await t.app.db.transaction((tx) => queue.enqueue(tx, 'test-fetched-at-stop', {}));
+    slowFetch = true;
+    queue.wake('test-fetched-at-stop');
+    await fetching;
+    await queue.stop();
+    expect(finished).toBe(true);
+    expect((await jobsOf('test-fetched-at-stop')).map((job) => job.state)).toEqual(['completed']);
+  });
+
   it('what a failed job keeps (admins see it) never holds a database error’s values, only its code', async () => {
     await t.app.db.transaction((tx) => t.app.jobs.enqueue(tx, 'test-database-error', {}));
     await vi.waitFor(async () => expect((await jobsOf('test-database-error'))[0]?.state).toBe('failed'), {

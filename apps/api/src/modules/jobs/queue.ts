@@ -7,9 +7,12 @@ import { serializeError } from '../../logger.js';
 import { jobRuns } from '../../observability/metrics.js';
 import { currentTraceContext, inJobSpan, TRACE_CONTEXT_KEY } from '../../observability/spans.js';
 import { JOB_SCHEMA } from './jobs.store.js';
+import { followStragglers } from './stragglers.js';
 
 /** How long a queue that could not start (its database unreachable) waits before trying again. */
 const START_RETRY_MS = 5_000;
+/** The least the stop waits for what pg-boss left running (stragglers.ts). */
+const STRAGGLERS_WAIT_MS = 5_000;
 
 /**
  * A kind of job: how many times it is tried again after the first (the pause before the first
@@ -154,18 +157,10 @@ export function createJobQueue(
 ): JobQueue {
   const working = options.pollMs > 0;
   const kindsOff = new Set(options.kindsOff ?? []);
-  // pg-boss 10 records a finished job (complete, fail) without awaiting it, and its stop waits only
-  // for the jobs in hand: a job done just before `stop()` could still be writing its outcome when the
-  // caller closes the database (the outcome lost, the job run again after it expires, and an
-  // unhandled CONNECTION_ENDED). Its statements are followed here and `stop()` waits for them.
-  const statements = new Set<Promise<unknown>>();
-  const executeSql = (text: string, values?: unknown[]) => {
-    const statement = database.executeSql(text, values?.map(pgValue));
-    statements.add(statement);
-    const forget = () => statements.delete(statement);
-    statement.then(forget, forget);
-    return statement;
-  };
+  // What pg-boss leaves running after its stop: waited for before the database may close.
+  const stragglers = followStragglers();
+  const executeSql = (text: string, values?: unknown[]) =>
+    stragglers.statement(() => database.executeSql(text, values?.map(pgValue)));
   const boss = new PgBoss({
     db: { executeSql },
     schema: JOB_SCHEMA,
@@ -208,24 +203,29 @@ export function createJobQueue(
     }
   }
 
-  /** One job of `kind`: a failure is logged by its kind and id (never its data) and thrown for pg-boss to retry. */
+  /** pg-boss's worker for `kind`: its job's run is followed (the stop waits for it). */
   const runner =
     (kind: JobKind<never>) =>
     async ([job]: PgBoss.JobWithMetadata<object>[]) => {
       if (!job) return;
-      const retry = job.retryCount;
-      const { data, trace } = withoutTraceContext(job.data);
-      try {
-        await inJobSpan(kind.name, trace, () =>
-          kind.run(data as never, { retry, last: retry >= job.retryLimit, id: job.id }),
-        );
-        jobRuns.inc({ kind: kind.name, outcome: 'ok' });
-      } catch (error) {
-        jobRuns.inc({ kind: kind.name, outcome: 'failed' });
-        log.warn({ job: kind.name, jobId: job.id, retry, err: error }, 'job failed');
-        throw keptFailure(error);
-      }
+      await stragglers.run(runJob(kind, job));
     };
+
+  /** One job of `kind`: a failure is logged by its kind and id (never its data) and thrown for pg-boss to retry. */
+  async function runJob(kind: JobKind<never>, job: PgBoss.JobWithMetadata<object>) {
+    const retry = job.retryCount;
+    const { data, trace } = withoutTraceContext(job.data);
+    try {
+      await inJobSpan(kind.name, trace, () =>
+        kind.run(data as never, { retry, last: retry >= job.retryLimit, id: job.id }),
+      );
+      jobRuns.inc({ kind: kind.name, outcome: 'ok' });
+    } catch (error) {
+      jobRuns.inc({ kind: kind.name, outcome: 'failed' });
+      log.warn({ job: kind.name, jobId: job.id, retry, err: error }, 'job failed');
+      throw keptFailure(error);
+    }
+  }
 
   return {
     define(kind) {
@@ -265,7 +265,7 @@ export function createJobQueue(
       stopping = true;
       clearTimeout(retryTimer);
       if (started) await boss.stop({ graceful: true, wait: true, timeout: options.graceMs });
-      while (statements.size > 0) await Promise.allSettled([...statements]);
+      await stragglers.closeAfter(Math.max(options.graceMs, STRAGGLERS_WAIT_MS));
     },
   };
 }

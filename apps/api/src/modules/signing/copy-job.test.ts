@@ -118,7 +118,16 @@ describe('the signed copy by SMS, through the job queue', () => {
       eraseApplication(t.app, tx, signer.userId, 'staff:test', { contractTermPassed: true }),
     );
     const [row] = await t.app.db.select().from(contractSigners).where(eq(contractSigners.userId, signer.userId));
-    // This run enqueues no message (the queue's own try of the same copy may have run meanwhile).
+    // The queue's own try of the same copy may be running: it is let finish (a message of its own
+    // when it ran before the erasure), then this run enqueues none.
+    await vi.waitFor(
+      async () => {
+        const jobs = await listJobs(t.app.db, { states: [...JOB_STATES], name: CONTRACT_COPY_JOB, limit: 100 });
+        const own = jobs.filter((job) => (job.data as { signer_id: string }).signer_id === row!.id);
+        expect(own.map((job) => job.state)).toEqual(['completed']);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
     const before = (await copyMessages(signer.userId)).length;
     const job = contractCopyJob(signingDeps(t.app));
     await expect(job.run({ signer_id: row!.id }, { retry: 0, last: false })).resolves.toBeUndefined();
