@@ -83,6 +83,20 @@ describe('back-office access: staff sessions, lock-out, roles', () => {
     }
   });
 
+  it('a read within a minute of the last recorded activity writes nothing; a later one moves it', async () => {
+    const { member, headers } = await staffSession(t.app, 'advisor');
+    const me = () => t.app.inject({ method: 'GET', url: '/api/backoffice/session', headers });
+    const lastSeen = async () =>
+      (await t.app.db.select().from(staffSessions).where(eq(staffSessions.staffId, member.id)))[0]!.lastSeenAt;
+    const recorded = await lastSeen();
+    clock.advance(59);
+    expect((await me()).statusCode).toBe(200);
+    expect(await lastSeen()).toEqual(recorded);
+    clock.advance(2);
+    expect((await me()).statusCode).toBe(200);
+    expect(await lastSeen()).toEqual(clock());
+  });
+
   it('logout and deactivation end the session at once', async () => {
     const { headers } = await staffSession(t.app, 'analyst');
     expect((await t.app.inject({ method: 'DELETE', url: '/api/backoffice/session', headers })).statusCode).toBe(204);

@@ -39,7 +39,7 @@ export const sessionLimits = (now: Date): SessionLimits => ({
 /**
  * @fastify/session's store on the staff_sessions table (sessions.store.ts). The idle (30 min) and
  * absolute (12 h) limits are enforced here on every read, with the app's clock, and a read of a live
- * session moves its last activity in the same statement. A session of a deactivated account, or one
+ * session moves its last activity when it is more than a minute old (sessions.store.ts). A session of a deactivated account, or one
  * begun before its account's session_epoch moved on (a role change, a factor reset, a new password),
  * reads as none.
  */
