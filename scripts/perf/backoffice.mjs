@@ -172,8 +172,8 @@ const SEED = ({ count, first, fromDays, toDays, events = true }) => [
          from seed, generate_series(0, 7) n where n <= reached`,
       ]
     : []),
-  `insert into application_milestones (application_id, ${STAGES.map((s) => s.milestone).join(', ')})
-   select user_id, ${STAGES.map((_, i) => `case when reached >= ${i + 1} then at + ${i + 1} * interval '1 minute' end`).join(', ')}
+  `insert into application_milestones (application_id, started_at, utm_source, ${STAGES.map((s) => s.milestone).join(', ')})
+   select user_id, at, utm_source, ${STAGES.map((_, i) => `case when reached >= ${i + 1} then at + ${i + 1} * interval '1 minute' end`).join(', ')}
    from seed where reached >= 1`,
 ];
 
@@ -302,24 +302,39 @@ async function copyLimit(db, from, to) {
 }
 
 /**
- * The funnel's SQL (apps/api/src/modules/backoffice/funnel.store.ts) run directly, in its two shapes:
- * the milestones joined, and looked up per applicant (LATERAL … LIMIT 1, as the product asks). The
- * limit is the faster of the two: the best plan of that SQL.
+ * The funnel's question as SQL run directly, in every shape measured: the applications of the period
+ * with their milestones joined, or looked up per applicant (LATERAL … LIMIT 1), and the product's own
+ * (apps/api/src/modules/backoffice/funnel.store.ts): the applications counted and the milestones read
+ * by start, at the same time on two connections. The limit is the fastest shape's median of 7 (the
+ * API's figure is its median of 7): the best plan of its SQL.
  */
 async function funnelLimit(db, from, to) {
-  const steps = ['u.created_at', ...STAGES.map((s) => `m.${s.milestone}`), 'm.contract_signed_at'];
-  const columns = steps.map((at, i) => `count(${at})::int as r${i}`);
-  for (let i = 1; i < steps.length; i++)
-    columns.push(
-      `percentile_cont(0.5) within group (order by extract(epoch from (${steps[i]} - ${steps[i - 1]}))::float8) as m${i}`,
-    );
+  const medians = (steps) =>
+    steps
+      .slice(1)
+      .map(
+        (at, i) =>
+          `percentile_cont(0.5) within group (order by extract(epoch from (${at} - ${steps[i]}))::float8) as m${i + 1}`,
+      );
+  const milestones = [...STAGES.map((s) => `m.${s.milestone}`), 'm.contract_signed_at'];
+  const joinedSteps = ['u.created_at', ...milestones];
+  const columns = [...joinedSteps.map((at, i) => `count(${at})::int as r${i}`), ...medians(joinedSteps)];
   const range = 'u.created_at >= $1 and u.created_at < $2';
   const joined = `select ${columns.join(', ')} from users u left join application_milestones m on m.application_id = u.id where ${range}`;
   const lateral = `select ${columns.join(', ')} from users u left join lateral (select * from application_milestones x
     where x.application_id = u.id limit 1) m on true where ${range}`;
+  const byStartSteps = ['m.started_at', ...milestones];
+  const byStart = `select ${[...milestones.map((at, i) => `count(${at})::int as r${i + 1}`), ...medians(byStartSteps)].join(', ')}
+    from application_milestones m where m.started_at >= $1 and m.started_at < $2`;
+  const started = `select count(*)::int from users u where ${range}`;
   const [start, end] = [new Date(`${from}T00:00:00Z`), new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000)];
-  const best = async (text) => Math.min(...(await timed(5, () => db.unsafe(text, [start, end]))));
-  return Math.min(await best(joined), await best(lateral));
+  // The same statistic as the API's figure: the median of 7.
+  const best = async (run) => median(await timed(7, run));
+  return Math.min(
+    await best(() => db.unsafe(joined, [start, end])),
+    await best(() => db.unsafe(lateral, [start, end])),
+    await best(() => Promise.all([db.unsafe(started, [start, end]), db.unsafe(byStart, [start, end])])),
+  );
 }
 
 const day = (daysAgo) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);

@@ -13,6 +13,7 @@ import { migrationsUpTo } from '../test/migrations.js';
  * Migration 0033 (issue 35): the funnel reads each application's milestones instead of its audit
  * trail. The applications made before it get theirs from their trails: the first time of each move,
  * the pre-approval only when the decision ended in the password step, the titular's signature.
+ * Migration 0034 then copies each application's start and source beside them.
  */
 describe('migration 0033: the milestones of earlier applications, from their audit trails', () => {
   const folder = mkdtempSync(join(tmpdir(), 'provee-migrations-'));
@@ -23,15 +24,15 @@ describe('migration 0033: the milestones of earlier applications, from their aud
     const db = drizzle(client);
     try {
       await migrate(db, { migrationsFolder: migrationsUpTo(folder, '0032_messages_and_reminders') });
-      const user = async (phone: string) =>
+      const user = async (phone: string, utmSource: string | null = null) =>
         (
           await client.query<{ id: string }>(
-            `insert into users (phone_e164, next_step, created_at, updated_at)
-             values ($1, 'PASSWORD', '2026-11-01T10:00:00Z', '2026-11-01T10:00:00Z') returning id`,
-            [phone],
+            `insert into users (phone_e164, next_step, utm_source, created_at, updated_at)
+             values ($1, 'PASSWORD', $2, '2026-11-01T10:00:00Z', '2026-11-01T10:00:00Z') returning id`,
+            [phone, utmSource],
           )
         ).rows[0]!.id;
-      const ana = await user('+18095550001');
+      const ana = await user('+18095550001', 'facebook');
       const beto = await user('+18095550002');
       await user('+18095550003');
       const move = (id: string, transition: string, at: string, to = { step: 'X', status: 'IN_PROGRESS' }) =>
@@ -52,12 +53,16 @@ describe('migration 0033: the milestones of earlier applications, from their aud
       await migrate(db, { migrationsFolder: MIGRATIONS_DIR });
 
       const { rows } = await client.query<Record<string, unknown>>(
-        `select application_id, tax_id_at, business_address_at, business_at, pre_approved_at, contract_signed_at
+        `select application_id, started_at, utm_source, tax_id_at, business_address_at, business_at, pre_approved_at,
+           contract_signed_at
          from application_milestones order by tax_id_at`,
       );
+      // Migration 0034 copies each application's start and source beside its milestones.
       expect(rows).toEqual([
         {
           application_id: ana,
+          started_at: new Date('2026-11-01T10:00:00Z'),
+          utm_source: 'facebook',
           tax_id_at: new Date('2026-11-01T10:01:00Z'),
           business_address_at: new Date('2026-11-01T10:02:00Z'),
           business_at: null,
@@ -66,6 +71,8 @@ describe('migration 0033: the milestones of earlier applications, from their aud
         },
         {
           application_id: beto,
+          started_at: new Date('2026-11-01T10:00:00Z'),
+          utm_source: null,
           tax_id_at: new Date('2026-11-02T10:01:00Z'),
           business_address_at: null,
           business_at: null,

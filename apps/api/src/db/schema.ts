@@ -156,19 +156,27 @@ export const users = pgTable(
  * written by the step engine with the move (issue 35): the funnel reads one row per applicant of its
  * period instead of their audit trails. Applications are never deleted.
  */
-export const applicationMilestones = pgTable('application_milestones', {
-  // No foreign key: the signer's move writes it after locking the signer, and a key-share lock on
-  // the application's row then would invert an erasure's order (decision 038's deadlock).
-  applicationId: uuid('application_id').primaryKey(),
-  taxId: timestamp('tax_id_at', { withTimezone: true }),
-  businessAddress: timestamp('business_address_at', { withTimezone: true }),
-  business: timestamp('business_at', { withTimezone: true }),
-  nipSent: timestamp('nip_sent_at', { withTimezone: true }),
-  consent: timestamp('consent_at', { withTimezone: true }),
-  preApproved: timestamp('pre_approved_at', { withTimezone: true }),
-  password: timestamp('password_at', { withTimezone: true }),
-  contractSigned: timestamp('contract_signed_at', { withTimezone: true }),
-});
+export const applicationMilestones = pgTable(
+  'application_milestones',
+  {
+    // No foreign key: the signer's move writes it after locking the signer, and a key-share lock on
+    // the application's row then would invert an erasure's order (decision 038's deadlock).
+    applicationId: uuid('application_id').primaryKey(),
+    // The application's start and source, copied from it with its first milestone: the funnel reads
+    // a period's milestones by start without a join (issue 35).
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    utmSource: text('utm_source'),
+    taxId: timestamp('tax_id_at', { withTimezone: true }),
+    businessAddress: timestamp('business_address_at', { withTimezone: true }),
+    business: timestamp('business_at', { withTimezone: true }),
+    nipSent: timestamp('nip_sent_at', { withTimezone: true }),
+    consent: timestamp('consent_at', { withTimezone: true }),
+    preApproved: timestamp('pre_approved_at', { withTimezone: true }),
+    password: timestamp('password_at', { withTimezone: true }),
+    contractSigned: timestamp('contract_signed_at', { withTimezone: true }),
+  },
+  (table) => [index('application_milestones_started_at_idx').on(table.startedAt)],
+);
 
 /** Guarantors a shopkeeper named (PARTNER or COLLATERAL). */
 export const avals = pgTable(

@@ -1,7 +1,7 @@
 import type { FunnelMilestone } from '@provee/domain';
-import { getTableColumns, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
-import { applicationMilestones } from '../../db/schema.js';
+import { applicationMilestones, users } from '../../db/schema.js';
 
 // The funnel's milestones (packages/domain/src/funnel.ts), recorded by the step engine in the move's
 // own transaction: the first time wins, a later move of the same kind leaves it as it was.
@@ -18,23 +18,22 @@ export const MILESTONE_COLUMNS = {
   contract_signed: applicationMilestones.contractSigned,
 } as const satisfies Record<FunnelMilestone, unknown>;
 
-/** The property of the table's insert that writes a column. */
-const fieldOf = (column: (typeof MILESTONE_COLUMNS)[FunnelMilestone]) =>
-  Object.entries(getTableColumns(applicationMilestones)).find(([, candidate]) => candidate === column)![0];
-
+/**
+ * Records `milestone` at `at` unless the application reached it before. The application's first
+ * milestone makes its row, with its start and source copied from it (the funnel reads them there).
+ */
 export async function recordMilestone(
   tx: Executor,
   applicationId: string,
   milestone: FunnelMilestone,
   at: Date,
 ): Promise<void> {
-  const column = MILESTONE_COLUMNS[milestone];
-  const field = fieldOf(column);
-  await tx
-    .insert(applicationMilestones)
-    .values({ applicationId, [field]: at })
-    .onConflictDoUpdate({
-      target: applicationMilestones.applicationId,
-      set: { [field]: sql`coalesce(${column}, excluded.${sql.identifier(column.name)})` },
-    });
+  const name = (column: { name: string }) => sql.identifier(column.name);
+  const reached = name(MILESTONE_COLUMNS[milestone]);
+  const { applicationId: id, startedAt, utmSource } = applicationMilestones;
+  await tx.execute(sql`
+    insert into ${applicationMilestones} (${name(id)}, ${name(startedAt)}, ${name(utmSource)}, ${reached})
+    select ${users.id}, ${users.createdAt}, ${users.utmSource}, ${at.toISOString()}::timestamptz
+    from ${users} where ${users.id} = ${applicationId}
+    on conflict (${name(id)}) do update set ${reached} = coalesce(${applicationMilestones}.${reached}, excluded.${reached})`);
 }

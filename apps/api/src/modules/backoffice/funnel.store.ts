@@ -6,24 +6,15 @@ import type { Db } from '../../db/client.js';
 import { applicationMilestones, users } from '../../db/schema.js';
 import type { ReportRange } from './report-range.js';
 
-// The funnel report: one query over the applications of the period and their milestones, which the
-// step engine records with each move (the back office is the one read side across modules:
-// docs/decisions/026). It reads one row per applicant of the period, so its time follows the
-// period's applicants, not the years of history (issue 35).
-
-/**
- * The applicant's milestones, looked up by key: one index probe per applicant of the period. The
- * LIMIT keeps PostgreSQL from folding it into a join, which it may run as a hash over the whole
- * table: what grew with the years of history (issue 35). The key makes it one row at most anyway.
- * Named as the table, so the columns below read from it.
- */
-const MILESTONES_BY_KEY = sql`lateral (
-  select * from ${applicationMilestones} where ${applicationMilestones.applicationId} = ${users.id} limit 1
-) as ${applicationMilestones}`;
+// The funnel report, over the applications of the period: how many started (the applications
+// themselves) and when each reached its milestones, which the step engine records with each move
+// beside the application's start and source (the back office is the one read side across modules:
+// docs/decisions/026). The milestones are read by start, one range of one index: the time follows
+// the period's applicants, not the years of history, and needs no join (issue 35).
 
 /** The funnel's steps in order; each is the time an applicant first got there (null: never). */
 const STEPS: { key: string; label: string; at: SQL }[] = [
-  { key: 'registration_started', label: 'Registro iniciado', at: sql`${users.createdAt}` },
+  { key: 'registration_started', label: 'Registro iniciado', at: sql`${applicationMilestones.startedAt}` },
   ...FUNNEL_MILESTONES.map((milestone) => ({
     key: milestone.key,
     label: milestone.label,
@@ -33,24 +24,24 @@ const STEPS: { key: string; label: string; at: SQL }[] = [
 
 /**
  * Per step how many of the cohort (started in the range, of the source when given) got there and
- * the median time from the step before.
+ * the median time from the step before. Who started is counted on the applications (one that never
+ * reached a milestone has no row of them); the rest on the milestones of the same range.
  */
 export async function funnel(db: Db, range: ReportRange, utmSource?: string): Promise<FunnelResponse['data']> {
   const fields: Record<string, SQL.Aliased<number | null>> = {};
   STEPS.forEach((step, index) => {
+    if (index === 0) return;
     fields[`reached${index}`] = sql<number>`count(${step.at})::int`.mapWith(Number).as(`reached${index}`);
-    if (index > 0)
-      fields[`median${index}`] = sql<number | null>`percentile_cont(0.5) within group (
+    fields[`median${index}`] = sql<number | null>`percentile_cont(0.5) within group (
         order by extract(epoch from (${step.at} - ${STEPS[index - 1]!.at}))::float8)`
-        .mapWith(Number)
-        .as(`median${index}`);
+      .mapWith(Number)
+      .as(`median${index}`);
   });
-  // The reminders' counts are read at the same time (two connections on PostgreSQL).
-  const [[row], reminders] = await Promise.all([
+  // The three are read at the same time (three connections on PostgreSQL).
+  const [[started], [row], reminders] = await Promise.all([
     db
-      .select(fields)
+      .select({ count: sql<number>`count(*)::int`.mapWith(Number) })
       .from(users)
-      .leftJoin(MILESTONES_BY_KEY, sql`true`)
       .where(
         and(
           gte(users.createdAt, range.start),
@@ -58,9 +49,21 @@ export async function funnel(db: Db, range: ReportRange, utmSource?: string): Pr
           utmSource === undefined ? undefined : eq(users.utmSource, utmSource),
         ),
       ),
+    db
+      .select(fields)
+      .from(applicationMilestones)
+      .where(
+        and(
+          gte(applicationMilestones.startedAt, range.start),
+          lt(applicationMilestones.startedAt, range.end),
+          utmSource === undefined ? undefined : eq(applicationMilestones.utmSource, utmSource),
+        ),
+      ),
     reminderCounts(db, range.start, range.end),
   ]);
-  const reached = STEPS.map((_, index) => Number(row?.[`reached${index}`] ?? 0));
+  const reached = STEPS.map((_, index) =>
+    index === 0 ? (started?.count ?? 0) : Number(row?.[`reached${index}`] ?? 0),
+  );
   return {
     from: range.from,
     to: range.to,

@@ -174,6 +174,8 @@ export const APPLICATION_TABLES: Record<string, TableEntry> = {
     personal: {},
     notPersonal: [
       'application_id',
+      'started_at',
+      'utm_source',
       'tax_id_at',
       'business_address_at',
       'business_at',
