@@ -101,6 +101,15 @@ describe('job queue', () => {
     await expect(queue.start()).rejects.toThrow('JOB_KINDS_OFF: no job kind bureau-querys');
   });
 
+  /** A queue of its own on `database` (a slow one), started, with one job of kind `name` enqueued. */
+  const queueWithJob = async (database: Database, name: string, run: () => Promise<void>) => {
+    const queue = createJobQueue(database, t.app.log, { pollMs: 500, retryDelaySeconds: 1, graceMs: 0 });
+    queue.define({ name, retryLimit: 0, expireInSeconds: 30, run });
+    await queue.start();
+    await t.app.db.transaction((tx) => queue.enqueue(tx, name, {}));
+    return queue;
+  };
+
   it('a job done just before the stop has its outcome recorded before stop() returns (the database may close then)', async () => {
     // pg-boss records a job's completion without awaiting it: here the completion takes a second
     // (a slow database), and the queue is stopped the moment the job has run.
@@ -111,18 +120,10 @@ describe('job queue', () => {
         return t.database.executeSql(text, values);
       },
     };
-    const queue = createJobQueue(slowCompletion, t.app.log, { pollMs: 500, retryDelaySeconds: 1, graceMs: 0 });
     let ran = false;
-    queue.define({
-      name: 'test-done-at-stop',
-      retryLimit: 0,
-      expireInSeconds: 30,
-      run: async () => {
-        ran = true;
-      },
+    const queue = await queueWithJob(slowCompletion, 'test-done-at-stop', async () => {
+      ran = true;
     });
-    await queue.start();
-    await t.app.db.transaction((tx) => queue.enqueue(tx, 'test-done-at-stop', {}));
     queue.wake('test-done-at-stop');
     await vi.waitFor(() => expect(ran).toBe(true), { timeout: 10_000, interval: 5 });
     await queue.stop();
@@ -130,36 +131,26 @@ describe('job queue', () => {
   });
 
   it('a job fetched while the queue stops runs to its end before stop() returns', async () => {
-    // The fetch that finds the job is slow: the stop comes while it is in flight, so pg-boss hands
-    // the job to its worker only after its own stop has returned.
-    let fetchStarted: () => void = () => {};
-    const fetching = new Promise<void>((resolve) => (fetchStarted = resolve));
-    let slowFetch = false;
+    // The fetch that finds the job answers slowly: the stop comes while it is in flight, so pg-boss
+    // hands the job to its worker only after its own stop has returned.
+    let found: () => void = () => {};
+    const fetching = new Promise<void>((resolve) => (found = resolve));
     const slowFetching: Database = {
       ...t.database,
       executeSql: async (text, values) => {
-        if (slowFetch && /SKIP LOCKED/.test(text)) {
-          slowFetch = false;
-          fetchStarted();
+        const result = await t.database.executeSql(text, values);
+        if (/SKIP LOCKED/.test(text) && result.rows.length > 0) {
+          found();
           await new Promise((resolve) => setTimeout(resolve, 1_000));
         }
-        return t.database.executeSql(text, values);
+        return result;
       },
     };
-    const queue = createJobQueue(slowFetching, t.app.log, { pollMs: 500, retryDelaySeconds: 1, graceMs: 0 });
     let finished = false;
-    queue.define({
-      name: 'test-fetched-at-stop',
-      retryLimit: 0,
-      expireInSeconds: 30,
-      run: async () => {
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        finished = true;
-      },
+    const queue = await queueWithJob(slowFetching, 'test-fetched-at-stop', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      finished = true;
     });
-    await queue.start();
-    await t.app.db.transaction((tx) => queue.enqueue(tx, 'test-fetched-at-stop', {}));
-    slowFetch = true;
     queue.wake('test-fetched-at-stop');
     await fetching;
     await queue.stop();
