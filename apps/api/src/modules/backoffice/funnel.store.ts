@@ -2,6 +2,7 @@ import { FUNNEL_MILESTONES, type FunnelResponse } from '@provee/domain';
 import { MILESTONE_COLUMNS } from '../application/index.js';
 import { reminderCounts } from '../reminders/index.js';
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import { applicationMilestones, users } from '../../db/schema.js';
 import type { ReportRange } from './report-range.js';
@@ -37,28 +38,23 @@ export async function funnel(db: Db, range: ReportRange, utmSource?: string): Pr
       .mapWith(Number)
       .as(`median${index}`);
   });
+  /** Started in the range, of the source when given: on the applications or on their milestones. */
+  const cohort = (startedAt: PgColumn, source: PgColumn) =>
+    and(
+      gte(startedAt, range.start),
+      lt(startedAt, range.end),
+      utmSource === undefined ? undefined : eq(source, utmSource),
+    );
   // The three are read at the same time (three connections on PostgreSQL).
   const [[started], [row], reminders] = await Promise.all([
     db
       .select({ count: sql<number>`count(*)::int`.mapWith(Number) })
       .from(users)
-      .where(
-        and(
-          gte(users.createdAt, range.start),
-          lt(users.createdAt, range.end),
-          utmSource === undefined ? undefined : eq(users.utmSource, utmSource),
-        ),
-      ),
+      .where(cohort(users.createdAt, users.utmSource)),
     db
       .select(fields)
       .from(applicationMilestones)
-      .where(
-        and(
-          gte(applicationMilestones.startedAt, range.start),
-          lt(applicationMilestones.startedAt, range.end),
-          utmSource === undefined ? undefined : eq(applicationMilestones.utmSource, utmSource),
-        ),
-      ),
+      .where(cohort(applicationMilestones.startedAt, applicationMilestones.utmSource)),
     reminderCounts(db, range.start, range.end),
   ]);
   const reached = STEPS.map((_, index) =>

@@ -43,7 +43,7 @@ export async function updateStaffSession(
  * within the last minute writes nothing (no commit to wait for on each back-office request; the
  * idle limit is then kept to within a minute).
  */
-export const ACTIVITY_STEP_MS = 60_000;
+const ACTIVITY_STEP_MS = 60_000;
 
 /**
  * Reads a live session, and moves its last activity to `now` when it is older than ACTIVITY_STEP_MS:
