@@ -21,7 +21,12 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   forbidOnly: true,
-  timeout: 30_000,
+  // A test's own bound: its journeys take 10–35 s on a two-core machine that also runs five servers
+  // and two browsers (2026-11-30's machine: the whole suite in 30 min, against 10–12 on earlier ones).
+  timeout: 60_000,
+  // An assertion's own wait: on that machine a screen that follows an API answer took 5–8 s at
+  // times (load average 15–17; nothing shed, no error in the servers' logs), past the default 5 s.
+  expect: { timeout: 15_000 },
   reporter: [['list']],
   outputDir: 'test-results/e2e',
   // The whole suite at both phone sizes (the help-button check runs on every screen); the

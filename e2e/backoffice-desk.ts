@@ -84,6 +84,7 @@ export async function openApplicationByPhone(page: Page, phone: string, name: Re
   await page.getByRole('link', { name: 'Solicitudes', exact: true }).click();
   await page.getByLabel(/^Buscar por teléfono/).fill(`(${phone.slice(0, 3)}) ${phone.slice(3, 6)}-${phone.slice(6)}`);
   await page.getByRole('button', { name: 'Buscar' }).click();
-  await page.getByRole('link', { name }).click();
+  // The row of this phone: the list from before the search may still be on screen for a moment.
+  await page.getByRole('row').filter({ hasText: phone }).getByRole('link', { name }).click();
   await expect(page.getByRole('heading', { name: 'Decisión del prestamista' })).toBeVisible();
 }

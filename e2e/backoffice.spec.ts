@@ -52,6 +52,12 @@ test('an analyst finds a shopkeeper, reads the evidence, approves a review, and 
   const userId = await shopkeeperThroughPublicApi(shopkeeper.request, { phone, taxId });
 
   const analyst = await staffPage(browser, baseURL!, 'analyst');
+  // Given a day of creation the list is by creation, the newest first, and says so above the table.
+  await analyst.getByLabel('Creada desde').fill(new Date().toISOString().slice(0, 10));
+  await analyst.getByRole('button', { name: 'Buscar' }).click();
+  await expect(analyst.getByText('Solicitudes, la de creación más reciente primero')).toBeVisible();
+  await expect(analyst.getByRole('row').filter({ hasText: `+1${phone}` })).toBeVisible();
+  await screenshot(analyst, 'backoffice-list-by-creation');
   await openApplication(analyst, phone);
   // The consent with its evidence, the decision with its rules, the verified timeline.
   await expect(analyst.getByText('Cadena de auditoría verificada', { exact: false }).first()).toBeVisible();

@@ -221,6 +221,20 @@ async function startCirculoFake(): Promise<{ env: Record<string, string>; stop: 
   };
 }
 
+/** Waits (up to a minute) until the server's /readyz answers 200: its database answers, its jobs run, nothing is shed. */
+async function untilReady(baseUrl: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const status = await fetch(`${baseUrl}/readyz`).then(
+      (res) => res.status,
+      () => 0,
+    );
+    if (status === 200) return;
+    if (Date.now() > deadline) throw new Error(`${baseUrl}/readyz still answers ${status} after a minute`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 /**
  * The built app for the Dominican market (twice: one per phone size) and the same app with
  * COUNTRY=mx, and the back office's security server. Nothing is imported: every server runs on
@@ -268,6 +282,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     'mx-circulo': enrolledCirculo,
     staff: enrolledOnStaff,
   } satisfies EnrolledByServer);
+  // The tests start when every server says it can take work, as a balancer would wait for it: five
+  // servers starting and enrolling staff at once on two cores left one shedding load (its event
+  // loop over PRESSURE_MAX_EVENT_LOOP_DELAY_MS) when the first tests came (503 on /home).
+  await Promise.all(
+    [dominican.baseUrl, dominicanSmall.baseUrl, mexican.baseUrl, mexicanCirculo.baseUrl, staff.apiUrl].map(untilReady),
+  );
   return async () => {
     // One after the other: each dump opens a PGlite of its own in this process.
     for (const server of [dominican, dominicanSmall, mexican, mexicanCirculo, staff]) await server.stop();

@@ -23,7 +23,7 @@ export async function latestSms(request: APIRequestContext, phone: string): Prom
     const res = await request.get(`/dev/outbox.json?to=${encodeURIComponent(`+1${phone}`)}`);
     body = ((await res.json()) as { messages: { body: string }[] }).messages[0]?.body ?? '';
     expect(body).not.toBe('');
-  }).toPass({ timeout: 5_000 });
+  }).toPass({ timeout: 15_000 });
   return body;
 }
 
@@ -128,7 +128,7 @@ export async function smsWith(
     const messages = ((await res.json()) as { messages: { body: string }[] }).messages;
     body = messages.find((message) => message.body.includes(text))?.body ?? '';
     expect(body).not.toBe('');
-  }).toPass({ timeout: 5_000 });
+  }).toPass({ timeout: 15_000 });
   return body;
 }
 

@@ -48,7 +48,7 @@ test('a reminder an hour after stopping at the address brings the applicant back
     ).json()) as Outbox;
     reminder = outbox.messages.find((message) => message.body.includes('/r/'));
     expect(reminder?.status).toBe('read');
-  }).toPass({ timeout: 10_000 });
+  }).toPass({ timeout: 30_000 });
   expect(reminder!.channel).toBe('whatsapp');
   expect(reminder!.body).toContain('tu solicitud de crédito quedó a medias');
   const link = new URL(/https?:\/\/\S+\/r\/[A-Za-z0-9_-]{43}/.exec(reminder!.body)![0]);

@@ -38,12 +38,15 @@ test.describe('web shell', () => {
     const viewport = page.viewportSize()!;
     await page.goto('/home');
     const banner = page.getByRole('complementary', { name: 'Modo de prueba' });
-    await expect(banner).toHaveText('Modo de prueba: los mensajes son simulados.');
+    // A fresh start seals contracts with a development certificate (issue 36): the banner says that too.
+    await expect(banner).toHaveText('Modo de prueba: mensajes y sellos simulados.');
     const bannerBox = (await banner.boundingBox())!;
     const headingBox = (await page.getByRole('heading', { level: 1 }).boundingBox())!;
     const helpBox = (await page.getByRole('link', { name: 'Tengo dudas con mi registro' }).boundingBox())!;
     expect(bannerBox.y).toBe(0);
     expect(bannerBox.height).toBeLessThan(40);
+    // Its text on one line, inside its band (a second line would spill onto the screen below).
+    expect(await banner.evaluate((element) => element.scrollHeight <= element.clientHeight)).toBe(true);
     expect(headingBox.y).toBeGreaterThanOrEqual(bannerBox.y + bannerBox.height);
     expect(helpBox.y).toBeGreaterThanOrEqual(bannerBox.y + bannerBox.height);
     // A screen that fits the viewport still does: the banner adds no scrolling.

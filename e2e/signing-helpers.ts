@@ -1,4 +1,5 @@
-import type { Page } from '@playwright/test';
+import type { ContractEvidence } from '@provee/domain';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { expect } from './fixtures.js';
 import { cedulaFrom, preApprovedShopkeeper, sendSigningLink, smsWith, uniqueCedula } from './helpers.js';
 
@@ -166,3 +167,27 @@ export async function watchUploads(page: Page, { dropAnswerTo = '' } = {}): Prom
 /** The bodies that carried an identity photo (an image, or a form of them). */
 export const photoBodies = (sent: SentBody[]) =>
   sent.filter((body) => body.bytes > 4_000 && (body.type.startsWith('image/') || body.type.startsWith('multipart/')));
+
+/**
+ * The signed contract's evidence (with the token of the copy's SMS link) once its seal has the
+ * time-stamp (issue 36): the authority's answer goes into the PDF in place, so its hash and the file
+ * the link serves settle only then.
+ */
+export async function stampedEvidence(
+  request: APIRequestContext,
+  userId: string,
+  token: string,
+): Promise<ContractEvidence> {
+  let evidence: ContractEvidence | undefined;
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get(`/api/v1/users/SK/${userId}/contract/evidence?token=${token}`);
+        evidence = ((await res.json()) as { data: ContractEvidence }).data;
+        return evidence.seal?.timestamp.status ?? 'not sealed';
+      },
+      { timeout: 30_000 },
+    )
+    .toBe('stamped');
+  return evidence!;
+}

@@ -391,6 +391,8 @@ async function measureList(call, cookie, label) {
     status: 'status=WAITING',
     'next step and source': 'next_step=PASSWORD&utm_source=facebook',
     'started in a week': `from=${day(60)}&to=${day(53)}`,
+    'started in a week, waiting': `status=WAITING&from=${day(60)}&to=${day(53)}`,
+    'started in a year, from referrals': `utm_source=referido&from=${day(364)}&to=${day(0)}`,
   };
   for (const [name, query] of Object.entries(queries)) {
     expectOk(await list(query), `list ${name}`);

@@ -4,10 +4,13 @@ import { writeFile } from 'node:fs/promises';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
+import { prepareDatabase } from '../src/prepare-database.js';
 import { PARTNER_TYPES_FILE, partnerApiTypes } from '../src/test/partner-client/generate.js';
 
-// The document needs no data: an app on an empty in-memory database, never started.
+// The document needs no data: an app on a fresh in-memory database (migrated, as the app's start
+// does: building it reads the credit policy), never started.
 const database = openDatabase({ dataDir: 'memory://' });
+await prepareDatabase(database);
 const config = loadConfig({
   NODE_ENV: 'test',
   LOG_LEVEL: 'error',

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createTestApp, type TestApp, withTestApp } from './test/test-app.js';
 import { webDist } from './test/web-dist.js';
+import { productionSealEnv } from './test/production-seal.js';
 
 const expectedDb = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
@@ -284,7 +285,7 @@ describe('SPA serving', () => {
 
 describe('development tools', () => {
   it('do not exist in production', async () => {
-    await withTestApp({ NODE_ENV: 'production', OPS_API_KEY: 'k'.repeat(32) }, async (t) => {
+    await withTestApp({ NODE_ENV: 'production', OPS_API_KEY: 'k'.repeat(32), ...productionSealEnv() }, async (t) => {
       for (const url of ['/dev/outbox', '/dev/outbox.json', '/dev/phone']) {
         expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
       }

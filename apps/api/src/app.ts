@@ -43,6 +43,9 @@ import { bureauJobsSweep, bureauQueryJob, consentAuditJob } from './modules/cred
 import { createImageDecoder, identityDeps, simulatedAnswerJob } from './modules/identity/index.js';
 import {
   contractCopyJob,
+  createContractSealer,
+  sealCompletionJob,
+  sealSweepJob,
   copyMessages,
   createContractRenderer,
   signingDeps,
@@ -242,6 +245,12 @@ export async function buildApp(config: Config, database: Database, options: Buil
   );
   app.addHook('onClose', () => app.pdfRenderer.close());
   app.decorate(
+    'contractSealer',
+    createContractSealer(config, (source) => app.pdfRenderer.credential(source)),
+  );
+  // The seal read, and on the first start the development certificates made (never in production).
+  app.contractSealer.prepare();
+  app.decorate(
     'jobs',
     createJobQueue(database, app.log, {
       pollMs: config.JOB_POLL_INTERVAL_MS,
@@ -284,6 +293,8 @@ export async function buildApp(config: Config, database: Database, options: Buil
 
   if (config.TEST_MODE) await app.register(devRoutes, { prefix: '/dev' });
   app.jobs.define(contractCopyJob(signingDeps(app)));
+  app.jobs.define(sealCompletionJob(signingDeps(app)));
+  app.jobs.define(sealSweepJob(signingDeps(app)));
   app.jobs.define(signingInvitationJob(signingDeps(app)));
   app.jobs.define(webhookSendJob(app));
   app.jobs.define(webhookSweepJob(app));

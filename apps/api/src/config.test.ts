@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
+import { productionSealEnv } from './test/production-seal.js';
 
 describe('config', () => {
   it('has working defaults for a fresh clone', () => {
@@ -38,7 +39,12 @@ describe('config', () => {
   it('test mode (the /dev tools, the fixed ops key) is on outside production only', () => {
     expect(loadConfig({}).TEST_MODE).toBe(true);
     expect(
-      loadConfig({ NODE_ENV: 'production', OPS_API_KEY: 'k'.repeat(32), APP_SECRET: 's'.repeat(32) }).TEST_MODE,
+      loadConfig({
+        NODE_ENV: 'production',
+        OPS_API_KEY: 'k'.repeat(32),
+        APP_SECRET: 's'.repeat(32),
+        ...productionSealEnv(),
+      }).TEST_MODE,
     ).toBe(false);
   });
 
@@ -73,7 +79,7 @@ describe('config', () => {
   });
 
   it('production needs real secrets and no test factories', () => {
-    const secrets = { OPS_API_KEY: 'k'.repeat(32), APP_SECRET: 's'.repeat(32) };
+    const secrets = { OPS_API_KEY: 'k'.repeat(32), APP_SECRET: 's'.repeat(32), ...productionSealEnv() };
     expect(() => loadConfig({ NODE_ENV: 'production', APP_SECRET: secrets.APP_SECRET })).toThrow(
       /OPS_API_KEY: es obligatoria/,
     );
@@ -84,6 +90,22 @@ describe('config', () => {
       /ENABLE_TEST_FACTORIES/,
     );
     expect(loadConfig({ NODE_ENV: 'production', ...secrets }).OPS_API_KEY).toBe(secrets.OPS_API_KEY);
+  });
+
+  it('production seals contracts with the lender’s certificate, dated by a real authority, and keeps them under NOM-151 in Mexico', () => {
+    const base = { NODE_ENV: 'production', OPS_API_KEY: 'k'.repeat(32), APP_SECRET: 's'.repeat(32) };
+    const seal = productionSealEnv();
+    expect(() => loadConfig(base)).toThrow(
+      /CONTRACT_SEAL_P12_FILE: es obligatoria[\s\S]*CONTRACT_TSA_URL: es obligatoria/,
+    );
+    expect(() => loadConfig({ ...base, ...seal, CONTRACT_SEAL_P12_PASSWORD: 'otra' })).toThrow(
+      /CONTRACT_SEAL_P12_FILE: no se pudo abrir el archivo PKCS#12/,
+    );
+    expect(() => loadConfig({ ...base, ...seal, CONTRACT_SEAL_P12_FILE: '/nonexistent.p12' })).toThrow(
+      /CONTRACT_SEAL_P12_FILE: no se pudo leer/,
+    );
+    expect(() => loadConfig({ ...base, ...seal, COUNTRY: 'mx' })).toThrow(/NOM151_PROVIDER: en producción en México/);
+    expect(loadConfig({ ...base, ...seal }).CONTRACT_TSA_URL).toBe(seal.CONTRACT_TSA_URL);
   });
 
   it('twilio needs its account, token and sender', () => {

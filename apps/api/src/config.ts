@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
+import { readP12 } from './pki/p12.js';
 import { trustProxySchema } from './trust-proxy.js';
 
 const bool = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
@@ -270,6 +271,27 @@ const envSchema = z.object({
   /** The advisor-welcome video: unset, the built-in one (BUILTIN_ADVISOR_VIDEO); an https URL, the lender's; 'none', no video. */
   ADVISOR_VIDEO_URL: z.union([z.literal('none'), z.url({ protocol: /^https$/, normalize: true })]).optional(),
 
+  /**
+   * The contract's seal (issue 36): the lender's PKCS#12 (an RSA key and its certificate, with the
+   * chain above it) that seals the signed PDF (PAdES), and its password. Unset outside production, a
+   * development certificate made under DATA_DIR on first start (the PDF says so).
+   */
+  CONTRACT_SEAL_P12_FILE: z.string().min(1).optional(),
+  CONTRACT_SEAL_P12_PASSWORD: z.string().default(''),
+  /** The RFC 3161 time-stamping authority of the seal (PAdES B-T); unset outside production, a simulator. */
+  CONTRACT_TSA_URL: z.url({ protocol: /^https?$/ }).optional(),
+  CONTRACT_TSA_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** How often a sealed contract still waiting for its time-stamp is tried again, besides its own job's retries. */
+  CONTRACT_TSA_SWEEP_CRON: z.string().min(9).default('*/10 * * * *'),
+  /**
+   * NOM-151 conservation (COUNTRY=mx): the simulator, or Mifiel's PSC API (its base URL, the
+   * application's id and secret from Mifiel's dashboard).
+   */
+  NOM151_PROVIDER: z.enum(['simulator', 'mifiel']).default('simulator'),
+  MIFIEL_BASE_URL: z.url({ protocol: /^https?$/ }).default('https://app.mifiel.com/api/v1'),
+  MIFIEL_APP_ID: z.string().min(1).optional(),
+  MIFIEL_APP_SECRET: z.string().min(1).optional(),
+
   /** Identity checks before signing: the built-in widget and verifier simulator, or MetaMap. */
   IDENTITY_PROVIDER: z.enum(['simulator', 'metamap']).default('simulator'),
   /** How long the simulator takes to answer a check (SPEC §4: the review screen first asks at 30 s). */
@@ -400,6 +422,12 @@ export function loadConfig(env: Record<string, string | undefined>) {
     if (!config.APP_SECRET) problems.push('APP_SECRET: es obligatoria en producción');
     if (config.ENABLE_TEST_FACTORIES) problems.push('ENABLE_TEST_FACTORIES: no se permite en producción');
     if (config.NIP_PREFILL) problems.push('NIP_PREFILL: no se permite en producción');
+    if (!config.CONTRACT_SEAL_P12_FILE)
+      problems.push('CONTRACT_SEAL_P12_FILE: es obligatoria en producción (el certificado que sella los contratos)');
+    if (!config.CONTRACT_TSA_URL)
+      problems.push('CONTRACT_TSA_URL: es obligatoria en producción (la autoridad que fecha el sello, RFC 3161)');
+    if (config.COUNTRY === 'mx' && config.NOM151_PROVIDER === 'simulator')
+      problems.push('NOM151_PROVIDER: en producción en México debe ser un proveedor real (mifiel)');
   }
   if (config.ADDRESS_PROVIDER === 'google' && !config.GOOGLE_PLACES_API_KEY) {
     problems.push('GOOGLE_PLACES_API_KEY: es obligatoria con ADDRESS_PROVIDER=google');
@@ -440,6 +468,15 @@ export function loadConfig(env: Record<string, string | undefined>) {
     }
   }
   if (config.BUREAU_PROVIDER === 'circulo') problems.push(...circuloProblems(config));
+  if (config.NOM151_PROVIDER === 'mifiel') {
+    if (config.COUNTRY !== 'mx') problems.push('NOM151_PROVIDER: mifiel solo se usa con COUNTRY=mx');
+    for (const name of ['MIFIEL_APP_ID', 'MIFIEL_APP_SECRET'] as const)
+      if (!config[name]) problems.push(`${name}: es obligatoria con NOM151_PROVIDER=mifiel`);
+  }
+  if (config.CONTRACT_SEAL_P12_FILE) {
+    const problem = sealFileProblem(config.CONTRACT_SEAL_P12_FILE, config.CONTRACT_SEAL_P12_PASSWORD);
+    if (problem) problems.push(`CONTRACT_SEAL_P12_FILE: ${problem}`);
+  }
   if (config.OIDC_ISSUER) {
     if (!config.OIDC_CLIENT_ID) problems.push('OIDC_CLIENT_ID: es obligatoria con OIDC_ISSUER');
     if (!config.PUBLIC_BASE_URL)
@@ -495,6 +532,22 @@ function circuloProblems(config: z.infer<typeof envSchema>): string[] {
     if (problem) problems.push(`CIRCULO_CERTIFICATE_FILE: ${problem}`);
   }
   return problems;
+}
+
+/** Whether the seal's PKCS#12 opens with its password and holds an RSA key with its certificate. */
+function sealFileProblem(file: string, password: string): string | null {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    return `no se pudo leer ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+  }
+  try {
+    readP12(bytes, password);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 function keyFileProblem(file: string, check: (pem: string) => unknown): string | null {

@@ -7,6 +7,7 @@ import { createUser, userToken } from './test/factories.js';
 import { codeConfirm, codeRequest, createPhone, lastSmsCode } from './test/phone.js';
 import { createTestApp, type TestApp, useTestApp } from './test/test-app.js';
 import { webDist } from './test/web-dist.js';
+import { productionSealEnv } from './test/production-seal.js';
 
 describe('no personal data in the logs, whatever fails', () => {
   let t: TestApp;
@@ -139,7 +140,7 @@ describe('test mode: the /dev tools and the banner', () => {
   });
 
   describe('in production', () => {
-    const off = appWith({ NODE_ENV: 'production', OPS_API_KEY: 'k'.repeat(32) });
+    const off = appWith({ NODE_ENV: 'production', OPS_API_KEY: 'k'.repeat(32), ...productionSealEnv() });
     it('no tools and no banner flag, whatever the providers', async () => {
       expect(off.t.app.config.TEST_MODE).toBe(false);
       for (const url of ['/dev/outbox', '/dev/outbox.json', '/dev/phone'])

@@ -16,6 +16,9 @@ export const APPLICATION_EVENT_TYPES = [
   'identity.rejected',
   'identity.under_review',
   'contract.signed',
+  'contract.sealed',
+  'contract.timestamped',
+  'contract.nom151_issued',
   'lender_decision.recorded',
   'application.erased',
 ] as const;

@@ -68,3 +68,14 @@ export type StaffFactorMethod = (typeof STAFF_FACTOR_METHODS)[number];
 /** Where an advisor's work comes from: a shopkeeper's contact request or a new lead. */
 export const ADVISOR_TASK_SOURCES = ['contact', 'lead'] as const;
 export type AdvisorTaskSource = (typeof ADVISOR_TASK_SOURCES)[number];
+
+/**
+ * The order of the back office's list of applications: last activity first; given a range of start
+ * days, the latest started first (issue 35: the page is then the newest end of one range of the
+ * start index, at any size of the history, instead of a walk through every application active since).
+ * The web app's list writes the same rule out (its first chunk's byte budget); its test checks both.
+ */
+export type ApplicationsOrder = 'activity' | 'start';
+export function applicationsOrder(filter: { from?: string | undefined; to?: string | undefined }): ApplicationsOrder {
+  return filter.from || filter.to ? 'start' : 'activity';
+}

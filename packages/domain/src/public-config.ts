@@ -17,6 +17,8 @@ export const publicConfigSchema = z.object({
   webLeadApiKey: z.string(),
   /** The /dev tools are on (simulated phone, SMS outbox): the app shows a 'Modo de prueba' banner. The server always says; absent means off. */
   testMode: z.boolean().optional(),
+  /** Contracts are sealed with a development certificate (no CONTRACT_SEAL_P12_FILE; never in production): the banner says so. */
+  developmentSeal: z.boolean().optional(),
   country: z.object({
     code: z.enum(COUNTRY_CODES),
     locale: z.string(),

@@ -94,3 +94,9 @@ export function signerAllows(name: SignerTransitionName, from: SignerState, to: 
   const transition: SignerTransition = SIGNER_TRANSITIONS[name];
   return transition.from.includes(from) && transition.to.includes(to);
 }
+
+/**
+ * The name the time-stamp and NOM-151 simulators give (outside production only): no legal value.
+ * Kept here, with no zod, because the back office shows it.
+ */
+export const SIMULATED_SEAL_PROVIDER = 'simulador';

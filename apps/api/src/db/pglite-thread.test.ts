@@ -56,6 +56,26 @@ describe('PGlite on its own thread', () => {
     expect(rows).toEqual([{ kept: 1 }]);
   });
 
+  it('bytes sent to a bytea parameter (binary format) come back the same: every byte value, none, 3 MB, a pooled view', async () => {
+    await db.query('create table blobs (id int primary key, data bytea)');
+    const every = Uint8Array.from({ length: 2 * 256 }, (_, i) => i % 256);
+    const large = new Uint8Array(3 * 1024 * 1024).map((_, i) => (i * 7919) % 251);
+    // A small Buffer is a view into Node's shared pool (its offset is not 0): only its own bytes go.
+    const pooled = Buffer.from('hola');
+    for (const [id, data] of [
+      [1, every],
+      [2, new Uint8Array(0)],
+      [3, Buffer.from(large)],
+      [4, pooled],
+    ] as const) {
+      await db.query('insert into blobs values ($1, $2)', [id, data]);
+      const { rows } = await db.query('select data, octet_length(data)::int as size from blobs where id = $1', [id]);
+      const [row] = rows as { data: Uint8Array; size: number }[];
+      expect(row!.size).toBe(data.length);
+      expect(Buffer.from(row!.data).equals(Buffer.from(data))).toBe(true);
+    }
+  });
+
   it('a text PostgreSQL rejects is reported with its code and not kept', async () => {
     const error = await db.query('selec 1').catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: '42601' });

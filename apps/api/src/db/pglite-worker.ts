@@ -96,6 +96,8 @@ const STATEMENTS_KEPT = 200;
 const statements = new Map<string, Statement>();
 let lastStatement = 0;
 const { serialize } = protocol;
+/** PostgreSQL's type OID for bytea. */
+const BYTEA = 17;
 
 /** One call into PostgreSQL with these protocol messages (the last is Sync); throws its error. */
 function exchange(sql: string, ...frames: Uint8Array[]): messages.BackendMessage[] {
@@ -162,6 +164,8 @@ function runPrepared(
   const statement = prepared(sql);
   const values = params.map((value, index) => {
     if (value === null || value === undefined) return null;
+    // bytea's binary format is the bytes themselves: no hex text (twice the size) to write and parse.
+    if (statement.paramTypes[index] === BYTEA && value instanceof Uint8Array) return value;
     const serializer = db.serializers[statement.paramTypes[index]!];
     return serializer ? serializer(value) : String(value);
   });

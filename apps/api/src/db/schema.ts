@@ -127,8 +127,9 @@ export const users = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
-    // The back office lists applications by last activity (keyset on both columns), and filters and
-    // counts by start date; names are searched through their trigrams (issue 35).
+    // The back office lists applications by last activity (keyset on both columns), or by start
+    // given a range of start days (users_created_at_idx below); names are searched through their
+    // trigrams (issue 35).
     index('users_updated_at_idx').on(table.updatedAt, table.id),
     // fastupdate off: new names go into the index at once, not into a pending list only a VACUUM
     // merges (until then the planner prices the index high; PGlite runs no autovacuum).
@@ -141,7 +142,8 @@ export const users = pgTable(
     index('users_utm_source_recent_idx').on(table.utmSource, table.updatedAt, table.id),
     index('users_utm_name_recent_idx').on(table.utmName, table.updatedAt, table.id),
     index('users_change_tx_idx').on(table.changeTx, table.id),
-    index('users_created_at_idx').on(table.createdAt),
+    // The funnel counts who started by it; given a range of start days the list pages by it (keyset).
+    index('users_created_at_idx').on(table.createdAt, table.id),
     // The reminders' sweep: applications stopped between the phone proof and the password, by when.
     index('users_stopped_idx')
       .on(table.updatedAt)
@@ -825,6 +827,53 @@ export const contractLinks = pgTable(
   (table) => [
     index('contract_links_signer_idx').on(table.signerId),
     check('contract_links_purpose_check', sql`${table.purpose} in ('sign', 'copy')`),
+  ],
+);
+
+/**
+ * The lender's seal on a fully signed contract (issue 36): the certificate that sealed it (PAdES),
+ * its RFC 3161 time-stamp (added in place once the authority answers: 'waiting' until then), and
+ * for COUNTRY=mx its NOM-151 conservation certificate. No personal data: hashes, dates, names of
+ * the lender's certificate and of the providers.
+ */
+export const contractSeals = pgTable(
+  'contract_seals',
+  {
+    contractId: uuid('contract_id')
+      .primaryKey()
+      .references(() => contracts.id),
+    certificateName: text('certificate_name').notNull(),
+    certificateSha256: text('certificate_sha256').notNull(),
+    /** Sealed with a development certificate (never in production). */
+    development: boolean('development').notNull(),
+    sealedAt: timestamp('sealed_at', { withTimezone: true }).notNull(),
+    /** The file's SHA-256 as sealed, before its time-stamp went in. */
+    sealedSha256: text('sealed_sha256').notNull(),
+    /** 'waiting' for the authority, or 'stamped'. */
+    timestampStatus: text('timestamp_status').notNull(),
+    timestampAttempts: integer('timestamp_attempts').notNull().default(0),
+    timestampError: text('timestamp_error'),
+    timestampAuthority: text('timestamp_authority'),
+    /** The token's genTime, and when it was added to the file. */
+    timestampTime: timestamp('timestamp_time', { withTimezone: true }),
+    timestampSerial: text('timestamp_serial'),
+    timestampedAt: timestamp('timestamped_at', { withTimezone: true }),
+    /** 'not_required' (not COUNTRY=mx), 'waiting' (for the time-stamp, then the provider), or 'issued'. */
+    nom151Status: text('nom151_status').notNull(),
+    nom151Provider: text('nom151_provider'),
+    nom151Reference: text('nom151_reference'),
+    /** The provider's certificate: an RFC 3161 TimeStampResp (DER) over `nom151_sha256`. */
+    nom151Record: bytea('nom151_record'),
+    nom151Sha256: text('nom151_sha256'),
+    nom151IssuedAt: timestamp('nom151_issued_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    check('contract_seals_timestamp_status_check', sql`${table.timestampStatus} in ('waiting', 'stamped')`),
+    check('contract_seals_nom151_status_check', sql`${table.nom151Status} in ('not_required', 'waiting', 'issued')`),
+    index('contract_seals_waiting_idx')
+      .on(table.sealedAt)
+      .where(sql`${table.timestampStatus} = 'waiting' or ${table.nom151Status} = 'waiting'`),
   ],
 );
 

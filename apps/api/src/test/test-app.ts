@@ -57,7 +57,7 @@ export interface TestApp {
 
 /** The job kinds no worker of a test app runs unless the test says (JOB_KINDS_OFF): tests drive them. */
 export const HAND_DRIVEN_JOB_KINDS =
-  'bureau-query,bureau-consent-audit,remote-consent,identity-simulated-answer,retention-schedule,reminders';
+  'bureau-query,bureau-consent-audit,remote-consent,identity-simulated-answer,retention-schedule,reminders,contract-seal-completion,contract-seal-sweep';
 
 /** A clock a test moves by hand. */
 export function manualClock(start = new Date('2026-11-21T12:00:00Z')) {

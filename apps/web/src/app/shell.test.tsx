@@ -1,5 +1,5 @@
 import type { PublicConfig } from '@provee/domain';
-import { act, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConfigContext } from '../shared/lib/config.js';
@@ -46,6 +46,18 @@ describe('AppShell', () => {
     renderShell({ testMode: true });
     expect(screen.getByRole('complementary', { name: 'Modo de prueba' }).textContent).toBe(
       'Modo de prueba: los mensajes son simulados.',
+    );
+  });
+
+  it('says when contracts are sealed with a development certificate, with or without the dev tools', () => {
+    renderShell({ testMode: true, developmentSeal: true });
+    expect(screen.getByRole('complementary', { name: 'Modo de prueba' }).textContent).toBe(
+      'Modo de prueba: mensajes y sellos simulados.',
+    );
+    cleanup();
+    renderShell({ developmentSeal: true });
+    expect(screen.getByRole('complementary', { name: 'Modo de prueba' }).textContent).toBe(
+      'Modo de prueba: contratos con sello de prueba.',
     );
   });
 

@@ -26,10 +26,13 @@ export function AppShell() {
 
   return (
     <>
-      {config.testMode && (
+      {(config.testMode || config.developmentSeal) && (
         // In the page flow above the screen, so it never covers content.
         <aside className="test-mode-banner" aria-label={t('testMode.label')}>
-          <strong>{t('testMode.label')}</strong>: {t('testMode.text')}
+          <strong>{t('testMode.label')}</strong>:{' '}
+          {config.testMode && config.developmentSeal
+            ? t('testMode.both')
+            : t(config.testMode ? 'testMode.text' : 'testMode.seal')}
         </aside>
       )}
       <main className="shell">

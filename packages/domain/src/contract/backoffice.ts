@@ -9,6 +9,7 @@ import { callsSharing, defineCall, refusals, type Route } from './call.js';
 import {
   advisorQueueRoute,
   applicationContractEvidenceRoute,
+  checkContractRoute,
   applicationContractRoute,
   applicationDetailRoute,
   applicationTimelineRoute,
@@ -29,7 +30,7 @@ import {
   retryBureauRoute,
   reviewAddressRoute,
 } from './routes/backoffice.js';
-import { contractEvidenceResponse } from './signing.js';
+import { contractEvidenceResponse, contractSealSchema } from './signing.js';
 
 /**
  * The back office's API (`/api/backoffice`, staff session cookie). Request schemas are checked by
@@ -182,7 +183,10 @@ export const applicationsQuery = z.object({
   country: z.enum(['do', 'mx']).optional(),
   utm_source: shortText(100).optional(),
   utm_campaign: shortText(100).optional(),
-  /** Started on or after / on or before (dates in UTC). */
+  /**
+   * Started on or after / on or before (dates in UTC). Either one orders the list by start, latest
+   * first, instead of by last activity (applicationsOrder); its cursors are of that order only.
+   */
   from: dateOnly.optional(),
   to: dateOnly.optional(),
   /** The `next_cursor` of the page before: the applications after it (issue 35: keyset, no OFFSET). */
@@ -440,6 +444,8 @@ export const applicationDetailResponse = z.object({
         unsigned_sha256: z.string(),
         signed_sha256: z.string().nullable(),
         created_at: z.string(),
+        /** The lender's seal once everybody signed: its time-stamp and NOM-151 status (issue 36). */
+        seal: contractSealSchema.nullable(),
       })
       .nullable(),
     advisor_contacts: z.array(z.object({ id: z.number(), contact_type: z.string(), created_at: z.string() })),
@@ -605,6 +611,37 @@ export const applicationContractEvidenceCall = defineCall(applicationContractEvi
   params: applicationParams,
   responses: { 200: contractEvidenceResponse },
 });
+
+/**
+ * "¿Es este documento el que firmamos?" (issue 36): a PDF someone sent, compared with the contract
+ * as it was sealed and as it is kept (its time-stamp in), and its seal checked.
+ */
+export const contractCheckResponse = z.object({
+  data: z.object({
+    /** The exact bytes of the contract as sealed, or as kept with its time-stamp. */
+    matches: z.boolean(),
+    version: z.enum(['sealed', 'stamped']).nullable(),
+    sha256: z.string(),
+    /** The seal inside the file: intact, covering the whole file, and ours (null: the file carries none). */
+    seal: z
+      .object({
+        intact: z.boolean(),
+        whole_document: z.boolean(),
+        ours: z.boolean(),
+        certificate_name: z.string().nullable(),
+      })
+      .nullable(),
+    /** The answer in Spanish, as the back office shows it. */
+    readable_message: z.string(),
+  }),
+});
+export type ContractCheck = z.infer<typeof contractCheckResponse>['data'];
+/** The body is the PDF itself (application/pdf), read by the route's own parser. */
+export const checkContractCall = applicationCall(
+  checkContractRoute,
+  { params: applicationParams },
+  { 200: contractCheckResponse, ...refusals(413, 415) },
+);
 
 export const registerGuarantorCall = actionWithBodyCall(
   registerGuarantorRoute,

@@ -57,6 +57,27 @@ export const APPLICATION_EVENT_DATA = {
     person_type: z.enum(['titular', 'collateral']),
     aval_id: nullableString,
   }),
+  /** Everybody signed: the lender's seal is on the PDF (issue 36); its hash is the sealed file's. */
+  'contract.sealed': z.object({
+    contract_id: z.string(),
+    contract_sha256: z.string(),
+    /** Sealed with a development certificate (never in production). */
+    development: z.boolean(),
+  }),
+  /** The seal's RFC 3161 time-stamp went in: the file kept (and served) from now has this SHA-256. */
+  'contract.timestamped': z.object({
+    contract_id: z.string(),
+    contract_sha256: z.string(),
+    /** The token's time (genTime), ISO 8601. */
+    time: z.string(),
+  }),
+  /** Mexico: the NOM-151 conservation certificate of the kept file was issued. */
+  'contract.nom151_issued': z.object({
+    contract_id: z.string(),
+    contract_sha256: z.string(),
+    provider: z.string(),
+    reference: z.string(),
+  }),
   'lender_decision.recorded': z.object({
     lender_decision_id: z.string(),
     outcome: z.enum(LENDER_OUTCOMES),

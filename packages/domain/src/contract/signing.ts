@@ -192,6 +192,37 @@ export const signContractResponse = z.object({
 });
 export type SignContractAnswer = z.infer<typeof signContractResponse>['data'];
 
+/**
+ * The lender's seal on the fully signed PDF (PAdES), its RFC 3161 time-stamp ('waiting' while the
+ * authority has not answered) and, in Mexico, its NOM-151 conservation certificate.
+ */
+export const contractSealSchema = z.object({
+  certificate_name: z.string(),
+  certificate_sha256: z.string(),
+  /** Sealed with a development certificate: no legal value. */
+  development: z.boolean(),
+  sealed_at: z.string(),
+  sealed_sha256: z.string(),
+  timestamp: z.object({
+    status: z.enum(['waiting', 'stamped']),
+    authority: z.string().nullable(),
+    time: z.string().nullable(),
+    serial: z.string().nullable(),
+    attempts: z.number(),
+  }),
+  nom151: z.object({
+    status: z.enum(['not_required', 'waiting', 'issued']),
+    provider: z.string().nullable(),
+    reference: z.string().nullable(),
+    issued_at: z.string().nullable(),
+    /** The document's SHA-256 the certificate covers. */
+    sha256: z.string().nullable(),
+    /** The provider's certificate (an RFC 3161 TimeStampResp, DER) in base64. */
+    certificate: z.string().nullable(),
+  }),
+});
+export type ContractSeal = z.infer<typeof contractSealSchema>;
+
 /** GET /v1/users/:type/:id/contract/evidence: the signing record, as the PDF's evidence pages show it. */
 export const signerEvidenceSchema = z.object({
   signer_id: z.string(),
@@ -213,6 +244,8 @@ export const signerEvidenceSchema = z.object({
     .object({ id: z.string(), provider: z.string(), status: z.string(), identity_id: z.string().nullable() })
     .nullable(),
   signature_sha256: z.string().nullable(),
+  /** The application's audit chain's last hash when they signed, printed on their evidence page (issue 36). */
+  audit_chain_head: z.string().nullable(),
 });
 export type SignerEvidence = z.infer<typeof signerEvidenceSchema>;
 export const contractEvidenceResponse = z.object({
@@ -225,6 +258,8 @@ export const contractEvidenceResponse = z.object({
     unsigned_sha256: z.string(),
     signed_sha256: z.string().nullable(),
     signers: z.array(signerEvidenceSchema),
+    /** The lender's seal once everybody signed (issue 36); null before. */
+    seal: contractSealSchema.nullable(),
   }),
 });
 export type ContractEvidence = z.infer<typeof contractEvidenceResponse>['data'];

@@ -330,6 +330,8 @@ export interface SignerMoveOptions<T> {
   prepare?: (tx: Tx, signer: SignerRow) => Promise<SignerColumns>;
   write?: (tx: Tx, signer: SignerRow) => Promise<T>;
   event?: { type?: string; payload?: Record<string, unknown> | ((result: T) => Record<string, unknown>) };
+  /** What follows the move's own event in its transaction (the seal that the last signature brings). */
+  afterEvent?: (tx: Tx, signer: SignerRow, result: T) => Promise<void>;
   /** The refusal when the signer is not where the transition starts (default: SignerConflict). */
   conflict?: (current: SignerRow | undefined) => AppError;
 }
@@ -399,6 +401,7 @@ export async function moveSigner<T = undefined>(
       },
       at: now,
     });
+    await options.afterEvent?.(tx, signer, result);
     if (options.to === 'SIGNED' && signer.personType === 'titular')
       await recordMilestone(tx, signer.userId, 'contract_signed', signer.signedAt ?? now);
     return { signer, result };

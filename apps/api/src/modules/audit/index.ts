@@ -8,4 +8,4 @@ export {
   type AuditEventInput,
 } from './audit.service.js';
 export { verifyAuditChain, verifyAuditChainSinceCheckpoint, type ChainVerification } from './chain-verification.js';
-export { eventsOfType, lastEventAt, lockChain } from './audit.store.js';
+export { eventsOfType, lastEventAt, lastHash as auditChainHead, lockChain } from './audit.store.js';

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { isErasedPhone } from '../application/index.js';
 import { lenderDecisionsOf } from '../lending/index.js';
 import { listMessagesOf } from '../messaging/index.js';
+import { contractSeal } from '../signing/index.js';
 import type { StaffRow } from '../staff/index.js';
 import { applicantKeys, applicantPerson, applicantTaxId, type UserRow } from '../users/index.js';
 import { applicationRecords, otherApplicationsNaming } from './applications.store.js';
@@ -187,6 +188,7 @@ export async function applicationDetail(
           unsigned_sha256: c.unsignedSha256,
           signed_sha256: c.signedSha256,
           created_at: c.createdAt.toISOString(),
+          seal: await contractSeal(app.db, c.id),
         }
       : null,
     advisor_contacts: contacts.map((contact) => ({

@@ -10,8 +10,9 @@ import { staffSession } from '../../test/staff.js';
 import { applicationsPage, applicationsWhere, countMatches } from './applications.store.js';
 
 /**
- * Issue 35: the list pages by cursor on (updated_at, id), finds names through their trigrams and
- * counts no further than 10,000, so each answer costs the same at any size of the table.
+ * Issue 35: the list pages by cursor on (updated_at, id), or (created_at, id) given a range of start
+ * days, finds names through their trigrams and counts no further than 10,000, so each answer costs
+ * the same at any size of the table.
  */
 describe('back office: the applications list at scale', () => {
   let t: TestApp;
@@ -32,6 +33,8 @@ describe('back office: the applications list at scale', () => {
   interface Made {
     /** updated_at as the database writes it (µs); the factory's own when not given. */
     at?: string;
+    /** created_at, the same way. */
+    startedAt?: string;
     status?: 'IN_PROGRESS' | 'WAITING' | 'REJECTED';
     nextStep?: string;
     name?: string;
@@ -52,6 +55,7 @@ describe('back office: the applications list at scale', () => {
           lastname: row.lastname ?? person.lastname,
           maternalLastname: row.maternalLastname ?? person.maternalLastname,
           ...(row.at ? { updatedAt: sql`${row.at}::timestamptz` } : {}),
+          ...(row.startedAt ? { createdAt: sql`${row.startedAt}::timestamptz` } : {}),
         })
         .where(eq(users.id, user.id));
     }
@@ -138,6 +142,46 @@ describe('back office: the applications list at scale', () => {
     expect((await page({ ...filters, next_step: 'PASSWORD' })).items).toEqual([]);
   });
 
+  it('given a range of start days, the latest started first: every page once, equal starts too, whatever the activity; Anterior walks back', async () => {
+    const tied = '2026-11-10T09:00:00.654321Z';
+    const starts = [
+      '2026-11-21T23:59:59.999999Z',
+      '2026-11-15T12:00:00Z',
+      '2026-11-10T09:00:00.654322Z',
+      tied,
+      tied,
+      tied,
+      '2026-11-10T09:00:00.654320Z',
+      '2026-11-01T00:00:00Z',
+    ];
+    // The activity runs the other way round, so the two orders differ; two starts fall outside the range.
+    const utm = await campaign(
+      [...starts, '2026-10-31T23:59:59.999999Z', '2026-11-22T00:00:00Z'].map((startedAt, i) => ({
+        startedAt,
+        at: `2026-11-25T10:00:00.00000${i}Z`,
+      })),
+    );
+    const expected = (
+      await rowsOf<{ id: string }>(sql`select id from users where utm_name = ${utm}
+        and created_at >= '2026-11-01' and created_at < '2026-11-22' order by created_at desc, id desc`)
+    ).map((row) => row.id);
+    expect(expected).toHaveLength(8);
+    expect(expected).not.toEqual((await inOrder(utm)).filter((id) => expected.includes(id)));
+
+    const { forward, pages, back } = await walk({
+      utm_campaign: utm,
+      from: '2026-11-01',
+      to: '2026-11-21',
+      page_size: '3',
+    });
+    expect(pages.map((items) => items.length)).toEqual([3, 3, 2]);
+    expect(pages.flat()).toEqual(expected);
+    expect(forward.every((p) => p.total === 8 && p.total_exact)).toBe(true);
+    expect(back).toEqual(pages);
+    // One bound is a range too.
+    expect((await walk({ utm_campaign: utm, to: '2026-11-21', page_size: '4' })).pages.flat()).toHaveLength(9);
+  });
+
   it('a name is found by any part of it, in any case, accents as written; fewer than 3 letters in a row is refused in Spanish', async () => {
     const utm = await campaign([{ name: 'Zoila Inés', lastname: 'Quiñónez', maternalLastname: 'Ureña' }]);
     const [id] = await inOrder(utm);
@@ -190,6 +234,16 @@ describe('back office: the applications list at scale', () => {
     expect(both.json().readable_message).toBe('Pide la página siguiente o la anterior, no ambas.');
     expect((await list({ after: good })).statusCode).toBe(200);
     expect((await list({ before: good })).statusCode).toBe(200);
+    // A page of one order is no place in the other (by activity; by creation, given a range of days).
+    const created = cursor(`created|2026-11-20T10:00:00.123456Z|${id}`);
+    expect((await list({ after: created, from: '2026-11-01' })).statusCode).toBe(200);
+    for (const wrong of [{ after: created }, { before: good, to: '2026-11-30' }] as Record<string, string>[]) {
+      const res = await list(wrong);
+      expect(res.statusCode, JSON.stringify(wrong)).toBe(400);
+      expect(res.json().readable_message).toBe(
+        'La página pedida no es válida: vuelve a la primera página de la lista.',
+      );
+    }
   });
 
   it('every role lists; without a session the list is refused', async () => {
@@ -216,17 +270,18 @@ describe('back office: the applications list at scale', () => {
     expect(capped.next_cursor).not.toBeNull();
   });
 
-  it('the plans: a name through the trigram index, a page from its cursor on (updated_at, id)', async () => {
+  it('the plans: a name through the trigram index, a page from its cursor on (updated_at, id), or on (created_at, id) by start', async () => {
     // 20,000 applications with made-up names, three with a rare one, then the table as autovacuum
     // leaves it (statistics, and the index's pending list merged). Below ~10,000 rows, or with rows
     // still in the GIN pending list, reading the whole table is the cheaper plan and the planner takes it.
     const names = Array.from({ length: 40 }, () => fakePerson());
     const words = (pick: (person: ReturnType<typeof fakePerson>) => string) =>
       sql`string_to_array(${names.map(pick).join('|')}, '|')`;
-    await t.app.db.execute(sql`insert into users (phone_e164, next_step, name, lastname, maternal_lastname, updated_at)
+    await t.app.db
+      .execute(sql`insert into users (phone_e164, next_step, name, lastname, maternal_lastname, updated_at, created_at)
       select '+1888' || lpad(n::text, 7, '0'), 'TAX_ACCOUNT', (${words((p) => p.name)})[1 + n % 40],
         (${words((p) => p.lastname)})[1 + n % 37], (${words((p) => p.maternalLastname)})[1 + n % 31],
-        timestamptz '2026-10-01' + n * interval '1 minute'
+        timestamptz '2026-10-01' + n * interval '1 minute', timestamptz '2026-09-01' + (n / 3) * interval '1 minute'
       from generate_series(1, 20000) as n`);
     await campaign([{ lastname: 'Yaguarí' }, { lastname: 'Yaguarí' }, { maternalLastname: 'Yaguarí' }]);
     await t.app.db.execute(sql`vacuum analyze users`);
@@ -254,29 +309,38 @@ describe('back office: the applications list at scale', () => {
       all.filter((node) => /Scan/.test(node['Node Type']) && node['Index Name']?.startsWith('users_'));
 
     const byName = applicationsWhere({ search: { words: 'yaguarí' } });
-    for (const query of [applicationsPage(t.app.db, byName, {}, 26), countMatches(t.app.db, byName, 10_001)]) {
+    for (const query of [
+      applicationsPage(t.app.db, byName, 'activity', {}, 26),
+      countMatches(t.app.db, byName, 10_001),
+    ]) {
       expect(scans(await nodes(query))).toEqual([
         expect.objectContaining({ 'Node Type': 'Bitmap Index Scan', 'Index Name': 'users_name_trgm_idx' }),
       ]);
     }
-    expect(await applicationsPage(t.app.db, byName, {}, 26)).toHaveLength(3);
+    expect(await applicationsPage(t.app.db, byName, 'activity', {}, 26)).toHaveLength(3);
 
     const position = { at: '2026-10-02T12:00:00.000000Z', id: randomUUID() };
-    for (const [from, direction] of [
-      [{ older: position }, 'Backward'],
-      [{ newer: position }, 'Forward'],
-    ] as const) {
-      const all = await nodes(applicationsPage(t.app.db, undefined, from, 26));
-      expect(scans(all)).toEqual([
-        expect.objectContaining({
-          'Node Type': 'Index Scan',
-          'Index Name': 'users_updated_at_idx',
-          'Scan Direction': direction,
-        }),
-      ]);
-      // Neither the whole table read nor sorted: the index gives the order.
-      const read = all.filter((node) => node['Relation Name'] === 'users' || node['Node Type'] === 'Sort');
-      expect(read.map((node) => node['Node Type'])).toEqual(['Index Scan']);
-    }
+    // Given a range of start days, the page is one range of the start index (the list by start).
+    const started = applicationsWhere({ start: new Date('2026-09-01'), end: new Date('2027-01-01') });
+    for (const [where, order, index] of [
+      [undefined, 'activity', 'users_updated_at_idx'],
+      [started, 'start', 'users_created_at_idx'],
+    ] as const)
+      for (const [from, direction] of [
+        [{ older: position }, 'Backward'],
+        [{ newer: position }, 'Forward'],
+      ] as const) {
+        const all = await nodes(applicationsPage(t.app.db, where, order, from, 26));
+        expect(scans(all), `${order} ${direction}`).toEqual([
+          expect.objectContaining({
+            'Node Type': 'Index Scan',
+            'Index Name': index,
+            'Scan Direction': direction,
+          }),
+        ]);
+        // Neither the whole table read nor sorted (not even incrementally): the index gives the order.
+        const read = all.filter((node) => node['Relation Name'] === 'users' || /Sort/.test(node['Node Type']));
+        expect(read.map((node) => node['Node Type'])).toEqual(['Index Scan']);
+      }
   });
 });

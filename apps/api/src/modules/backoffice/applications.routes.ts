@@ -4,6 +4,7 @@ import {
   applicationDetailCall,
   applicationTimelineCall,
   bureauQueryRawCall,
+  checkContractCall,
   decideVerificationCall,
   grantExtraAttemptCall,
   identityDocumentImageCall,
@@ -16,6 +17,7 @@ import {
   reviewAddressCall,
 } from '@provee/domain';
 import { register } from '../../contract/register.js';
+import { AppError } from '../../errors.js';
 import type { App } from '../../types.js';
 import { contractEvidence } from '../signing/index.js';
 import { appendAuditEvent } from '../audit/index.js';
@@ -33,9 +35,19 @@ import {
 } from './actions.service.js';
 import { applicationDetail } from './application-detail.js';
 import { timelinePage } from './application-timeline.js';
-import { applicationContract, bureauRawReport, identityImage, listApplications } from './applications.service.js';
+import {
+  applicationContract,
+  bureauRawReport,
+  checkApplicationContract,
+  identityImage,
+  listApplications,
+} from './applications.service.js';
 
 /** Find, read and act on applications. */
+const MAX_CHECKED_PDF_BYTES = 20 * 1024 * 1024;
+const NOT_A_PDF = () =>
+  new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'a PDF expected', 'Envía el contrato como un archivo PDF.');
+
 export async function applicationRoutes(app: App): Promise<void> {
   register(app, listApplicationsCall, { onRequest: staffOnly('readApplications') }, async (request) => {
     const list = await listApplications(app, request.staffMember!, request.query);
@@ -102,6 +114,24 @@ export async function applicationRoutes(app: App): Promise<void> {
     async (request) => {
       const contract = await applicationContract(app, request.params.applicationId);
       return { data: await contractEvidence(app, contract.id) };
+    },
+  );
+
+  // "¿Es este documento el que firmamos?": the PDF itself is the body (this plugin's parser, 20 MB at most).
+  app.addContentTypeParser(
+    'application/pdf',
+    { parseAs: 'buffer', bodyLimit: MAX_CHECKED_PDF_BYTES },
+    (_request, body, done) => done(null, body),
+  );
+  register(
+    app,
+    checkContractCall,
+    { onRequest: staffOnly('readSensitive'), bodyLimit: MAX_CHECKED_PDF_BYTES },
+    async (request) => {
+      if (!Buffer.isBuffer(request.body) || request.body.length === 0) throw NOT_A_PDF();
+      return {
+        data: await checkApplicationContract(app, request.staffMember!, request.params.applicationId, request.body),
+      };
     },
   );
 

@@ -1,10 +1,12 @@
 import {
+  applicationsOrder,
   getCountry,
   normalizePhone,
   normalizeTaxId,
   staffMay,
   toE164,
   type ApplicationsFilter,
+  type ApplicationsOrder,
   type ApplicationSummary,
   type StaffRole,
 } from '@provee/domain';
@@ -16,7 +18,7 @@ import { signerPersonId } from '../identity/index.js';
 import { personCipher } from '../privacy/index.js';
 import { staffActor, type StaffRow } from '../staff/index.js';
 import { taxIdLookupHash } from '../users/index.js';
-import { openContractPdf } from '../signing/index.js';
+import { checkContractCopy, openContractPdf } from '../signing/index.js';
 import {
   applicationsPage,
   applicationsWhere,
@@ -71,18 +73,32 @@ function searchTerms(app: FastifyInstance, q: string, byTaxId: boolean): SearchT
   return terms;
 }
 
-/** A cursor of the list: the row's updated_at (µs, UTC) and id, as one opaque text. */
-const encodeCursor = (position: ListPosition) => Buffer.from(`${position.at}|${position.id}`).toString('base64url');
+/**
+ * A cursor of the list: the row's updated_at, or its created_at in the order by start (then marked
+ * 'created|', so that a page of one order is never read as a place in the other), in µs, UTC, and
+ * its id, as one opaque text.
+ */
+const CREATED = 'created|';
+const encodeCursor = (order: ApplicationsOrder, position: ListPosition) =>
+  Buffer.from(`${order === 'start' ? CREATED : ''}${position.at}|${position.id}`).toString('base64url');
 
-const CURSOR = /^((\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3})\d{3}Z)\|([0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12})$/;
+const CURSOR =
+  /^(created\|)?((\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3})\d{3}Z)\|([0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12})$/;
 
-function decodeCursor(field: 'after' | 'before', text: string): ListPosition {
+function decodeCursor(field: 'after' | 'before', order: ApplicationsOrder, text: string): ListPosition {
   const match = CURSOR.exec(Buffer.from(text, 'base64url').toString('utf8'));
-  const instant = match ? new Date(`${match[2]}Z`) : undefined;
-  // Only an instant that reads back the same (no 30 February), from 1970 on: what the database takes.
-  if (!match || !instant || !(instant.getTime() >= 0) || instant.toISOString() !== `${match[2]}Z`)
+  const instant = match ? new Date(`${match[3]}Z`) : undefined;
+  // Only an instant that reads back the same (no 30 February), from 1970 on: what the database takes;
+  // and only in the order it was given in.
+  if (
+    !match ||
+    (match[1] === CREATED) !== (order === 'start') ||
+    !instant ||
+    !(instant.getTime() >= 0) ||
+    instant.toISOString() !== `${match[3]}Z`
+  )
     throw refused(field, 'La página pedida no es válida: vuelve a la primera página de la lista.');
-  return { at: match[1]!, id: match[3]! };
+  return { at: match[2]!, id: match[4]! };
 }
 
 export interface ApplicationsList {
@@ -96,8 +112,9 @@ export interface ApplicationsList {
 const EMPTY: ApplicationsList = { items: [], total: 0, total_exact: true, next_cursor: null, previous_cursor: null };
 
 /**
- * One page of the list, last activity first, from a cursor (keyset on (updated_at, id): every page
- * costs the same), and how many match, counted up to TOTAL_CAP.
+ * One page of the list, last activity first (latest started first given a range of start days:
+ * applicationsOrder), from a cursor (keyset on (updated_at or created_at, id): every page costs the
+ * same), and how many match, counted up to TOTAL_CAP.
  */
 export async function listApplications(
   app: FastifyInstance,
@@ -105,8 +122,9 @@ export async function listApplications(
   query: ApplicationsFilter,
 ): Promise<ApplicationsList> {
   if (query.after && query.before) throw refused('before', 'Pide la página siguiente o la anterior, no ambas.');
-  const older = query.after ? decodeCursor('after', query.after) : undefined;
-  const newer = query.before ? decodeCursor('before', query.before) : undefined;
+  const order = applicationsOrder(query);
+  const older = query.after ? decodeCursor('after', order, query.after) : undefined;
+  const newer = query.before ? decodeCursor('before', order, query.before) : undefined;
   const days = dayFilter(query.from, query.to);
   // A server serves one country: asking for another finds nothing.
   if (query.country && query.country !== app.config.COUNTRY) return EMPTY;
@@ -115,7 +133,7 @@ export async function listApplications(
   const size = query.page_size;
   // One row more than the page tells whether another page follows in the walk's direction.
   const [walked, [{ count: counted } = { count: 0 }]] = await Promise.all([
-    applicationsPage(app.db, where, { older, newer }, size + 1),
+    applicationsPage(app.db, where, order, { older, newer }, size + 1),
     countMatches(app.db, where, TOTAL_CAP + 1),
   ]);
   const more = walked.length > size;
@@ -123,7 +141,7 @@ export async function listApplications(
   const edge = (row: (typeof rows)[number] | undefined) => row && { at: row.position, id: row.id };
   const [first, last] = [edge(rows[0]), edge(rows.at(-1))];
   // An empty page turns back with the cursor it was asked with (the rows on its other side).
-  const cursor = (position: ListPosition | undefined) => (position ? encodeCursor(position) : null);
+  const cursor = (position: ListPosition | undefined) => (position ? encodeCursor(order, position) : null);
   return {
     total: Math.min(counted, TOTAL_CAP),
     total_exact: counted <= TOTAL_CAP,
@@ -159,6 +177,30 @@ export async function applicationContract(app: FastifyInstance, applicationId: s
   if (!row)
     throw new AppError(404, 'CONTRACT_NOT_FOUND', 'contract not found', 'Esta solicitud aún no tiene contrato.');
   return { id: row.id, pdf: await openContractPdf(app, app.db, row.userId, row.signedPdf ?? row.unsignedPdf) };
+}
+
+/**
+ * "¿Es este documento el que firmamos?": a PDF compared with the application's sealed contract
+ * (signing's checkContractCopy); who checked which file, and the answer, on the application's chain.
+ */
+export async function checkApplicationContract(
+  app: FastifyInstance,
+  member: StaffRow,
+  applicationId: string,
+  pdf: Buffer,
+) {
+  const row = await contractOf(app.db, applicationId);
+  if (!row)
+    throw new AppError(404, 'CONTRACT_NOT_FOUND', 'contract not found', 'Esta solicitud aún no tiene contrato.');
+  const check = await checkContractCopy(app, row.id, pdf);
+  await appendAuditEvent(app.db, {
+    applicationId,
+    actor: staffActor(member),
+    type: 'backoffice.contract_copy_checked',
+    payload: { contract_id: row.id, sha256: check.sha256, matches: check.matches, version: check.version },
+    at: app.clock(),
+  });
+  return check;
 }
 
 /**

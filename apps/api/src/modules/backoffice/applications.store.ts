@@ -1,4 +1,4 @@
-import type { ApplicationsFilter } from '@provee/domain';
+import type { ApplicationsFilter, ApplicationsOrder } from '@provee/domain';
 import { and, asc, desc, eq, gte, ilike, inArray, isNotNull, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.js';
 import { firstRow } from '../../db/rows.js';
@@ -78,7 +78,7 @@ const guarantorPhoneShared = () =>
     limit 1
   ), false)`.mapWith(Boolean);
 
-/** A row of the list's order (updated_at desc, id desc): the timestamp as the database wrote it (µs, UTC), and the id. */
+/** A row of the list's order ((updated_at or created_at) desc, id desc): its timestamp as the database wrote it (µs, UTC), and the id. */
 export interface ListPosition {
   at: string;
   id: string;
@@ -86,17 +86,19 @@ export interface ListPosition {
 
 /**
  * Rows after (`older`) or before (`newer`) a position, in the walk's own order, on the
- * (updated_at, id) index: each page costs the same wherever it is (keyset, no OFFSET). The query
- * itself (awaiting it runs it), so a test can read its plan.
+ * (updated_at, id) index, or (created_at, id) for the order by start: each page costs the same
+ * wherever it is (keyset, no OFFSET). The query itself (awaiting it runs it), so a test can read its plan.
  */
 export function applicationsPage(
   db: Db,
   where: SQL | undefined,
+  order: ApplicationsOrder,
   from: { older?: ListPosition; newer?: ListPosition },
   limit: number,
 ) {
+  const time = order === 'start' ? users.createdAt : users.updatedAt;
   const at = (position: ListPosition) => sql`(${position.at}::timestamptz, ${position.id}::uuid)`;
-  const key = sql`(${users.updatedAt}, ${users.id})`;
+  const key = sql`(${time}, ${users.id})`;
   const newer = from.newer !== undefined;
   return db
     .select({
@@ -112,7 +114,7 @@ export function applicationsPage(
       createdAt: users.createdAt,
       updatedAt: users.updatedAt,
       // A Date holds milliseconds only: the cursor keeps the microseconds the row has.
-      position: sql<string>`to_char(${users.updatedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+      position: sql<string>`to_char(${time} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
       businessName: businesses.name,
       guarantorPhoneShared: guarantorPhoneShared(),
     })
@@ -125,7 +127,7 @@ export function applicationsPage(
         from.newer ? sql`${key} > ${at(from.newer)}` : undefined,
       ),
     )
-    .orderBy(...(newer ? [asc(users.updatedAt), asc(users.id)] : [desc(users.updatedAt), desc(users.id)]))
+    .orderBy(...(newer ? [asc(time), asc(users.id)] : [desc(time), desc(users.id)]))
     .limit(limit);
 }
 

@@ -14,6 +14,7 @@ export function publicConfig(config: Config): PublicConfig {
     ipLookupUrl: config.IP_LOOKUP_URL,
     webLeadApiKey: config.WEB_LEAD_API_KEY,
     testMode: config.TEST_MODE,
+    developmentSeal: !config.CONTRACT_SEAL_P12_FILE,
     country: getCountry(config.COUNTRY),
   };
 }

@@ -66,6 +66,17 @@ function ownEvents({ type, payload }: Audited): PublicEvent[] {
           data: pick(payload, ['contract_id', 'contract_sha256', 'signer_id', 'person_type', 'aval_id']),
         },
       ];
+    case 'contract.sealed':
+      return [{ type: 'contract.sealed', data: pick(payload, ['contract_id', 'contract_sha256', 'development']) }];
+    case 'contract.timestamped':
+      return [{ type: 'contract.timestamped', data: pick(payload, ['contract_id', 'contract_sha256', 'time']) }];
+    case 'contract.nom151_issued':
+      return [
+        {
+          type: 'contract.nom151_issued',
+          data: pick(payload, ['contract_id', 'contract_sha256', 'provider', 'reference']),
+        },
+      ];
     case 'lender.decision_recorded':
       return [
         {

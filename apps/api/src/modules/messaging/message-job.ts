@@ -234,8 +234,11 @@ export function messageSendJob(deps: SenderDeps, purposes: MessagePurpose[]): Jo
           await purpose?.notSent?.(found.aboutId!);
         settle('dropped');
       };
-      // A reminder never goes out in the quiet hours (a retry or a fallback that falls in them is dropped).
-      if (REMINDER_KINDS.includes(found.kind as MessageKind) && inQuietHours(deps.config.COUNTRY, deps.clock()))
+      // A reminder never goes out in the quiet hours (a retry or a fallback that falls in them is
+      // dropped). It goes out now, or at the moment it was queued as of when that is later: only the
+      // dev tools' time machine queues ahead (/dev/reminders/run, the e2e suite's clock at night).
+      const goingOut = new Date(Math.max(deps.clock().getTime(), found.createdAt.getTime()));
+      if (REMINDER_KINDS.includes(found.kind as MessageKind) && inQuietHours(deps.config.COUNTRY, goingOut))
         return drop();
       if (purpose && found.aboutId && !(await purpose.stillWanted(found.aboutId))) return drop();
       const sealed = JSON.parse(deps.cipher.decrypt(found.sealed)) as Sealed;

@@ -285,6 +285,7 @@ describe('the partner API', () => {
       'guarantor.decided',
       'identity.verified',
       'contract.signed',
+      'contract.sealed',
     ])
       expect(types, type).toContain(type);
     const lenderEvents = events.filter((event) => event.type === 'lender_decision.recorded');
@@ -293,6 +294,13 @@ describe('the partner API', () => {
     expect(signedEvent.data).toMatchObject({ person_type: 'titular' });
     const lastSigned = events.filter((event) => event.type === 'contract.signed').at(-1)!;
     expect(lastSigned.data).toMatchObject({ contract_sha256: contractSha256, person_type: 'collateral' });
+    // The last signature sealed the file it names (its time-stamp is a job this test does not run).
+    const sealed = events.find((event) => event.type === 'contract.sealed')!;
+    expect(sealed.data).toEqual({
+      contract_id: lastSigned.data.contract_id,
+      contract_sha256: contractSha256,
+      development: true,
+    });
     const steps = events
       .filter((event) => event.type === 'application.step_changed')
       .map((event) => (event.data as { to: { step: string } }).to.step);

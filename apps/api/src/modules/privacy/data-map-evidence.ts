@@ -163,6 +163,33 @@ export const EVIDENCE_TABLES: Record<string, TableEntry> = {
       'created_at',
     ],
   },
+  // The lender's seal, its time-stamp and its NOM-151 certificate: hashes, dates, the lender's and
+  // the providers' names (issue 36).
+  contract_seals: {
+    personal: {},
+    notPersonal: [
+      'contract_id',
+      'certificate_name',
+      'certificate_sha256',
+      'development',
+      'sealed_at',
+      'sealed_sha256',
+      'timestamp_status',
+      'timestamp_attempts',
+      'timestamp_error',
+      'timestamp_authority',
+      'timestamp_time',
+      'timestamp_serial',
+      'timestamped_at',
+      'nom151_status',
+      'nom151_provider',
+      'nom151_reference',
+      'nom151_record',
+      'nom151_sha256',
+      'nom151_issued_at',
+      'updated_at',
+    ],
+  },
   identity_verifications: {
     subject: 'signer',
     personal: {

@@ -11,6 +11,8 @@ import { CATALOGUE_ADDRESS } from '../../test/registration.js';
 import { messagesOf, remindersTo, reply, resumeToken, runReminders, stoppedAt } from '../../test/reminders.js';
 import { staffLogin, staffSession } from '../../test/staff.js';
 import { manualClock, useTestApp } from '../../test/test-app.js';
+import { MESSAGE_SEND_JOB } from '../messaging/index.js';
+import { sendApplicantReminders } from './applicant-reminders.js';
 
 const HOUR = 3600;
 // 10:00 in Santo Domingo (UTC−4).
@@ -118,6 +120,19 @@ describe('reminders (manual clock)', () => {
     await remindersTo(t.app, applicant, 0);
     clock.advance(60); // 08:00
     await runReminders(t.app);
+    await remindersTo(t.app, applicant, 1);
+  });
+
+  it('the dev tools’ time machine at night: a reminder queued as of the morning goes out though the queue’s clock says 23:00', async () => {
+    advanceTo(23);
+    const applicant = await stoppedAtAddress();
+    // As /dev/reminders/run does (the e2e suite's clock): the sweep as of 09:00, ten hours ahead.
+    const morning = new Date(clock().getTime() + 10 * HOUR * 1000);
+    const { db, cipher, config, jobs } = t.app;
+    expect(await sendApplicantReminders({ db, cipher, config, jobs, clock: () => morning }, applicant.id)).toHaveLength(
+      1,
+    );
+    t.app.jobs.wake(MESSAGE_SEND_JOB);
     await remindersTo(t.app, applicant, 1);
   });
 

@@ -1,6 +1,7 @@
 import { createWorkerPool, type WorkerEntry, type WorkerPoolOptions } from '../../worker-pool.js';
 import type { ContractDocumentInput, SignedParty } from './document/index.js';
-import type { SigningTask } from './signing-worker.js';
+import type { Credential, CredentialSource } from '../../pki/p12.js';
+import type { SealInput, SigningTask } from './signing-worker.js';
 
 /** A PDF built on a worker thread, with its SHA-256 (computed there too). */
 export interface RenderedPdf {
@@ -14,7 +15,10 @@ export interface RenderedPdf {
  */
 export interface ContractRenderer {
   unsigned(input: ContractDocumentInput): Promise<RenderedPdf>;
-  signed(unsigned: Uint8Array, parties: SignedParty[], signedAt: Date): Promise<RenderedPdf>;
+  /** With `seal`, the lender's seal on it too (the last signature: seal/pades.ts). */
+  signed(unsigned: Uint8Array, parties: SignedParty[], signedAt: Date, seal?: SealInput): Promise<RenderedPdf>;
+  /** A PKCS#12 read (or a development one made) on the thread: forge's key derivation never holds the event loop. */
+  credential(source: CredentialSource): Promise<Credential>;
   readonly stats: { running: number; waiting: number; threads: number };
   close(): Promise<void>;
 }
@@ -26,10 +30,11 @@ export function createContractRenderer(options: WorkerPoolOptions): ContractRend
     timeoutMessage: 'No pudimos terminar de preparar tu documento a tiempo. Intenta de nuevo en un momento.',
     ...options,
   });
-  const run = (task: SigningTask, input: unknown) => pool.run<RenderedPdf>(task, input);
+  const run = <T = RenderedPdf>(task: SigningTask, input: unknown) => pool.run<T>(task, input);
   return {
     unsigned: (input) => run('unsigned', input),
-    signed: (unsigned, parties, signedAt) => run('signed', { unsigned, parties, signedAt }),
+    signed: (unsigned, parties, signedAt, seal) => run('signed', { unsigned, parties, signedAt, seal }),
+    credential: (source) => run<Credential>('credential', source),
     get stats() {
       return pool.stats;
     },

@@ -156,7 +156,7 @@ async function draftContract(
     amount: credit.amount,
     currency: credit.currency,
     avalIds: guarantors.map((aval) => aval.id),
-    unsignedPdf: await sealContractPdf(deps, deps.db, user.id, pdf),
+    unsignedPdf: await encryptContractPdf(deps, deps.db, user.id, pdf),
     unsignedSha256: sha256,
     updatedAt: now,
   };
@@ -223,7 +223,7 @@ export async function ensureSigner(
  * every party's name, tax id and phone (issue 13, suite 7), with the applicant's data key (decision
  * 032: the contract is their application's). The hashes stay those of the PDF itself.
  */
-export async function sealContractPdf(
+export async function encryptContractPdf(
   deps: Pick<SigningDeps, 'cipher'>,
   db: Executor,
   userId: string,

@@ -9,6 +9,8 @@ import { findCheck, findChecks, type CheckRow } from '../identity/index.js';
 import { CONTRACT_NOT_FOUND } from './contract.js';
 import type { SigningDeps } from './deps.js';
 import type { SignatureEvidence } from './document/index.js';
+import { findSeal } from './seal/seal.store.js';
+import { sealView } from './seal/seal-view.js';
 import { findContract, signersOf, type ContractRow } from './signing.store.js';
 
 /**
@@ -34,6 +36,8 @@ export interface StoredEvidence {
   verification: { id: string; provider: string; status: string; identity_id: string | null } | null;
   unsigned_sha256: string;
   signature_sha256: string;
+  /** The application's audit chain's last hash when the signature was made (issue 36). */
+  audit_chain_head?: string | null;
 }
 
 /** What a browser's position holds (GeolocationCoordinates and its timestamp): numbers only. */
@@ -92,6 +96,8 @@ export interface SignatureFacts {
   from: SignedFrom;
   geolocation: Record<string, number | null> | null;
   signatureSha256: string;
+  /** The application's audit chain's last hash, read before the document was built. */
+  auditChainHead: string | null;
 }
 
 /** This signature's record, from the contract, the identity check and the phone proof as read. */
@@ -115,6 +121,7 @@ export const evidenceRecord = (
   verification: check ? checkSummary(check) : null,
   unsigned_sha256: contract.unsignedSha256,
   signature_sha256: facts.signatureSha256,
+  audit_chain_head: facts.auditChainHead,
 });
 
 /** The record of this signature as the database stands now (read again inside the signing transaction). */
@@ -157,6 +164,7 @@ export function documentEvidence(evidence: StoredEvidence): SignatureEvidence {
       : null,
     unsignedSha256: evidence.unsigned_sha256,
     signatureSha256: evidence.signature_sha256,
+    auditChainHead: evidence.audit_chain_head ?? null,
   };
 }
 
@@ -165,6 +173,7 @@ export async function contractEvidence(deps: Pick<SigningDeps, 'db'>, contractId
   const contract = await findContract(deps.db, contractId);
   if (!contract) throw CONTRACT_NOT_FOUND();
   const signers = await signersOf(deps.db, contractId);
+  const seal = await findSeal(deps.db, contractId);
   const checks = await findChecks(
     deps.db,
     signers.map((one) => one.currentVerificationId).filter((id): id is string => Boolean(id)),
@@ -196,7 +205,9 @@ export async function contractEvidence(deps: Pick<SigningDeps, 'db'>, contractId
         consent_folio: evidence?.consent_folio ?? null,
         verification: evidence?.verification ?? (check ? checkSummary(check) : null),
         signature_sha256: one.signatureSha256,
+        audit_chain_head: evidence?.audit_chain_head ?? null,
       };
     }),
+    seal: seal ? sealView(seal) : null,
   };
 }

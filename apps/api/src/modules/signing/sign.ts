@@ -2,12 +2,14 @@ import type { PersonType } from '@provee/domain';
 import type { Tx } from '../../db/client.js';
 import { AppError } from '../../errors.js';
 import { engineOf, moveSigner, type SignerRow } from '../application/index.js';
+import { auditChainHead } from '../audit/index.js';
 import { ALREADY_SIGNED, deleteStagedPhotos, signerPersonId, type Encoded } from '../identity/index.js';
 import { personCipher } from '../privacy/index.js';
-import { sealContractPdf } from './contract.js';
+import { encryptContractPdf } from './contract.js';
 import type { SigningDeps } from './deps.js';
 import { evidenceAsItStands, geolocationOf, type SignatureFacts, type SignedFrom } from './evidence.js';
 import { CONTRACT_COPY_JOB } from './copy-job.js';
+import { recordSeal, SEAL_COMPLETION_JOB } from './seal/completion.js';
 import { DraftOutdated, draftSignedContract, signedSigners, type SignedDraft } from './signed-draft.js';
 import { LINK_USED, type SignerAccess } from './signer-access.js';
 import { signatureImage } from './signature.js';
@@ -68,6 +70,8 @@ export async function signContract(deps: SigningDeps, access: SignerAccess, body
     from,
     geolocation,
     signatureSha256: signature.sha256,
+    // Printed on the evidence page: the chain as it stood before this signature's own event.
+    auditChainHead: await auditChainHead(deps.db, access.signer.userId),
   };
   const { signer: signed, result } = await signWithFreshDraft(deps, {
     access,
@@ -76,6 +80,7 @@ export async function signContract(deps: SigningDeps, access: SignerAccess, body
     facts,
   });
   deps.jobs.wake(CONTRACT_COPY_JOB);
+  deps.jobs.wake(SEAL_COMPLETION_JOB);
   return {
     person_type: signed.personType as PersonType,
     signed_at: facts.signedAt.toISOString(),
@@ -124,6 +129,12 @@ function moveToSigned(deps: SigningDeps, signing: Signing, draft: SignedDraft | 
       };
     },
     write: async (tx, signed) => storeSignature(deps, tx, signed, signing, draft!),
+    // The last signature: the lender's seal is in the PDF, recorded after the signature's own event;
+    // its time-stamp (and NOM-151) is a job of this transaction.
+    afterEvent: async (tx, signed, written) => {
+      if (draft!.sealed)
+        await recordSeal(deps, tx, { id: written.contractId, userId: signed.userId }, draft!.sha256, facts.signedAt);
+    },
     event: {
       type: 'contract.signed',
       payload: (written) => ({
@@ -166,7 +177,7 @@ async function storeSignature(deps: SigningDeps, tx: Tx, signed: SignerRow, sign
   // No check starts after the signature: photos sent for one are not kept (personal data).
   await deleteStagedPhotos(tx, signing.access.signer.id);
   await storeSignedPdf(tx, signed.contractId, {
-    signedPdf: await sealContractPdf(deps, tx, signed.userId, draft.pdf),
+    signedPdf: await encryptContractPdf(deps, tx, signed.userId, draft.pdf),
     signedSha256: draft.sha256,
     updatedAt: at,
   });

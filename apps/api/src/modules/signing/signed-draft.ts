@@ -17,6 +17,8 @@ export interface SignedDraft {
   signedBefore: string;
   pdf: Uint8Array;
   sha256: string;
+  /** The last signature's document: sealed by the lender (seal/pades.ts). */
+  sealed: boolean;
 }
 
 /** The document changed between its draft and the transaction (another signer signed): build it again. */
@@ -42,7 +44,7 @@ const slotOf = (contract: ContractRow, signer: SignerRow) =>
  * database (PGlite). Null when the signer cannot sign now: the transaction gives the refusal.
  */
 export async function draftSignedContract(
-  deps: Pick<SigningDeps, 'db' | 'cipher' | 'secrets' | 'pdfRenderer'>,
+  deps: Pick<SigningDeps, 'db' | 'cipher' | 'secrets' | 'pdfRenderer' | 'contractSealer'>,
   signerId: string,
   signature: Encoded,
   documentSha256: string | undefined,
@@ -69,6 +71,9 @@ export async function draftSignedContract(
       (await personCipher(deps, deps.db, signerPersonId(one))).decryptBytes(one.signaturePngEncrypted!),
     ),
   );
+  // Everybody signed once this one does (the titular and each guarantor printed): the lender seals it.
+  const sealed = before.rows.length + 1 === 1 + contract.avalIds.length;
+  const credential = sealed ? await deps.contractSealer.credential() : undefined;
   const { pdf, sha256 } = await deps.pdfRenderer.signed(
     await openContractPdf(deps, deps.db, contract.userId, contract.unsignedPdf),
     [
@@ -76,6 +81,12 @@ export async function draftSignedContract(
       party(signer, signature.bytes, evidence),
     ],
     facts.signedAt,
+    credential
+      ? {
+          material: { privateKey: credential.privateKey, certificates: credential.certificates },
+          label: deps.contractSealer.label(facts.signedAt),
+        }
+      : undefined,
   );
-  return { evidence: JSON.stringify(evidence), signedBefore: before.key, pdf, sha256 };
+  return { evidence: JSON.stringify(evidence), signedBefore: before.key, pdf, sha256, sealed };
 }

@@ -565,8 +565,33 @@ export interface paths {
                 contract_id: string;
                 country: string;
                 currency: string;
+                seal: {
+                  certificate_name: string;
+                  certificate_sha256: string;
+                  development: boolean;
+                  nom151: {
+                    certificate: string | null;
+                    issued_at: string | null;
+                    provider: string | null;
+                    reference: string | null;
+                    sha256: string | null;
+                    /** @enum {string} */
+                    status: 'not_required' | 'waiting' | 'issued';
+                  };
+                  sealed_at: string;
+                  sealed_sha256: string;
+                  timestamp: {
+                    attempts: number;
+                    authority: string | null;
+                    serial: string | null;
+                    /** @enum {string} */
+                    status: 'waiting' | 'stamped';
+                    time: string | null;
+                  };
+                } | null;
                 signed_sha256: string | null;
                 signers: {
+                  audit_chain_head: string | null;
                   consent_folio: string | null;
                   forwarded_for: string | null;
                   geolocation: {
@@ -1364,6 +1389,49 @@ export interface paths {
                     timestamp: string;
                     /** @enum {string} */
                     type: 'contract.signed';
+                    version: number;
+                  }
+                | {
+                    application_id: string;
+                    data: {
+                      contract_id: string;
+                      contract_sha256: string;
+                      development: boolean;
+                    };
+                    id: string;
+                    sequence: number;
+                    timestamp: string;
+                    /** @enum {string} */
+                    type: 'contract.sealed';
+                    version: number;
+                  }
+                | {
+                    application_id: string;
+                    data: {
+                      contract_id: string;
+                      contract_sha256: string;
+                      time: string;
+                    };
+                    id: string;
+                    sequence: number;
+                    timestamp: string;
+                    /** @enum {string} */
+                    type: 'contract.timestamped';
+                    version: number;
+                  }
+                | {
+                    application_id: string;
+                    data: {
+                      contract_id: string;
+                      contract_sha256: string;
+                      provider: string;
+                      reference: string;
+                    };
+                    id: string;
+                    sequence: number;
+                    timestamp: string;
+                    /** @enum {string} */
+                    type: 'contract.nom151_issued';
                     version: number;
                   }
                 | {

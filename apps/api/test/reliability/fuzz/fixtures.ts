@@ -779,7 +779,8 @@ export const FIXTURES: Record<string, Fixture | Fixture[]> = {
         country: 'do',
         from: '2026-01-01',
         to: '2027-12-31',
-        after: 'MjAyNi0xMS0yOVQxNjowMDowMC4wMDAwMDBafDAwMDAwMDAwLTAwMDAtNDAwMC04MDAwLTAwMDAwMDAwMDAwMQ',
+        // A place in the order by start, which a range of start days asks for ('created|' cursor).
+        after: 'Y3JlYXRlZHwyMDI2LTExLTI5VDE2OjAwOjAwLjAwMDAwMFp8MDAwMDAwMDAtMDAwMC00MDAwLTgwMDAtMDAwMDAwMDAwMDAx',
         page_size: '10',
       },
     }),
@@ -837,6 +838,19 @@ export const FIXTURES: Record<string, Fixture | Fixture[]> = {
       const user = await world.approved();
       await world.signingLink(user);
       return { params: { applicationId: user.id }, headers: await world.adminSession() };
+    },
+  },
+  'POST /api/backoffice/applications/{applicationId}/contract/check': {
+    bodyLimit: 20 * 1024 * 1024,
+    prepare: async (world) => {
+      const user = await world.approved();
+      await world.signingLink(user);
+      // Any PDF: the contract is not sealed yet, so the answer is a "no" that says why.
+      return {
+        params: { applicationId: user.id },
+        headers: await world.adminSession(),
+        raw: { payload: Buffer.from('%PDF-1.7\n%%EOF\n'), contentType: 'application/pdf' },
+      };
     },
   },
   'POST /api/backoffice/applications/{applicationId}/guarantors': {

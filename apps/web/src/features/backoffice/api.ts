@@ -1,4 +1,5 @@
 import type {
+  ContractCheck,
   AddressReviewBody,
   AdvisorTaskView,
   AnyCall,
@@ -18,6 +19,7 @@ import {
   applicationContractEvidenceRoute,
   applicationContractRoute,
   applicationDetailRoute,
+  checkContractRoute,
   claimAdvisorTaskRoute,
   decideVerificationRoute,
   exportApplicationsRoute,
@@ -92,14 +94,16 @@ interface Options {
 
 export async function request<T>(method: string, path: string, options: Options = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  // A file (a Blob) goes as it is, with its own type; anything else as JSON.
+  const file = options.body instanceof Blob ? options.body : undefined;
+  if (options.body !== undefined) headers['content-type'] = file ? file.type : 'application/json';
   let response: Response;
   try {
     response = await fetch(path.startsWith('/api/') ? path : `${API}${path}`, {
       method,
       headers,
       credentials: 'same-origin',
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: file ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
     });
   } catch {
     throw new BackofficeError(0, 'NETWORK_ERROR', NETWORK);
@@ -203,6 +207,11 @@ export const actions = {
     backofficeRequest(decideVerificationRoute, { params: { ...ofApplication(id), verificationId }, body }),
   extraAttempt: (id: string, signerId: string, body: ExtraAttemptBody) =>
     backofficeRequest(grantExtraAttemptRoute, { params: { ...ofApplication(id), signerId }, body }),
+  /** "¿Es este documento el que firmamos?": the file as the PDF body, whatever type the browser gave it. */
+  checkContract: (id: string, file: Blob) =>
+    request<{ data: ContractCheck }>('POST', urlOf(checkContractRoute, { params: ofApplication(id) }), {
+      body: new Blob([file], { type: 'application/pdf' }),
+    }).then((r) => r.data),
 };
 
 /** Where the browser opens files itself (the cookie goes along on same-origin requests). */

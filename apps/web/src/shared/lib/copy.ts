@@ -22,6 +22,9 @@ const es = {
   'shell.myData': 'Mis datos',
   'testMode.label': 'Modo de prueba',
   'testMode.text': 'los mensajes son simulados.',
+  // One line of the 24 px banner at 360 px: ~46 characters with the label.
+  'testMode.seal': 'contratos con sello de prueba.',
+  'testMode.both': 'mensajes y sellos simulados.',
   'error.title': '¡Parece que hubo un error!',
   'app.loadError': 'No pudimos cargar la aplicación. Revisa tu conexión y vuelve a intentarlo.',
 } as const;

@@ -9,6 +9,7 @@ export const applicationDetailRoute = route('GET', application);
 export const identityDocumentImageRoute = route('GET', `${application}/identity-documents/:documentId`);
 export const applicationContractRoute = route('GET', `${application}/contract`);
 export const applicationContractEvidenceRoute = route('GET', `${application}/contract/evidence`);
+export const checkContractRoute = route('POST', `${application}/contract/check`);
 export const bureauQueryRawRoute = route('GET', `${application}/bureau-queries/:queryId/raw`);
 export const applicationTimelineRoute = route('GET', `${application}/timeline`);
 

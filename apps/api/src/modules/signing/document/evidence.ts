@@ -57,6 +57,7 @@ function rows(party: SignedParty, info: ContractInfo, signaturePageNumber: numbe
       : [['Verificación de identidad', NOT_AVAILABLE]]) satisfies Row[]),
     ['SHA-256 del documento sin firmas', e.unsignedSha256, true],
     ['SHA-256 de la imagen de la firma', e.signatureSha256, true],
+    ['Último registro de auditoría al firmar (SHA-256)', e.auditChainHead ?? NOT_AVAILABLE, true],
   ];
 }
 
@@ -119,7 +120,8 @@ export function drawEvidence(
   flow.text(
     `Esta página forma parte del contrato núm. ${info.contractId}. El documento sin firmas cuya huella SHA-256 se ` +
       'indica arriba es el que el firmante revisó y firmó; la imagen es la firma que trazó en la pantalla de su ' +
-      'dispositivo, con la huella SHA-256 indicada.',
+      'dispositivo, con la huella SHA-256 indicada. El registro de auditoría de la solicitud, encadenado por huellas, ' +
+      'tenía como último registro el indicado arriba cuando el firmante firmó.',
     { font: fonts.regular, size: 8.5, color: MUTED },
   );
   return flow.pages;

@@ -1,4 +1,5 @@
 import { PDFDocument } from 'pdf-lib';
+import { addSealPlaceholder, type SealLabel } from '../seal/pades.js';
 import { drawEvidence, drawFitted } from './evidence.js';
 import { sha256Hex } from './hash.js';
 import { readContractInfo, type ContractInfo } from './info.js';
@@ -10,12 +11,14 @@ import type { SignedParty } from './types.js';
  * The signed contract: every page of the unsigned PDF unchanged except that each party's signature
  * is drawn inside its box, then one evidence page per party. Refuses evidence that does not match
  * the bytes it describes (the unsigned PDF, the signature image): a judge must be able to recompute
- * both fingerprints.
+ * both fingerprints. With `seal` (the last signature), saved with the seal's empty field, which
+ * seal/pades.ts fills.
  */
 export async function renderSignedContract(
   unsigned: Uint8Array,
   parties: SignedParty[],
   signedAt: Date,
+  seal?: SealLabel,
 ): Promise<Uint8Array> {
   const doc = await PDFDocument.load(unsigned, { updateMetadata: false });
   const info = readContractInfo(doc);
@@ -47,7 +50,9 @@ export async function renderSignedContract(
     [`Contrato ${info.contractId}`, 'Evidencia de firma', `Hoja ${n} de ${total}`].join(' · '),
   );
   doc.setModificationDate(signedAt);
-  return doc.save();
+  if (!seal) return doc.save();
+  addSealPlaceholder(doc, seal);
+  return doc.save({ useObjectStreams: false });
 }
 
 function checkParties(parties: SignedParty[], info: ContractInfo, unsignedSha256: string): SignedParty[] {

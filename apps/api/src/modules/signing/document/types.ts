@@ -45,6 +45,8 @@ export interface SignatureEvidence {
   unsignedSha256: string;
   /** Must be sha256Hex of signaturePng. */
   signatureSha256: string;
+  /** The application's audit chain's last hash when the signature was made (null: recorded before issue 36). */
+  auditChainHead?: string | null;
 }
 
 export interface SignedParty {

@@ -70,11 +70,11 @@ export function ApplicationFiltersForm({ filters, onSearch }: Props) {
         <input maxLength={100} {...field('utm_campaign')} />
       </label>
       <label>
-        Desde
+        Creada desde
         <input type="date" {...field('from')} />
       </label>
       <label>
-        Hasta
+        Creada hasta
         <input type="date" {...field('to')} />
       </label>
       <div className="bo-actions">

@@ -24,6 +24,9 @@ export const eventTypeName = named<ApplicationEventType>({
   'identity.rejected': 'Identidad rechazada',
   'identity.under_review': 'Identidad en revisión manual',
   'contract.signed': 'Contrato firmado',
+  'contract.sealed': 'Contrato sellado',
+  'contract.timestamped': 'Sello de tiempo del contrato',
+  'contract.nom151_issued': 'Constancia NOM-151 del contrato',
   'lender_decision.recorded': 'Decisión del prestamista',
   'application.erased': 'Datos personales borrados',
 });

@@ -83,7 +83,11 @@ describe('/backoffice (applications)', () => {
   it('builds the query string from the search box and the filters, and keeps them in the address', async () => {
     const calls = stubList({ total: 60 });
     renderBackoffice('/backoffice');
+    const caption = () => screen.getByRole('table').querySelector('caption')!;
     await screen.findByRole('table');
+    // The order is said above the table: by last activity, or by creation given a range of days.
+    expect(caption().textContent).toBe('Solicitudes, la de actividad más reciente primero');
+    expect(caption().className).toBe('');
 
     fireEvent.change(screen.getByLabelText('Buscar por teléfono, nombre o identificación fiscal'), {
       target: { value: '809 555 0142' },
@@ -91,7 +95,7 @@ describe('/backoffice (applications)', () => {
     fireEvent.change(screen.getByLabelText('Estado'), { target: { value: 'REJECTED' } });
     fireEvent.change(screen.getByLabelText('Paso'), { target: { value: 'PARTNER_NIP' } });
     fireEvent.change(screen.getByLabelText('Fuente (utm_source)'), { target: { value: 'tiktok' } });
-    fireEvent.change(screen.getByLabelText('Desde'), { target: { value: '2025-05-01' } });
+    fireEvent.change(screen.getByLabelText('Creada desde'), { target: { value: '2025-05-01' } });
     fireEvent.click(screen.getByRole('button', { name: 'Buscar' }));
 
     await vi.waitFor(() => expect(listCalls(calls)).toHaveLength(2));
@@ -105,6 +109,9 @@ describe('/backoffice (applications)', () => {
       page_size: '25',
     });
     expect(screen.getByTestId('where').textContent).toContain('status=REJECTED');
+    // A range of start days lists the latest started first (the API's applicationsOrder), and says so.
+    await vi.waitFor(() => expect(caption().textContent).toBe('Solicitudes, la de creación más reciente primero'));
+    expect(caption().className).toBe('');
   });
 
   it('Siguiente and Anterior ask for the pages next to this one by their cursors, with the same filters', async () => {

@@ -33,11 +33,14 @@ function totalText(total: number, exact: boolean): string {
   return total === 1 ? '1 solicitud' : `${formatInteger(total)} solicitudes`;
 }
 
-/** /backoffice: every application, last activity first (the API sorts and pages by cursor). */
+/** /backoffice: every application, last activity first, or by start in a range of start days (the API sorts and pages by cursor). */
 export function ApplicationsRoute() {
   useTitle('Solicitudes');
   const [params, setParams] = useSearchParams();
   const filters = filtersOf(params);
+  // The API's applicationsOrder (domain), written out here: imported, it put the back office's first
+  // chunk over its 26 KB budget by 20–50 bytes of gzip.
+  const order = filters.from || filters.to ? 'start' : 'activity';
   const query: ApplicationFilters = { ...filters, ...cursorOf(params), page_size: String(PAGE_SIZE) };
   const list = useResource(JSON.stringify(query), () => applications.list(query));
 
@@ -63,7 +66,9 @@ export function ApplicationsRoute() {
             <p>No hay solicitudes con estos filtros.</p>
           ) : (
             <DataTable
-              caption="Solicitudes, la de actividad más reciente primero"
+              // How the API orders the list (applicationsOrder), said above the table.
+              caption={`Solicitudes, la de ${order === 'start' ? 'creación' : 'actividad'} más reciente primero`}
+              showCaption
               columns={['Nombre', 'Teléfono', 'Negocio', 'Paso', 'Estado', 'Origen', 'Creada', 'Última actividad']}
             >
               {list.data.items.map((item) => (
