@@ -1,5 +1,8 @@
 // Issue 32: liveness and readiness for a balancer, and load shedding by the Fastify team's
 // under-pressure plugin. Both databases (the api projects); a restarted PostgreSQL on PostgreSQL.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { privatePostgres, type PrivatePostgres } from '../../../../../scripts/reliability/harness.mjs';
@@ -121,6 +124,39 @@ describe('load shedding', () => {
     await vi.waitFor(() => expect(t.app.isUnderPressure()).toBe(false), { timeout: 5_000, interval: 50 });
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/business-types' })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+  });
+});
+
+describe('load shedding spares the web app', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    const dist = mkdtempSync(join(tmpdir(), 'provee-dist-'));
+    mkdirSync(join(dist, 'assets'));
+    writeFileSync(
+      join(dist, 'index.html'),
+      '<html><head><!--app-config--></head><body><div id="root"></div></body></html>',
+    );
+    writeFileSync(join(dist, 'assets', 'app-1a2b3c.js'), 'export const app = 1;');
+    writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    t = await createTestApp({ WEB_DIST_DIR: dist, PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '50' });
+  });
+  afterAll(() => t.close());
+
+  it("under pressure the app's pages, chunks and public files are still sent; the API's calls are refused", async () => {
+    await vi.waitFor(() => expect(t.app.isUnderPressure()).toBe(false), { timeout: 5_000 });
+    await overload(t.app);
+    expect(t.app.isUnderPressure()).toBe(true);
+    // A refused chunk would break the screen that asked for it; a refused page would show raw JSON.
+    for (const url of ['/home', '/8095551234/about-you', '/assets/app-1a2b3c.js', '/favicon.svg'])
+      expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
+    for (const [method, url] of [
+      ['GET', '/api/v1/business-types'],
+      ['POST', '/api/v1/users'],
+      ['POST', '/home'],
+    ] as const)
+      expect((await t.app.inject({ method, url, payload: {} })).json(), `${method} ${url}`).toMatchObject({
+        code: 'BUSY',
+      });
   });
 });
 

@@ -168,14 +168,29 @@ export function documentEvidence(evidence: StoredEvidence): SignatureEvidence {
   };
 }
 
-/** The contract's evidence: its hashes and, per signer, where they stand and what their signature recorded. */
+/**
+ * The contract's evidence: its hashes and, per signer, where they stand and what their signature
+ * recorded. The time-stamp replaces the signed file, its hash and the seal's state in one
+ * transaction (seal/completion.ts); read between two reads of the contract that agree, the seal is
+ * of the same moment as the hash, never "stamped" beside the hash of the file before it (seen in an
+ * e2e run on a loaded machine). Otherwise a change landed in between: read again.
+ */
 export async function contractEvidence(deps: Pick<SigningDeps, 'db'>, contractId: string): Promise<ContractEvidence> {
-  const contract = await findContract(deps.db, contractId);
+  // The file changes a handful of times in its life (each signature, its stamp): a few tries suffice.
+  for (let tries = 1; ; tries++) {
+    const evidence = await evidenceOf(deps.db, contractId);
+    const after = await findContract(deps.db, contractId);
+    if (after?.signedSha256 === evidence.signed_sha256 || tries === 3) return evidence;
+  }
+}
+
+async function evidenceOf(db: Executor, contractId: string): Promise<ContractEvidence> {
+  const contract = await findContract(db, contractId);
   if (!contract) throw CONTRACT_NOT_FOUND();
-  const signers = await signersOf(deps.db, contractId);
-  const seal = await findSeal(deps.db, contractId);
+  const signers = await signersOf(db, contractId);
+  const seal = await findSeal(db, contractId);
   const checks = await findChecks(
-    deps.db,
+    db,
     signers.map((one) => one.currentVerificationId).filter((id): id is string => Boolean(id)),
   );
   return {
