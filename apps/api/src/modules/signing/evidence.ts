@@ -11,7 +11,7 @@ import type { SigningDeps } from './deps.js';
 import type { SignatureEvidence } from './document/index.js';
 import { findSeal } from './seal/seal.store.js';
 import { sealView } from './seal/seal-view.js';
-import { findContract, signersOf, type ContractRow } from './signing.store.js';
+import { findContract, signedSha256Of, signersOf, type ContractRow } from './signing.store.js';
 
 /**
  * The evidence of a signature (SPEC §4): what was recorded when the signer signed (stored as JSON
@@ -179,8 +179,7 @@ export async function contractEvidence(deps: Pick<SigningDeps, 'db'>, contractId
   // The file changes a handful of times in its life (each signature, its stamp): a few tries suffice.
   for (let tries = 1; ; tries++) {
     const evidence = await evidenceOf(deps.db, contractId);
-    const after = await findContract(deps.db, contractId);
-    if (after?.signedSha256 === evidence.signed_sha256 || tries === 3) return evidence;
+    if ((await signedSha256Of(deps.db, contractId)) === evidence.signed_sha256 || tries === 3) return evidence;
   }
 }
 

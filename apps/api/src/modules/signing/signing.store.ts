@@ -36,6 +36,15 @@ export async function unsignedSha256Of(db: Executor, id: string): Promise<string
   return contract?.unsignedSha256;
 }
 
+/** The SHA-256 of the signed file as it stands now (null before the first signature), without its bytes. */
+export async function signedSha256Of(db: Executor, id: string): Promise<string | null | undefined> {
+  const [contract] = await db
+    .select({ signedSha256: contracts.signedSha256 })
+    .from(contracts)
+    .where(eq(contracts.id, id));
+  return contract?.signedSha256;
+}
+
 /** The application's first draft; undefined when another request drafted it first. */
 export async function insertContract(
   tx: Executor,

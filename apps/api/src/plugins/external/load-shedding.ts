@@ -2,6 +2,7 @@ import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.js';
 import { AppError } from '../../errors.js';
+import { ASSETS_PREFIX } from './spa.js';
 
 const MB = 2 ** 20;
 
@@ -26,7 +27,7 @@ function overloaded(retryAfterSeconds: number): AppError {
 function servesTheWebApp(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   const { url, config } = request.routeOptions;
-  return url === '/assets/*' || (config as { file?: unknown }).file !== undefined || request.is404;
+  return url === `${ASSETS_PREFIX}*` || (config as { file?: unknown }).file !== undefined || request.is404;
 }
 
 /**

@@ -23,6 +23,8 @@ export function renderIndexHtml(template: string, config: PublicConfig): string 
 }
 
 const ROOT = '<div id="root"></div>';
+/** Where the hashed build output is served (one wildcard route of @fastify/static). */
+export const ASSETS_PREFIX = '/assets/';
 /** The paths whose first paint is the prerendered landing (the web router shows it on both). */
 const LANDING_PATHS = new Set(['/', '/home', '/home/']);
 /** The web build's server entry (apps/web/src/app/prerender.tsx, built by `vite build --ssr`). */
@@ -207,7 +209,7 @@ export async function registerSpa(app: FastifyInstance, build: WebBuild): Promis
   // Hashed build output: safe to cache for a year.
   await app.register(fastifyStatic, {
     root: join(distDir, 'assets'),
-    prefix: '/assets/',
+    prefix: ASSETS_PREFIX,
     index: false,
     preCompressed: true,
     maxAge: '365d',
