@@ -296,6 +296,24 @@ describe('development tools', () => {
     });
   });
 
+  it('a test seed of a tax id already seeded is a 409 in Spanish, not a 500', async () => {
+    await withTestApp({ ENABLE_TEST_FACTORIES: 'true' }, async (t) => {
+      const seed = (phone: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/dev/test/users',
+          payload: { phone_number: phone, next_step: 'INVENTORY', complete: { tax_id: '00114567892' } },
+        });
+      expect((await seed('8095551234')).statusCode).toBe(201);
+      const again = await seed('8095551235');
+      expect(again.statusCode).toBe(409);
+      expect(again.json()).toMatchObject({
+        code: 'TEST_SEED_TAKEN',
+        readable_message: 'Ese teléfono o esa cédula ya están en otra solicitud de prueba.',
+      });
+    });
+  });
+
   it('test factories exist only when enabled', async () => {
     await withTestApp({}, async (t) => {
       const res = await t.app.inject({

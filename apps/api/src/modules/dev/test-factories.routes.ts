@@ -1,7 +1,17 @@
 import { APPLICATION_STATUSES, NEXT_STEPS } from '@provee/domain';
 import { z } from 'zod';
+import { AppError } from '../../errors.js';
 import type { App } from '../../types.js';
+import { uniqueViolation } from '../application/index.js';
 import { seedApplication } from './seed.store.js';
+
+/** A seed of a phone or a tax id already on another application: the test's data clash, not the server. */
+const ALREADY_SEEDED = new AppError(
+  409,
+  'TEST_SEED_TAKEN',
+  'already seeded',
+  'Ese teléfono o esa cédula ya están en otra solicitud de prueba.',
+);
 
 /** Seeds data for end-to-end tests (ENABLE_TEST_FACTORIES=true; refused in production). */
 export async function testFactoryRoutes(app: App): Promise<void> {
@@ -37,6 +47,8 @@ export async function testFactoryRoutes(app: App): Promise<void> {
         status: body.status,
         avals: body.avals.map((aval) => ({ avalType: aval.aval_type, phone: aval.phone })),
         complete: body.complete ? { taxId: body.complete.tax_id, dob: body.complete.dob } : undefined,
+      }).catch((error: unknown) => {
+        throw uniqueViolation(error) === null ? error : ALREADY_SEEDED;
       });
       return reply.status(201).send({ data: { user_id: user!.id } });
     },
