@@ -137,6 +137,8 @@ export const users = pgTable(
       .using('gin', sql`(${searchableName(table)}) gin_trgm_ops`)
       .with({ fastupdate: false }),
     // The list's filters, each in the list's order: a page and its capped count read one range.
+    // Migration 0038 adds INCLUDE of the other three filters' columns to each (Drizzle's builder
+    // cannot say it), so a count with two filters is one index-only range checked on the second.
     index('users_status_recent_idx').on(table.status, table.updatedAt, table.id),
     index('users_next_step_recent_idx').on(table.nextStep, table.updatedAt, table.id),
     index('users_utm_source_recent_idx').on(table.utmSource, table.updatedAt, table.id),
