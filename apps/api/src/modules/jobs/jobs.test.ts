@@ -7,7 +7,7 @@ import { staffSession } from '../../test/staff.js';
 import { useTestApp } from '../../test/test-app.js';
 import { JOB_SCHEMA, JOB_STATES, listJobs, type QueuedJobRow } from './jobs.store.js';
 import type { Database } from '../../db/client.js';
-import { createJobQueue, type JobKind } from './queue.js';
+import { createJobQueue, enqueueJob, type JobKind } from './queue.js';
 
 /** What the test kinds saw: each run's data and attempt. */
 const runs: { name: string; data: { n: number }; retry: number; last: boolean }[] = [];
@@ -156,6 +156,46 @@ describe('job queue', () => {
     await queue.stop();
     expect(finished).toBe(true);
     expect((await jobsOf('test-fetched-at-stop')).map((job) => job.state)).toEqual(['completed']);
+  });
+
+  it('idle, a process asks the database once a tick for all its workers; a job another process enqueued runs within a tick', async () => {
+    const statements: string[] = [];
+    const counted: Database = {
+      ...t.database,
+      executeSql: (text, values) => {
+        statements.push(text);
+        return t.database.executeSql(text, values);
+      },
+    };
+    const ran: string[] = [];
+    const queue = createJobQueue(counted, t.app.log, { pollMs: 200, retryDelaySeconds: 1, graceMs: 0 });
+    for (let i = 0; i < 10; i++)
+      queue.define({
+        name: `test-idle-${i}`,
+        retryLimit: 0,
+        expireInSeconds: 30,
+        run: async () => void ran.push(`${i}`),
+      });
+    await queue.start();
+    try {
+      // Past each worker's first look, two seconds of nothing: ten ticks, one question each.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      statements.length = 0;
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const fetches = statements.filter((text) => /SKIP LOCKED/.test(text));
+      const checks = statements.filter((text) => /SELECT DISTINCT name/.test(text));
+      expect(fetches).toHaveLength(0);
+      expect(checks.length).toBeGreaterThanOrEqual(4);
+      expect(checks.length).toBeLessThanOrEqual(11);
+
+      // Enqueued by another writer (no wake here): each worker's own look is 30 s away; the check finds it.
+      const enqueuedAt = Date.now();
+      await t.app.db.transaction((tx) => enqueueJob(tx, 'test-idle-3', {}));
+      await vi.waitFor(() => expect(ran).toEqual(['3']), { timeout: 5_000, interval: 20 });
+      expect(Date.now() - enqueuedAt).toBeLessThan(5_000);
+    } finally {
+      await queue.stop();
+    }
   });
 
   it('what a failed job keeps (admins see it) never holds a database error’s values, only its code', async () => {

@@ -6,6 +6,7 @@ import { resultRows } from '../../db/rows.js';
 import { serializeError } from '../../logger.js';
 import { jobRuns } from '../../observability/metrics.js';
 import { currentTraceContext, inJobSpan, TRACE_CONTEXT_KEY } from '../../observability/spans.js';
+import { checkDueJobs, WORKER_BACKSTOP_MS } from './due-jobs.js';
 import { JOB_SCHEMA } from './jobs.store.js';
 import { followStragglers } from './stragglers.js';
 
@@ -177,7 +178,11 @@ export function createJobQueue(
   let started = false;
   let stopping = false;
   let retryTimer: NodeJS.Timeout | undefined;
+  let dueCheck: { stop(): void } | undefined;
   const runsHere = (name: string) => working && !kindsOff.has(name);
+  const wake = (name: string) => {
+    for (const worker of workers.get(name) ?? []) boss.notifyWorker(worker);
+  };
 
   /** pg-boss, each kind's queue (its retry options as configured now), its schedule and this process's workers. */
   async function startQueue() {
@@ -194,13 +199,21 @@ export function createJobQueue(
       await boss.updateQueue(kind.name, queue);
       if (kind.cron) await boss.schedule(kind.name, kind.cron, undefined, { tz: 'UTC' });
       if (runsHere(kind.name) && !workers.has(kind.name)) {
-        const polling = { pollingIntervalSeconds: Math.max(0.5, options.pollMs / 1000) };
+        // Each worker looks on its own only as a backstop: the due check (below) wakes it on time.
+        const polling = { pollingIntervalSeconds: Math.max(options.pollMs, WORKER_BACKSTOP_MS) / 1000 };
         const ids: string[] = [];
         for (let i = 0; i < Math.max(1, kind.concurrency ?? 1); i++)
           ids.push(await boss.work(kind.name, { ...polling, includeMetadata: true, batchSize: 1 }, runner(kind)));
         workers.set(kind.name, ids);
       }
     }
+    if (workers.size > 0 && !dueCheck)
+      dueCheck = checkDueJobs({
+        everyMs: options.pollMs,
+        query: (text) => executeSql(text),
+        wake,
+        onError: (error) => log.warn({ err: error }, 'job queue: the check for due jobs failed'),
+      });
   }
 
   /** pg-boss's worker for `kind`: its job's run is followed (the stop waits for it). */
@@ -235,9 +248,7 @@ export function createJobQueue(
       if (!kinds.has(name)) throw new Error(`no job kind ${name}`);
       return enqueueJob(tx, name, data);
     },
-    wake(name) {
-      for (const worker of workers.get(name) ?? []) boss.notifyWorker(worker);
-    },
+    wake,
     runsHere: (name) => kinds.has(name) && runsHere(name),
     get running() {
       return started && !stopping;
@@ -264,6 +275,7 @@ export function createJobQueue(
     async stop() {
       stopping = true;
       clearTimeout(retryTimer);
+      dueCheck?.stop();
       if (started) await boss.stop({ graceful: true, wait: true, timeout: options.graceMs });
       await stragglers.closeAfter(Math.max(options.graceMs, STRAGGLERS_WAIT_MS));
     },
