@@ -5,7 +5,7 @@
 // (PGlite's database thread shares core 0 with the main one).
 //
 //   node scripts/bench/profile.mjs --endpoint "user detail" [--db pglite|postgres] [--seconds 10]
-//   node scripts/bench/profile.mjs --endpoint config
+//   node scripts/bench/profile.mjs --endpoint config (or cities, states)
 //   node scripts/bench/profile.mjs --bare [--log]     (bare Fastify, without / with its log line)
 //
 // Needs a build (`npm run build`); --db postgres needs DATABASE_URL (a throw-away database on it).
@@ -52,6 +52,13 @@ const { values: args } = parseArgs({
     detail: { type: 'string' },
   },
 });
+
+/** The reads `--endpoint` names that need no applicant (as `npm run bench` asks them); any other is the user detail. */
+const PUBLIC_READS = {
+  config: '/api/v1/config',
+  cities: '/api/v1/cities?only-allowed=true',
+  states: '/api/v1/states',
+};
 
 let hasTaskset = true;
 try {
@@ -335,10 +342,9 @@ try {
         phone: '8095550001',
         taxId: cedula('4020000001'),
       });
-      const [path, headers] =
-        args.endpoint === 'config'
-          ? ['/api/v1/config', {}]
-          : [`/api/v1/users/${user.id}/SK`, { authorization: `Bearer ${user.token}` }];
+      const [path, headers] = PUBLIC_READS[args.endpoint]
+        ? [PUBLIC_READS[args.endpoint], {}]
+        : [`/api/v1/users/${user.id}/SK`, { authorization: `Bearer ${user.token}` }];
       // PostgreSQL's backends off the server's core, as in `npm run bench`.
       if (pinClient) await pinDatabaseBackends(pinClient, 1);
       measured = await loadFor(`${baseUrl}${path}`, headers, server.pid);
