@@ -187,6 +187,15 @@ export function createJobQueue(
   /** pg-boss, each kind's queue (its retry options as configured now), its schedule and this process's workers. */
   async function startQueue() {
     await boss.start();
+    // Before the workers: those made before a kind that fails to start are still woken on time.
+    if (working && !dueCheck && !stopping)
+      dueCheck = checkDueJobs({
+        everyMs: options.pollMs,
+        queues: () => [...workers.keys()],
+        query: executeSql,
+        wake,
+        onError: (error) => log.warn({ err: error }, 'job queue: the check for due jobs failed'),
+      });
     for (const kind of kinds.values()) {
       const queue = {
         name: kind.name,
@@ -207,13 +216,6 @@ export function createJobQueue(
         workers.set(kind.name, ids);
       }
     }
-    if (workers.size > 0 && !dueCheck)
-      dueCheck = checkDueJobs({
-        everyMs: options.pollMs,
-        query: (text) => executeSql(text),
-        wake,
-        onError: (error) => log.warn({ err: error }, 'job queue: the check for due jobs failed'),
-      });
   }
 
   /** pg-boss's worker for `kind`: its job's run is followed (the stop waits for it). */
