@@ -208,7 +208,7 @@ export function createJobQueue(
       await boss.updateQueue(kind.name, queue);
       if (kind.cron) await boss.schedule(kind.name, kind.cron, undefined, { tz: 'UTC' });
       if (runsHere(kind.name) && !workers.has(kind.name)) {
-        // Each worker looks on its own only as a backstop: the due check (below) wakes it on time.
+        // Each worker looks on its own only as a backstop: the due check (above) wakes it on time.
         const polling = { pollingIntervalSeconds: Math.max(options.pollMs, WORKER_BACKSTOP_MS) / 1000 };
         const ids: string[] = [];
         for (let i = 0; i < Math.max(1, kind.concurrency ?? 1); i++)
