@@ -131,7 +131,9 @@ describe('webhooks to a receiver that verifies them', () => {
     await vi.waitFor(
       async () => {
         const sends = await t.app.db.select().from(webhookSends).where(eq(webhookSends.applicationId, user.id));
-        expect(sends.map((send) => [send.status, Boolean(send.deliveredAt)])).toEqual(sends.map(() => ['DELIVERED', true]));
+        expect(sends.map((send) => [send.status, Boolean(send.deliveredAt)])).toEqual(
+          sends.map(() => ['DELIVERED', true]),
+        );
       },
       { timeout: 5_000, interval: 50 },
     );
