@@ -43,6 +43,7 @@ import {
   throwAwayPostgres,
   waitReady,
 } from '../reliability/harness.mjs';
+import { PUBLIC_READS } from './public-reads.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -275,13 +276,11 @@ async function benchDatabase(kind) {
       const call = client(baseUrl);
       const setup = await journeySetup(call);
       user = await journey({ call, setup, phone: '8095550001', taxId: cedula('4020000001') });
-      configBody = await (await fetch(`${baseUrl}/api/v1/config`)).text();
+      configBody = await (await fetch(`${baseUrl}${PUBLIC_READS.config}`)).text();
       const read = (name, path, headers = {}) => ({ name, path, headers, read: true });
       const endpoints = [
         read('user detail', `/api/v1/users/${user.id}/SK`, { authorization: `Bearer ${user.token}` }),
-        read('config', '/api/v1/config'),
-        read('cities', '/api/v1/cities?only-allowed=true'),
-        read('states', '/api/v1/states'),
+        ...Object.entries(PUBLIC_READS).map(([name, path]) => read(name, path)),
       ];
       for (const endpoint of endpoints) {
         if (args.only && !endpoint.name.includes(args.only)) continue;

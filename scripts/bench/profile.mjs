@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { pinDatabaseBackends } from './pin-database.mjs';
+import { PUBLIC_READS } from './public-reads.mjs';
 import {
   assertBuilt,
   cedula,
@@ -52,13 +53,6 @@ const { values: args } = parseArgs({
     detail: { type: 'string' },
   },
 });
-
-/** The reads `--endpoint` names that need no applicant (as `npm run bench` asks them); any other is the user detail. */
-const PUBLIC_READS = {
-  config: '/api/v1/config',
-  cities: '/api/v1/cities?only-allowed=true',
-  states: '/api/v1/states',
-};
 
 let hasTaskset = true;
 try {
@@ -342,6 +336,7 @@ try {
         phone: '8095550001',
         taxId: cedula('4020000001'),
       });
+      // A public read by its name (public-reads.mjs); any other name is the user detail.
       const [path, headers] = PUBLIC_READS[args.endpoint]
         ? [PUBLIC_READS[args.endpoint], {}]
         : [`/api/v1/users/${user.id}/SK`, { authorization: `Bearer ${user.token}` }];
