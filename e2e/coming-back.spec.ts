@@ -1,6 +1,16 @@
 import type { Page } from '@playwright/test';
 import { expect, expectAccessible, screenshot, test } from './fixtures.js';
-import { enterCode, latestCode, saveTaxId, smsCount, toTaxIdStep, uniqueCedula, uniquePhone } from './helpers.js';
+import {
+  enterCode,
+  fillAboutYou,
+  latestCode,
+  proveWithSms,
+  saveTaxId,
+  smsCount,
+  toTaxIdStep,
+  uniqueCedula,
+  uniquePhone,
+} from './helpers.js';
 
 // Issue 27, items 2 and 4: an expired session on a step, the back button, a second tab and a saved
 // step link. Each ends where the application stands, with what the shopkeeper typed.
@@ -14,6 +24,17 @@ async function atAddressSearch(page: Page): Promise<{ phone: string; stepPath: s
   await saveTaxId(page, uniqueCedula());
   await expect(page).toHaveURL(/\/search-address$/);
   return { phone, stepPath: path(page) };
+}
+
+/** Holds a screen's code (its lazy chunk) until released, as a slow network would. */
+function holdChunk(page: Page, name: string) {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const installed = page.route(new RegExp(`/assets/${name}-[^/]+\\.js$`), async (route) => {
+    await held;
+    await route.continue();
+  });
+  return { installed, release };
 }
 
 test.describe('an expired or invalid session on a step (issue 27 item 2)', () => {
@@ -53,6 +74,60 @@ test.describe('an expired or invalid session on a step (issue 27 item 2)', () =>
 });
 
 test.describe('the back button (issue 27 item 4)', () => {
+  test('back pressed while the next screen is still loading: the step knows it was saved and takes a correction', async ({
+    page,
+  }) => {
+    // On 3G (or a busy phone) the next screen's code can still be on its way when back is pressed:
+    // the step is then still on show, and must not save itself a second time as a first save.
+    const holds = {
+      'additional-data': holdChunk(page, 'additional-data'),
+      'search-address': holdChunk(page, 'search-address'),
+    };
+    await Promise.all(Object.values(holds).map((hold) => hold.installed));
+    const firstSaves: string[] = [];
+    page.on('response', (res) => {
+      const { pathname } = new URL(res.url());
+      if (res.request().method() === 'POST' && /^\/api\/v\d\/users(\/[^/]+\/[^/]+\/tax_info)?$/.test(pathname))
+        firstSaves.push(`${pathname.endsWith('tax_info') ? 'tax_info' : 'users'} ${res.status()}`);
+    });
+    const phone = uniquePhone();
+    await proveWithSms(page, phone);
+    await expect(page).toHaveURL(`/${phone}/about-you`);
+    await fillAboutYou(page);
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(page).toHaveURL(/\/additional-data$/);
+    await expect.poll(() => firstSaves).toEqual(['users 201']);
+    await page.goBack();
+    await expect(page).toHaveURL(`/${phone}/about-you`);
+    holds['additional-data'].release();
+
+    // 'Sobre ti' (its own check of the number's application).
+    await expect(page.getByLabel('Nombres')).toHaveValue('María José');
+    await page.getByLabel('Nombres').fill('María Josefa');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(page).toHaveURL(/\/additional-data$/);
+
+    // The cédula (the step guard every later step shares).
+    const taxId = uniqueCedula();
+    await saveTaxId(page, taxId);
+    await expect(page).toHaveURL(/\/search-address$/);
+    await expect.poll(() => firstSaves).toEqual(['users 201', 'tax_info 200']);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/additional-data$/);
+    holds['search-address'].release();
+    await expect(page.getByText('Ya guardamos estos datos', { exact: false })).toBeVisible();
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await expect(page).toHaveURL(/\/search-address$/);
+    await expect(page.getByRole('button', { name: 'No encontre mi domicilio' })).toBeVisible();
+
+    // Both corrections kept, each saved once.
+    await page.goBack();
+    await page.goBack();
+    await expect(page).toHaveURL(`/${phone}/about-you`);
+    await expect(page.getByLabel('Nombres')).toHaveValue('María Josefa');
+    expect(firstSaves).toEqual(['users 201', 'tax_info 200']);
+  });
+
   test('back shows the step before with its data; saved steps are corrected until the business is saved, then shown read-only', async ({
     page,
   }) => {

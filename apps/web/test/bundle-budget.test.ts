@@ -6,8 +6,19 @@ import { describe, expect, it } from 'vitest';
 // 90 KB until issue 31: the route and link of "Mis datos" (the applicant's data rights, a legal
 // requirement on every screen past the landing) cost 0.3 KB of the first load.
 const BUDGET_KB = 91;
-/** What a screen past the landing may download beyond what /home already did (the back office's shell is the largest, 25.6 KB since issue 31). */
-const LATER_STEP_BUDGET_KB = 26;
+/**
+ * What a shopkeeper's screen past the landing may download beyond what /home already did (on 3G).
+ * 26 KB until the back office got its own budget: the largest screen is the signature, 19.7 KB.
+ */
+const LATER_STEP_BUDGET_KB = 22;
+/**
+ * The back office's shell (login and the list), loaded once per working day by staff on an office
+ * connection. It loads the screens' shared file too (the domain's rules live there), and sat at
+ * 26.0 KB of the old common budget, so one line of any shared screen code tipped it over.
+ */
+const BACK_OFFICE_SHELL_BUDGET_KB = 28;
+const BACK_OFFICE_SHELL = 'backoffice/app.tsx';
+const budgetOf = (route: string) => (route === BACK_OFFICE_SHELL ? BACK_OFFICE_SHELL_BUDGET_KB : LATER_STEP_BUDGET_KB);
 const dist = new URL('../dist/', import.meta.url).pathname;
 const routerSource = new URL('../src/app/router.tsx', import.meta.url).pathname;
 
@@ -81,7 +92,7 @@ describe('bundle budget', () => {
     expect(kb).toBeLessThanOrEqual(BUDGET_KB);
   });
 
-  it(`each screen past the landing loads at most ${LATER_STEP_BUDGET_KB} KB gzip of its own`, () => {
+  it(`each shopkeeper's screen past the landing loads at most ${LATER_STEP_BUDGET_KB} KB gzip of its own, the back office's shell ${BACK_OFFICE_SHELL_BUDGET_KB} KB`, () => {
     const manifest = readManifest();
     const home = new Set(filesOf(manifest, 'index.html'));
     // The router loads the screens' texts (shared/lib/copy-screens.ts) with each of them: the first
@@ -101,12 +112,16 @@ describe('bundle budget', () => {
       return { route: route.replace(/^src\/features\//, ''), files: files.length, kb: gzipKb(files) };
     });
     console.log(
-      `bundle budget: screens past the landing (budget ${LATER_STEP_BUDGET_KB} KB each)\n` +
+      `bundle budget: screens past the landing (budget ${LATER_STEP_BUDGET_KB} KB each, the back office's shell ${BACK_OFFICE_SHELL_BUDGET_KB} KB)\n` +
         sizes
           .map(({ route, files, kb }) => `  ${kb.toFixed(1).padStart(5)} KB in ${files} file(s)  ${route}`)
           .join('\n'),
     );
-    const over = sizes.filter(({ kb }) => kb > LATER_STEP_BUDGET_KB);
+    expect(
+      sizes.map(({ route }) => route),
+      'the back office is one of them',
+    ).toContain(BACK_OFFICE_SHELL);
+    const over = sizes.filter(({ route, kb }) => kb > budgetOf(route));
     expect(over, 'over the budget').toEqual([]);
   });
 });

@@ -33,13 +33,17 @@ function redirectFor(screen: StepScreen, phone: string, state: ApplicationState,
  * stands. It reads the tab's application state (kept by every step answer and user fetch) and asks
  * the server only on a cold load (reload, opened by URL). A tab without a session (a second tab, a
  * saved link) borrows one from an open tab of the same number, or proves the number again
- * (issue 27). Checked on arrival. Answers how the screen shows, null while it may not.
+ * (issue 27). Checked on arrival and on every render after. Answers how the screen shows, null
+ * while it may not.
  */
 export function useStepGuard(screen: StepScreen): StepView | null {
   const { phoneNumber = '', userId = '' } = useParams();
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const [state, setState] = useState<ApplicationState | null>(() => applicationState.get(userId));
+  const [fetched, setFetched] = useState<ApplicationState | null>(() => applicationState.get(userId));
+  // Read again on every render: a screen can outlive its own save (back pressed while the next
+  // screen was still loading keeps it mounted), and must then show the step as saved.
+  const state = applicationState.get(userId) ?? fetched;
   const view = state ? screenView(screen, state) : null;
   const target = state && !view ? redirectFor(screen, phoneNumber, state, pathname) : null;
 
@@ -55,7 +59,7 @@ export function useStepGuard(screen: StepScreen): StepView | null {
         return;
       }
       await getUser(userId);
-      if (live) setState(applicationState.get(userId));
+      if (live) setFetched(applicationState.get(userId));
     })().catch((error: unknown) => live && uiState.showError(error, { goTo: '/home' }));
     return () => {
       live = false;

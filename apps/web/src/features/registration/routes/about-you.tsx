@@ -103,9 +103,12 @@ function valuesOf(personal: NonNullable<SavedRegistration['personal']>): AboutYo
  */
 function useKnownApplication(phone: string): ApplicationState | 'new' | null {
   const navigate = useNavigate();
-  const [known, setKnown] = useState<ApplicationState | 'new' | null>(
+  const [found, setKnown] = useState<ApplicationState | 'new' | null>(
     () => applicationState.forPhone(phone) ?? (applicationState.isNew(phone) ? 'new' : null),
   );
+  // Read again on every render: this screen can outlive its own save (back pressed while the next
+  // screen was still loading keeps it mounted), and a number registered since is never 'new' again.
+  const known = applicationState.forPhone(phone) ?? (found === 'new' && sessionUserId() ? null : found);
   useEffect(lendSessionToOtherTabs, []);
   useEffect(() => {
     if (known) return;
