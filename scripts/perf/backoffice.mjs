@@ -460,6 +460,16 @@ try {
       expectOk(await funnel(days), 'funnel');
       return timed(7, async () => expectOk(await funnel(days), 'funnel'));
     };
+    // One day's funnel is nearly all the API's own part: the session with its account, HTTP, the
+    // three small queries. It tells how much of the 30 days' time is not its SQL.
+    const oneDay = await funnelTimes(0);
+    record(
+      "funnel, 1 day (the API's own part)",
+      `${ms(median(oneDay))} ms (median of 7)`,
+      '—',
+      'for information',
+      true,
+    );
     const month = median(await funnelTimes(29));
     const monthLimit = await funnelLimit(db, day(29), day(0));
     record(

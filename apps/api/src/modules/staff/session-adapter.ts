@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { STAFF_SESSION_ABSOLUTE_HOURS, STAFF_SESSION_IDLE_MINUTES, type StaffLoginStage } from '@provee/domain';
 import type { SessionStore } from '@fastify/session';
-import type { Executor } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
 import {
   deleteStaffSession,
   insertStaffSession,
@@ -43,7 +43,7 @@ export const sessionLimits = (now: Date): SessionLimits => ({
  * begun before its account's session_epoch moved on (a role change, a factor reset, a new password),
  * reads as none.
  */
-export function staffSessionStore(deps: { db: Executor; clock: () => Date }): SessionStore {
+export function staffSessionStore(deps: { db: Db; clock: () => Date }): SessionStore {
   const promised =
     <T>(work: () => Promise<T>) =>
     (callback: Callback<T>) =>

@@ -1,5 +1,5 @@
 import { and, eq, gt, lte, or, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import type { Db, Executor } from '../../db/client.js';
 import { staff, staffSessions } from '../../db/schema.js';
 
 /**
@@ -50,26 +50,39 @@ const ACTIVITY_STEP_MS = 60_000;
  * live is within the limits, of an active account, and begun under the account's current
  * session_epoch.
  */
-export async function touchLiveStaffSession(
-  db: Executor,
-  idHash: string,
-  now: Date,
-  limits: SessionLimits,
-): Promise<StaffSessionRow | undefined> {
-  const [row] = await db
+const liveSessionQuery = (db: Db) =>
+  db
     .select()
     .from(staffSessions)
     .where(
       and(
-        eq(staffSessions.idHash, idHash),
-        gt(staffSessions.lastSeenAt, limits.idleSince),
-        gt(staffSessions.createdAt, limits.bornAfter),
+        eq(staffSessions.idHash, sql.placeholder('idHash')),
+        gt(staffSessions.lastSeenAt, sql.placeholder('idleSince')),
+        gt(staffSessions.createdAt, sql.placeholder('bornAfter')),
         // The account is active and nothing ended its sessions since this one began.
         sql`exists (select 1 from ${staff} where ${staff.id} = ${staffSessions.staffId} and ${staff.active}
           and ${staff.sessionEpoch} = ${staffSessions.epoch})`,
       ),
     )
-    .limit(1);
+    .limit(1)
+    .prepare('staff_live_session');
+/** Built once per database: every back-office request reads its session (no SQL assembled or planned each time). */
+const liveSessionQueries = new WeakMap<Db, ReturnType<typeof liveSessionQuery>>();
+
+export async function touchLiveStaffSession(
+  db: Db,
+  idHash: string,
+  now: Date,
+  limits: SessionLimits,
+): Promise<StaffSessionRow | undefined> {
+  let query = liveSessionQueries.get(db);
+  if (!query) liveSessionQueries.set(db, (query = liveSessionQuery(db)));
+  // A placeholder's value reaches the driver as it is given: the instants as text.
+  const [row] = await query.execute({
+    idHash,
+    idleSince: limits.idleSince.toISOString(),
+    bornAfter: limits.bornAfter.toISOString(),
+  });
   const stale = new Date(now.getTime() - ACTIVITY_STEP_MS);
   if (row && row.lastSeenAt <= stale)
     await db
