@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.js';
+import { preparedPerDatabase } from '../../db/prepared.js';
 import { firstRow, returnedRow } from '../../db/rows.js';
 import { staff } from '../../db/schema.js';
 
@@ -11,20 +12,18 @@ export type StaffChange = Partial<
   Pick<StaffRow, 'role' | 'active' | 'passwordHash' | 'enrolRequired' | 'lastLoginAt' | 'updatedAt'>
 >;
 
-const staffByIdQuery = (db: Db) =>
+const staffByIdQuery = preparedPerDatabase((db) =>
   db
     .select()
     .from(staff)
     .where(eq(staff.id, sql.placeholder('id')))
     .limit(1)
-    .prepare('staff_by_id');
-/** Built once per database: every back-office request reads its account (no SQL assembled or planned each time). */
-const staffByIdQueries = new WeakMap<Db, ReturnType<typeof staffByIdQuery>>();
+    .prepare('staff_by_id'),
+);
 
+/** Every back-office request reads its account: a prepared statement. */
 export async function findStaffById(db: Db, id: string): Promise<StaffRow | undefined> {
-  let query = staffByIdQueries.get(db);
-  if (!query) staffByIdQueries.set(db, (query = staffByIdQuery(db)));
-  return (await query.execute({ id }))[0];
+  return (await staffByIdQuery(db).execute({ id }))[0];
 }
 
 /** The account, row-locked until the caller's transaction ends. */

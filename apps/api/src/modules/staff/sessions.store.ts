@@ -1,5 +1,6 @@
 import { and, eq, gt, lte, or, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.js';
+import { preparedPerDatabase } from '../../db/prepared.js';
 import { staff, staffSessions } from '../../db/schema.js';
 
 /**
@@ -45,12 +46,7 @@ export async function updateStaffSession(
  */
 const ACTIVITY_STEP_MS = 60_000;
 
-/**
- * Reads a live session, and moves its last activity to `now` when it is older than ACTIVITY_STEP_MS:
- * live is within the limits, of an active account, and begun under the account's current
- * session_epoch.
- */
-const liveSessionQuery = (db: Db) =>
+const liveSessionQuery = preparedPerDatabase((db) =>
   db
     .select()
     .from(staffSessions)
@@ -65,20 +61,23 @@ const liveSessionQuery = (db: Db) =>
       ),
     )
     .limit(1)
-    .prepare('staff_live_session');
-/** Built once per database: every back-office request reads its session (no SQL assembled or planned each time). */
-const liveSessionQueries = new WeakMap<Db, ReturnType<typeof liveSessionQuery>>();
+    .prepare('staff_live_session'),
+);
 
+/**
+ * Reads a live session, and moves its last activity to `now` when it is older than ACTIVITY_STEP_MS:
+ * live is within the limits, of an active account, and begun under the account's current
+ * session_epoch.
+ */
 export async function touchLiveStaffSession(
   db: Db,
   idHash: string,
   now: Date,
   limits: SessionLimits,
 ): Promise<StaffSessionRow | undefined> {
-  let query = liveSessionQueries.get(db);
-  if (!query) liveSessionQueries.set(db, (query = liveSessionQuery(db)));
-  // A placeholder's value reaches the driver as it is given: the instants as text.
-  const [row] = await query.execute({
+  // Every back-office request reads its session: a prepared statement. A placeholder's value reaches
+  // the driver as it is given: the instants as text.
+  const [row] = await liveSessionQuery(db).execute({
     idHash,
     idleSince: limits.idleSince.toISOString(),
     bornAfter: limits.bornAfter.toISOString(),

@@ -1,5 +1,6 @@
 import { and, asc, eq, getTableColumns, gte, ne, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.js';
+import { preparedPerDatabase } from '../../db/prepared.js';
 import { firstRow, returnedRow } from '../../db/rows.js';
 import { avals, businessAddresses, businesses, creditDecisions, lenderDecisions, users } from '../../db/schema.js';
 
@@ -104,7 +105,7 @@ export async function listCurrentAvals(db: Executor, userId: string): Promise<Av
 
 // `users.id` is spelled out in the subqueries: Drizzle writes a column inside a selected `sql` as its
 // bare name, which there would mean the subquery's own `id`.
-function userDetailQuery(db: Db) {
+const userDetailQuery = preparedPerDatabase((db) => {
   const { id, userType, nextStep, status, phoneE164, name, lastname, maternalLastname, dobEncrypted } =
     getTableColumns(users);
   return db
@@ -128,16 +129,11 @@ function userDetailQuery(db: Db) {
     .where(eq(users.id, sql.placeholder('id')))
     .limit(1)
     .prepare('user_detail');
-}
-
-/** Built once per database: Drizzle then skips assembling the SQL on every request. */
-const userDetailQueries = new WeakMap<Db, ReturnType<typeof userDetailQuery>>();
+});
 
 /** The user with their current guarantors and latest pre-approval, in one prepared query. */
 export async function findUserDetail(db: Db, id: string) {
-  let query = userDetailQueries.get(db);
-  if (!query) userDetailQueries.set(db, (query = userDetailQuery(db)));
-  const [row] = await query.execute({ id });
+  const [row] = await userDetailQuery(db).execute({ id });
   return row;
 }
 
