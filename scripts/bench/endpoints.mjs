@@ -40,6 +40,7 @@ import {
   ROOT,
   SERVER_JS,
   stopServer,
+  SERVER_POOL_SIZE,
   throwAwayPostgres,
   waitReady,
 } from '../reliability/harness.mjs';
@@ -83,8 +84,6 @@ const OUT_OF_REACH = {
       "the prepared query, its hop between the two threads and the request's HTTP share one core: 80% leaves ~20 µs for hop and request, bare Fastify alone takes ~14 µs (docs/PERFORMANCE.md)",
   },
 };
-/** The product's PostgreSQL pool (apps/api/src/db/client.ts): the raw driver's queries in flight. */
-const POOL_SIZE = 10;
 /** Code starts per run: one new phone each, under the per-IP hourly ceiling the server allows. */
 const CODE_STARTS = 8000;
 /** The server's default country (catalogue rows are keyed by it, in lower case). */
@@ -211,7 +210,7 @@ async function rawDriver(env, queries) {
       PATH: process.env.PATH,
       RAW_QUERIES: JSON.stringify(queries),
       RAW_SECONDS: String(Math.max(5, Math.round(SECONDS / 2))),
-      RAW_CONCURRENCY: String(POOL_SIZE),
+      RAW_CONCURRENCY: String(SERVER_POOL_SIZE),
       ...(hasTaskset && env.DATABASE_URL ? { RAW_DATABASE_CORE: String(DATABASE_CORE) } : {}),
       ...(env.DATABASE_URL ? { DATABASE_URL: env.DATABASE_URL } : { PGLITE_DIR: join(env.DATA_DIR, 'pglite') }),
     },
@@ -372,7 +371,7 @@ async function benchDatabase(kind) {
     // it, one loop on PostgreSQL and PGlite's query() (printed beside them).
     const rawOf = (name) => (kind === 'postgres' ? raw[name].pool : raw[name].prepared);
     const rawNames = { 'user detail': 'user', cities: 'cities', states: 'states' };
-    const rawLabel = kind === 'postgres' ? `raw, ${POOL_SIZE} in flight` : 'raw, prepared';
+    const rawLabel = kind === 'postgres' ? `raw, ${SERVER_POOL_SIZE} in flight` : 'raw, prepared';
     const oldRawLabel = kind === 'postgres' ? 'raw, 1 in flight' : 'raw, query()';
     const limitOf = (bareRps, rawRps, rawText) =>
       rawRps < bareRps

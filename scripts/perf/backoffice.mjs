@@ -29,6 +29,7 @@ import {
   JOURNEY_ENV,
   percentile,
   SERVER_JS,
+  SERVER_POOL_SIZE,
   startServer,
   stopServer,
   throwAwayPostgres,
@@ -62,8 +63,6 @@ const GOALS = {
   detailBytes: 100_000,
 };
 
-/** The server's PostgreSQL pool (apps/api/src/db/client.ts POOL_SIZE). */
-const POOL_CONNECTIONS = 10;
 /** Each funnel figure and its SQL's: the median of this many (7 until the day's medians of 7 swung by a third between runs). */
 const FUNNEL_SAMPLES = 25;
 const ANALYST = {
@@ -463,7 +462,7 @@ try {
     // Warmed as its SQL's connection is: a first statement on a fresh connection of the server's pool
     // (10) reads the catalogue into that backend's caches first, so one call per connection beforehand.
     const funnelTimes = async (days) => {
-      for (let i = 0; i < POOL_CONNECTIONS; i++) expectOk(await funnel(days), 'funnel');
+      for (let i = 0; i < SERVER_POOL_SIZE; i++) expectOk(await funnel(days), 'funnel');
       return timed(FUNNEL_SAMPLES, async () => expectOk(await funnel(days), 'funnel'));
     };
     // One day's funnel is nearly all the API's own part: the session with its account, HTTP, the

@@ -192,6 +192,9 @@ export function exitIfBelowGoal(failures) {
   process.exit(1);
 }
 
+/** The built server's PostgreSQL pool (apps/api/src/db/client.ts POOL_SIZE), for the scripts that measure against it. */
+export const SERVER_POOL_SIZE = 10;
+
 /** The servers' environment for journeys: simulators, limits out of the way, the PIN prefilled. */
 export const JOURNEY_ENV = {
   HOST: '127.0.0.1',
