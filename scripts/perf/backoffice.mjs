@@ -19,7 +19,6 @@
 // database in place (its URL printed) for a closer look.
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { get } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -37,6 +36,7 @@ import {
 } from '../reliability/harness.mjs';
 import { staffLogin } from '../staff-login.mjs';
 import { createStaffAccount, fetchJson, table } from './server.mjs';
+import { csvSelect, day, measureCsv, SEED, STAGES } from './backoffice-data.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -74,111 +74,6 @@ const ANALYST = {
 
 if (!existsSync(SERVER_JS))
   throw new Error('The API is not built: run `npm run perf:backoffice` (it builds it first).');
-
-const FIRST_NAMES = [
-  'María',
-  'José',
-  'Juan',
-  'Ana',
-  'Luis',
-  'Carmen',
-  'Pedro',
-  'Rosa',
-  'Miguel',
-  'Juana',
-  'Ramón',
-  'Francisca',
-  'Rafael',
-  'Altagracia',
-  'Manuel',
-  'Mercedes',
-  'Carlos',
-  'Yolanda',
-  'Jorge',
-  'Dulce',
-];
-const LAST_NAMES = [
-  'Rodríguez',
-  'Pérez',
-  'García',
-  'Martínez',
-  'Sánchez',
-  'Gómez',
-  'Díaz',
-  'Reyes',
-  'Santos',
-  'Hernández',
-  'Ramírez',
-  'Castillo',
-  'Núñez',
-  'Jiménez',
-  'Peña',
-  'Almonte',
-  'Vásquez',
-  'Féliz',
-  'Polanco',
-  'Tavárez',
-];
-const sqlArray = (items) => `(array[${items.map((item) => `'${item}'`).join(', ')}])`;
-
-/** The steps an application reached, in order (the funnel's), and where it stands after the last. */
-const STAGES = [
-  { transition: 'tax-id', step: 'BUSINESS_ADDRESS', milestone: 'tax_id_at' },
-  { transition: 'address', step: 'ABOUT_STORE', milestone: 'business_address_at' },
-  { transition: 'business', step: 'ACCOUNT_NIP', milestone: 'business_at' },
-  { transition: 'nip-sent', step: 'ACCOUNT_BUREAU', milestone: 'nip_sent_at' },
-  { transition: 'consent', step: 'ACCOUNT_BUREAU', status: 'WAITING', milestone: 'consent_at' },
-  { transition: 'decision', step: 'PASSWORD', milestone: 'pre_approved_at' },
-  { transition: 'password', step: 'INVENTORY', milestone: 'password_at' },
-];
-
-/**
- * `count` applications started between `fromDays` and `toDays` days ago, numbered from `first`:
- * users (names drawn from common Dominican ones, every fifth with a maternal last name), how far
- * each got (0–7 steps, a minute apart), a business past that step, a consent past that one, their
- * audit events (the phone proof and each move; hashes not chained: only the detail's chain is read
- * for its validity, and it is made apart) and their milestones.
- */
-const SEED = ({ count, first, fromDays, toDays, events = true }) => [
-  `create temporary table seed on commit drop as
-   select g, gen_random_uuid() as user_id,
-     date_trunc('milliseconds', now() - interval '1 hour' - (${toDays} + random() * ${fromDays - toDays}) * interval '1 day') as at,
-     floor(power(random(), 0.7) * 8)::int as reached,
-     ${sqlArray(FIRST_NAMES)}[1 + floor(random() * ${FIRST_NAMES.length})::int] as name,
-     ${sqlArray(LAST_NAMES)}[1 + floor(random() * ${LAST_NAMES.length})::int] as lastname,
-     case when g % 5 = 0 then ${sqlArray(LAST_NAMES)}[1 + floor(random() * ${LAST_NAMES.length})::int] end as maternal_lastname,
-     case g % 10 when 0 then 'facebook' when 1 then 'facebook' when 2 then 'google' when 3 then 'referido' end as utm_source
-   from generate_series(${first}, ${first + count - 1}) g`,
-  `insert into users (id, phone_e164, next_step, status, name, lastname, maternal_lastname, utm_source, created_at, updated_at)
-   select user_id, '+1849' || lpad(g::text, 7, '0'),
-     (array['TAX_ACCOUNT', ${STAGES.map((s) => `'${s.step}'`).join(', ')}])[reached + 1],
-     case when reached = 5 then 'WAITING' else 'IN_PROGRESS' end,
-     name, lastname, maternal_lastname, utm_source, at, at + reached * interval '1 minute'
-   from seed`,
-  `insert into businesses (user_id, name, business_type, sales_range_id, business_age_years)
-   select user_id, 'Colmado ' || lastname || ' ' || g, 'COLMADO', 1 + g % 5, 1 + g % 4 from seed where reached >= 3`,
-  `insert into bureau_consents (user_id, person_type, consent_text, consent_text_sha256, consent_version,
-     created_at, ip, user_agent, pin_verified, bureau_folio, authorized_until)
-   select user_id, 'titular', 'Autorizo la consulta (prueba de rendimiento).',
-     encode(sha256('Autorizo la consulta (prueba de rendimiento).'::bytea), 'hex'), 'bench',
-     at + interval '5 minutes', '127.0.0.1', 'perf-backoffice', true, 'BO-' || g, at + interval '3 years'
-   from seed where reached >= 5`,
-  ...(events
-    ? [
-        `insert into audit_events (application_id, actor, type, payload, created_at, prev_hash, hash)
-         select user_id::text, case when n = 0 then 'system' else 'user:' || user_id end,
-           case when n = 0 then 'phone.proven' else 'step.saved' end,
-           case when n = 0 then '{}'::jsonb else jsonb_build_object('transition', (${sqlArray(STAGES.map((s) => s.transition))})[n],
-             'step', 'seeded', 'to', jsonb_build_object('step', (${sqlArray(STAGES.map((s) => s.step))})[n],
-             'status', case when n = 5 then 'WAITING' else 'IN_PROGRESS' end)) end,
-           at + n * interval '1 minute', case when n > 0 then md5(user_id::text || (n - 1)) end, md5(user_id::text || n)
-         from seed, generate_series(0, 7) n where n <= reached`,
-      ]
-    : []),
-  `insert into application_milestones (application_id, started_at, utm_source, ${STAGES.map((s) => s.milestone).join(', ')})
-   select user_id, at, utm_source, ${STAGES.map((_, i) => `case when reached >= ${i + 1} then at + ${i + 1} * interval '1 minute' end`).join(', ')}
-   from seed where reached >= 1`,
-];
 
 async function seed(db, options) {
   const started = performance.now();
@@ -265,39 +160,11 @@ async function timed(times, run) {
 const median = (values) => percentile(values, 50);
 const ms = (value) => Math.round(value * 10) / 10;
 
-/**
- * A download read to its end as it comes over the wire: its bytes and duration. Not decompressed:
- * that is the analyst's computer's work, not the server's (fetch would do it here, on the server's
- * two cores, inside the time measured).
- */
-function download(baseUrl, path, cookie, encoding = 'identity') {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    get(`${baseUrl}${path}`, { headers: { cookie, 'accept-encoding': encoding } }, (response) => {
-      let bytes = 0;
-      response.on('data', (chunk) => (bytes += chunk.length));
-      response.on('error', reject);
-      response.on('end', () => {
-        if (response.statusCode !== 200) reject(new Error(`${path}: ${response.statusCode}`));
-        const sent = response.headers['content-encoding'] ?? 'identity';
-        if (sent !== encoding) reject(new Error(`${path}: asked for ${encoding}, got ${sent}`));
-        resolve({ ms: performance.now() - started, bytes });
-      });
-    }).on('error', reject);
-  });
-}
-
 /** The applications CSV's rows by COPY, read to nothing: the export's limit. */
 async function copyLimit(db, from, to) {
-  const select = `select u.id::text, u.phone_e164, u.name, u.lastname, u.maternal_lastname, u.next_step, u.status,
-    u.utm_source, u.utm_medium, u.utm_name,
-    to_char(u.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-    to_char(u.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
-    from users u where u.created_at >= '${from}T00:00:00Z' and u.created_at < ('${to}'::date + 1)::timestamptz
-    order by u.created_at, u.id`;
   const started = performance.now();
   let bytes = 0;
-  const stream = await db.unsafe(`copy (${select}) to stdout with (format csv)`).readable();
+  const stream = await db.unsafe(`copy (${csvSelect(from, to)}) to stdout with (format csv)`).readable();
   // postgres.js may leave its socket paused at a COPY's end (apps/api/src/db/client.ts, copyOut).
   stream.on('end', () => stream._read(0));
   for await (const chunk of stream) bytes += chunk.length;
@@ -339,8 +206,6 @@ async function funnelLimit(db, from, to) {
     await best(() => Promise.all([db.unsafe(started, [start, end]), db.unsafe(byStart, [start, end])])),
   );
 }
-
-const day = (daysAgo) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
 
 const loadBefore = loadavg();
 const dir = mkdtempSync(join(tmpdir(), 'provee-perf-backoffice-'));
@@ -438,24 +303,18 @@ try {
     // 1. The CSV of the year.
     const [from, to] = [day(365), day(0)];
     const path = `/api/backoffice/exports/applications.csv?from=${from}&to=${to}`;
-    console.error('warm-up download');
-    await download(baseUrl, path, cookie);
     console.error('copy limit');
     const limit = [];
     for (let i = 0; i < 3; i++) limit.push(await copyLimit(db, from, to));
-    const bestLimit = Math.min(...limit.map((l) => l.ms));
-    for (const encoding of ['identity', 'gzip', 'br']) {
-      const runs = [];
-      for (let i = 0; i < 3; i++) runs.push(await download(baseUrl, path, cookie, encoding));
-      const best = Math.min(...runs.map((r) => r.ms));
-      record(
-        `CSV export, ${encoding} (${(runs[0].bytes / 1e6).toFixed(1)} MB sent)`,
-        `${ms(best)} ms (of 3: ${runs.map((r) => ms(r.ms)).join(', ')})`,
-        `COPY ${ms(bestLimit)} ms`,
-        `≤ ${GOALS.csvRatio}× (${(best / bestLimit).toFixed(2)}×)`,
-        best <= GOALS.csvRatio * bestLimit,
-      );
-    }
+    await measureCsv({
+      baseUrl,
+      path,
+      cookie,
+      limitMs: Math.min(...limit.map((l) => l.ms)),
+      limitName: 'COPY',
+      record,
+      goalRatio: GOALS.csvRatio,
+    });
 
     // 2. The funnel: 30 days, its own SQL directly, then 365 days.
     const funnel = (days) => call('GET', `/api/backoffice/funnel?from=${day(days)}&to=${day(0)}`, { cookie });

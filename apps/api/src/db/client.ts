@@ -37,6 +37,11 @@ export interface Database {
    * JavaScript (the back office's CSV exports, issue 35). PGlite has no COPY stream: undefined.
    */
   copyOut?(text: string): Promise<Readable>;
+  /**
+   * PGlite: a `COPY (select …) TO '/dev/blob'` and the bytes it wrote, all at once (the caller keeps
+   * it to a page of rows). PostgreSQL streams instead (`copyOut`): undefined.
+   */
+  copyToBytes?(text: string): Promise<Uint8Array>;
   /** PGlite: queries sent to its thread and not answered yet (the metrics); PostgreSQL: null. */
   waiting(): number | null;
   /** PGlite only: the whole database as a tarball, for `loadDataDir` (the tests' prepared copy). */
@@ -89,6 +94,7 @@ function openPglite({ dataDir, onStop, loadDataDir }: DatabaseOptions): Database
     // PGlite is one connection in this process: nothing can race the migration.
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_DIR }),
     executeSql: (text, values) => (values?.length ? thread.query(text, values) : thread.exec(text)),
+    copyToBytes: (text) => thread.copyToBytes(text),
     dump: () => thread.dump(),
     close: () => thread.close(),
   };

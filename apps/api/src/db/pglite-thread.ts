@@ -23,6 +23,7 @@ type Message =
       rawTypes: number[];
     }
   | { op: 'exec'; sql: string }
+  | { op: 'copy'; sql: string }
   | { op: 'begin' }
   | { op: 'end'; tx: number; commit: boolean }
   | { op: 'dump' }
@@ -154,6 +155,14 @@ export class PgliteThread implements Queryable {
    */
   exec(sql: string): Promise<QueryResult> {
     return observedStatement(sql, () => this.call({ op: 'exec', sql }) as Promise<QueryResult>);
+  }
+
+  /**
+   * A `COPY (select …) TO '/dev/blob'` on its own: what it wrote, as bytes (PGlite has no COPY
+   * stream: the caller keeps each COPY to a page of rows).
+   */
+  copyToBytes(sql: string): Promise<Uint8Array> {
+    return observedStatement(sql, () => this.call({ op: 'copy', sql }) as Promise<Uint8Array>);
   }
 
   async transaction<T>(callback: (tx: Queryable) => Promise<T>): Promise<T> {

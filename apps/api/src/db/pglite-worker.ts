@@ -230,6 +230,14 @@ async function exec(sql: string) {
   );
 }
 
+/** A `COPY … TO '/dev/blob'` on its own (PGlite's `query()` takes its locks): the bytes it wrote. */
+async function copyToBytes(sql: string): Promise<Uint8Array> {
+  if (db.closed) throw new Error('PGlite is closed');
+  // No rows, no blob.
+  const { blob } = await db.query(sql);
+  return blob ? new Uint8Array(await blob.arrayBuffer()) : new Uint8Array(0);
+}
+
 /** An error as data: its message and its primitive fields (code, constraint, detail…), nothing else. */
 function toWire(error: unknown): WireError {
   if (!(error instanceof Error)) return { name: 'Error', message: String(error), fields: {} };
@@ -283,6 +291,8 @@ async function handle(request: ThreadRequest): Promise<unknown> {
     }
     case 'exec':
       return exec(request.sql);
+    case 'copy':
+      return copyToBytes(request.sql);
     case 'begin':
       return begin();
     case 'end':

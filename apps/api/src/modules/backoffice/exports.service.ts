@@ -85,7 +85,7 @@ export const exportFilename = (name: ExportName, range: ReportRange) =>
   `${EXPORTS[name].filePrefix}-${range.from}-${range.to}.csv`;
 
 /**
- * COPY's records end in LF; RFC 4180's (and the PGlite pages') in CRLF. Each record's end (a line
+ * COPY's records end in LF; RFC 4180's in CRLF. Each record's end (a line
  * feed outside quotes: a quoted cell may hold one) gets its CR, and is counted.
  */
 export function crlfRecords() {
@@ -121,7 +121,7 @@ export function crlfRecords() {
 /** How much of COPY's stream goes on at once. */
 const COPY_BATCH_BYTES = 64 * 1024;
 
-/** The rows as CSV, chunk by chunk: COPY's stream on PostgreSQL, keyset pages on PGlite. */
+/** The rows as CSV, chunk by chunk: COPY's stream on PostgreSQL, a COPY per page of rows on PGlite. */
 export async function* csvRows(
   database: Database,
   table: ExportTable,
@@ -129,10 +129,10 @@ export async function* csvRows(
   pageSize: number,
   counted: (rows: number) => void,
 ): AsyncGenerator<Buffer | string> {
+  const records = crlfRecords();
   if (database.copyOut) {
     // COPY's stream gives one row per chunk: they go on in batches, or each ~150-byte row would be
     // a step of the stream, a write to the socket and a call of the compressor's thread.
-    const records = crlfRecords();
     let batch: Buffer[] = [];
     let size = 0;
     for await (const chunk of await copyRows(database, table, range)) {
@@ -149,15 +149,21 @@ export async function* csvRows(
     if (size > 0) yield Buffer.concat(batch, size);
     return;
   }
-  let after: Cursor | null = null;
-  let rows = 0;
+  // The database's thread writes the next page while this one is sent.
+  const read = (after: Cursor | null) => {
+    const page = pageOfRows(database, table, range, after, pageSize);
+    // A download cut short leaves the page read ahead unread: its error, if any, is nobody's.
+    page.catch(() => undefined);
+    return page;
+  };
+  let next = read(null);
   for (;;) {
-    const page = await pageOfRows(database, table, range, after, pageSize);
-    rows += page.rows;
-    counted(rows);
-    if (page.text) yield page.text;
-    if (page.rows < pageSize || !page.last) return;
-    after = page.last;
+    const page = await next;
+    if (page.last) next = read(page.last);
+    const converted = records.convert(Buffer.from(page.csv.buffer, page.csv.byteOffset, page.csv.byteLength));
+    counted(records.rows);
+    if (converted.length > 0) yield converted;
+    if (!page.last) return;
   }
 }
 

@@ -2,8 +2,8 @@ import type { Database } from '../../db/client.js';
 import type { ReportRange } from './report-range.js';
 
 // The exports' rows, formatted as CSV by the database (issue 35): on PostgreSQL one `COPY … TO
-// STDOUT (FORMAT csv)` streamed as it comes, on PGlite pages of ready lines read by keyset. Either
-// way JavaScript never escapes a cell (the back office is the one read side across modules:
+// STDOUT (FORMAT csv)` streamed as it comes, on PGlite one `COPY … TO '/dev/blob'` per page of rows,
+// the pages walked by keyset. Either way JavaScript never escapes a cell (the back office is the one read side across modules:
 // docs/decisions/026). The SQL is written out because COPY takes no parameters: the only values in
 // it are the range's instants (from Date) and a cursor the database itself wrote.
 
@@ -39,14 +39,6 @@ export const guarded = (text: string) =>
 /** An instant as JavaScript's toISOString writes it (UTC, milliseconds). */
 export const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/**
- * A cell quoted as COPY's CSV quotes it (RFC 4180): in quotes when it holds a quote, a comma, CR or
- * LF, and an empty text as "" (a null is an empty cell). PGlite's pages use it; PostgreSQL's COPY
- * does the same itself.
- */
-const quoted = (text: string) =>
-  String.raw`(case when ${text} is null then '' when ${text} = '' or ${text} ~ '[",\r\n]' then '"' || replace(${text}, '"', '""') || '"' else ${text} end)`;
-
 const literal = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 function where(table: ExportTable, range: ReportRange, after: Cursor | null): string {
@@ -70,27 +62,30 @@ export function copyRows(database: Database, table: ExportTable, range: ReportRa
   return database.copyOut!(`copy (${query}) to stdout with (format csv)`);
 }
 
-/** PGlite: one page of rows as CSV text (COPY's quoting, records ending in CRLF), its count and where it ended. */
+/**
+ * PGlite: the next page of at most `size` rows after `after`, as CSV bytes (COPY's own quoting and
+ * LF record ends, as on PostgreSQL), and where it ended: null when it was the range's last. The
+ * page's last row is found first (its key, `size` rows on in the keyset order), then COPY writes the
+ * rows up to it. Measured at 100,000 applications (`npm run perf:backoffice:pglite`): the download
+ * 1.04–1.07 s against 0.55 s for one COPY of the whole range; each line built in SQL, with the
+ * quoting as an expression per cell, took 2.9–3.1 s.
+ */
 export async function pageOfRows(
   database: Database,
   table: ExportTable,
   range: ReportRange,
   after: Cursor | null,
   size: number,
-): Promise<{ text: string; rows: number; last: Cursor | null }> {
-  const line = `${table.columns.map((column) => quoted(column.sql)).join(` || ',' || `)} || E'\\r\\n'`;
-  const page = `select ${line} as line, ${table.createdAt} as key_at, ${table.id} as key_id
-    from ${table.from} where ${where(table, range, after)} order by ${order(table)} limit ${Math.trunc(size)}`;
+): Promise<{ csv: Uint8Array; last: Cursor | null }> {
+  // Only the row kept is written as text (the rows skipped are not).
   const { rows } = await database.executeSql(
-    `select string_agg(line, '' order by key_at, key_id) as text, count(*)::int as rows,
-       (array_agg(key_at::text order by key_at desc, key_id desc))[1] as cursor_at,
-       (array_agg(key_id::text order by key_at desc, key_id desc))[1] as cursor_id
-     from (${page}) as page`,
+    `select at::text as at, id::text as id from (select ${table.createdAt} as at, ${table.id} as id from ${table.from}
+     where ${where(table, range, after)} order by ${order(table)} offset ${Math.trunc(size) - 1} limit 1) as last`,
   );
-  const row = rows[0] as { text: string | null; rows: number; cursor_at: string | null; cursor_id: string | null };
-  return {
-    text: row.text ?? '',
-    rows: Number(row.rows),
-    last: row.cursor_at && row.cursor_id ? { at: row.cursor_at, id: row.cursor_id } : null,
-  };
+  const last = (rows[0] as Cursor | undefined) ?? null;
+  const upTo = last
+    ? ` and (${table.createdAt}, ${table.id}) <= (${literal(last.at)}::timestamptz, ${literal(last.id)}::uuid)`
+    : '';
+  const query = `select ${select(table)} from ${table.from} where ${where(table, range, after)}${upTo} order by ${order(table)}`;
+  return { csv: await database.copyToBytes!(`copy (${query}) to '/dev/blob' with (format csv)`), last };
 }
