@@ -268,6 +268,15 @@ describe('back office: the applications list at scale', () => {
     expect(capped).toMatchObject({ total: 10_000, total_exact: false, previous_cursor: null });
     expect(capped.items).toHaveLength(25);
     expect(capped.next_cursor).not.toBeNull();
+    // By name, past the cap: the page is still the newest of all the matches, not of those found
+    // first (the one inserted last, the newest, is past the 10,001 a name's matches are read up to).
+    await insert(10_002, 10_002);
+    const [newest] = await rowsOf<{ id: string }>(
+      sql`select id from users where utm_name = ${utm} order by updated_at desc, id desc limit 1`,
+    );
+    const byName = await page({ q: 'Capada Cuenta' });
+    expect(byName).toMatchObject({ total: 10_000, total_exact: false });
+    expect(byName.items[0]!.id).toBe(newest!.id);
   });
 
   it('the plans: a name through the trigram index, a page from its cursor on (updated_at, id), or on (created_at, id) by start, a count by start in that index alone, a count of two filters in the index of one', async () => {

@@ -10,7 +10,9 @@ import {
   type ApplicationSummary,
   type StaffRole,
 } from '@provee/domain';
+import type { SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/client.js';
 import { AppError, invalidFields } from '../../errors.js';
 import { appendAuditEvent } from '../audit/index.js';
 import { queryPersonCipher } from '../credit/index.js';
@@ -26,7 +28,9 @@ import {
   contractOf,
   countMatches,
   identityDocument,
+  searchPage,
   type ListPosition,
+  type PageFrom,
   type SearchTerms,
 } from './applications.store.js';
 import { dayFilter } from './report-range.js';
@@ -112,6 +116,31 @@ export interface ApplicationsList {
 const EMPTY: ApplicationsList = { items: [], total: 0, total_exact: true, next_cursor: null, previous_cursor: null };
 
 /**
+ * A page (`limit` rows) and how many match, up to TOTAL_CAP + 1. A name's matches are found once for
+ * both (`searchPage`); any other list reads its page and its count at the same time, each on its index.
+ */
+async function pageAndCount(
+  db: Db,
+  where: SQL | undefined,
+  order: ApplicationsOrder,
+  from: PageFrom,
+  limit: number,
+  byName: boolean,
+) {
+  const countOf = async () => (await countMatches(db, where, TOTAL_CAP + 1))[0]?.count ?? 0;
+  if (!byName) {
+    const [walked, counted] = await Promise.all([applicationsPage(db, where, order, from, limit), countOf()]);
+    return { walked, counted };
+  }
+  const found = await searchPage(db, where, order, from, limit, TOTAL_CAP + 1);
+  // An empty page tells nothing of how many match (none, or a cursor past the last): counted apart.
+  const counted = found[0]?.matched ?? (await countOf());
+  // Past the cap the page was taken among the matches found first, not all: read in the list's order.
+  if (counted > TOTAL_CAP) return { walked: await applicationsPage(db, where, order, from, limit), counted };
+  return { walked: found, counted };
+}
+
+/**
  * One page of the list, last activity first (latest started first given a range of start days:
  * applicationsOrder), from a cursor (keyset on (updated_at or created_at, id): every page costs the
  * same), and how many match, counted up to TOTAL_CAP.
@@ -132,10 +161,7 @@ export async function listApplications(
   const where = applicationsWhere({ ...query, search, start: days.start, end: days.end });
   const size = query.page_size;
   // One row more than the page tells whether another page follows in the walk's direction.
-  const [walked, [{ count: counted } = { count: 0 }]] = await Promise.all([
-    applicationsPage(app.db, where, order, { older, newer }, size + 1),
-    countMatches(app.db, where, TOTAL_CAP + 1),
-  ]);
+  const { walked, counted } = await pageAndCount(app.db, where, order, { older, newer }, size + 1, !!search?.words);
   const more = walked.length > size;
   const rows = newer ? walked.slice(0, size).reverse() : walked.slice(0, size);
   const edge = (row: (typeof rows)[number] | undefined) => row && { at: row.position, id: row.id };
