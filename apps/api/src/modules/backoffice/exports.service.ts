@@ -85,8 +85,8 @@ export const exportFilename = (name: ExportName, range: ReportRange) =>
   `${EXPORTS[name].filePrefix}-${range.from}-${range.to}.csv`;
 
 /**
- * COPY's records end in LF; RFC 4180's in CRLF. Each record's end (a line
- * feed outside quotes: a quoted cell may hold one) gets its CR, and is counted.
+ * COPY's records end in LF; RFC 4180's in CRLF. Each record's end (a line feed outside quotes: a
+ * quoted cell may hold one) gets its CR, and is counted.
  */
 export function crlfRecords() {
   let quoted = false;
