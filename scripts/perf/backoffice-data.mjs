@@ -2,6 +2,9 @@
 // part on the embedded database): the applications seeded by SQL, the CSV's rows as SQL (the export's
 // limit), and the CSV download measured as it comes over the wire.
 import { get } from 'node:http';
+import { loadavg } from 'node:os';
+import { exitIfBelowGoal } from '../reliability/harness.mjs';
+import { table } from './server.mjs';
 
 const FIRST_NAMES = [
   'María',
@@ -163,4 +166,29 @@ export async function measureCsv({ baseUrl, path, cookie, limitMs, limitName, re
       best <= goalRatio * limitMs,
     );
   }
+}
+
+/**
+ * The figures of a run against their goals: `record` prints each as it comes; `report` prints the
+ * table, the load average since the start and the command, and exits 1 when a goal was missed.
+ */
+export function goalRecorder() {
+  const loadBefore = loadavg();
+  const rows = [];
+  const failures = [];
+  return {
+    record(figure, value, limit, goal, pass) {
+      console.error(`${figure}: ${value}`);
+      rows.push([figure, value, limit, goal, pass ? 'pass' : 'FAIL']);
+      if (!pass) failures.push(`${figure}: ${value} (goal ${goal})`);
+    },
+    report(command) {
+      console.log(table(['figure', 'measured', 'limit', 'goal', 'result'], rows));
+      const load = (values) => values.map((l) => l.toFixed(2)).join(' / ');
+      console.log(
+        `load average (1/5/15 min): before ${load(loadBefore)}, after ${load(loadavg())}\ncommand: ${command}`,
+      );
+      exitIfBelowGoal(failures);
+    },
+  };
 }

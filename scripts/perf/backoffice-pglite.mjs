@@ -11,22 +11,14 @@
 // server starts again on it, and an analyst downloads the CSV of the year three times per encoding
 // (plain, gzip, brotli). Goal ≤ 2× the limit. Exits 1 when a goal is missed.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
-import {
-  exitIfBelowGoal,
-  freePort,
-  JOURNEY_ENV,
-  SERVER_JS,
-  startServer,
-  stopServer,
-  waitReady,
-} from '../reliability/harness.mjs';
+import { freePort, JOURNEY_ENV, SERVER_JS, startServer, stopServer, waitReady } from '../reliability/harness.mjs';
 import { staffLogin } from '../staff-login.mjs';
-import { csvSelect, day, measureCsv, SEED } from './backoffice-data.mjs';
-import { createStaffAccount, fetchJson, table } from './server.mjs';
+import { csvSelect, day, goalRecorder, measureCsv, SEED } from './backoffice-data.mjs';
+import { createStaffAccount, fetchJson } from './server.mjs';
 
 // As the product's database thread (pglite-worker.ts): set before PGlite compiles PostgreSQL.
 setFlagsFromString('--liftoff-only');
@@ -45,16 +37,9 @@ const ANALYST = {
 
 if (!existsSync(SERVER_JS))
   throw new Error('The API is not built: run `npm run perf:backoffice:pglite` (it builds it first).');
-const loadBefore = loadavg();
 const dir = mkdtempSync(join(tmpdir(), 'provee-perf-backoffice-pglite-'));
 const env = { ...JOURNEY_ENV, DATA_DIR: join(dir, 'data'), COUNTRY: 'do' };
-const rows = [];
-const failures = [];
-const record = (figure, value, limit, goal, pass) => {
-  console.error(`${figure}: ${value}`);
-  rows.push([figure, value, limit, goal, pass ? 'pass' : 'FAIL']);
-  if (!pass) failures.push(`${figure}: ${value} (goal ${goal})`);
-};
+const { record, report } = goalRecorder();
 
 let server = null;
 async function serve() {
@@ -118,10 +103,4 @@ try {
 console.log(
   `\nThe back office on PGlite: ${APPLICATIONS.toLocaleString('en-US')} applications seeded in ${(seedMs / 1000).toFixed(1)} s`,
 );
-console.log(table(['figure', 'measured', 'limit', 'goal', 'result'], rows));
-const loadAfter = loadavg();
-console.log(
-  `load average (1/5/15 min): before ${loadBefore.map((l) => l.toFixed(2)).join(' / ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' / ')}` +
-    `\ncommand: npm run perf:backoffice:pglite -- --applications ${APPLICATIONS}`,
-);
-exitIfBelowGoal(failures);
+report(`npm run perf:backoffice:pglite -- --applications ${APPLICATIONS}`);

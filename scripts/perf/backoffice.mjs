@@ -20,11 +20,10 @@
 // when a goal is missed. --keep leaves the database in place (its URL printed) for a closer look.
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
-  exitIfBelowGoal,
   freePort,
   JOURNEY_ENV,
   percentile,
@@ -36,8 +35,8 @@ import {
   waitReady,
 } from '../reliability/harness.mjs';
 import { staffLogin } from '../staff-login.mjs';
-import { createStaffAccount, fetchJson, table } from './server.mjs';
-import { csvSelect, day, measureCsv, SEED, STAGES } from './backoffice-data.mjs';
+import { createStaffAccount, fetchJson } from './server.mjs';
+import { csvSelect, day, goalRecorder, measureCsv, SEED, STAGES } from './backoffice-data.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -209,7 +208,6 @@ function funnelShapes(db, from, to) {
   ];
 }
 
-const loadBefore = loadavg();
 const dir = mkdtempSync(join(tmpdir(), 'provee-perf-backoffice-'));
 const pg = await throwAwayPostgres(DATABASE_URL, 'provee_bench_backoffice');
 const baseEnv = {
@@ -242,13 +240,7 @@ async function serve() {
   return baseUrl;
 }
 
-const failures = [];
-const rows = [];
-const record = (figure, value, limit, goal, pass) => {
-  console.error(`${figure}: ${value}`);
-  rows.push([figure, value, limit, goal, pass ? 'pass' : 'FAIL']);
-  if (!pass) failures.push(`${figure}: ${value} (goal ${goal})`);
-};
+const { record, report } = goalRecorder();
 
 /** The list's queries: each asked REPEAT times; p99 and median. */
 async function measureList(call, cookie, label) {
@@ -435,10 +427,6 @@ console.log(
     `${figures.counts.events.toLocaleString('en-US')} audit events (history: +${HISTORY.toLocaleString('en-US')} in ` +
     `${((figures.historySeedMs ?? 0) / 1000).toFixed(1)} s${figures.millionSeedMs ? `; to 1,000,000 in ${(figures.millionSeedMs / 1000).toFixed(1)} s` : ''})`,
 );
-console.log(table(['figure', 'measured', 'limit', 'goal', 'result'], rows));
-const loadAfter = loadavg();
-console.log(
-  `load average (1/5/15 min): before ${loadBefore.map((l) => l.toFixed(2)).join(' / ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' / ')}` +
-    `\ncommand: DATABASE_URL=${DATABASE_URL.replace(/\/\/[^@]*@/, '//…@')} npm run perf:backoffice -- --applications ${APPLICATIONS} --repeat ${REPEAT}`,
+report(
+  `DATABASE_URL=${DATABASE_URL.replace(/\/\/[^@]*@/, '//…@')} npm run perf:backoffice -- --applications ${APPLICATIONS} --repeat ${REPEAT}`,
 );
-exitIfBelowGoal(failures);
