@@ -8,7 +8,10 @@ import type { ReportRange } from './report-range.js';
 /** Rows per page on PGlite (no COPY stream there): the export's memory stays one page. */
 export const EXPORT_PAGE_SIZE = 5000;
 
-const text = (column: string): string => guarded(column);
+/** A text from outside (an applicant, a browser, a bureau): guarded against formulas. */
+const typed = (column: string): string => guarded(column);
+/** A text only the server writes (a step or status name, an E.164 phone, a hash): nothing to guard. */
+const written = (column: string): string => column;
 const asText = (column: string): string => `${column}::text`;
 const yesNo = (column: string): string => `(case when ${column} then 'true' when not ${column} then 'false' end)`;
 
@@ -26,15 +29,15 @@ const applications: ExportKind = {
     id: 'u.id',
     columns: [
       { header: 'id', sql: asText('u.id') },
-      { header: 'phone', sql: text('u.phone_e164') },
-      { header: 'name', sql: text('u.name') },
-      { header: 'lastname', sql: text('u.lastname') },
-      { header: 'maternal_lastname', sql: text('u.maternal_lastname') },
-      { header: 'next_step', sql: text('u.next_step') },
-      { header: 'status', sql: text('u.status') },
-      { header: 'utm_source', sql: text('u.utm_source') },
-      { header: 'utm_medium', sql: text('u.utm_medium') },
-      { header: 'utm_campaign', sql: text('u.utm_name') },
+      { header: 'phone', sql: written('u.phone_e164') },
+      { header: 'name', sql: typed('u.name') },
+      { header: 'lastname', sql: typed('u.lastname') },
+      { header: 'maternal_lastname', sql: typed('u.maternal_lastname') },
+      { header: 'next_step', sql: written('u.next_step') },
+      { header: 'status', sql: written('u.status') },
+      { header: 'utm_source', sql: typed('u.utm_source') },
+      { header: 'utm_medium', sql: typed('u.utm_medium') },
+      { header: 'utm_campaign', sql: typed('u.utm_name') },
       { header: 'created_at', sql: isoText('u.created_at') },
       { header: 'updated_at', sql: isoText('u.updated_at') },
     ],
@@ -61,19 +64,19 @@ const consents: ExportKind = {
     columns: [
       { header: 'consent_id', sql: asText('c.id') },
       { header: 'application_id', sql: asText('c.user_id') },
-      { header: 'person_type', sql: text('c.person_type') },
+      { header: 'person_type', sql: written('c.person_type') },
       { header: 'aval_id', sql: asText('c.aval_id') },
       { header: 'created_at', sql: isoText('c.created_at') },
-      { header: 'ip', sql: text('c.ip') },
-      { header: 'peer_ip', sql: text('c.peer_ip') },
-      { header: 'forwarded_for', sql: text('c.forwarded_for') },
-      { header: 'user_agent', sql: text('c.user_agent') },
+      { header: 'ip', sql: typed('c.ip') },
+      { header: 'peer_ip', sql: typed('c.peer_ip') },
+      { header: 'forwarded_for', sql: typed('c.forwarded_for') },
+      { header: 'user_agent', sql: typed('c.user_agent') },
       { header: 'pin_verified', sql: yesNo('c.pin_verified') },
-      { header: 'bureau_folio', sql: text('c.bureau_folio') },
-      { header: 'consent_version', sql: text('c.consent_version') },
-      { header: 'consent_text_sha256', sql: text('c.consent_text_sha256') },
+      { header: 'bureau_folio', sql: typed('c.bureau_folio') },
+      { header: 'consent_version', sql: written('c.consent_version') },
+      { header: 'consent_text_sha256', sql: written('c.consent_text_sha256') },
       { header: 'authorized_until', sql: isoText('c.authorized_until') },
-      { header: 'folio_cdc', sql: text(FOLIO_CDC) },
+      { header: 'folio_cdc', sql: typed(FOLIO_CDC) },
     ],
   },
 };

@@ -28,13 +28,18 @@ export interface ExportTable {
   columns: ExportColumn[];
 }
 
+/** The first characters that make a spreadsheet run a cell as a formula: - = + @ tab CR. */
+const FORMULA_STARTS = ['-', '=', '+', '@', '\t', '\r'].map((start) => start.charCodeAt(0)).join(', ');
+
 /**
  * A text a spreadsheet would run as a formula (= + - @, tab, CR first) gets a leading apostrophe, so
  * opening an export never executes what an applicant typed (CSV injection). A plain signed number
- * (a phone in E.164, a negative amount) is no formula and stays readable.
+ * (a negative amount) is no formula and stays readable. The first character is tested by its code,
+ * not by a regular expression: with a regular expression on nine columns, PGlite's COPY of 100,000
+ * applications took 870–890 ms instead of 570–600 without the guard (610–670 ms now).
  */
 export const guarded = (text: string) =>
-  String.raw`(case when ${text} ~ '^[-=+@\t\r]' and ${text} !~ '^[+-]?[0-9]+([.][0-9]+)?$' then '''' || ${text} else ${text} end)`;
+  String.raw`(case when ascii(${text}) in (${FORMULA_STARTS}) and ${text} !~ '^[+-]?[0-9]+([.][0-9]+)?$' then '''' || ${text} else ${text} end)`;
 
 /** An instant as JavaScript's toISOString writes it (UTC, milliseconds). */
 export const isoText = (column: string) => `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -67,7 +72,7 @@ export function copyRows(database: Database, table: ExportTable, range: ReportRa
  * LF record ends, as on PostgreSQL), and where it ended: null when it was the range's last. The
  * page's last row is found first (its key, `size` rows on in the keyset order), then COPY writes the
  * rows up to it. Measured at 100,000 applications (`npm run perf:backoffice:pglite`): the download
- * 1.04–1.07 s against 0.55 s for one COPY of the whole range; each line built in SQL, with the
+ * 0.79–0.89 s against 0.56–0.61 s for one COPY of the whole range; each line built in SQL, with the
  * quoting as an expression per cell, took 2.9–3.1 s.
  */
 export async function pageOfRows(
