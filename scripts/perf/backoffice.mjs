@@ -179,7 +179,8 @@ async function copyLimit(db, from, to) {
  * The funnel's question as SQL run directly, in every shape measured: the applications of the period
  * with their milestones joined, or looked up per applicant (LATERAL … LIMIT 1), and the product's own
  * (apps/api/src/modules/backoffice/funnel.store.ts): the applications counted and the milestones read
- * by start, at the same time on two connections. Each shape as a function that runs it once.
+ * by start, at the same time on two connections. Each shape as a function that runs it once, unprepared
+ * and prepared.
  */
 function funnelShapes(db, from, to) {
   const medians = (steps) =>
@@ -201,11 +202,12 @@ function funnelShapes(db, from, to) {
     from application_milestones m where m.started_at >= $1 and m.started_at < $2`;
   const started = `select count(*)::int from users u where ${range}`;
   const [start, end] = [new Date(`${from}T00:00:00Z`), new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000)];
-  return [
-    () => db.unsafe(joined, [start, end]),
-    () => db.unsafe(lateral, [start, end]),
-    () => Promise.all([db.unsafe(started, [start, end]), db.unsafe(byStart, [start, end])]),
-  ];
+  // Each shape parsed and planned on every call, and as a prepared statement (how the product runs its own).
+  return [false, true].flatMap((prepare) => [
+    () => db.unsafe(joined, [start, end], { prepare }),
+    () => db.unsafe(lateral, [start, end], { prepare }),
+    () => Promise.all([db.unsafe(started, [start, end], { prepare }), db.unsafe(byStart, [start, end], { prepare })]),
+  ]);
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'provee-perf-backoffice-'));

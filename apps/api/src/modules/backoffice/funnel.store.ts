@@ -4,6 +4,7 @@ import { reminderCounts } from '../reminders/index.js';
 import { and, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
+import { preparedPerDatabase } from '../../db/prepared.js';
 import { applicationMilestones, users } from '../../db/schema.js';
 import type { ReportRange } from './report-range.js';
 
@@ -23,38 +24,63 @@ const STEPS: { key: string; label: string; at: SQL }[] = [
   })),
 ];
 
+/** Per step after the start: how many got there, and the median time from the step before. */
+const stepFields: Record<string, SQL.Aliased<number | null>> = {};
+STEPS.forEach((step, index) => {
+  if (index === 0) return;
+  stepFields[`reached${index}`] = sql<number>`count(${step.at})::int`.mapWith(Number).as(`reached${index}`);
+  stepFields[`median${index}`] = sql<number | null>`percentile_cont(0.5) within group (
+      order by extract(epoch from (${step.at} - ${STEPS[index - 1]!.at}))::float8)`
+    .mapWith(Number)
+    .as(`median${index}`);
+});
+
+/** Started in the range (placeholders `start` and `end`), of the source `source` when asked. */
+const cohort = (startedAt: PgColumn, source: PgColumn, bySource: boolean) =>
+  and(
+    gte(startedAt, sql.placeholder('start')),
+    lt(startedAt, sql.placeholder('end')),
+    bySource ? eq(source, sql.placeholder('source')) : undefined,
+  );
+
+/**
+ * The funnel's two statements, prepared (with and without a source): the milestones' statement is
+ * long, and parsing and planning it took ~2.5 ms of a 30-day funnel's ~16 at 100,000 applications.
+ */
+const funnelQueries = (bySource: boolean) => {
+  const name = bySource ? '_by_source' : '';
+  return {
+    started: preparedPerDatabase((db) =>
+      db
+        .select({ count: sql<number>`count(*)::int`.mapWith(Number) })
+        .from(users)
+        .where(cohort(users.createdAt, users.utmSource, bySource))
+        .prepare(`funnel_started${name}`),
+    ),
+    milestones: preparedPerDatabase((db) =>
+      db
+        .select(stepFields)
+        .from(applicationMilestones)
+        .where(cohort(applicationMilestones.startedAt, applicationMilestones.utmSource, bySource))
+        .prepare(`funnel_milestones${name}`),
+    ),
+  };
+};
+const FUNNEL = { all: funnelQueries(false), bySource: funnelQueries(true) };
+
 /**
  * Per step how many of the cohort (started in the range, of the source when given) got there and
  * the median time from the step before. Who started is counted on the applications (one that never
  * reached a milestone has no row of them); the rest on the milestones of the same range.
  */
 export async function funnel(db: Db, range: ReportRange, utmSource?: string): Promise<FunnelResponse['data']> {
-  const fields: Record<string, SQL.Aliased<number | null>> = {};
-  STEPS.forEach((step, index) => {
-    if (index === 0) return;
-    fields[`reached${index}`] = sql<number>`count(${step.at})::int`.mapWith(Number).as(`reached${index}`);
-    fields[`median${index}`] = sql<number | null>`percentile_cont(0.5) within group (
-        order by extract(epoch from (${step.at} - ${STEPS[index - 1]!.at}))::float8)`
-      .mapWith(Number)
-      .as(`median${index}`);
-  });
-  /** Started in the range, of the source when given: on the applications or on their milestones. */
-  const cohort = (startedAt: PgColumn, source: PgColumn) =>
-    and(
-      gte(startedAt, range.start),
-      lt(startedAt, range.end),
-      utmSource === undefined ? undefined : eq(source, utmSource),
-    );
+  const queries = utmSource === undefined ? FUNNEL.all : FUNNEL.bySource;
+  // A placeholder's value reaches the driver as it is given: the instants as text.
+  const values = { start: range.start.toISOString(), end: range.end.toISOString(), source: utmSource };
   // The three are read at the same time (three connections on PostgreSQL).
   const [[started], [row], reminders] = await Promise.all([
-    db
-      .select({ count: sql<number>`count(*)::int`.mapWith(Number) })
-      .from(users)
-      .where(cohort(users.createdAt, users.utmSource)),
-    db
-      .select(fields)
-      .from(applicationMilestones)
-      .where(cohort(applicationMilestones.startedAt, applicationMilestones.utmSource)),
+    queries.started(db).execute(values),
+    queries.milestones(db).execute(values),
     reminderCounts(db, range.start, range.end),
   ]);
   const reached = STEPS.map((_, index) =>

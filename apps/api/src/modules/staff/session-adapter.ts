@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { STAFF_SESSION_ABSOLUTE_HOURS, STAFF_SESSION_IDLE_MINUTES, type StaffLoginStage } from '@provee/domain';
 import type { SessionStore } from '@fastify/session';
 import type { Db } from '../../db/client.js';
+import type { StaffRow } from './accounts.store.js';
 import {
   deleteStaffSession,
   insertStaffSession,
@@ -26,6 +27,8 @@ export interface StoredSession {
   userAgent?: string;
   /** Set by a login on its new session: only then may a row be created (a session ended meanwhile stays ended). */
   fresh?: boolean;
+  /** The account, read with the session on each request and never stored (staff-auth.ts takes it). */
+  member?: StaffRow;
 }
 
 export const hashSessionId = (sessionId: string) => createHash('sha256').update(sessionId).digest('hex');
@@ -81,8 +84,9 @@ export function staffSessionStore(deps: { db: Db; clock: () => Date }): SessionS
     get(sessionId: string, callback: Callback<StoredSession | null>) {
       promised(async () => {
         const now = deps.clock();
-        const row = await touchLiveStaffSession(deps.db, hashSessionId(sessionId), now, sessionLimits(now));
-        if (!row) return null;
+        const live = await touchLiveStaffSession(deps.db, hashSessionId(sessionId), now, sessionLimits(now));
+        if (!live) return null;
+        const { session: row, member } = live;
         return {
           staffId: row.staffId,
           stage: row.stage as StaffLoginStage,
@@ -90,6 +94,7 @@ export function staffSessionStore(deps: { db: Db; clock: () => Date }): SessionS
           factorAt: row.factorAt?.toISOString() ?? null,
           challenge: row.challenge,
           epoch: row.epoch,
+          member,
         };
       })(callback);
     },

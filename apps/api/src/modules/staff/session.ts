@@ -20,7 +20,7 @@ import { relyingParty } from './passkeys.js';
 import { sessionLimits } from './session-adapter.js';
 import { deleteLapsedStaffSessions } from './sessions.store.js';
 import { stepUpUntil } from './staff-auth.js';
-import { describeStaff, mustEnrol, secondFactors, staffChain } from './staff.service.js';
+import { describeStaffAndFactors, mustEnrol, secondFactors, staffChain } from './staff.service.js';
 
 /**
  * A login's session: opened at the first factor (password or single sign-on) in the stage the
@@ -175,10 +175,7 @@ export async function sessionView(
   member: StaffRow,
 ): Promise<StaffSessionView> {
   const { db } = deps;
-  const [view, factors] = await Promise.all([
-    describeStaff(db, deps.loginKey, member, deps.clock()),
-    secondFactors(db, member.id),
-  ]);
+  const { view, factors } = await describeStaffAndFactors(db, deps.loginKey, member, deps.clock());
   return {
     stage: request.session.stage ?? 'active',
     staff: view,

@@ -48,47 +48,55 @@ const ACTIVITY_STEP_MS = 60_000;
 
 const liveSessionQuery = preparedPerDatabase((db) =>
   db
-    .select()
+    .select({ session: staffSessions, member: staff })
     .from(staffSessions)
+    // The account is active and nothing ended its sessions since this one began.
+    .innerJoin(
+      staff,
+      and(eq(staff.id, staffSessions.staffId), eq(staff.active, true), eq(staff.sessionEpoch, staffSessions.epoch)),
+    )
     .where(
       and(
         eq(staffSessions.idHash, sql.placeholder('idHash')),
         gt(staffSessions.lastSeenAt, sql.placeholder('idleSince')),
         gt(staffSessions.createdAt, sql.placeholder('bornAfter')),
-        // The account is active and nothing ended its sessions since this one began.
-        sql`exists (select 1 from ${staff} where ${staff.id} = ${staffSessions.staffId} and ${staff.active}
-          and ${staff.sessionEpoch} = ${staffSessions.epoch})`,
       ),
     )
     .limit(1)
     .prepare('staff_live_session'),
 );
 
+/** A live session and its account, as one read gives them. */
+export interface LiveStaffSession {
+  session: StaffSessionRow;
+  member: typeof staff.$inferSelect;
+}
+
 /**
- * Reads a live session, and moves its last activity to `now` when it is older than ACTIVITY_STEP_MS:
- * live is within the limits, of an active account, and begun under the account's current
- * session_epoch.
+ * Reads a live session and its account, and moves the session's last activity to `now` when it is
+ * older than ACTIVITY_STEP_MS: live is within the limits, of an active account, and begun under the
+ * account's current session_epoch. Every back-office request reads it: one prepared statement, the
+ * account with it (a second round trip before each request's own work, before issue 35).
  */
 export async function touchLiveStaffSession(
   db: Db,
   idHash: string,
   now: Date,
   limits: SessionLimits,
-): Promise<StaffSessionRow | undefined> {
-  // Every back-office request reads its session: a prepared statement. A placeholder's value reaches
-  // the driver as it is given: the instants as text.
-  const [row] = await liveSessionQuery(db).execute({
+): Promise<LiveStaffSession | undefined> {
+  // A placeholder's value reaches the driver as it is given: the instants as text.
+  const [live] = await liveSessionQuery(db).execute({
     idHash,
     idleSince: limits.idleSince.toISOString(),
     bornAfter: limits.bornAfter.toISOString(),
   });
   const stale = new Date(now.getTime() - ACTIVITY_STEP_MS);
-  if (row && row.lastSeenAt <= stale)
+  if (live && live.session.lastSeenAt <= stale)
     await db
       .update(staffSessions)
       .set({ lastSeenAt: now })
       .where(and(eq(staffSessions.idHash, idHash), lte(staffSessions.lastSeenAt, stale)));
-  return row;
+  return live;
 }
 
 export async function deleteStaffSession(db: Executor, idHash: string): Promise<void> {

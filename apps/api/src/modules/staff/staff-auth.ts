@@ -61,7 +61,10 @@ export const STEP_UP_REQUIRED = new AppError(
 async function sessionMember(request: FastifyRequest): Promise<StaffRow> {
   const staffId = request.session?.staffId;
   if (!staffId) throw UNAUTHENTICATED;
-  const member = request.staffMember ?? (await findStaffById(request.server.db, staffId));
+  // The account as the session's read gave it (one round trip for both), else read now (a login's
+  // own request, whose session was made in it).
+  const readWithSession = request.session.member?.id === staffId ? request.session.member : undefined;
+  const member = request.staffMember ?? readWithSession ?? (await findStaffById(request.server.db, staffId));
   if (!member?.active) throw UNAUTHENTICATED;
   request.staffMember = member;
   return member;

@@ -119,9 +119,19 @@ export function staffView(row: StaffRow, factors: StaffFactorMethod[], locked: D
 
 /** One account as the back office shows it (its factors and whether its e-mail is locked now). */
 export async function describeStaff(db: Executor, loginKey: Buffer, row: StaffRow, now: Date): Promise<StaffView> {
+  return (await describeStaffAndFactors(db, loginKey, row, now)).view;
+}
+
+/** The account as the back office shows it, and the second factors that view was made from. */
+export async function describeStaffAndFactors(
+  db: Executor,
+  loginKey: Buffer,
+  row: StaffRow,
+  now: Date,
+): Promise<{ view: StaffView; factors: StaffFactorMethod[] }> {
   const counter = emailCounter(loginKey, row.email);
   const [factors, locks] = await Promise.all([secondFactors(db, row.id), lockedUntil(db, [counter.key], now)]);
-  return staffView(row, factors, locks.get(counter.key) ?? null);
+  return { view: staffView(row, factors, locks.get(counter.key) ?? null), factors };
 }
 
 export async function listStaff(db: Executor, loginKey: Buffer, now: Date): Promise<StaffView[]> {

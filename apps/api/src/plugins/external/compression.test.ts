@@ -2,10 +2,13 @@ import { Readable } from 'node:stream';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPRESSION_THRESHOLD, registerCompression } from './compression.js';
+import { COMPRESS_ON_LOOP_BYTES, COMPRESSION_THRESHOLD, registerCompression } from './compression.js';
 
 const big = { items: Array.from({ length: 200 }, (_, i) => ({ id: i, name: `Municipio número ${i}` })) };
 const bigJson = JSON.stringify(big);
+/** Above the size compressed on the event loop: compressed on zlib's pool. */
+const huge = { items: Array.from({ length: 4000 }, (_, i) => ({ id: i, name: `Municipio número ${i}` })) };
+const hugeJson = JSON.stringify(huge);
 
 describe('compression of answers', () => {
   let app: FastifyInstance;
@@ -13,6 +16,7 @@ describe('compression of answers', () => {
     app = Fastify();
     registerCompression(app);
     app.get('/big', async () => big);
+    app.get('/huge', async () => huge);
     app.get('/small', async () => ({ ok: true }));
     app.get('/html', async (_request, reply) => reply.type('text/html; charset=utf-8').send('<p>hola</p>'.repeat(200)));
     app.get('/pdf', async (_request, reply) => reply.type('application/pdf').send(Buffer.alloc(4096, 1)));
@@ -51,6 +55,17 @@ describe('compression of answers', () => {
       expect(plain.headers.vary).toBe('accept-encoding');
     }
     expect(br.headers.vary).toBe('accept-encoding');
+  });
+
+  it('compresses an answer above the size done on the event loop too, off it', async () => {
+    expect(bigJson.length).toBeLessThanOrEqual(COMPRESS_ON_LOOP_BYTES);
+    expect(hugeJson.length).toBeGreaterThan(COMPRESS_ON_LOOP_BYTES);
+    const br = await get('/huge', 'br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(hugeJson);
+    const gzip = await get('/huge', 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(hugeJson);
   });
 
   it('compresses pages too, and adds to a Vary another part set', async () => {
