@@ -59,7 +59,7 @@ export function registerCompression(app: FastifyInstance): void {
       reply.header('content-encoding', encoding).removeHeader('content-length');
       done(null, result);
     };
-    if (payload.length <= COMPRESS_ON_LOOP_BYTES) {
+    if (Buffer.byteLength(payload) <= COMPRESS_ON_LOOP_BYTES) {
       let result: Buffer;
       try {
         result = encoding === 'br' ? brotliCompressSync(payload, BROTLI) : gzipSync(payload);
