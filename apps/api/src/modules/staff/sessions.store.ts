@@ -2,6 +2,7 @@ import { and, eq, gt, lte, or, sql } from 'drizzle-orm';
 import type { Db, Executor } from '../../db/client.js';
 import { preparedPerDatabase } from '../../db/prepared.js';
 import { staff, staffSessions } from '../../db/schema.js';
+import type { StaffRow } from './accounts.store.js';
 
 /**
  * Back-office sessions (the `staff_sessions` table), keyed by the SHA-256 of the session id
@@ -69,14 +70,14 @@ const liveSessionQuery = preparedPerDatabase((db) =>
 /** A live session and its account, as one read gives them. */
 export interface LiveStaffSession {
   session: StaffSessionRow;
-  member: typeof staff.$inferSelect;
+  member: StaffRow;
 }
 
 /**
  * Reads a live session and its account, and moves the session's last activity to `now` when it is
  * older than ACTIVITY_STEP_MS: live is within the limits, of an active account, and begun under the
  * account's current session_epoch. Every back-office request reads it: one prepared statement, the
- * account with it (a second round trip before each request's own work, before issue 35).
+ * account joined (it was a second round trip before each request's own work; issue 35).
  */
 export async function touchLiveStaffSession(
   db: Db,
