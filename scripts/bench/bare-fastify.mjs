@@ -3,6 +3,13 @@
 // LOG_LEVEL=off: no logger at all (the limit, issue 35). Otherwise the product's request logging:
 // pino at that level, one line per request when it is answered, with the request, the status and
 // the time, to the same sink (apps/api/src/app.ts); printed beside the limit.
+// BARE_FEATURES (comma-separated, for `npm run bench:ladder`): the product's request path added one
+// part at a time, each with the library and the options the product uses, nothing of ours:
+// `request-id` (a UUID per request), `security-headers` (the API answer's headers, one onSend
+// callback), `rate-limit` (@fastify/rate-limit, global, in memory), `load-shedding`
+// (@fastify/under-pressure's checks), `metrics` (prom-client's counter and histogram, one onResponse
+// callback).
+import { randomUUID } from 'node:crypto';
 import Fastify, { LogController } from 'fastify';
 
 class OneLinePerRequest extends LogController {
@@ -17,9 +24,57 @@ class OneLinePerRequest extends LogController {
 
 const body = JSON.parse(process.env.BARE_BODY ?? '{"data":{}}');
 const level = process.env.LOG_LEVEL ?? 'info';
-const app = Fastify(
-  level === 'off' ? { logger: false } : { logger: { level }, logController: new OneLinePerRequest() },
-);
+const features = new Set((process.env.BARE_FEATURES ?? '').split(',').filter(Boolean));
+const app = Fastify({
+  ...(level === 'off' ? { logger: false } : { logger: { level }, logController: new OneLinePerRequest() }),
+  ...(features.has('request-id') ? { genReqId: () => randomUUID() } : {}),
+});
+
+if (features.has('security-headers')) {
+  const headers = {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'cross-origin-resource-policy': 'same-origin',
+    'x-content-type-options': 'nosniff',
+    'permissions-policy': 'camera=(), geolocation=(), microphone=()',
+  };
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.headers(headers);
+    reply.header('x-request-id', request.id);
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    done(null, payload);
+  });
+}
+if (features.has('rate-limit')) {
+  const { default: rateLimit } = await import('@fastify/rate-limit');
+  await app.register(rateLimit, { global: true, max: 100_000_000, timeWindow: 60_000 });
+}
+if (features.has('load-shedding')) {
+  const { default: underPressure } = await import('@fastify/under-pressure');
+  await app.register(underPressure, {
+    maxEventLoopDelay: 1000,
+    maxHeapUsedBytes: 2 ** 30,
+    maxRssBytes: 2 ** 31,
+    pressureHandler: async () => {},
+  });
+}
+if (features.has('metrics')) {
+  const { Counter, Histogram, Registry } = await import('prom-client');
+  const registers = [new Registry()];
+  const requests = new Counter({
+    name: 'requests',
+    help: 'requests',
+    labelNames: ['route', 'method', 'status'],
+    registers,
+  });
+  const duration = new Histogram({ name: 'duration', help: 'duration', labelNames: ['route', 'method'], registers });
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    requests.inc({ route, method: request.method, status: String(reply.statusCode) });
+    duration.observe({ route, method: request.method }, reply.elapsedTime / 1000);
+    done();
+  });
+}
+
 app.get('/constant', async () => body);
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });
 process.on('SIGTERM', () => app.close().then(() => process.exit(0)));

@@ -149,7 +149,7 @@ export async function buildApp(config: Config, database: Database, options: Buil
     trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     genReqId: (request) => {
       // While tracing, the request's id in every log line is its trace id (the HTTP span is current).
-      const traceId = trace.getActiveSpan()?.spanContext().traceId;
+      const traceId = options.tracing ? trace.getActiveSpan()?.spanContext().traceId : undefined;
       if (traceId) return traceId;
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();

@@ -1,0 +1,140 @@
+// Config's request path, part by part (issue 35): bare Fastify without a logger (the bench's limit),
+// then the product's parts added one at a time, each with the library and the options the product
+// uses (bare-fastify.mjs, BARE_FEATURES), then the product's own GET /api/v1/config. Each step on core
+// 0, autocannon on core 1 offering every step the same rate (below the product's saturation, so each
+// step's CPU per request is taken at the same batching of requests per turn of the event loop);
+// rounds interleave the steps so that the machine's drift falls on all of them. Prints the median
+// CPU per request (/proc) of each step, what it adds, and the limit's share of it.
+//
+//   npm run bench:ladder [-- --rounds 5 --seconds 5 --rate 8000]
+//
+// Needs a build (`npm run build`). Prints; fails only if a step's requests fail.
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { PUBLIC_READS } from './public-reads.mjs';
+import { assertBuilt, freePort, JOURNEY_ENV, SERVER_JS, stopServer, waitReady } from '../reliability/harness.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '5' },
+    rate: { type: 'string', default: '8000' },
+    warmup: { type: 'string', default: '3' },
+  },
+});
+assertBuilt();
+
+let pinned = true;
+try {
+  execFileSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' });
+} catch {
+  pinned = false;
+}
+const onCore0 = (script) =>
+  pinned ? ['taskset', ['-c', '0', process.execPath, script]] : [process.execPath, [script]];
+
+/** CPU time (µs; every thread) process `pid` has used so far (Linux /proc). */
+function cpuTime(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+const BARE = join(import.meta.dirname, 'bare-fastify.mjs');
+/** Each step: bare Fastify's features and log level, cumulative, in the order the request meets them. */
+const PARTS = [
+  ['request id (a UUID)', 'request-id'],
+  ['security headers (one onSend callback)', 'security-headers'],
+  ['flood guard (@fastify/rate-limit)', 'rate-limit'],
+  ['load shedding (@fastify/under-pressure)', 'load-shedding'],
+  ['metrics (prom-client, one onResponse callback)', 'metrics'],
+];
+const STEPS = [
+  { name: 'bare Fastify, no logger (the limit)', features: [], log: 'off' },
+  ...PARTS.map(([name], index) => ({
+    name: `+ ${name}`,
+    features: PARTS.slice(0, index + 1).map(([, feature]) => feature),
+    log: 'off',
+  })),
+  { name: '+ a log line per request (pino)', features: PARTS.map(([, feature]) => feature), log: 'info' },
+  { name: 'the product: GET /api/v1/config', product: true },
+];
+
+async function start(step, body, dataDir) {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const env = step.product
+    ? { ...JOURNEY_ENV, LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '100000000', PORT: String(port), DATA_DIR: dataDir }
+    : { PORT: String(port), LOG_LEVEL: step.log, BARE_BODY: body, BARE_FEATURES: step.features.join(',') };
+  const child = spawn(...onCore0(step.product ? SERVER_JS : BARE), {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `${baseUrl}${step.product ? PUBLIC_READS.config : '/constant'}`;
+  if (step.product) await waitReady(baseUrl, child);
+  else
+    for (
+      let i = 0;
+      i < 100 &&
+      !(await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      ));
+      i++
+    )
+      await new Promise((resolve) => setTimeout(resolve, 100));
+  return { child, url };
+}
+
+async function measure(step, body, dataDir) {
+  const { child, url } = await start(step, body, dataDir);
+  try {
+    const offered = { url, connections: 10, overallRate: Number(args.rate) };
+    await autocannon({ ...offered, duration: Number(args.warmup) });
+    const before = cpuTime(child.pid);
+    const result = await autocannon({ ...offered, duration: Number(args.seconds) });
+    const failed = result.non2xx + result.errors + result.timeouts;
+    return { rps: result.requests.average, us: (cpuTime(child.pid) - before) / result.requests.total, failed };
+  } finally {
+    await stopServer(child);
+  }
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), 'provee-ladder-'));
+const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+try {
+  // The product's config answer, so that bare Fastify answers the same bytes.
+  const product = await start(STEPS.at(-1), '', dataDir);
+  const body = await fetch(product.url).then((r) => r.text());
+  await stopServer(product.child);
+
+  const loadBefore = loadavg();
+  const runs = STEPS.map(() => []);
+  for (let round = 0; round < Number(args.rounds); round++)
+    for (const [index, step] of STEPS.entries()) runs[index].push(await measure(step, body, dataDir));
+
+  const limit = median(runs[0].map((run) => run.us));
+  const rows = STEPS.map((step, index) => {
+    const us = median(runs[index].map((run) => run.us));
+    const previous = index === 0 ? us : median(runs[index - 1].map((run) => run.us));
+    return {
+      step: step.name,
+      'req/s': Math.round(median(runs[index].map((run) => run.rps))),
+      'µs CPU/req': Number(us.toFixed(1)),
+      'µs added': index === 0 ? '' : Number((us - previous).toFixed(1)),
+      'limit / step': `${((100 * limit) / us).toFixed(0)}%`,
+      failed: runs[index].reduce((sum, run) => sum + run.failed, 0),
+    };
+  });
+  const load = (values) => values.map((value) => value.toFixed(1)).join(' / ');
+  console.log(
+    `config's request path, part by part: ${args.rate} req/s offered, ${args.rounds} rounds, medians; server on core 0, load on core 1; load average ${load(loadBefore)} before, ${load(loadavg())} after`,
+  );
+  console.table(rows);
+  if (rows.some((row) => row.failed > 0)) process.exitCode = 1;
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}
