@@ -10,6 +10,7 @@
 // (@fastify/under-pressure's checks), `metrics` (prom-client's counter and histogram, one onResponse
 // callback).
 import { randomUUID } from 'node:crypto';
+import { getHeapStatistics } from 'node:v8';
 import Fastify, { LogController } from 'fastify';
 
 class OneLinePerRequest extends LogController {
@@ -46,14 +47,21 @@ if (features.has('security-headers')) {
 }
 if (features.has('rate-limit')) {
   const { default: rateLimit } = await import('@fastify/rate-limit');
-  await app.register(rateLimit, { global: true, max: 100_000_000, timeWindow: 60_000 });
+  await app.register(rateLimit, {
+    global: true,
+    max: 100_000_000,
+    timeWindow: 60_000,
+    // As the product: the limit's headers only on a refusal.
+    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
+  });
 }
 if (features.has('load-shedding')) {
   const { default: underPressure } = await import('@fastify/under-pressure');
   await app.register(underPressure, {
+    // The product's defaults (apps/api/src/config.ts): the loop's delay and the heap checked, not the RSS.
     maxEventLoopDelay: 1000,
-    maxHeapUsedBytes: 2 ** 30,
-    maxRssBytes: 2 ** 31,
+    maxHeapUsedBytes: Math.floor(getHeapStatistics().heap_size_limit * 0.9),
+    maxRssBytes: 0,
     pressureHandler: async () => {},
   });
 }

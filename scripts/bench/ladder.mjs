@@ -44,7 +44,7 @@ function cpuTime(pid) {
 }
 
 const BARE = join(import.meta.dirname, 'bare-fastify.mjs');
-/** Each step: bare Fastify's features and log level, cumulative, in the order the request meets them. */
+/** Each step: bare Fastify's features and log level, each step keeping the ones before it. */
 const PARTS = [
   ['request id (a UUID)', 'request-id'],
   ['security headers (one onSend callback)', 'security-headers'],
