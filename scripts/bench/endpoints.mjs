@@ -20,7 +20,7 @@
 // of reach on one core, OUT_OF_REACH, fails only below its guard), a request fails or the address
 // search's p99 at 50 connections is above 50 ms.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -29,6 +29,7 @@ import { databaseCpu, pinDatabaseBackends } from './pin-database.mjs';
 import {
   assertBuilt,
   cedula,
+  cpuTime,
   client,
   databasesToRun,
   DB_OPTION,
@@ -111,17 +112,6 @@ function spawnPinned(script, env, core = 0) {
 
 /** The core of the load generator, where the database's backends go (pin-database.mjs). */
 const DATABASE_CORE = 1;
-
-/** CPU time (µs; user and system, every thread) process `pid` has used so far (Linux /proc; else NaN). */
-function cpuTime(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // utime and stime (fields 14 and 15 of proc(5)), in clock ticks of 10 ms.
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
-  } catch {
-    return NaN;
-  }
-}
 
 /**
  * autocannon on one endpoint: warm-up, then the measured run; `beforeMeasure` runs between them

@@ -10,13 +10,21 @@
 //
 // Needs a build (`npm run build`). Prints; fails only if a step's requests fail.
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { PUBLIC_READS } from './public-reads.mjs';
-import { assertBuilt, freePort, JOURNEY_ENV, SERVER_JS, stopServer, waitReady } from '../reliability/harness.mjs';
+import {
+  assertBuilt,
+  cpuTime,
+  freePort,
+  JOURNEY_ENV,
+  SERVER_JS,
+  stopServer,
+  waitReady,
+} from '../reliability/harness.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -36,12 +44,6 @@ try {
 }
 const onCore0 = (script) =>
   pinned ? ['taskset', ['-c', '0', process.execPath, script]] : [process.execPath, [script]];
-
-/** CPU time (µs; every thread) process `pid` has used so far (Linux /proc). */
-function cpuTime(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
 
 const BARE = join(import.meta.dirname, 'bare-fastify.mjs');
 /** Each step: bare Fastify's features and log level, each step keeping the ones before it. */
@@ -73,20 +75,9 @@ async function start(step, body, dataDir) {
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const url = `${baseUrl}${step.product ? PUBLIC_READS.config : '/constant'}`;
-  if (step.product) await waitReady(baseUrl, child);
-  else
-    for (
-      let i = 0;
-      i < 100 &&
-      !(await fetch(url).then(
-        (r) => r.ok,
-        () => false,
-      ));
-      i++
-    )
-      await new Promise((resolve) => setTimeout(resolve, 100));
-  return { child, url };
+  const path = step.product ? PUBLIC_READS.config : '/constant';
+  await waitReady(baseUrl, child, { path });
+  return { child, url: `${baseUrl}${path}` };
 }
 
 async function measure(step, body, dataDir) {
@@ -116,19 +107,19 @@ try {
   for (let round = 0; round < Number(args.rounds); round++)
     for (const [index, step] of STEPS.entries()) runs[index].push(await measure(step, body, dataDir));
 
-  const limit = median(runs[0].map((run) => run.us));
-  const rows = STEPS.map((step, index) => {
-    const us = median(runs[index].map((run) => run.us));
-    const previous = index === 0 ? us : median(runs[index - 1].map((run) => run.us));
-    return {
-      step: step.name,
-      'req/s': Math.round(median(runs[index].map((run) => run.rps))),
-      'µs CPU/req': Number(us.toFixed(1)),
-      'µs added': index === 0 ? '' : Number((us - previous).toFixed(1)),
-      'limit / step': `${((100 * limit) / us).toFixed(0)}%`,
-      failed: runs[index].reduce((sum, run) => sum + run.failed, 0),
-    };
-  });
+  const medians = runs.map((stepRuns) => ({
+    us: median(stepRuns.map((run) => run.us)),
+    rps: median(stepRuns.map((run) => run.rps)),
+  }));
+  const limit = medians[0].us;
+  const rows = STEPS.map((step, index) => ({
+    step: step.name,
+    'req/s': Math.round(medians[index].rps),
+    'µs CPU/req': Number(medians[index].us.toFixed(1)),
+    'µs added': index === 0 ? '' : Number((medians[index].us - medians[index - 1].us).toFixed(1)),
+    'limit / step': `${((100 * limit) / medians[index].us).toFixed(0)}%`,
+    failed: runs[index].reduce((sum, run) => sum + run.failed, 0),
+  }));
   const load = (values) => values.map((value) => value.toFixed(1)).join(' / ');
   console.log(
     `config's request path, part by part: ${args.rate} req/s offered, ${args.rounds} rounds, medians; server on core 0, load on core 1; load average ${load(loadBefore)} before, ${load(loadavg())} after`,

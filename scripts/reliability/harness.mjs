@@ -69,16 +69,17 @@ export function startServer(env, { nodeArgs = [], stdio = ['ignore', 'inherit', 
   return spawn(process.execPath, [...nodeArgs, SERVER_JS], { env: { PATH: process.env.PATH, ...env }, stdio });
 }
 
-export async function waitReady(baseUrl, child, { tries = 600 } = {}) {
+/** Waits until `child` answers 200 at `path` (the built server's health, by default). */
+export async function waitReady(baseUrl, child, { tries = 600, path = '/api/health' } = {}) {
   for (let i = 0; i < tries && child.exitCode === null && child.signalCode === null; i++) {
     try {
-      if ((await fetch(`${baseUrl}/api/health`)).ok) return;
+      if ((await fetch(`${baseUrl}${path}`)).ok) return;
     } catch {
       // not listening yet
     }
     await sleep(100);
   }
-  throw new Error(`the built server did not answer ${baseUrl}/api/health (exit ${child.exitCode ?? child.signalCode})`);
+  throw new Error(`the server did not answer ${baseUrl}${path} (exit ${child.exitCode ?? child.signalCode})`);
 }
 
 /** Stops the server with `signal` (SIGTERM: graceful; SIGKILL: a crash) and waits for its exit. */
@@ -267,6 +268,16 @@ export async function journey({
   return { id, token };
 }
 
+/** CPU time (µs; user and system, every thread) process `pid` has used so far (Linux /proc; else NaN). */
+export function cpuTime(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime (fields 14 and 15 of proc(5)), in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return NaN;
+  }
+}
 /** Peak resident memory of a process in MiB (Linux /proc VmHWM), or undefined where unavailable. */
 export function peakRssMiB(pid, field = 'VmHWM') {
   try {
