@@ -1,12 +1,13 @@
 // Config's request path, part by part (issue 35): bare Fastify without a logger (the bench's limit),
 // then the product's parts added one at a time, each with the library and the options the product
-// uses (bare-fastify.mjs, BARE_FEATURES), then the product's own GET /api/v1/config. Each step on core
+// uses (bare-fastify.mjs, BARE_FEATURES), then the product's own GET /api/v1/config, with every read's
+// request line and as shipped (a share of the reads' lines, decision 044). Each step on core
 // 0, autocannon on core 1 offering every step the same rate (below the product's saturation, so each
 // step's CPU per request is taken at the same batching of requests per turn of the event loop);
 // rounds interleave the steps so that the machine's drift falls on all of them. Prints the median
 // CPU per request (/proc) of each step, what it adds, and the limit's share of it.
 //
-//   npm run bench:ladder [-- --rounds 5 --seconds 5 --rate 8000]
+//   npm run bench:ladder [-- --rounds 5 --seconds 5 --rate 8000 --steps 0,8,9]
 //
 // Needs a build (`npm run build`). Prints; fails only if a step's requests fail.
 import { spawn, execFileSync } from 'node:child_process';
@@ -32,6 +33,9 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '5' },
     rate: { type: 'string', default: '8000' },
     warmup: { type: 'string', default: '3' },
+    // Step numbers (as printed in a full run) to run besides the limit (step 0), comma-separated: an
+    // A/B of a few steps with more rounds.
+    steps: { type: 'string' },
   },
 });
 assertBuilt();
@@ -61,15 +65,25 @@ const STEPS = [
     features: PARTS.slice(0, index + 1).map(([, feature]) => feature),
     log: 'off',
   })),
+  { name: '+ a logger, no request line (pino at warn)', features: PARTS.map(([, feature]) => feature), log: 'warn' },
   { name: '+ a log line per request (pino)', features: PARTS.map(([, feature]) => feature), log: 'info' },
-  { name: 'the product: GET /api/v1/config', product: true },
-];
+  { name: 'the product, every read logged (LOG_READ_SAMPLE=1)', product: { LOG_READ_SAMPLE: '1' } },
+  { name: 'the product as shipped: GET /api/v1/config', product: {} },
+  // The limit (step 0) always runs: every share is of it.
+].filter((_step, index) => !args.steps || index === 0 || args.steps.split(',').map(Number).includes(index));
 
 async function start(step, body, dataDir) {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const env = step.product
-    ? { ...JOURNEY_ENV, LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '100000000', PORT: String(port), DATA_DIR: dataDir }
+    ? {
+        ...JOURNEY_ENV,
+        LOG_LEVEL: 'info',
+        RATE_LIMIT_PER_MINUTE: '100000000',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        ...step.product,
+      }
     : { PORT: String(port), LOG_LEVEL: step.log, BARE_BODY: body, BARE_FEATURES: step.features.join(',') };
   const child = spawn(...onCore0(step.product ? SERVER_JS : BARE), {
     env: { PATH: process.env.PATH, ...env },
@@ -98,7 +112,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'provee-ladder-'));
 const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
 try {
   // The product's config answer, so that bare Fastify answers the same bytes.
-  const product = await start(STEPS.at(-1), '', dataDir);
+  const product = await start({ product: {} }, '', dataDir);
   const body = await fetch(product.url).then((r) => r.text());
   await stopServer(product.child);
 

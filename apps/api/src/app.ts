@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { trace } from '@opentelemetry/api';
-import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Config } from './config.js';
@@ -15,6 +15,7 @@ import {
 } from './errors.js';
 import { registerInputGuard } from './input-guard.js';
 import { loggerOptions, stdoutPerTurn } from './logger.js';
+import { OneLinePerRequest } from './request-lines.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { backofficeApi } from './modules/backoffice/index.js';
 import { configRoutes } from './modules/config/config.routes.js';
@@ -125,26 +126,12 @@ const API_ROUTES = [
   privacyRoutes,
 ];
 
-/**
- * One log line per request, written when it is answered (method, masked URL, status, time), instead
- * of Fastify's two (one on arrival, one on answer).
- */
-class OneLinePerRequest extends LogController {
-  override incomingRequest(): void {}
-
-  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (error)
-      reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
-    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
-  }
-}
-
 /** Builds the whole product around an open database: SPA at /, registration API at /api, operations at /ops. */
 export async function buildApp(config: Config, database: Database, options: BuildOptions = {}): Promise<App> {
   const logger = loggerOptions(config.LOG_LEVEL);
   const app = Fastify({
     logger: { ...logger, stream: options.logStream ?? stdoutPerTurn() },
-    logController: new OneLinePerRequest(),
+    logController: new OneLinePerRequest({ readSample: config.LOG_READ_SAMPLE, slowMs: config.LOG_SLOW_REQUEST_MS }),
     bodyLimit: config.BODY_LIMIT_BYTES,
     trustProxy: fastifyTrustProxy(config.TRUST_PROXY),
     genReqId: (request) => {

@@ -45,6 +45,9 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // The share of an applicant's successful quick reads that get a request line (decision 044).
+  LOG_READ_SAMPLE: z.coerce.number().min(0).max(1).default(0.1),
+  LOG_SLOW_REQUEST_MS: z.coerce.number().int().min(0).default(500),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z
     .string()

@@ -88,6 +88,8 @@ export async function createTestApp(
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
+    // Every request's line, so that the checks that nothing secret is logged see them all.
+    LOG_READ_SAMPLE: '1',
     WEB_DIST_DIR: '/nonexistent',
     APP_SECRET: 'test-secret-test-secret-test-secret-0123',
     // Tests drive the bureau's, the remote consents', the identity simulator's and the retention
