@@ -55,6 +55,22 @@ export default tseslint.config(
     },
   },
   {
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: ['node:async_hooks', 'async_hooks'].map((name) => ({
+            name,
+            message:
+              'AsyncLocalStorage turns on promise hooks that cost every request 10–30 µs (decision 045): pass what a call needs.',
+          })),
+        },
+      ],
+    },
+  },
+  {
     files: ['packages/domain/src/**/*.ts'],
     rules: {
       'no-restricted-imports': [

@@ -54,7 +54,7 @@ export async function appendAuditEvent(db: Executor, { at, ...input }: AuditEven
     // What the lender's systems hear of it (issue 30), in the same transaction.
     await recordPublicEvents(tx, { ...input, payload, at });
     // The business counters of the metrics, once the change it records has committed.
-    afterCommit(() => countBusinessEvent(input.type, payload));
+    afterCommit(tx, () => countBusinessEvent(input.type, payload));
     return { ...unhashed, id, hash };
   };
   return is(db, PgTransaction) ? append(db) : db.transaction(append);

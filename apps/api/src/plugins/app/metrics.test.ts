@@ -205,6 +205,46 @@ describe('the metrics endpoint', () => {
     });
     expect(await count()).toBe(before + 1);
   });
+
+  it('in a savepoint, a change counts once its outermost transaction commits, never when either rolls back', async () => {
+    const count = async () => business(await scrape(t.app), 'consent_given');
+    const event = {
+      applicationId: 'metrics-savepoint',
+      actor: 'system',
+      type: 'consent.given',
+      payload: {},
+      at: new Date(),
+    };
+    const before = await count();
+    // The savepoint released, the outer transaction rolled back.
+    await expect(
+      t.app.db.transaction(async (tx) => {
+        await tx.transaction((savepoint) => appendAuditEvent(savepoint, event));
+        expect(await count()).toBe(before);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await count()).toBe(before);
+    // The savepoint rolled back, the outer transaction committed.
+    await t.app.db.transaction(async (tx) => {
+      await expect(
+        tx.transaction(async (savepoint) => {
+          await appendAuditEvent(savepoint, event);
+          throw new Error('savepoint rolled back');
+        }),
+      ).rejects.toThrow('savepoint rolled back');
+    });
+    expect(await count()).toBe(before);
+    // Both committed: counted once, after the commit.
+    await t.app.db.transaction(async (tx) => {
+      await tx.transaction((savepoint) => appendAuditEvent(savepoint, event));
+      expect(await count()).toBe(before);
+    });
+    expect(await count()).toBe(before + 1);
+    // Outside any transaction the append opens its own, and counts once it has committed.
+    await appendAuditEvent(t.app.db, event);
+    expect(await count()).toBe(before + 2);
+  });
 });
 
 describe('metrics without a token', () => {
