@@ -12,7 +12,11 @@
 //   PGlite. The limits before issue 35 are printed beside them: bare Fastify logging each request,
 //   the raw driver with one query in flight (PostgreSQL) or through PGlite's unprepared `query()`;
 // - each read's ratio to min(bare Fastify, raw driver), next to its goal (READ_GOALS), the ratio to
-//   the old limits, and the server's CPU per request (/proc, every thread).
+//   the old limits, and the server's CPU per request (/proc, every thread);
+// - "with the parts": the most a read could reach with the product's parts from their libraries
+//   (product-parts.mjs: bare Fastify with them and a logger that writes no line, measured too).
+// Config and bare Fastify's three variants are measured in turn, in --rounds rounds (the median
+// round of each), so that the machine's drift falls on all of them alike.
 // The server and each limit run on core 0, the load generator on core 1 (taskset, when present);
 // PostgreSQL's backends of the bench database join the load generator on core 1 before each measured
 // run, when the database is on this machine and may be moved (pin-database.mjs).
@@ -45,6 +49,7 @@ import {
   throwAwayPostgres,
   waitReady,
 } from '../reliability/harness.mjs';
+import { ALL_PARTS } from './product-parts.mjs';
 import { PUBLIC_READS } from './public-reads.mjs';
 
 const { values: args } = parseArgs({
@@ -52,6 +57,8 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '20' },
     warmup: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
+    // Config and bare Fastify's anchors are measured in turn, in this many rounds (inTurn).
+    rounds: { type: 'string', default: '5' },
     db: DB_OPTION,
     only: { type: 'string' },
   },
@@ -59,6 +66,7 @@ const { values: args } = parseArgs({
 const SECONDS = Number(args.seconds);
 const WARMUP = Number(args.warmup);
 const CONNECTIONS = Number(args.connections);
+const ROUNDS = Number(args.rounds);
 const GOALS = { searchP99Ms: 50, searchConnections: 50, coldStartMs: 3000 };
 /** Each read's goal: its share of min(bare Fastify, raw driver) on each database (issue 35). */
 const READ_GOALS = {
@@ -118,14 +126,18 @@ const DATABASE_CORE = 1;
  * (PostgreSQL's backends moved, benchDatabase). CPU per request (µs): the server's with `pid`, the
  * database's backends' with `databaseCpu` (PostgreSQL on this machine), and the load generator's.
  */
-async function load(url, options, { beforeMeasure = async () => {}, pid, databaseCpu: dbCpu } = {}) {
+async function load(
+  url,
+  options,
+  { beforeMeasure = async () => {}, pid, databaseCpu: dbCpu, seconds = SECONDS, warmup = WARMUP } = {},
+) {
   const base = { url, connections: CONNECTIONS, ...options };
-  if (WARMUP > 0 && !options.amount) await autocannon({ ...base, duration: WARMUP });
+  if (warmup > 0 && !options.amount) await autocannon({ ...base, duration: warmup });
   await beforeMeasure();
   const cpuBefore = cpuTime(pid);
   const databaseBefore = await dbCpu?.();
   const loadBefore = process.cpuUsage();
-  const result = await autocannon({ ...base, ...(options.amount ? {} : { duration: SECONDS }) });
+  const result = await autocannon({ ...base, ...(options.amount ? {} : { duration: seconds }) });
   const loadCpu = process.cpuUsage(loadBefore);
   const failed = result.non2xx + result.errors + result.timeouts;
   const perRequest = (us) => us / result.requests.total;
@@ -169,13 +181,18 @@ function rawQueries(user) {
   ];
 }
 
-/** Bare Fastify answering `configBody`: `logLevel` 'off' (no logger: the limit) or 'info' (as the product logs). */
-async function bareFastify(configBody, logLevel) {
+/**
+ * Bare Fastify answering `configBody`, started on core 0: `logLevel` 'off' (no logger: the limit),
+ * 'info' (as the product logs) or 'warn' (a logger, no request line); `features`, bare-fastify.mjs's
+ * BARE_FEATURES. Returns its URL, pid and stop().
+ */
+async function startBare(configBody, logLevel, features = '') {
   const port = await freePort();
   const child = spawnPinned(join(import.meta.dirname, 'bare-fastify.mjs'), {
     PORT: String(port),
     LOG_LEVEL: logLevel,
     BARE_BODY: configBody,
+    BARE_FEATURES: features,
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
@@ -187,11 +204,29 @@ async function bareFastify(configBody, logLevel) {
       break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  try {
-    return await load(`${baseUrl}/constant`, {}, { pid: child.pid });
-  } finally {
-    await stopServer(child);
-  }
+  return { url: `${baseUrl}/constant`, pid: child.pid, stop: () => stopServer(child) };
+}
+
+/**
+ * Config and its anchors in turn, ROUNDS rounds of SECONDS / ROUNDS each (each warmed up before its
+ * first round), so that the machine's drift over the run falls on all of them alike; for each, the
+ * median round (by rate). `targets`: { name: { url, pid } }.
+ */
+async function inTurn(targets) {
+  const rounds = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
+  for (let round = 0; round < ROUNDS; round++)
+    for (const [name, { url, pid }] of Object.entries(targets))
+      rounds[name].push(
+        await load(url, {}, { pid, seconds: Math.max(2, Math.round(SECONDS / ROUNDS)), warmup: round ? 0 : WARMUP }),
+      );
+  return Object.fromEntries(
+    Object.entries(rounds).map(([name, results]) => {
+      const sorted = results.toSorted((a, b) => a.rps - b.rps);
+      const median = sorted[Math.floor(sorted.length / 2)];
+      const failed = results.reduce((sum, result) => sum + result.failed, 0);
+      return [name, { ...median, failed, rounds: results.map((result) => Math.round(result.rps)) }];
+    }),
+  );
 }
 
 async function rawDriver(env, queries) {
@@ -259,6 +294,9 @@ async function benchDatabase(kind) {
     serverPid = server.pid;
     let user;
     let configBody;
+    let bare;
+    let bareLogged;
+    let parts;
     try {
       await waitReady(baseUrl, server);
       starts.first = performance.now() - started;
@@ -272,8 +310,26 @@ async function benchDatabase(kind) {
         ...Object.entries(PUBLIC_READS).map(([name, path]) => read(name, path)),
       ];
       for (const endpoint of endpoints) {
-        if (args.only && !endpoint.name.includes(args.only)) continue;
+        if ((args.only && !endpoint.name.includes(args.only)) || endpoint.name === 'config') continue;
         rows.push({ ...endpoint, ...(await measure(`${baseUrl}${endpoint.path}`, { headers: endpoint.headers })) });
+      }
+      // Config against bare Fastify, in turn (inTurn): the anchors start beside the idle server.
+      const anchors = {
+        bare: await startBare(configBody, 'off'),
+        bareLogged: await startBare(configBody, 'info'),
+        // The floor: bare Fastify with the product's parts from their libraries and a logger, no line.
+        parts: await startBare(configBody, 'warn', ALL_PARTS),
+      };
+      try {
+        const measured = await inTurn({
+          config: { url: `${baseUrl}${PUBLIC_READS.config}`, pid: serverPid },
+          ...anchors,
+        });
+        if (!args.only || 'config'.includes(args.only))
+          rows.splice(1, 0, { ...read('config', PUBLIC_READS.config), ...measured.config });
+        ({ bare, bareLogged, parts } = measured);
+      } finally {
+        for (const anchor of Object.values(anchors)) await anchor.stop();
       }
       if (!args.only || 'address search'.includes(args.only)) {
         const result = await measure(`${baseUrl}/api/v1/addresses/search?q=centro`, {
@@ -284,8 +340,6 @@ async function benchDatabase(kind) {
     } finally {
       await stopServer(server);
     }
-    const bare = await bareFastify(configBody, 'off');
-    const bareLogged = await bareFastify(configBody, 'info');
     const raw = await rawDriver(env, rawQueries(user));
     // A start on the existing database, unpinned as a server runs (both cores: PGlite has its own thread).
     {
@@ -386,12 +440,20 @@ async function benchDatabase(kind) {
       // ORM, hooks, and on PGlite no hop between the server's thread and the database's. The
       // limit's time per query: PGlite's loop is its CPU (one thread, busy throughout); PostgreSQL's
       // pool also waits for the database, so its rate. Without /proc, from the rates alone.
+      // "With the parts": the same with the product's parts from their libraries (`parts`: the
+      // request id, the security headers, the flood guard, the load shedding, the metrics and a
+      // logger without a line) in place of bare Fastify, the most the product can reach while it
+      // keeps them; for config, those parts' rate against bare Fastify's. Printed, not a goal.
+      const cost = (anchor, rawDriverOf) =>
+        Number.isFinite(anchor.cpu + rawDriverOf.cpu)
+          ? anchor.cpu + rawDriverOf.cpu
+          : 1e6 / anchor.rps + 1e6 / rawDriverOf.rate;
       if (rawName) {
-        const { cpu, rate } = rawOf(rawName);
-        const perQuery = kind === 'pglite' && Number.isFinite(cpu) ? cpu : 1e6 / limit.rps;
-        const floor = Number.isFinite(bare.cpu + cpu) ? bare.cpu + cpu : 1e6 / bare.rps + 1e6 / rate;
-        row.ceiling = Math.min(1, perQuery / floor);
-      }
+        const driver = rawOf(rawName);
+        const perQuery = kind === 'pglite' && Number.isFinite(driver.cpu) ? driver.cpu : 1e6 / limit.rps;
+        row.ceiling = Math.min(1, perQuery / cost(bare, driver));
+        row.reach = Math.min(1, perQuery / cost(parts, driver));
+      } else row.reach = Math.min(1, parts.rps / limit.rps);
       const outOfReach = OUT_OF_REACH[`${kind} ${row.name}`];
       const percent = (ratio) => `${(100 * ratio).toFixed(0)}%`;
       if (row.ratio >= row.goal) continue;
@@ -409,6 +471,7 @@ async function benchDatabase(kind) {
     for (const row of rows) if (row.failed > 0) failures.push(`${kind} ${row.name}: ${row.failed} failed requests`);
     rows.push({ name: 'limit: bare Fastify, no logger', ...bare });
     rows.push({ name: '(before issue 35: bare Fastify, logged)', ...bareLogged });
+    rows.push({ name: "(with the parts: bare Fastify, the product's libraries, no line)", ...parts });
     for (const [name, driver] of Object.entries(raw)) {
       const limit = kind === 'postgres' ? driver.pool : driver.prepared;
       rows.push({ name: `limit: ${rawLabel}, ${name}`, rps: limit.rate, cpu: limit.cpu, database: limit.database });
@@ -457,10 +520,13 @@ function print(kind, rows, placement) {
       ratio: row.ratio === undefined ? '' : `${(100 * row.ratio).toFixed(0)}%`,
       goal: row.goal === undefined ? '' : `${(100 * row.goal).toFixed(0)}%${row.outOfReach ? ' (out of reach)' : ''}`,
       'ceiling (HTTP + query)': row.ceiling === undefined ? '' : `${(100 * row.ceiling).toFixed(0)}%`,
+      'with the parts': row.reach === undefined ? '' : `${(100 * row.reach).toFixed(0)}%`,
       'before issue 35': row.old ?? '',
       failed: row.failed ?? '',
     })),
   );
+  for (const row of rows)
+    if (row.rounds) console.log(`${row.name}: ${row.rounds.join(' / ')} req/s in its ${row.rounds.length} rounds`);
   for (const row of rows)
     if (row.outOfReach)
       console.log(`${row.name}: below its goal, declared out of reach on one core: ${row.outOfReach}`);

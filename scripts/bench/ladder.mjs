@@ -16,6 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { PRODUCT_PARTS } from './product-parts.mjs';
 import { PUBLIC_READS } from './public-reads.mjs';
 import {
   assertBuilt,
@@ -51,22 +52,19 @@ const onCore0 = (script) =>
 
 const BARE = join(import.meta.dirname, 'bare-fastify.mjs');
 /** Each step: bare Fastify's features and log level, each step keeping the ones before it. */
-const PARTS = [
-  ['request id (a UUID)', 'request-id'],
-  ['security headers (one onSend callback)', 'security-headers'],
-  ['flood guard (@fastify/rate-limit)', 'rate-limit'],
-  ['load shedding (@fastify/under-pressure)', 'load-shedding'],
-  ['metrics (prom-client, one onResponse callback)', 'metrics'],
-];
 const STEPS = [
   { name: 'bare Fastify, no logger (the limit)', features: [], log: 'off' },
-  ...PARTS.map(([name], index) => ({
+  ...PRODUCT_PARTS.map(([name], index) => ({
     name: `+ ${name}`,
-    features: PARTS.slice(0, index + 1).map(([, feature]) => feature),
+    features: PRODUCT_PARTS.slice(0, index + 1).map(([, feature]) => feature),
     log: 'off',
   })),
-  { name: '+ a logger, no request line (pino at warn)', features: PARTS.map(([, feature]) => feature), log: 'warn' },
-  { name: '+ a log line per request (pino)', features: PARTS.map(([, feature]) => feature), log: 'info' },
+  {
+    name: '+ a logger, no request line (pino at warn)',
+    features: PRODUCT_PARTS.map(([, feature]) => feature),
+    log: 'warn',
+  },
+  { name: '+ a log line per request (pino)', features: PRODUCT_PARTS.map(([, feature]) => feature), log: 'info' },
   { name: 'the product, every read logged (LOG_READ_SAMPLE=1)', product: { LOG_READ_SAMPLE: '1' } },
   { name: 'the product as shipped: GET /api/v1/config', product: {} },
   // The limit (step 0) always runs: every share is of it.
