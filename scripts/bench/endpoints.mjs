@@ -49,7 +49,7 @@ import {
   throwAwayPostgres,
   waitReady,
 } from '../reliability/harness.mjs';
-import { ALL_PARTS } from './product-parts.mjs';
+import { ALL_FEATURES } from './product-parts.mjs';
 import { PUBLIC_READS } from './public-reads.mjs';
 
 const { values: args } = parseArgs({
@@ -317,8 +317,8 @@ async function benchDatabase(kind) {
       const anchors = {
         bare: await startBare(configBody, 'off'),
         bareLogged: await startBare(configBody, 'info'),
-        // The floor: bare Fastify with the product's parts from their libraries and a logger, no line.
-        parts: await startBare(configBody, 'warn', ALL_PARTS),
+        // Bare Fastify with the product's parts from their libraries and a logger, no line.
+        parts: await startBare(configBody, 'warn', ALL_FEATURES.join(',')),
       };
       try {
         const measured = await inTurn({

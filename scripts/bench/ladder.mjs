@@ -16,7 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { PRODUCT_PARTS } from './product-parts.mjs';
+import { ALL_FEATURES, PRODUCT_PARTS } from './product-parts.mjs';
 import { PUBLIC_READS } from './public-reads.mjs';
 import {
   assertBuilt,
@@ -56,15 +56,11 @@ const STEPS = [
   { name: 'bare Fastify, no logger (the limit)', features: [], log: 'off' },
   ...PRODUCT_PARTS.map(([name], index) => ({
     name: `+ ${name}`,
-    features: PRODUCT_PARTS.slice(0, index + 1).map(([, feature]) => feature),
+    features: ALL_FEATURES.slice(0, index + 1),
     log: 'off',
   })),
-  {
-    name: '+ a logger, no request line (pino at warn)',
-    features: PRODUCT_PARTS.map(([, feature]) => feature),
-    log: 'warn',
-  },
-  { name: '+ a log line per request (pino)', features: PRODUCT_PARTS.map(([, feature]) => feature), log: 'info' },
+  { name: '+ a logger, no request line (pino at warn)', features: ALL_FEATURES, log: 'warn' },
+  { name: '+ a log line per request (pino)', features: ALL_FEATURES, log: 'info' },
   { name: 'the product, every read logged (LOG_READ_SAMPLE=1)', product: { LOG_READ_SAMPLE: '1' } },
   { name: 'the product as shipped: GET /api/v1/config', product: {} },
   // The limit (step 0) always runs: every share is of it.
