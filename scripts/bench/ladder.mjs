@@ -7,7 +7,7 @@
 // rounds interleave the steps so that the machine's drift falls on all of them. Prints the median
 // CPU per request (/proc) of each step, what it adds, and the limit's share of it.
 //
-//   npm run bench:ladder [-- --rounds 5 --seconds 5 --rate 8000 --steps 0,8,9]
+//   npm run bench:ladder [-- --rounds 5 --seconds 5 --rate 8000 --steps 0,8,9]   (--rate 0: saturation)
 //
 // Needs a build (`npm run build`). Prints; fails only if a step's requests fail.
 import { spawn, execFileSync } from 'node:child_process';
@@ -91,7 +91,8 @@ async function start(step, body, dataDir) {
 async function measure(step, body, dataDir) {
   const { child, url } = await start(step, body, dataDir);
   try {
-    const offered = { url, connections: 10, overallRate: Number(args.rate) };
+    // --rate 0: no rate offered, every connection sends its next request once answered (saturation).
+    const offered = { url, connections: 10, ...(Number(args.rate) > 0 && { overallRate: Number(args.rate) }) };
     await autocannon({ ...offered, duration: Number(args.warmup) });
     const before = cpuTime(child.pid);
     const result = await autocannon({ ...offered, duration: Number(args.seconds) });

@@ -5,7 +5,9 @@
 // (PGlite's database thread shares core 0 with the main one).
 //
 //   node scripts/bench/profile.mjs --endpoint "user detail" [--db pglite|postgres] [--seconds 10]
-//   node scripts/bench/profile.mjs --endpoint config (or cities, states)
+//   node scripts/bench/profile.mjs --endpoint config (or cities, states) [--fresh]
+//     (a public read is profiled after a shopkeeper's journey, as in `npm run bench`; --fresh: on a
+//     server that has served nothing else)
 //   node scripts/bench/profile.mjs --bare [--log]     (bare Fastify, without / with its log line)
 //
 // Needs a build (`npm run build`); --db postgres needs DATABASE_URL (a throw-away database on it).
@@ -45,6 +47,8 @@ const { values: args } = parseArgs({
     // compares their CPU per request at the same batching; unset, as fast as the server answers.
     rate: { type: 'string' },
     bare: { type: 'boolean', default: false },
+    // A public read on a server that has served nothing else (no journey first).
+    fresh: { type: 'boolean', default: false },
     log: { type: 'boolean', default: false },
     // Sampling interval in µs (V8's default is 1,000).
     interval: { type: 'string', default: '250' },
@@ -330,12 +334,10 @@ try {
     try {
       await waitReady(baseUrl, server);
       const call = client(baseUrl);
-      const user = await journey({
-        call,
-        setup: await journeySetup(call),
-        phone: '8095550001',
-        taxId: cedula('4020000001'),
-      });
+      const user =
+        args.fresh && PUBLIC_READS[args.endpoint]
+          ? undefined
+          : await journey({ call, setup: await journeySetup(call), phone: '8095550001', taxId: cedula('4020000001') });
       // A public read by its name (public-reads.mjs); any other name is the user detail.
       const [path, headers] = PUBLIC_READS[args.endpoint]
         ? [PUBLIC_READS[args.endpoint], {}]
