@@ -210,10 +210,10 @@ async function startBare(configBody, logLevel, features = '') {
 /**
  * Config and its anchors in turn, ROUNDS rounds of SECONDS / ROUNDS each, so that the machine's
  * drift over the run falls on all of them alike; for each, the median round (by rate). Every round
- * starts each of them anew and warms it up: the same build answers at a speed that holds for one
- * process and differs between processes (the product's config 44–58 µs a request in six processes
- * minutes apart, bare Fastify's 24–48), so the median is over processes, not over one process's
- * rounds. `targets`: { name: start() → { url, pid, stop } }.
+ * starts each of them anew and warms it up: the same build answers at one of two speeds about 2×
+ * apart, and a speed mostly holds for a process's life (bare Fastify 24.5 or 47.9 µs a request in
+ * processes minutes apart; docs/PERFORMANCE.md), so the median is over processes, not over one
+ * process's rounds. `targets`: { name: start() → { url, pid, stop } }.
  */
 async function inTurn(targets) {
   const rounds = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
