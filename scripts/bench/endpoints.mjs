@@ -255,6 +255,9 @@ async function rawDriver(env, queries) {
   return JSON.parse(out);
 }
 
+/** A read of the table: its name, path and headers. */
+const read = (name, path, headers = {}) => ({ name, path, headers, read: true });
+
 /**
  * One database: the product's reads on a fresh server; with the server stopped, the limits; then
  * the writes (code start and confirm) on the server started again.
@@ -308,7 +311,6 @@ async function benchDatabase(kind) {
       const setup = await journeySetup(call);
       user = await journey({ call, setup, phone: '8095550001', taxId: cedula('4020000001') });
       configBody = await (await fetch(`${baseUrl}${PUBLIC_READS.config}`)).text();
-      const read = (name, path, headers = {}) => ({ name, path, headers, read: true });
       const endpoints = [
         read('user detail', `/api/v1/users/${user.id}/SK`, { authorization: `Bearer ${user.token}` }),
         ...Object.entries(PUBLIC_READS).map(([name, path]) => read(name, path)),
@@ -351,7 +353,7 @@ async function benchDatabase(kind) {
       parts: () => startBare(configBody, 'warn', ALL_FEATURES.join(',')),
     });
     if (!args.only || 'config'.includes(args.only))
-      rows.splice(1, 0, { name: 'config', path: PUBLIC_READS.config, headers: {}, read: true, ...config });
+      rows.splice(1, 0, { ...read('config', PUBLIC_READS.config), ...config });
     // A start on the existing database, unpinned as a server runs (both cores: PGlite has its own thread).
     {
       const begun = performance.now();
