@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { AppError } from './errors.js';
 import { API_ROOT } from './paths.js';
+import { BACKGROUND_NICE_INCREMENT } from './thread-priority.js';
 
 /**
  * CPU-heavy work on request data (a PDF built with pdf-lib) on worker threads, so it never holds
@@ -81,7 +82,7 @@ export function createWorkerPool(entry: WorkerEntry, options: WorkerPoolOptions)
     concurrentTasksPerWorker: 1,
     // Below the event loop's priority (Linux `nice`, per thread, through @napi-rs/nice): on a busy
     // machine the thread answering requests is scheduled first, a PDF build waits.
-    niceIncrement: 10,
+    niceIncrement: BACKGROUND_NICE_INCREMENT,
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16 },
   });
   let inFlight = 0;

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { watchEventLoop } from '../../test/health-probe.js';
@@ -6,6 +8,7 @@ import { bigFlatPng, photoVariants, rawPng, signatureVariants, type Variant } fr
 import { createImageDecoder, MIN_INK_CONTRAST, type Decoded, type Encoded } from './decode.js';
 import { checkIdentityImage, checkSignaturePng } from './image.js';
 import { createJpeg, createPng } from '../../test/test-images.js';
+import { BACKGROUND_NICE_INCREMENT } from '../../thread-priority.js';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const decoder = createImageDecoder({ concurrency: 2, maxWaiting: 1_000, timeoutMs: 10_000 });
@@ -131,6 +134,20 @@ describe('identity photos: decoded in full, kept as an upright JPEG without meta
     );
     expect(lag).toBeLessThan(50);
   });
+
+  it.runIf(process.platform === 'linux')(
+    'libvips’ threads run below the event loop (nice +10), the event loop’s own priority untouched',
+    async () => {
+      const own = getPriority();
+      expect((await decoder.photo(bigFlatPng(3000, 3000), 'png')).ok).toBe(true);
+      const libvips = readdirSync('/proc/self/task')
+        .filter((task) => readFileSync(`/proc/self/task/${task}/comm`, 'utf8').startsWith('libvips'))
+        .map((task) => getPriority(Number(task)));
+      expect(libvips.length).toBeGreaterThan(0);
+      expect(new Set(libvips)).toEqual(new Set([Math.min(19, own + BACKGROUND_NICE_INCREMENT)]));
+      expect(getPriority()).toBe(own);
+    },
+  );
 });
 
 describe('bounds: time and the waiting line', () => {

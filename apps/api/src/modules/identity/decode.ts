@@ -2,6 +2,7 @@ import { webcrypto } from 'node:crypto';
 import sharp, { type Sharp, type SharpOptions } from 'sharp';
 import { createConcurrencyLimit } from '../../concurrency-limit.js';
 import { AppError } from '../../errors.js';
+import { createThreadDemoter } from '../../thread-priority.js';
 import { MAX_IMAGE_PIXELS, SIGNATURE_MAX_SIDE, type ImageFormat } from './image.js';
 
 /**
@@ -56,7 +57,7 @@ function restrictLoaders(): void {
   sharp.block({ operation: ['VipsForeignLoad'] });
   sharp.unblock({ operation: ['VipsForeignLoadJpegBuffer', 'VipsForeignLoadPngBuffer', 'VipsForeignLoadWebpBuffer'] });
   // No cache of decoded images between requests (memory), one libvips thread per image (the
-  // concurrency limit below decides how many run at once).
+  // concurrency limit below decides how many run at once); a pipeline still uses up to three threads.
   sharp.cache(false);
   sharp.concurrency(1);
   loadersRestricted = true;
@@ -83,6 +84,9 @@ export function createImageDecoder(limits: {
 }): ImageDecoder {
   restrictLoaders();
   const limit = createConcurrencyLimit(limits.concurrency, limits.maxWaiting);
+  // libvips' threads (kept between images) run below the event loop and the database's thread, as
+  // the PDF threads do: a 36 MP decode takes its CPU after health checks and transactions.
+  const lowerLibvipsThreads = createThreadDemoter('libvips');
 
   /**
    * One decode within the time bound (waiting for a slot included). Past it the request answers 503
@@ -98,7 +102,15 @@ export function createImageDecoder(limits: {
     const work = limit.run(async () => {
       const left = deadline - Date.now();
       if (left <= 0) throw timedOut();
-      return job(Math.max(1, Math.ceil(left / 1000)));
+      // Threads libvips starts during a job are lowered within 50 ms, and kept low for the next ones.
+      lowerLibvipsThreads();
+      const lowering = setInterval(lowerLibvipsThreads, 50);
+      try {
+        return await job(Math.max(1, Math.ceil(left / 1000)));
+      } finally {
+        clearInterval(lowering);
+        lowerLibvipsThreads();
+      }
     });
     work.catch(() => {}); // answered by `expired` when the time ran out first
     try {
